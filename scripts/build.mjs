@@ -1,0 +1,85 @@
+// Builds dist/: the dependency-free guard hook, the OpenCode plugin, and the CLI.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const dist = join(root, 'dist');
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+
+const define = { __VERSION__: JSON.stringify(pkg.version) };
+
+const guardHeader = [
+  `// create-loop-guard v${pkg.version} — loop-guard hook. Generated file: rerun \`npx create-loop-guard\` to upgrade; edits are replaced.`,
+  '// Stops a coding agent from running the same command with the same result again and again: it warns the agent',
+  '// on the 3rd identical result, refuses the command after the 4th, and starts over when the user writes again.',
+  '// Usage, from a hook: node .agents/hooks/loop-guard.mjs <claude|codex|cursor>   (the hook payload on stdin)',
+  '// Settings: LOOP_GUARD=off  LOOP_GUARD_WARN=3  LOOP_GUARD_BLOCK=4  LOOP_GUARD_HANG=off  LOOP_GUARD_STATE_DIR=<dir>',
+  '// No dependencies; any internal error allows the command. https://www.npmjs.com/package/create-loop-guard',
+].join('\n');
+
+/** The hook and the plugin are copied into users' repos, so they may import nothing but node: builtins. */
+function assertSelfContained(result, file) {
+  const builtins = new Set(builtinModules);
+  const out = Object.entries(result.metafile.outputs).find(([path]) => file.endsWith(path.replace(/^.*dist\//, '')));
+  if (!out) throw new Error(`no metafile output for ${file}`);
+  const bad = out[1].imports.map((i) => i.path).filter((p) => !(p.startsWith('node:') || builtins.has(p)));
+  if (bad.length) throw new Error(`${file} imports non-builtin modules: ${bad.join(', ')}`);
+  if (readFileSync(file, 'utf8').includes('\r')) throw new Error(`${file} has CR characters; hook files must be LF`);
+}
+
+const guardBuild = await build({
+  entryPoints: [join(root, 'src/guard/entry.ts')],
+  metafile: true,
+  outfile: join(dist, 'loop-guard.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node18',
+  banner: { js: guardHeader },
+  define,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+assertSelfContained(guardBuild, join(dist, 'loop-guard.mjs'));
+chmodSync(join(dist, 'loop-guard.mjs'), 0o755);
+
+if (existsSync(join(root, 'src/opencode/plugin.ts'))) {
+  const pluginBuild = await build({
+    entryPoints: [join(root, 'src/opencode/plugin.ts')],
+    metafile: true,
+    outfile: join(dist, 'opencode-plugin.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node18',
+    define,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  assertSelfContained(pluginBuild, join(dist, 'opencode-plugin.js'));
+}
+
+if (existsSync(join(root, 'src/cli.ts'))) {
+  await build({
+    entryPoints: [join(root, 'src/cli.ts')],
+    outfile: join(dist, 'cli.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    banner: { js: '#!/usr/bin/env node' },
+    define,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  chmodSync(join(dist, 'cli.mjs'), 0o755);
+}
+
+writeFileSync(join(dist, 'VERSION'), `${pkg.version}\n`);
+console.log(`built dist/ (v${pkg.version})`);

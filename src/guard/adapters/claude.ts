@@ -1,0 +1,68 @@
+// Claude Code: PreToolUse / PostToolUse / PostToolUseFailure / UserPromptSubmit (shapes: shared/payloads/claude).
+import type { Decision } from '../core/types.ts';
+import { obj, str, type ParsedHook, type Payload } from './types.ts';
+
+// Turns the harness injects by itself are not the user speaking, so they must not reset the counts.
+const MACHINE_PROMPT_SOURCES = new Set(['system', 'loop_wakeup', 'schedule_wakeup', 'poll_event']);
+
+/** Split Claude's failure text "Exit code N\n<output>" into the code and the output. */
+export function splitExitCode(error: string): { exitCode?: number; output: string } {
+  const m = /^Exit code (\d+)\r?\n?/.exec(error);
+  if (!m) return { output: error };
+  return { exitCode: Number(m[1]), output: error.slice(m[0].length) };
+}
+
+export function parseClaude(p: Payload): ParsedHook {
+  const eventName = str(p.hook_event_name) ?? '';
+  const agent = str(p.agent_id);
+  // Subagents share the session id, and each one's loop is its own.
+  const session = `${str(p.session_id) ?? ''}${agent ? `/${agent}` : ''}`;
+  const base = { family: 'claude', session, eventName, format: 'claude' } as const;
+  const input = obj(p.tool_input);
+  const command = str(input?.command);
+  const callId = str(p.tool_use_id);
+  const isBash = str(p.tool_name) === 'Bash';
+
+  if (eventName === 'UserPromptSubmit') {
+    const source = str(p.source);
+    return { ...base, event: source && MACHINE_PROMPT_SOURCES.has(source) ? null : { kind: 'userTurn' } };
+  }
+  if (!isBash || command === undefined) return { ...base, event: null };
+  const background = input?.run_in_background === true;
+
+  if (eventName === 'PreToolUse') {
+    return { ...base, event: { kind: 'pre', command, background, ...(callId ? { callId } : {}) } };
+  }
+  if (eventName === 'PostToolUse') {
+    const response = obj(p.tool_response);
+    // A background start returns only a task id, which says nothing about the command's result.
+    if (background || response?.backgroundTaskId !== undefined || response?.interrupted === true) return { ...base, event: null };
+    const stdout = str(response?.stdout) ?? '';
+    const stderr = str(response?.stderr) ?? '';
+    const output = stderr ? `${stdout}\n${stderr}` : stdout;
+    // PostToolUse fires only for exit code 0; every non-zero exit goes to PostToolUseFailure.
+    return { ...base, event: { kind: 'post', command, output, exitCode: 0, ...(callId ? { callId } : {}) } };
+  }
+  if (eventName === 'PostToolUseFailure') {
+    if (p.is_interrupt === true || background) return { ...base, event: null };
+    const { exitCode, output } = splitExitCode(str(p.error) ?? '');
+    return {
+      ...base,
+      event: { kind: 'post', command, output, ...(exitCode !== undefined ? { exitCode } : {}), ...(callId ? { callId } : {}) },
+    };
+  }
+  return { ...base, event: null };
+}
+
+/** Allow is silence: printing "allow" would skip the user's permission prompt, and plain text on UserPromptSubmit would reach the model. */
+export function renderClaude(eventName: string, decision: Decision): string {
+  if (decision.action === 'deny' && eventName === 'PreToolUse') {
+    return JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: decision.message },
+    });
+  }
+  if (decision.action === 'warn' && (eventName === 'PostToolUse' || eventName === 'PostToolUseFailure')) {
+    return JSON.stringify({ hookSpecificOutput: { hookEventName: eventName, additionalContext: decision.message } });
+  }
+  return '';
+}

@@ -1,0 +1,50 @@
+// Codex: PreToolUse / PostToolUse / UserPromptSubmit (shapes: shared/payloads/codex). Codex rejects unknown output fields.
+import type { Decision } from '../core/types.ts';
+import { obj, str, type ParsedHook, type Payload } from './types.ts';
+
+/** tool_response is the output text; the protocol notes allow an object too, so take its text fields in a stable order. */
+export function codexOutput(response: unknown): { output: string; exitCode?: number } {
+  if (typeof response === 'string') return { output: response };
+  const o = obj(response);
+  if (!o) return { output: response === undefined || response === null ? '' : JSON.stringify(response) };
+  const text = [o.output, o.stdout, o.stderr, o.aggregated_output].filter((v): v is string => typeof v === 'string');
+  const code = [o.exit_code, o.exitCode].find((v): v is number => typeof v === 'number');
+  const output = text.length ? text.join('\n') : JSON.stringify(o, Object.keys(o).sort());
+  return code === undefined ? { output } : { output, exitCode: code };
+}
+
+export function parseCodex(p: Payload): ParsedHook {
+  const eventName = str(p.hook_event_name) ?? '';
+  const agent = str(p.agent_id);
+  const session = `${str(p.session_id) ?? ''}${agent ? `/${agent}` : ''}`;
+  const base = { family: 'codex', session, eventName, format: 'codex' } as const;
+  const turnId = str(p.turn_id);
+  const turn = turnId ? { turnId } : {};
+  const command = str(obj(p.tool_input)?.command);
+  const callId = str(p.tool_use_id);
+  const call = callId ? { callId } : {};
+
+  if (eventName === 'UserPromptSubmit') return { ...base, event: { kind: 'userTurn', ...turn } };
+  if (str(p.tool_name) !== 'Bash' || command === undefined) return { ...base, event: null };
+  // Codex exec sessions hand control back from long-running commands, so those never hang the agent.
+  if (eventName === 'PreToolUse') return { ...base, event: { kind: 'pre', command, background: true, ...call, ...turn } };
+  if (eventName === 'PostToolUse') {
+    return { ...base, event: { kind: 'post', command, ...codexOutput(p.tool_response), ...call, ...turn } };
+  }
+  return { ...base, event: null };
+}
+
+/** Only additionalContext is additive in Codex: decision:block and exit code 2 on a post event replace the output. */
+export function renderCodex(eventName: string, decision: Decision): string {
+  if (decision.action === 'deny' && eventName === 'PreToolUse') {
+    // Codex appends ". Command: <cmd>" itself, so the reason does not end in its own full stop.
+    const reason = decision.message.replace(/\.\s*$/, '');
+    return JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
+    });
+  }
+  if (decision.action === 'warn' && eventName === 'PostToolUse') {
+    return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: decision.message } });
+  }
+  return '';
+}

@@ -1,0 +1,65 @@
+// Cursor: preToolUse / postToolUse / postToolUseFailure / beforeSubmitPrompt (shapes: shared/protocols/hooks.md §3).
+import type { Decision } from '../core/types.ts';
+import { obj, str, type ParsedHook, type Payload } from './types.ts';
+
+/** tool_output is a JSON string such as {"exitCode":1,"stdout":"…"}; anything else is taken as plain text. */
+export function cursorOutput(raw: unknown): { output: string; exitCode?: number } {
+  const text = typeof raw === 'string' ? raw : raw === undefined ? '' : JSON.stringify(raw);
+  let parsed: Payload | undefined;
+  try {
+    parsed = typeof raw === 'string' ? obj(JSON.parse(raw)) : obj(raw);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed) return { output: text };
+  const parts = [parsed.stdout, parsed.stderr, parsed.output].filter((v): v is string => typeof v === 'string');
+  const output = parts.length ? parts.join('\n') : text;
+  return typeof parsed.exitCode === 'number' ? { output, exitCode: parsed.exitCode } : { output };
+}
+
+export function parseCursor(p: Payload): ParsedHook {
+  const eventName = str(p.hook_event_name) ?? '';
+  const session = str(p.conversation_id) ?? str(p.session_id) ?? '';
+  const base = { family: 'cursor', session, eventName, format: 'cursor' } as const;
+  // generation_id changes with every user message, so it marks the user turn.
+  const turnId = str(p.generation_id);
+  const turn = turnId ? { turnId } : {};
+  const callId = str(p.tool_use_id);
+  const call = callId ? { callId } : {};
+  const input = obj(p.tool_input);
+  const isShell = str(p.tool_name) === 'Shell';
+  const command = str(input?.command) ?? str(p.command);
+
+  if (eventName === 'beforeSubmitPrompt') return { ...base, event: { kind: 'userTurn', ...turn } };
+  if (eventName === 'preToolUse' && isShell && command !== undefined) {
+    return { ...base, event: { kind: 'pre', command, background: false, ...call, ...turn } };
+  }
+  if (eventName === 'beforeShellExecution' && command !== undefined) {
+    return { ...base, event: { kind: 'pre', command, background: false, ...turn } };
+  }
+  if (eventName === 'postToolUse' && isShell && command !== undefined) {
+    return { ...base, event: { kind: 'post', command, ...cursorOutput(p.tool_output), ...call, ...turn } };
+  }
+  if (eventName === 'postToolUseFailure' && isShell && command !== undefined) {
+    // A denied or interrupted call never ran, so it says nothing about the command's result.
+    if (p.is_interrupt === true || str(p.failure_type) === 'permission_denied') return { ...base, event: null };
+    const output = `${str(p.failure_type) ?? 'error'}: ${str(p.error_message) ?? ''}`;
+    return { ...base, event: { kind: 'post', command, output, ...call, ...turn } };
+  }
+  return { ...base, event: null };
+}
+
+/** Every answer is JSON; an allow is an empty object, which approves nothing on the user's behalf. */
+export function renderCursor(eventName: string, decision: Decision): string {
+  if (eventName === 'beforeSubmitPrompt') return JSON.stringify({ continue: true });
+  if (decision.action === 'deny' && (eventName === 'preToolUse' || eventName === 'beforeShellExecution')) {
+    return JSON.stringify({
+      permission: 'deny',
+      user_message: `loop-guard refused a command (${decision.rule}).`,
+      agent_message: decision.message,
+    });
+  }
+  // postToolUseFailure has no output fields, so a warning there cannot reach the model.
+  if (decision.action === 'warn' && eventName === 'postToolUse') return JSON.stringify({ additional_context: decision.message });
+  return '{}';
+}

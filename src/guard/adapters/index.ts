@@ -1,0 +1,44 @@
+// Which adapter reads a payload: the tool named on the command line, else fields only one tool sends.
+import type { Decision, ToolName } from '../core/types.ts';
+import { parseClaude, renderClaude } from './claude.ts';
+import { parseCodex, renderCodex } from './codex.ts';
+import { parseCursor, renderCursor } from './cursor.ts';
+import { str, type OutputFormat, type ParsedHook, type Payload } from './types.ts';
+
+const CURSOR_EVENTS = new Set(['preToolUse', 'postToolUse', 'postToolUseFailure', 'beforeSubmitPrompt', 'beforeShellExecution']);
+
+function looksLikeCursor(p: Payload): boolean {
+  return p.cursor_version !== undefined || p.conversation_id !== undefined || CURSOR_EVENTS.has(str(p.hook_event_name) ?? '');
+}
+
+/** The tool that sent this payload: the argument when valid, else sniffed from fields. */
+export function detectFormat(toolArg: string | undefined, p: Payload): OutputFormat {
+  if (looksLikeCursor(p)) return 'cursor';
+  if (toolArg === 'claude' || toolArg === 'codex' || toolArg === 'cursor') return toolArg;
+  if (p.turn_id !== undefined) return 'codex';
+  return 'claude';
+}
+
+export function parseHook(toolArg: string | undefined, p: Payload, env: Record<string, string | undefined>): ParsedHook {
+  const format = detectFormat(toolArg, p);
+  if (format === 'cursor') return parseCursor(p);
+  if (format === 'codex') return parseCodex(p);
+  const parsed = parseClaude(p);
+  // Cursor also runs .claude/settings.json hooks: count those with Cursor's own so one call is never counted twice.
+  if (env.CURSOR_VERSION !== undefined || env.CURSOR_PROJECT_DIR !== undefined) {
+    const session = str(p.conversation_id) ?? str(p.session_id) ?? parsed.session;
+    return { ...parsed, family: 'cursor' satisfies ToolName, session };
+  }
+  return parsed;
+}
+
+export function render(format: OutputFormat, eventName: string, decision: Decision): string {
+  if (format === 'cursor') return renderCursor(eventName, decision);
+  if (format === 'codex') return renderCodex(eventName, decision);
+  return renderClaude(eventName, decision);
+}
+
+/** What to print when anything goes wrong: the tool's way of saying "carry on". */
+export function failOpenOutput(format: OutputFormat, eventName: string): string {
+  return render(format, eventName, { action: 'allow' });
+}

@@ -1,0 +1,159 @@
+// The failure classifier: recognises failures that running the same command again cannot fix.
+
+import type { FailureClass } from './types.ts';
+
+/** One or two sentences of advice per class, for the warning that follows a repeated failure of that class. */
+export const FAILURE_ADVICE: Readonly<Record<FailureClass, string>> = {
+  'command-not-found':
+    'The program is not installed or not on PATH, so the same command fails the same way every time. `command -v <name>` shows whether it exists; installing it, calling it through the project runner (npx, uv run, bundle exec) or using another tool changes the outcome.',
+  auth: 'The server answered and refused the credentials, and it will refuse them again until they change. A login, token, API key or SSH key has to be fixed first, which usually needs the user.',
+  network:
+    'The host or service could not be reached (refused, unresolved or unreachable), and repeating the call does not start a server or repair DNS. Whether the service is running, and the host and port are right, is the thing to check, or the user can be told the network is unavailable.',
+  'missing-file':
+    'The path does not exist where the command looks for it, and a retry looks in the same place. `pwd` and `ls` show where the command runs and what is there; the path, the working directory or a missing build step is what needs to change.',
+};
+
+/**
+ * Checked in this order, first match wins:
+ * - command-not-found first: when the program itself is missing, every other message in the output is a symptom of that.
+ * - auth before network: an auth refusal proves the server was reached, and auth errors often mention the host or URL.
+ * - network before missing-file: a failed connection is the cause, while paths and ENOENT in the same output are
+ *   usually incidental (a cache file, a socket path in a stack trace).
+ */
+const PRECEDENCE: readonly FailureClass[] = ['command-not-found', 'auth', 'network', 'missing-file'];
+
+// Only the start and the end of a huge output are read: errors sit there, and the cost stays bounded.
+const HEAD = 8 * 1024;
+const TAIL = 8 * 1024;
+
+type LineTest = (line: string) => boolean;
+
+const has =
+  (...needles: string[]): LineTest =>
+  (line) =>
+    needles.some((n) => line.includes(n));
+const hasCI =
+  (...needles: string[]): LineTest =>
+  (line) => {
+    const lower = line.toLowerCase();
+    return needles.some((n) => lower.includes(n));
+  };
+const re =
+  (pattern: RegExp): LineTest =>
+  (line) =>
+    pattern.test(line);
+
+// Every regular expression below has bounded repetition, so a long line cannot trigger runaway backtracking.
+const TESTS: Record<FailureClass, readonly LineTest[]> = {
+  'command-not-found': [
+    (line) => line.endsWith(': command not found'),
+    re(/^(?:zsh|bash)(?::\d{1,6})?: command not found: \S/),
+    re(/^fish: Unknown command:? \S/),
+    re(/^(?:\S{0,200}\/)?(?:sh|dash|ash|bash|ksh|mksh|busybox)(?::| line)? (?:line )?(?:\d{1,6}: )?\S{1,200}: not found$/),
+    re(/^(?:\S{0,200}\/)?env: ['‘"]?[^'’"\s]{1,200}['’"]?: No such file or directory$/),
+    has(
+      'is not recognized as an internal or external command',
+      'is not recognized as the name of a cmdlet',
+      'executable file not found in $PATH',
+      'executable file not found in %PATH%',
+      'could not determine executable to run',
+      'npm ERR! Missing script:',
+      'npm error Missing script:',
+    ),
+    re(/\bCommand "[^"\n]{1,200}" not found\b/),
+  ],
+  auth: [
+    re(/\b40[13]\b[^\n]{0,60}?\b(?:unauthori[sz]ed|forbidden)\b/i),
+    re(/\b(?:unauthori[sz]ed|forbidden)\b[^\n]{0,60}?\b40[13]\b/i),
+    re(/\bstatus(?: code)?:? 40[13]\b/i),
+    re(/\bHTTP\/\d(?:\.\d)? 40[13]\b/),
+    re(/returned error: 40[13]\b/),
+    re(/^npm (?:ERR!|error) code E40[13]\b/),
+    re(/invalid[ _-]?api[ _-]?key/i),
+    has(
+      'could not read Username for',
+      'could not read Password for',
+      'Permission denied (publickey',
+      'Host key verification failed',
+      'HTTP Basic: Access denied',
+      'Support for password authentication was removed',
+      'Bad credentials',
+      'Requires authentication',
+      'ENEEDAUTH',
+      'authentication_error',
+      'Unable to locate credentials',
+      'InvalidClientTokenId',
+      'ExpiredToken',
+      'unauthorized: authentication required',
+      'requested access to the resource is denied',
+      'gh auth login',
+    ),
+    hasCI('authentication failed', 'incorrect api key'),
+  ],
+  network: [
+    has('ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'connect ETIMEDOUT'),
+    hasCI(
+      'connection refused',
+      'could not resolve host',
+      'temporary failure in name resolution',
+      'name or service not known',
+      'nodename nor servname provided',
+      'network is unreachable',
+      'no route to host',
+      'connection timed out',
+      'failed to connect to',
+      "couldn't connect to server",
+      'failed to establish a new connection',
+      'cannot connect to the docker daemon',
+      'unable to connect to the server',
+    ),
+    re(/: no such host$/),
+    re(/connection to the server \S{1,200} was refused/i),
+  ],
+  'missing-file': [
+    hasCI('no such file or directory', 'cannot find the path specified', 'cannot find the file specified'),
+    re(/\bENOENT\b/),
+    re(/\bFileNotFoundError\b/),
+    (line) => line.includes("cannot access '") && !line.includes('Permission denied'),
+    re(/pathspec '[^'\n]{1,300}' did not match any file/),
+  ],
+};
+
+// ANSI colour and cursor codes would hide line ends and split words.
+const ANSI = /\x1b\[[0-9;?]{0,20}[A-Za-z]/g;
+
+/**
+ * Lines that report a test's name rather than an error: a passing test called "returns 401 Unauthorized"
+ * says nothing about this run's credentials.
+ */
+function isTestReportLine(line: string): boolean {
+  const t = line.trimStart();
+  return (
+    /^(?:[✓✔√✗✘×✕○↓●]|PASS |FAIL |ok \d|not ok \d)/.test(t) ||
+    /^test \S.{0,300} \.\.\. /.test(t) ||
+    /^>?\s{0,8}\d{1,6}\s{0,4}\|/.test(t)
+  );
+}
+
+/** Which class of unfixable-by-retry failure this output shows, or null. exitCode may be undefined (Codex gives none). */
+export function classifyFailure(output: string, exitCode?: number): FailureClass | null {
+  // A successful command that merely prints these words is not a failure.
+  if (exitCode === 0) return null;
+  if (exitCode === 127) return 'command-not-found';
+  if (typeof output !== 'string' || output === '') return null;
+  const sample = output.length > HEAD + TAIL ? output.slice(0, HEAD) + '\n' + output.slice(-TAIL) : output;
+  const lines = sample.replace(ANSI, '').split('\n');
+  const seen = new Set<FailureClass>();
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (line === '' || isTestReportLine(line)) continue;
+    for (const cls of PRECEDENCE) {
+      if (seen.has(cls)) continue;
+      if (TESTS[cls].some((test) => test(line))) {
+        if (cls === 'command-not-found') return cls;
+        seen.add(cls);
+      }
+    }
+  }
+  return PRECEDENCE.find((cls) => seen.has(cls)) ?? null;
+}

@@ -1,0 +1,77 @@
+import type { FailureClass } from './types.ts';
+
+/** Every message starts with this, so people and tests can find ours in any tool's wrapping. */
+export const MARKER = 'loop-guard:';
+/** Messages stay short enough that no tool truncates them and the model reads them whole. */
+export const MAX_MESSAGE_CHARS = 600;
+const MAX_COMMAND_CHARS = 80;
+
+/** One-line, length-capped rendering of a command for messages. */
+export function showCommand(command: string): string {
+  const flat = command.replace(/\s+/g, ' ').trim().replace(/`/g, "'");
+  return flat.length <= MAX_COMMAND_CHARS ? flat : `${flat.slice(0, MAX_COMMAND_CHARS - 1)}…`;
+}
+
+// Factual wording on purpose: Claude's docs warn that imperative out-of-band text trips prompt-injection defences.
+const CLASS_ADVICE: Record<FailureClass, string> = {
+  auth: 'The failure is an authentication or permission refusal; the same credentials get the same answer, so the fix is outside this command (a token, a login, the remote URL) or a question for the user.',
+  network:
+    'The failure is a connection or name-resolution error; nothing is listening at that address or the host is unknown, so the service has to be started (in the background) or the address corrected first.',
+  'command-not-found':
+    'The shell cannot find that program; it needs to be installed, spelled differently, or reached through another path or tool.',
+  'missing-file':
+    'A file or directory it names does not exist; checking the path (ls, find) or creating what is missing comes before another run.',
+};
+
+const GENERIC_ADVICE =
+  'Running it unchanged gives the same answer again. The cause is in that output: the next step is a change to the code, the command or its environment, or a note to the user on what is failing and why.';
+
+function clip(message: string): string {
+  return message.length <= MAX_MESSAGE_CHARS ? message : `${message.slice(0, MAX_MESSAGE_CHARS - 1)}…`;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return n === 1 ? one : many;
+}
+
+/** Warning after the n-th identical result of one command. */
+export function repeatWarning(command: string, n: number, block: number, failure: FailureClass | null): string {
+  const advice = failure ? CLASS_ADVICE[failure] : GENERIC_ADVICE;
+  const left = block - n;
+  const next =
+    left <= 0
+      ? 'The next identical attempt will not be run until the user writes again.'
+      : `After ${left} more identical ${plural(left, 'result', 'results')}, further attempts will not be run until the user writes again.`;
+  return clip(`${MARKER} \`${showCommand(command)}\` returned the same result ${n} times in a row. ${advice} ${next}`);
+}
+
+/** Reason for refusing a command whose last n results were identical. */
+export function repeatBlock(command: string, n: number, failure: FailureClass | null, codex = false): string {
+  const subject = codex ? 'This command' : `\`${showCommand(command)}\``;
+  const advice = failure ? `${CLASS_ADVICE[failure]} ` : '';
+  return clip(
+    `${MARKER} ${subject} was not run: its last ${n} runs returned the identical result. ${advice}Something has to change first (the code, the command or its environment), or the user needs to know what is failing. It can run again after the user's next message.`,
+  );
+}
+
+/** Warning when a short sequence of commands keeps repeating with the same results. */
+export function cycleWarning(commands: string[], reps: number, block: number): string {
+  const list = commands.map((c) => `\`${showCommand(c)}\``).join(' → ');
+  const left = block - reps;
+  const next =
+    left <= 0
+      ? 'Continuing the cycle will not be run until the user writes again.'
+      : `After ${left} more ${plural(left, 'round', 'rounds')}, continuing the cycle will not be run until the user writes again.`;
+  return clip(
+    `${MARKER} the sequence ${list} has repeated ${reps} times with the same results each time, so it is not making progress. ${next}`,
+  );
+}
+
+/** Reason for refusing the next step of a cycle that has repeated `reps` times. */
+export function cycleBlock(commands: string[], reps: number, codex = false): string {
+  const list = commands.map((c) => `\`${showCommand(c)}\``).join(' → ');
+  const subject = codex ? 'This command' : `\`${showCommand(commands[0] ?? '')}\``;
+  return clip(
+    `${MARKER} ${subject} was not run: the sequence ${list} has already repeated ${reps} times with identical results. A different approach is needed, or the user needs to know what is failing. It can run again after the user's next message.`,
+  );
+}

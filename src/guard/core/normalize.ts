@@ -1,0 +1,364 @@
+// The result fingerprint's normalization: strip what changes between identical runs, keep what a fix changes.
+// Number-led patterns carry a lookbehind so a long digit or letter run is scanned once, not once per start position.
+
+export interface NormalizeRule {
+  name: string;
+  description: string;
+  example: { before: string; after: string };
+}
+
+/** Whitespace-normalized command: trim, collapse every run of whitespace (incl. newlines) to one space. */
+export function normalizeCommand(command: string): string {
+  return command.trim().replace(/\s+/g, ' ');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Terminal control sequences
+
+// OSC/DCS/SOS/PM/APC strings end at BEL or ST; an unterminated one is cut at the line end so it cannot eat the output.
+const ESC_STRING_RE = /(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)?/g;
+// Cursor-to-column-1 and erase-whole-line redraw the line like a carriage return does.
+const ESC_REDRAW_RE = /(?:\x1b\[|\x9b)(?:[01]?G|2K)/g;
+const CSI_RE = /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]/g;
+const ESC_OTHER_RE = /\x1b[ -/]*[0-~]/g;
+const HAS_ESC_RE = /[\x1b\x90\x98\x9b\x9d\x9e\x9f]/;
+// A character followed by backspace is a man-page style overstrike; only the second character is visible.
+const OVERSTRIKE_RE = /[^\n\x08]\x08/g;
+// \t, \n and \r survive here: \r is resolved per line, the other two are layout.
+const CONTROL_RE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufeff]/g;
+
+function stripTerminal(text: string): string {
+  let s = text;
+  if (HAS_ESC_RE.test(s)) {
+    s = s.replace(ESC_STRING_RE, '').replace(ESC_REDRAW_RE, '\r').replace(CSI_RE, '').replace(ESC_OTHER_RE, '');
+  }
+  if (s.includes('\x08')) s = s.replace(OVERSTRIKE_RE, '');
+  return s.replace(CONTROL_RE, '');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Whole-line rules
+
+const SPINNER_CLASS = '\\u2800-\\u28ff\\u25d0-\\u25d3\\u25f4-\\u25f7';
+const SPINNER_ONLY_RE = new RegExp(`^\\s*(?:[${SPINNER_CLASS}]+|[|/\\\\-])\\s*$`);
+const SPINNER_PREFIX_RE = new RegExp(`^(\\s*)[${SPINNER_CLASS}]+\\s+`);
+const PERCENT_RE = /(?<![\d.])\d{1,3}(?:\.\d+)?\s?%/;
+const PERCENT_ONLY_RE = /^[\s[(]*\d{1,3}(?:\.\d+)?\s?%[\s\])]*$/;
+const BAR_RE = /\[[=#>\-.~ ]{3,}\]|[\u2580-\u259f\u25a0\u25a1\u2501\u25b0\u25b1\u28ff]{3,}|(?<![=#])[=#]{4,}>/;
+// curl's transfer meter: 12 numeric columns, three of them clock-like; its speed columns vary run to run.
+const CURL_METER_RE =
+  /^ *\d{1,3} +[\d.]+[kMGTP]? +\d{1,3} +[\d.]+[kMGTP]? +\d{1,3} +[\d.]+[kMGTP]? +[\d.]+[kMGTP]? +[\d.]+[kMGTP]?(?: +(?:--:--:--|\d+:\d\d:\d\d)){3} +[\d.]+[kMGTP]?$/;
+// Codex wraps exec output in these header lines; they describe the call, not the command's result.
+const HARNESS_LINE_RE = /^(?:Chunk ID: \S+|Wall time: \d+(?:\.\d+)? seconds|Original token count: \d+)$/;
+
+function isProgressLine(line: string): boolean {
+  if (SPINNER_ONLY_RE.test(line) || CURL_METER_RE.test(line)) return true;
+  if (!line.includes('%') || !PERCENT_RE.test(line)) return false;
+  return PERCENT_ONLY_RE.test(line) || BAR_RE.test(line);
+}
+
+function normalizeLines(text: string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let line of lines) {
+    let end = line.length;
+    while (end > 0 && line.charCodeAt(end - 1) === 13) end--;
+    if (end !== line.length) line = line.slice(0, end);
+    const cr = line.lastIndexOf('\r');
+    if (cr !== -1) line = line.slice(cr + 1);
+    line = line.trimEnd();
+    if (line.length === 0) {
+      out.push(line);
+      continue;
+    }
+    if (isProgressLine(line) || HARNESS_LINE_RE.test(line)) continue;
+    out.push(line.replace(SPINNER_PREFIX_RE, '$1'));
+  }
+  let first = 0;
+  let last = out.length;
+  while (first < last && out[first] === '') first++;
+  while (last > first && out[last - 1] === '') last--;
+  return out.slice(first, last).join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Token rules, applied in this order to the whole text
+
+interface TokenRule extends NormalizeRule {
+  re: RegExp;
+  to: string;
+}
+
+const MON = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+// Path body: stops at whitespace, quotes, brackets and ':' so a trailing :line:col survives.
+const PATH_BODY = '[^\\s\'"`<>()\\[\\]{}:,;|]*';
+const UNIT = '(?:[hm]|[ ]?(?:ms|us|\\u00b5s|\\u03bcs|ns|s|secs?|seconds?|mins?|minutes?|hrs?|hours?))(?![\\w\\u00b5\\u03bc])';
+// Hours and minutes may lead a compound like "1h 2m 3s" or "0m0.004s"; the last part carries any unit.
+const DURATION = `(?:\\d+[hm] ?(?=\\d))*\\d+(?:\\.\\d+)?${UNIT}`;
+
+const TOKEN_RULES: TokenRule[] = [
+  {
+    name: 'saved-output-path',
+    description:
+      'Where OpenCode and Claude Code saved an over-long output ("Full output saved to: <path>"); the file name is a fresh id every call.',
+    example: {
+      before:
+        '...output truncated...\n\nFull output saved to: /home/dev/.local/share/opencode/tool-output/tool_bbde9601d001lV7EWFjkXjCnXF',
+      after: '...output truncated...\n\nFull output saved to: <saved>',
+    },
+    re: /(Full output saved to:?[ \t]*)[^\n]+/g,
+    to: '$1<saved>',
+  },
+  {
+    name: 'truncated-size',
+    description: 'The size in Claude Code\'s "Output too large (4.8MB)" note; noise elsewhere in the output moves it.',
+    example: { before: 'Output too large (4.8MB). Full output saved to: x', after: 'Output too large (<size>). Full output saved to: <saved>' },
+    re: /(Output too large \()[^)\n]{1,24}\)/g,
+    to: '$1<size>)',
+  },
+  {
+    name: 'truncated-count',
+    description:
+      'Counts in truncation markers: Claude Code "[12345 characters truncated]", OpenCode "...90 lines truncated...", Codex "…33930 tokens truncated…", "original token count: N", "Total output lines: N".',
+    example: {
+      before: 'head\n... [12345 characters truncated] ...\ntail',
+      after: 'head\n... [<n> characters truncated] ...\ntail',
+    },
+    re: /(?<!\w)\+?\d+( (?:characters|chars|lines|bytes|tokens) truncated)|((?:original token count|Total output lines): )\d+/g,
+    to: '$2<n>$1',
+  },
+  {
+    name: 'temp-path',
+    description:
+      'A path under a temp directory (/tmp, /var/tmp, /private/tmp, macOS /var/folders, Windows ...\\AppData\\Local\\Temp, C:\\Windows\\Temp, %TEMP%, $TMPDIR), whole token up to whitespace, quote, bracket or ":"; a trailing :line:col is kept.',
+    example: {
+      before: 'Error: /tmp/vitest-a8Xk2/src/a.test.ts:12:5 failed',
+      after: 'Error: <tmp>:12:5 failed',
+    },
+    re: new RegExp(
+      [
+        `(?<![\\w.~/-])(?:/private)?(?:/var/folders/|/(?:var/)?tmp(?![\\w.-]))${PATH_BODY}`,
+        `(?<![\\w])[A-Za-z]:[\\\\/](?:(?:Users|Documents and Settings)[\\\\/][^\\\\/\\n'"<>|:*?]+[\\\\/](?:AppData[\\\\/]Local|Local Settings)|Windows)[\\\\/]Te?mp(?![\\w.-])${PATH_BODY}`,
+        `(?:%TE?MP%|\\$\\{?TMPDIR\\}?|\\$env:TE?MP)(?![\\w])${PATH_BODY}`,
+      ].join('|'),
+      'gi',
+    ),
+    to: '<tmp>',
+  },
+  {
+    name: 'uuid',
+    description: 'UUIDs of any version, any case.',
+    example: { before: 'request 01A22A20-2246-7E30-8194-8565cb9bf97b failed', after: 'request <uuid> failed' },
+    re: /(?<![0-9A-Za-z])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9A-Za-z])/gi,
+    to: '<uuid>',
+  },
+  {
+    name: 'ulid',
+    description: 'ULIDs: 26 Crockford base32 characters, first one 0-7.',
+    example: { before: 'job 01KBC7Z3QW9X8Y7V6T5S4R3P2N queued', after: 'job <ulid> queued' },
+    re: /(?<![0-9A-Za-z])[0-7][0-9A-HJKMNP-TV-Z]{25}(?![0-9A-Za-z])/gi,
+    to: '<ulid>',
+  },
+  {
+    name: 'iso-datetime',
+    description:
+      'ISO 8601 date-times with optional seconds, fraction and offset, also the file-name form with "_" or "-" between the time fields (npm\'s 2026-11-30T02_40_33_123Z-debug-0.log).',
+    example: {
+      before: '[2026-11-30T02:40:33.123Z] start; log in ~/.npm/_logs/2026-11-30T02_40_33_123Z-debug-0.log',
+      after: '[<time>] start; log in ~/.npm/_logs/<time>-debug-0.log',
+    },
+    re: /(?<!\d)\d{4}-\d{2}-\d{2}[T ]\d{2}([:_-])\d{2}(?:\1\d{2})?(?:[.,_]\d{1,9})?(?:Z|[+-]\d{2}(?::?\d{2})?)?(?!\d)/g,
+    to: '<time>',
+  },
+  {
+    name: 'rfc2822',
+    description: 'RFC 2822 / HTTP dates: "Mon, 30 Nov 2026 02:40:33 +0000".',
+    example: { before: 'Date: Mon, 30 Nov 2026 02:40:33 +0000', after: 'Date: <time>' },
+    re: new RegExp(`(?:${DAY}, )?(?<!\\d)\\d{1,2} ${MON} \\d{4} \\d{2}:\\d{2}(?::\\d{2})?(?: (?:[+-]\\d{4}|[A-Z]{1,5}))?`, 'g'),
+    to: '<time>',
+  },
+  {
+    name: 'ctime',
+    description:
+      'syslog, date(1), git, ls -l and JS Date.toString forms: "Nov 30 02:40:33", "Mon Nov 30 02:40:33 UTC 2026", "Nov 30 02:40", "Mon Nov 30 2026 02:40:33 GMT+0000 (…)".',
+    example: { before: 'Nov 30 02:40:33 box sshd[4242]: ok', after: '<time> box sshd[<pid>]: ok' },
+    re: new RegExp(
+      `(?:${DAY} )?${MON} +\\d{1,2}(?: \\d{4})? \\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?!\\d)(?: (?:GMT|UTC)?[+-]\\d{4}(?: \\([^)\\n]{1,60}\\))?| [A-Z]{2,5}(?![\\w]))?(?: \\d{4}(?!\\d))?(?: [+-]\\d{4})?`,
+      'g',
+    ),
+    to: '<time>',
+  },
+  {
+    name: 'date',
+    description: 'Calendar dates: 2026-11-30, 2026/11/30, 11/30/2026, "30 Nov 2026", "Nov 30, 2026", ls -l "Nov 30  2025". Dotted forms are left alone (calendar versions).',
+    example: { before: 'backup-2026-11-30.tar written 2026/11/30', after: 'backup-<date>.tar written <date>' },
+    re: new RegExp(
+      `(?<!\\d)(?:\\d{4}([-/])\\d{2}\\1\\d{2}|\\d{1,2}/\\d{1,2}/\\d{4}|\\d{1,2} ${MON} \\d{4})(?!\\d)|(?:${DAY},? )?${MON} +\\d{1,2},? +\\d{4}(?!\\d)`,
+      'g',
+    ),
+    to: '<date>',
+  },
+  {
+    name: 'time-of-day',
+    description: 'Clock times H:MM:SS with optional fraction and AM/PM. H:MM alone is kept: it is indistinguishable from line:col.',
+    example: { before: 'Start at  02:40:33\n[9:05:01.250 PM] ready', after: 'Start at  <time>\n[<time>] ready' },
+    re: /(?<![\w:.])\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?[AaPp][Mm](?![A-Za-z]))?(?!\d)/g,
+    to: '<time>',
+  },
+  {
+    name: 'epoch',
+    description: 'Epoch seconds or milliseconds in an obvious field: "time":1764470433123, ts=1764470433.',
+    example: { before: '{"level":50,"time":1764470433123,"msg":"boom"}', after: '{"level":50,"time":<epoch>,"msg":"boom"}' },
+    re: /\b(timestamp|time|ts|epoch|startTime|endTime)(["']?[ \t]*[:=][ \t]*["']?)1\d{9}(?:\d{3})?(?![\d.])/g,
+    to: '$1$2<epoch>',
+  },
+  {
+    name: 'rate',
+    description: 'Transfer and iteration rates: "3.4 MiB/s", "120 kB/s", "45.00it/s".',
+    example: {
+      before: 'Writing objects: 100% (3/3), 1.2 KiB | 1.21 MiB/s, done.',
+      after: 'Writing objects: 100% (3/3), 1.2 KiB | <rate>, done.',
+    },
+    re: /(?<![\w.])\d+(?:\.\d+)? ?(?:(?:[kKMGT]i?)?B\/s|it\/s|s\/it)(?![A-Za-z])/g,
+    to: '<rate>',
+  },
+  {
+    name: 'buildkit-elapsed',
+    description: 'The elapsed-seconds column of docker BuildKit plain progress ("#5 0.512 npm warn …").',
+    example: { before: '#5 [2/4] RUN npm ci\n#5 0.512 npm warn deprecated\n#5 DONE 12.3s', after: '#5 [2/4] RUN npm ci\n#5 <dur> npm warn deprecated\n#5 DONE <dur>' },
+    re: /^(#\d+ )\d+\.\d+(?= )/gm,
+    to: '$1<dur>',
+  },
+  {
+    name: 'duration',
+    description:
+      'Durations, also compound: 1.23s, 45ms, 2.3 s, (123 ms), 2.5 sec, 0.12 seconds, 1m 2s, 0m0.004s, 1h 2m, µs/us/ns. A number without a time unit (3 tests, line 42, exit code 2, v20.1.2) is kept.',
+    example: {
+      before: 'Duration  1.52s (transform 20ms, setup 0ms, tests 5ms)\nreal\t0m0.004s\n3 tests, took 3m 2s',
+      after: 'Duration  <dur> (transform <dur>, setup <dur>, tests <dur>)\nreal\t<dur>\n3 tests, took <dur>',
+    },
+    re: new RegExp(`(?<![\\w.])${DURATION}`, 'g'),
+    to: '<dur>',
+  },
+  {
+    name: 'hex-address',
+    description:
+      'Memory addresses: 0x followed by 6+ hex digits, and Java identity hashes (Foo@1b6d3586). Other bare hex (git SHAs, hashes) is kept: a changed commit is a real change.',
+    example: {
+      before: '<Foo object at 0x7f3a2c1b9e50>; expected: Foo@1b6d3586; commit 1a2b3c4d',
+      after: '<Foo object at <hex>>; expected: Foo@<hex>; commit 1a2b3c4d',
+    },
+    re: /(?<![\w])0x[0-9a-f]{6,}(?![\w])|(?<=[\w$]@)(?=[a-f]*\d)[0-9a-f]{6,8}(?![\w.@-])/gi,
+    to: '<hex>',
+  },
+  {
+    name: 'pid',
+    description:
+      'Process ids: "pid 12345", "PID: 12345", "pid=12345", JSON "pid":12345, "process 12345", "(node:12345)", and "name[12345]:" log prefixes (3+ digits, so an index like items[2]: stays).',
+    example: {
+      before: '(node:48213) Warning: x\nnode[48213]: listening (pid 48213)',
+      after: '(node:<pid>) Warning: x\nnode[<pid>]: listening (pid <pid>)',
+    },
+    re: /(?<![\w])(pid|PID|Pid)(["']?[ \t]*(?:[:=#][ \t]*)?)\d+(?!\d)|(?<![\w])([Pp]rocess[ \t]+)\d{3,}(?!\d)|(\((?:node|bun|deno|electron):)\d+(?=\))|(?<=[A-Za-z0-9_)-]\[)\d{3,}(?=\]:)/g,
+    to: '$1$2$3$4<pid>',
+  },
+  {
+    name: 'loopback-port',
+    description:
+      'Ephemeral ports (5 digits, 10000+) on loopback hosts (localhost, 127.0.0.1, 0.0.0.0, [::1], [::]) after ":" or curl\'s " port ". Lower ports (:3000, :8080) are kept: they are configured, not random.',
+    example: {
+      before: 'Listening on http://localhost:53211 and 127.0.0.1:3000\ncurl: (7) Failed to connect to 127.0.0.1 port 49152 after 0 ms',
+      after: 'Listening on http://localhost:<port> and 127.0.0.1:3000\ncurl: (7) Failed to connect to 127.0.0.1 port <port> after <dur>',
+    },
+    re: /(?<![\w.-])(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\])(:| port )\d{5}(?!\d)/gi,
+    to: '$1$2<port>',
+  },
+  {
+    name: 'rule-line',
+    description:
+      'Runs of 4 or more of one rule character (= - _ ~ * ─ ━ ═ ⎯) shorten to 3: pytest and others pad centred banners to the terminal width around volatile text.',
+    example: {
+      before: '======================== 1 failed, 2 passed in 0.12s =========================',
+      after: '=== 1 failed, 2 passed in <dur> ===',
+    },
+    re: /([=\-_~*\u2500\u2501\u2550\u23af])\1{3,}/g,
+    to: '$1$1$1',
+  },
+];
+
+/** The result text with everything removed that changes between identical runs. */
+export function normalizeOutput(text: string): string {
+  if (!text) return '';
+  let s = text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text;
+  s = normalizeLines(stripTerminal(s));
+  for (const rule of TOKEN_RULES) s = s.replace(rule.re, rule.to);
+  return s;
+}
+
+const LINE_RULES: NormalizeRule[] = [
+  {
+    name: 'line-endings',
+    description: 'CRLF line endings become LF, so Windows and Unix runs of one command compare equal.',
+    example: { before: 'a\r\nb\r\n', after: 'a\nb' },
+  },
+  {
+    name: 'ansi-osc',
+    description: 'OSC/DCS strings (hyperlinks \\e]8;;url\\a, window titles \\e]0;title\\a) are removed; a hyperlink\'s visible text is kept.',
+    example: { before: '\x1b]0;vitest\x07see \x1b]8;;https://x.dev/a\x07docs\x1b]8;;\x07', after: 'see docs' },
+  },
+  {
+    name: 'ansi-csi',
+    description: 'CSI/SGR sequences (colours, cursor moves) and other escapes are removed; "erase line" and "cursor to column 1" count as a carriage return.',
+    example: { before: '\x1b[31m\x1b[1mFAIL\x1b[22m\x1b[39m src/a.test.ts', after: 'FAIL src/a.test.ts' },
+  },
+  {
+    name: 'control-chars',
+    description: 'Other control characters are removed (tab and newline stay); a character overstruck with backspace keeps only the second one.',
+    example: { before: 'N\bNA\bAM\bME\x07\x00', after: 'NAME' },
+  },
+  {
+    name: 'carriage-return',
+    description: 'Within a line only the text after the last carriage return is kept, as a terminal would show it; trailing carriage returns are ignored.',
+    example: { before: 'Downloading 10%\rDownloading 55%\rDownloaded\r\n', after: 'Downloaded' },
+  },
+  {
+    name: 'spinner',
+    description: 'Lines that are only spinner frames (braille ⠋⠙⠹, ◐◓, a lone | / - \\) are dropped; a leading spinner frame before text is removed.',
+    example: { before: '⠋\n⠙ Installing dependencies\n|\ndone', after: 'Installing dependencies\ndone' },
+  },
+  {
+    name: 'progress-bar',
+    description:
+      'Lines with a percentage and a bar ([=====>   ] 45%, 45%|████▌ |, ####>), only a percentage, or a curl transfer-meter row are dropped; "Coverage: 85%" stays.',
+    example: {
+      before: '[=====>    ] 45%\n 45%|████▌     | 45/100\n  99%\n100  1234  100  1234    0     0  56789      0 --:--:-- --:--:-- --:--:-- 56789\nCoverage: 85%',
+      after: 'Coverage: 85%',
+    },
+  },
+  {
+    name: 'trailing-whitespace',
+    description: 'Trailing spaces and tabs are removed from every line; padding after the last word is layout, not content.',
+    example: { before: 'ok   \n\tdone\t', after: 'ok\n\tdone' },
+  },
+  {
+    name: 'blank-edges',
+    description: 'Blank lines at the start and end are removed; blank lines in between stay.',
+    example: { before: '\n\n  \nfirst\n\nsecond\n\n', after: 'first\n\nsecond' },
+  },
+  {
+    name: 'codex-header',
+    description: 'Codex\'s exec header lines "Chunk ID: …", "Wall time: … seconds", "Original token count: N" are dropped; "Process exited with code N" stays.',
+    example: {
+      before: 'Chunk ID: 7582b4\nWall time: 0.0000 seconds\nProcess exited with code 2\nOriginal token count: 16\nOutput:\nls: cannot access \'/nonexistent-dir\': No such file or directory\n',
+      after: "Process exited with code 2\nOutput:\nls: cannot access '/nonexistent-dir': No such file or directory",
+    },
+  },
+];
+
+/** The rules as data, for docs and tests: name, what it matches, one example before/after. */
+export const NORMALIZE_RULES: ReadonlyArray<NormalizeRule> = Object.freeze(
+  [...LINE_RULES, ...TOKEN_RULES].map(({ name, description, example }) =>
+    Object.freeze({ name, description, example: Object.freeze({ ...example }) }),
+  ),
+);

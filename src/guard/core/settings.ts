@@ -1,0 +1,24 @@
+import type { GuardSettings } from './types.ts';
+
+export const DEFAULT_WARN = 3;
+export const DEFAULT_BLOCK = 4;
+
+const OFF = new Set(['off', '0', 'false', 'no', 'disable', 'disabled']);
+
+// Invalid numbers fall back to the default rather than disabling the guard, so a typo never removes protection.
+function positiveInt(raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\s*\d{1,4}\s*$/.test(raw)) return fallback;
+  const n = Number.parseInt(raw, 10);
+  return n >= 1 ? n : fallback;
+}
+
+/** Read LOOP_GUARD, LOOP_GUARD_WARN, LOOP_GUARD_BLOCK and LOOP_GUARD_HANG from an environment. */
+export function readSettings(env: Record<string, string | undefined>): GuardSettings {
+  const enabled = !OFF.has((env.LOOP_GUARD ?? '').trim().toLowerCase());
+  const block = positiveInt(env.LOOP_GUARD_BLOCK, DEFAULT_BLOCK);
+  // A warning that could only come after the block would never be seen, so it is capped at the block.
+  const warn = Math.min(positiveInt(env.LOOP_GUARD_WARN, DEFAULT_WARN), block);
+  const hangGuard = !OFF.has((env.LOOP_GUARD_HANG ?? '').trim().toLowerCase());
+  return { enabled, warn, block, hangGuard };
+}

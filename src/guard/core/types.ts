@@ -1,0 +1,58 @@
+// Shared shapes of the guard: what adapters turn payloads into, and what the core answers.
+
+/** The agent tools whose hook protocol the guard speaks. */
+export type ToolName = 'claude' | 'codex' | 'cursor' | 'opencode';
+
+/** One thing that happened in an agent session, in tool-neutral form. */
+export type GuardEvent =
+  | {
+      kind: 'pre';
+      command: string;
+      /** Set when the call runs in the background or the tool hands control back from long commands. */
+      background: boolean;
+      /** Dedupe key for deliveries of the same call (tool_use_id / callID), if the tool gives one. */
+      callId?: string;
+      /** Per-user-message id (Codex turn_id, Cursor generation_id); a new one is a new user turn. */
+      turnId?: string;
+    }
+  | {
+      kind: 'post';
+      command: string;
+      /** The output as the model sees it (stdout+stderr, or the tool's combined text). */
+      output: string;
+      /** The exit code where the tool reports one; undefined where it does not (Codex). */
+      exitCode?: number;
+      callId?: string;
+      turnId?: string;
+    }
+  | { kind: 'userTurn'; turnId?: string };
+
+/** Failures that the same command cannot fix by being run again. */
+export type FailureClass = 'auth' | 'network' | 'command-not-found' | 'missing-file';
+
+/** What the guard wants the tool to do. */
+export type Decision =
+  | { action: 'allow' }
+  /** Allow, and add this text to the model's context next to the result. */
+  | { action: 'warn'; message: string }
+  /** Do not run the command; tell the model this reason. */
+  | { action: 'deny'; message: string; rule: string };
+
+/** Settings read from the environment (LOOP_GUARD_*). */
+export interface GuardSettings {
+  enabled: boolean;
+  /** Warn on this many identical results in a row (default 3). */
+  warn: number;
+  /** After this many identical results, refuse the next attempt (default 4). */
+  block: number;
+  /** Refuse commands that wait for a person (default on; LOOP_GUARD_HANG=off turns it off). */
+  hangGuard: boolean;
+}
+
+/** A hang-guard verdict: why the command would wait for a person, and what to run instead. */
+export interface HangVerdict {
+  /** Stable rule id, e.g. 'editor', 'pager', 'git-commit-editor'. */
+  rule: string;
+  /** The full `loop-guard: …` message, under 600 characters. */
+  message: string;
+}

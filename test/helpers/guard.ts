@@ -1,0 +1,56 @@
+// Run the BUILT guard file the way an agent tool does: payload on stdin, tool name as the argument.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const guardFile = join(repoRoot, 'dist', 'loop-guard.mjs');
+export const sharedDir = fileURLToPath(new URL('../../../shared/', import.meta.url));
+export const payloadsDir = join(sharedDir, 'payloads');
+
+export function requireBuilt(): void {
+  if (!existsSync(guardFile)) throw new Error('dist/loop-guard.mjs is missing: run `npm run build` first (npm test does).');
+}
+
+export type Json = Record<string, unknown>;
+
+export function loadPayload(rel: string): Json {
+  return JSON.parse(readFileSync(join(payloadsDir, rel), 'utf8')) as Json;
+}
+
+export function freshStateDir(): string {
+  return mkdtempSync(join(tmpdir(), 'lg-state-'));
+}
+
+/** A minimal environment, so the developer's own LOOP_GUARD_* or CURSOR_* variables cannot leak into tests. */
+export function guardEnv(stateDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', LOOP_GUARD_STATE_DIR: stateDir, ...extra };
+}
+
+export interface GuardRun {
+  stdout: string;
+  stderr: string;
+  status: number | null;
+}
+
+export function runGuardSync(tool: string | undefined, payload: Json | string, env: Record<string, string>): GuardRun {
+  const input = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  const args = tool === undefined ? [guardFile] : [guardFile, tool];
+  const r = spawnSync(process.execPath, args, { input, env, encoding: 'utf8' });
+  return { stdout: r.stdout, stderr: r.stderr, status: r.status };
+}
+
+export function runGuardAsync(tool: string, payload: Json, env: Record<string, string>): Promise<GuardRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [guardFile, tool], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ stdout, stderr, status }));
+    child.stdin.end(JSON.stringify(payload));
+  });
+}
