@@ -1,0 +1,41 @@
+// Shapes shared by the pure editors: text in, text out, or a conflict that says what to do by hand.
+
+/** The outcome of one pure edit of one file's text. */
+export type EditOutcome =
+  | {
+      status: 'changed' | 'unchanged';
+      /** The whole new text (equal to the input when unchanged). */
+      text: string;
+      /** Things the user should know (e.g. a kept value of theirs), one sentence each. */
+      notes: string[];
+    }
+  | {
+      status: 'conflict';
+      /** What is in the way, one sentence. */
+      reason: string;
+      /** Exactly what to do or paste by hand. */
+      fix: string;
+    };
+
+/**
+ * The user's file cannot be parsed: the CLI exits 2 and writes nothing.
+ * Editors throw this; the plan layer adds the file path.
+ */
+export class FileFormatError extends Error {
+  constructor(
+    message: string,
+    /** How to repair the file, one sentence. */
+    public readonly fix: string,
+  ) {
+    super(message);
+    this.name = 'FileFormatError';
+  }
+}
+
+/** The line ending a file already uses, so edits keep it. */
+export function detectEol(text: string): '\n' | '\r\n' {
+  const crlf = text.indexOf('\r\n');
+  if (crlf === -1) return '\n';
+  const lf = text.indexOf('\n');
+  return lf === crlf + 1 ? '\r\n' : '\n';
+}
