@@ -54,6 +54,30 @@ export interface RemoveSpec {
   marker: string;
   ownedEnv?: { path: string[]; values: Record<string, string> };
   ensureTop?: Record<string, unknown>;
+  /** Containers an earlier merge created (see createdContainers): only these are deleted once emptied. Without it, any container emptied by the removal goes. */
+  created?: string[][];
+}
+
+/** Paths of the containers (hooks, hooks.<event>, the env path and its parents) that `after` has and `before` did not. */
+export function createdContainers(before: string | null, after: string, spec: MergeSpec): string[][] {
+  const has = (model: unknown, path: string[]): boolean => {
+    let cur: unknown = model;
+    for (const seg of path) {
+      if (!cur || typeof cur !== 'object' || Array.isArray(cur) || !(seg in (cur as object))) return false;
+      cur = (cur as Record<string, unknown>)[seg];
+    }
+    return true;
+  };
+  const parse = (text: string | null): unknown => (text === null || text.trim() === '' ? {} : parseUserFile(splitBom(text).body));
+  const b = parse(before);
+  const a = parse(after);
+  const candidates: string[][] = [];
+  if (spec.hooks) {
+    candidates.push(['hooks']);
+    for (const e of spec.hooks.events) candidates.push(['hooks', e.event]);
+  }
+  if (spec.env) for (let i = 1; i <= spec.env.path.length; i++) candidates.push(spec.env.path.slice(0, i));
+  return candidates.filter((path) => has(a, path) && !has(b, path));
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -851,10 +875,12 @@ export function removeFromJson(before: string, spec: RemoveSpec): { outcome: Edi
   if (isObj(hooks)) {
     const events = Object.keys(hooks);
     const perEvent = events.map((event) => ({ event, ...planEventRemoval(hooks[event], ['hooks', event], spec.marker, hasComment) }));
-    if (events.length > 0 && perEvent.every((r) => r.emptied) && !hasComment(['hooks'])) ops.push({ kind: 'remove', path: ['hooks'] });
-    else for (const r of perEvent) ops.push(...(r.emptied ? [{ kind: 'remove', path: ['hooks', r.event] } as Op] : r.ops));
+    // A container the user had before us stays, even empty, so --remove gives back exactly their file.
+    const mayDrop = (path: string[]) => !spec.created || spec.created.some((c) => c.length === path.length && c.every((seg, i) => seg === path[i]));
+    if (events.length > 0 && perEvent.every((r) => r.emptied) && !hasComment(['hooks']) && mayDrop(['hooks'])) ops.push({ kind: 'remove', path: ['hooks'] });
+    else for (const r of perEvent) ops.push(...(r.emptied && mayDrop(['hooks', r.event]) ? [{ kind: 'remove', path: ['hooks', r.event] } as Op] : r.ops));
   }
-  if (spec.ownedEnv) ops.push(...planEnvRemoval(model, spec.ownedEnv, hasComment));
+  if (spec.ownedEnv) ops.push(...planEnvRemoval(model, spec.ownedEnv, hasComment, spec.created));
   if (ops.length === 0) return { outcome: { status: 'unchanged', text: before, notes: [] }, becameEmpty: false };
 
   ops.sort((a, b) => comparePathsDesc(a.path, b.path));
@@ -876,7 +902,7 @@ export function removeFromJson(before: string, spec: RemoveSpec): { outcome: Edi
   return { outcome: { status: 'changed', text: bom + done.text, notes: [] }, becameEmpty };
 }
 
-function planEnvRemoval(model: JsonObject, owned: { path: string[]; values: Record<string, string> }, hasComment: HasComment): Op[] {
+function planEnvRemoval(model: JsonObject, owned: { path: string[]; values: Record<string, string> }, hasComment: HasComment, created?: string[][]): Op[] {
   const chain: JsonObject[] = [model];
   for (const seg of owned.path) {
     const next = chain[chain.length - 1]![seg];
@@ -886,11 +912,12 @@ function planEnvRemoval(model: JsonObject, owned: { path: string[]; values: Reco
   const env = chain[chain.length - 1]!;
   const ours = Object.keys(env).filter((k) => k in owned.values && env[k] === owned.values[k]);
   if (ours.length === 0) return [];
-  if (ours.length < Object.keys(env).length || owned.path.length === 0 || hasComment(owned.path)) {
+  const mayDrop = (path: string[]) => !created || created.some((c) => c.length === path.length && c.every((seg, i) => seg === path[i]));
+  if (ours.length < Object.keys(env).length || owned.path.length === 0 || hasComment(owned.path) || !mayDrop(owned.path)) {
     return ours.map((k) => ({ kind: 'remove', path: [...owned.path, k] }));
   }
   // The env object (and any parent holding only it) became empty because of us, so it goes too.
   let depth = owned.path.length;
-  while (depth > 1 && Object.keys(chain[depth - 1]!).length === 1 && !hasComment(owned.path.slice(0, depth - 1))) depth--;
+  while (depth > 1 && Object.keys(chain[depth - 1]!).length === 1 && !hasComment(owned.path.slice(0, depth - 1)) && mayDrop(owned.path.slice(0, depth - 1))) depth--;
   return [{ kind: 'remove', path: owned.path.slice(0, depth) }];
 }

@@ -1,0 +1,38 @@
+// Where the package's own files are: dist/ (built guard and plugin) and templates/, from source or from the bundle.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+declare const __VERSION__: string | undefined;
+
+function findPackageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg)) {
+      try {
+        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'create-loop-guard') return dir;
+      } catch {
+        // keep looking upward
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('create-loop-guard: cannot find its own package.json');
+    dir = parent;
+  }
+}
+
+export const packageRoot = findPackageRoot();
+
+export const VERSION: string =
+  typeof __VERSION__ === 'string' ? __VERSION__ : (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+export function readDist(name: 'loop-guard.mjs' | 'opencode-plugin.js'): string {
+  const file = join(packageRoot, 'dist', name);
+  if (!existsSync(file)) throw new Error(`create-loop-guard: ${file} is missing (run npm run build)`);
+  return readFileSync(file, 'utf8');
+}
+
+export function readTemplate(name: string): string {
+  return readFileSync(join(packageRoot, 'templates', name), 'utf8');
+}

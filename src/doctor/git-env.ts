@@ -1,0 +1,108 @@
+// What pager and editor git would pick inside an agent's shell (the user's environment plus what the tool sets),
+// and whether that waits for a person. Asks git itself (`git var`), so config files, PAGER and defaults all count.
+import { AGENT_ENV } from '../tools/index.ts';
+import { type ProcOptions, type ProcResult, runProcess } from './shell.ts';
+import { type Check, type Env, fail, pass } from './types.ts';
+
+/** Pure: a pager that returns by itself. `--paging=never` covers delta and bat configured not to page. */
+export function pagerWaits(value: string): boolean {
+  const v = value.trim();
+  if (v === '' || v === 'cat' || v === 'true' || v === ':') return false;
+  return !/--paging[= ]never\b/.test(v);
+}
+
+/** Pure: an editor that returns without a person. */
+export function editorWaits(value: string): boolean {
+  const v = value.trim();
+  return !(v === 'true' || v === ':');
+}
+
+export type Git = (args: readonly string[], env: Env) => Promise<ProcResult>;
+
+export function gitRunner(cwd: string, timeoutMs?: number): Git {
+  return (args, env) => runProcess('git', args, { cwd, env, ...(timeoutMs ? { timeoutMs } : {}) } satisfies ProcOptions);
+}
+
+export interface Overlay {
+  /** Variables the tool puts into its shell, applied over the user's environment. */
+  env: Env;
+  /** Where they come from, for messages, e.g. `.claude/settings.json env`. */
+  source: string;
+  /** Variables the tool itself forces after the config (Codex: PAGER/GIT_PAGER). */
+  forced?: Env;
+  forcedBy?: string;
+}
+
+/** Pure: where the value git uses comes from, in git's own order of precedence. */
+export function winner(
+  key: 'GIT_PAGER' | 'GIT_EDITOR',
+  overlay: Overlay,
+  base: Env,
+  config: { pager?: string; editor?: string },
+): string {
+  if (overlay.forced?.[key] !== undefined) return `${key} forced by ${overlay.forcedBy}`;
+  if (overlay.env[key] !== undefined) return `${key} from ${overlay.source}`;
+  if (base[key] !== undefined) return `${key} from your environment`;
+  const cfg = key === 'GIT_PAGER' ? config.pager : config.editor;
+  if (cfg !== undefined) return `core.${key === 'GIT_PAGER' ? 'pager' : 'editor'} from your git config, because ${key} is not set`;
+  const fallbacks = key === 'GIT_PAGER' ? ['PAGER'] : ['VISUAL', 'EDITOR'];
+  for (const f of fallbacks) if (overlay.env[f] !== undefined || base[f] !== undefined) return `${f}, because ${key} is not set`;
+  return `git's built-in default, because ${key} is not set`;
+}
+
+function fixFor(tool: string, key: string): string {
+  const value = AGENT_ENV[key] ?? (key === 'GIT_PAGER' ? 'cat' : 'true');
+  switch (tool) {
+    case 'claude':
+      return `set "${key}": "${value}" under "env" in .claude/settings.json (npx create-loop-guard --yes --force replaces your own value)`;
+    case 'codex':
+      return `set ${key} = "${value}" in [shell_environment_policy] set of .codex/config.toml (npx create-loop-guard --yes --force replaces your own value)`;
+    case 'cursor':
+      return `load the Cursor agent environment from your shell profile: npx create-loop-guard --shell-profile`;
+    default:
+      return `npx create-loop-guard --yes --force to reinstall the plugin, which sets ${key}=${value} for every shell command`;
+  }
+}
+
+/** `<tool>.git`: run `git var GIT_PAGER` / `GIT_EDITOR` with the overlay applied. */
+export async function gitEnvCheck(tool: string, label: string, base: Env, overlay: Overlay, git: Git): Promise<Check> {
+  const id = `${tool}.git`;
+  const env: Env = { ...base, ...overlay.env, ...(overlay.forced ?? {}) };
+  const version = await git(['--version'], env);
+  if (version.spawnError || version.status !== 0) return pass(id, 'git is not installed here, so no git pager or editor can wait');
+  const [pager, editor, corePager, coreEditor] = await Promise.all([
+    git(['var', 'GIT_PAGER'], env),
+    git(['var', 'GIT_EDITOR'], env),
+    git(['config', '--get', 'core.pager'], env),
+    git(['config', '--get', 'core.editor'], env),
+  ]);
+  const config = {
+    ...(corePager.status === 0 ? { pager: corePager.stdout.trim() } : {}),
+    ...(coreEditor.status === 0 ? { editor: coreEditor.stdout.trim() } : {}),
+  };
+  const problems: string[] = [];
+  const fixes: string[] = [];
+  const seen: string[] = [];
+
+  const p = pager.stdout.trim();
+  if (pager.status === 0) {
+    const from = winner('GIT_PAGER', overlay, base, config);
+    if (pagerWaits(p)) {
+      problems.push(`git would page through \`${p}\` (${from}), which waits for a keypress`);
+      fixes.push(fixFor(tool, 'GIT_PAGER'));
+    } else seen.push(`pager \`${p || 'cat'}\``);
+  } else seen.push('no pager');
+
+  // `git var GIT_EDITOR` fails when no editor can be used (e.g. a dumb terminal): git then refuses instead of waiting.
+  if (editor.status === 0) {
+    const e = editor.stdout.trim();
+    const from = winner('GIT_EDITOR', overlay, base, config);
+    if (editorWaits(e)) {
+      problems.push(`git would open the editor \`${e}\` (${from}), which waits for a person`);
+      fixes.push(fixFor(tool, 'GIT_EDITOR'));
+    } else seen.push(`editor \`${e}\``);
+  } else seen.push('no editor (git refuses to open one)');
+
+  if (problems.length) return fail(id, `in ${label} ${problems.join('; ')}`, fixes.join('; '));
+  return pass(id, `git in ${label} uses ${seen.join(' and ')}: nothing waits for a person`);
+}

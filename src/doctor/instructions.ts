@@ -1,0 +1,110 @@
+// Pure checks on the instruction files: the AGENTS.md stop rule, the CLAUDE.md import, and Codex's size budget.
+import { type BlockSpec, endMarker, inspectBlock } from '../edit/block.ts';
+import { findInlineImports, hasImportLine } from '../edit/text.ts';
+import { type Check, fail, pass, RERUN } from './types.ts';
+
+/** `repo.agents-md`: our block is there and is the text this version writes. */
+export function agentsBlockCheck(text: string | null, spec: BlockSpec): Check {
+  const id = 'repo.agents-md';
+  if (text === null) return fail(id, 'AGENTS.md does not exist, so no agent reads the stop rule', `${RERUN} (it creates AGENTS.md with the loop-guard block)`);
+  const s = inspectBlock(text, spec);
+  switch (s.state) {
+    case 'current':
+      return pass(id, `AGENTS.md has the current loop-guard block (v${spec.version})`);
+    case 'absent':
+      return fail(id, 'AGENTS.md has no loop-guard block, so agents never read the stop rule', `${RERUN} to add it back`);
+    case 'outdated':
+      return fail(id, `AGENTS.md: ${s.detail}`, `${RERUN} to upgrade it`);
+    case 'edited':
+      return fail(id, `AGENTS.md: ${s.detail}`, `move your own text outside the block, then npx create-loop-guard --yes --force to rewrite it`);
+    case 'broken':
+      return fail(id, `AGENTS.md: ${s.detail ?? 'the loop-guard markers are broken'}`, `delete the stray loop-guard marker lines, then ${RERUN}`);
+  }
+}
+
+/** `claude.import`: Claude Code reads CLAUDE.md, not AGENTS.md, so the rule reaches it only through an import. */
+export function claudeImportCheck(files: { path: string; text: string | null; symlinkToAgents: boolean }[]): Check {
+  const id = 'claude.import';
+  const present = files.filter((f) => f.text !== null);
+  for (const f of present) {
+    if (f.symlinkToAgents) return pass(id, `${f.path} is a link to AGENTS.md`);
+    if (hasImportLine(f.text as string, '@AGENTS.md')) return pass(id, `${f.path} imports @AGENTS.md`);
+    const inline = findInlineImports(f.text as string, '@AGENTS.md');
+    if (inline.length) return pass(id, `${f.path} mentions @AGENTS.md on line ${inline[0]}, which Claude Code imports`);
+  }
+  if (!present.length) return fail(id, 'there is no CLAUDE.md, and Claude Code does not read AGENTS.md, so it never sees the stop rule', `${RERUN} (it creates CLAUDE.md with the line @AGENTS.md)`);
+  const where = present[0]?.path ?? 'CLAUDE.md';
+  return fail(id, `${where} does not import AGENTS.md, so Claude Code never sees the stop rule`, `add the line @AGENTS.md at the top of ${where} (${RERUN} does it)`);
+}
+
+export interface InstructionDoc {
+  /** Repo-relative directory, '' for the root. */
+  dir: string;
+  name: 'AGENTS.md' | 'AGENTS.override.md';
+  bytes: number;
+}
+
+const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+
+/** Byte offset just past our end marker in the root AGENTS.md; null when there is no block. */
+export function blockEndOffset(text: string): number | null {
+  const marker = endMarker({ id: 'loop-guard', style: 'markdown' });
+  const at = text.split('\n').findIndex((l) => l.replace(/\r$/, '').trim() === marker);
+  if (at === -1) return null;
+  const upTo = text.split('\n').slice(0, at + 1).join('\n');
+  return Buffer.byteLength(upTo, 'utf8');
+}
+
+/** One file per directory, as Codex picks it: AGENTS.override.md before AGENTS.md; empty files are skipped. */
+function chosen(docs: readonly InstructionDoc[]): Map<string, InstructionDoc> {
+  const byDir = new Map<string, InstructionDoc>();
+  for (const d of docs) {
+    if (d.bytes === 0) continue;
+    const have = byDir.get(d.dir);
+    if (!have || (d.name === 'AGENTS.override.md' && have.name === 'AGENTS.md')) byDir.set(d.dir, d);
+  }
+  return byDir;
+}
+
+function ancestors(dir: string): string[] {
+  const parts = dir === '' ? [] : dir.split('/');
+  return ['', ...parts.map((_, i) => parts.slice(0, i + 1).join('/'))];
+}
+
+/**
+ * `codex.instructions`: Codex concatenates the instruction files from the repo root down to its working directory
+ * and stops at `project_doc_max_bytes` (32 KiB). The rule is lost when the root file hides it or pushes it past the
+ * budget; any chain over the budget loses its end.
+ */
+export function codexInstructionsCheck(docs: readonly InstructionDoc[], blockEnd: number | null, budget: number): Check {
+  const id = 'codex.instructions';
+  const byDir = chosen(docs);
+  const root = byDir.get('');
+  if (root?.name === 'AGENTS.override.md') {
+    return fail(id, 'Codex reads AGENTS.override.md at the repo root instead of AGENTS.md, so it never sees the loop-guard block', 'copy the loop-guard block from AGENTS.md into AGENTS.override.md, or delete AGENTS.override.md');
+  }
+  if (blockEnd !== null && blockEnd > budget) {
+    return fail(
+      id,
+      `the loop-guard block ends at byte ${blockEnd} of AGENTS.md, past Codex's ${kib(budget)} instruction budget, so Codex never reads it`,
+      'move the loop-guard block (begin marker through end marker) to the top of AGENTS.md, or shorten the text above it',
+    );
+  }
+  let worst = { dir: '', bytes: 0, files: [] as string[] };
+  for (const dir of byDir.keys()) {
+    const chain = ancestors(dir).map((d) => byDir.get(d)).filter((d): d is InstructionDoc => d !== undefined);
+    const bytes = chain.reduce((n, d) => n + d.bytes, 0);
+    if (bytes > worst.bytes) worst = { dir, bytes, files: chain.map((d) => (d.dir ? `${d.dir}/${d.name}` : d.name)) };
+  }
+  if (worst.bytes > budget) {
+    const where = worst.dir ? `in ${worst.dir}/ (${worst.files.join(' + ')})` : 'at the root';
+    return fail(
+      id,
+      `Codex's instructions ${where} add up to ${kib(worst.bytes)}, over its ${kib(budget)} budget, so the end is cut off`,
+      'shorten those files (keep the loop-guard block near the top of AGENTS.md), or raise project_doc_max_bytes in .codex/config.toml',
+    );
+  }
+  const size = root ? `AGENTS.md is ${kib(root.bytes)}` : 'there is no AGENTS.md';
+  const chain = worst.dir ? `; the longest chain, ${worst.files.join(' + ')}, is ${kib(worst.bytes)}` : '';
+  return pass(id, `${size}${chain}, within Codex's ${kib(budget)} instruction budget`);
+}

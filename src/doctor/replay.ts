@@ -1,0 +1,235 @@
+// Replays one tool's hook payloads through the hook commands configured in the repo and judges the answers:
+// results 1–2 silent, a `loop-guard:` warning on the 3rd, the 5th attempt denied, and a user turn lets it run again.
+import { type Json, loadPayload } from './payloads.ts';
+import { describeExit, type ProcResult } from './shell.ts';
+import { type Check, fail, pass, RERUN } from './types.ts';
+
+export type ReplayTool = 'claude' | 'codex' | 'cursor';
+
+/** The failing command the replay repeats, and its output: a test failure, which the guard counts normally (an
+ * "unfixable" class such as a missing file would warn on the 2nd result already). */
+export const REPLAY_COMMAND = 'npm test';
+export const REPLAY_OUTPUT = 'FAIL src/sum.test.ts > adds\nAssertionError: expected 2 to be 3\nTests  1 failed | 4 passed (5)\nDuration  1.21s';
+
+export type Reading = { kind: 'silent' } | { kind: 'warn'; text: string } | { kind: 'deny'; text: string } | { kind: 'bad'; why: string };
+export type Step = 'pre' | 'post' | 'turn';
+
+export interface Driver {
+  events: Record<Step, string>;
+  pre(attempt: number, turn: number): Json;
+  post(attempt: number, turn: number): Json;
+  userTurn(turn: number): Json;
+  read(stdout: string, step: Step, event: string): Reading;
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+
+function parseJson(text: string): Obj | string {
+  try {
+    const v = obj(JSON.parse(text));
+    return v ?? 'printed JSON that is not an object';
+  } catch {
+    return `printed text that is not JSON: ${JSON.stringify(text.slice(0, 80))}`;
+  }
+}
+
+/** Claude Code and Codex read the same hookSpecificOutput shape; Codex also rejects any field it does not know. */
+function readHookSpecific(stdout: string, step: Step, event: string, strict: boolean): Reading {
+  const out = stdout.trim();
+  if (out === '') return { kind: 'silent' };
+  // On the user-prompt event both tools add plain stdout to the model's context.
+  if (step === 'turn') return { kind: 'bad', why: `printed ${JSON.stringify(out.slice(0, 80))} on ${event}, which the tool would add to the model's context` };
+  const parsed = parseJson(out);
+  if (typeof parsed === 'string') return { kind: 'bad', why: `${parsed} on ${event}` };
+  if (strict && Object.keys(parsed).some((k) => k !== 'hookSpecificOutput')) {
+    return { kind: 'bad', why: `answered ${event} with fields Codex rejects (${Object.keys(parsed).join(', ')})` };
+  }
+  const h = obj(parsed.hookSpecificOutput);
+  if (!h) return { kind: 'silent' };
+  if (h.hookEventName !== event) return { kind: 'bad', why: `answered ${event} with hookEventName ${JSON.stringify(h.hookEventName)}, which the tool rejects` };
+  if (h.permissionDecision === 'allow') return { kind: 'bad', why: 'answered permissionDecision "allow", which skips the permission prompt' };
+  if (h.permissionDecision === 'deny') {
+    const reason = h.permissionDecisionReason;
+    if (step !== 'pre') return { kind: 'bad', why: `denied on ${event}` };
+    if (typeof reason !== 'string' || reason === '') return { kind: 'bad', why: 'denied without a permissionDecisionReason' };
+    return { kind: 'deny', text: reason };
+  }
+  if (typeof h.additionalContext === 'string') return { kind: 'warn', text: h.additionalContext };
+  return { kind: 'silent' };
+}
+
+function readCursor(stdout: string, step: Step, event: string): Reading {
+  const out = stdout.trim();
+  if (out === '') return { kind: 'silent' };
+  const parsed = parseJson(out);
+  if (typeof parsed === 'string') return { kind: 'bad', why: `${parsed} on ${event}` };
+  if (step === 'turn' && parsed.continue === false) return { kind: 'bad', why: 'refused the user prompt (continue: false)' };
+  if (parsed.permission === 'deny') {
+    if (step !== 'pre') return { kind: 'bad', why: `denied on ${event}` };
+    const msg = parsed.agent_message;
+    if (typeof msg !== 'string' || msg === '') return { kind: 'bad', why: 'denied without an agent_message for the model' };
+    return { kind: 'deny', text: msg };
+  }
+  if (typeof parsed.additional_context === 'string') return { kind: 'warn', text: parsed.additional_context };
+  return { kind: 'silent' };
+}
+
+/** The payload drivers, built from the shipped payloads with only command, output and ids changed. */
+export function drivers(root: string): Record<ReplayTool, Driver> {
+  const claudePre = loadPayload('claude/PreToolUse-failure.json');
+  const claudePost = loadPayload('claude/PostToolUseFailure-failure.json');
+  const claudeTurn = loadPayload('claude/UserPromptSubmit-prompt.json');
+  const codexPre = loadPayload('codex/PreToolUse-failure.json');
+  const codexPost = loadPayload('codex/PostToolUse-failure.json');
+  const codexTurn = loadPayload('codex/UserPromptSubmit-prompt.json');
+  const cursorPre = loadPayload('cursor/preToolUse.json');
+  const cursorPost = loadPayload('cursor/postToolUse.json');
+  const cursorTurn = loadPayload('cursor/beforeSubmitPrompt.json');
+  // Each tool marks a new user message with a new id; the replay does the same after the user turn.
+  const promptId = (turn: number) => (turn === 1 ? claudePre.prompt_id : `doctor-prompt-${turn}`);
+  const turnId = (turn: number) => (turn === 1 ? codexPre.turn_id : `doctor-turn-${turn}`);
+  const generation = (turn: number) => (turn === 1 ? cursorPre.generation_id : `doctor-generation-${turn}`);
+  return {
+    claude: {
+      events: { pre: 'PreToolUse', post: 'PostToolUseFailure', turn: 'UserPromptSubmit' },
+      pre: (i, t) => ({ ...claudePre, cwd: root, prompt_id: promptId(t), tool_use_id: `toolu_doctor_${i}`, tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' } }),
+      post: (i, t) => ({
+        ...claudePost,
+        cwd: root,
+        prompt_id: promptId(t),
+        tool_use_id: `toolu_doctor_${i}`,
+        tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' },
+        error: `Exit code 1\n${REPLAY_OUTPUT}`,
+      }),
+      userTurn: (t) => ({ ...claudeTurn, cwd: root, prompt_id: promptId(t), prompt: 'try a different approach' }),
+      read: (out, step, event) => readHookSpecific(out, step, event, false),
+    },
+    codex: {
+      events: { pre: 'PreToolUse', post: 'PostToolUse', turn: 'UserPromptSubmit' },
+      pre: (i, t) => ({ ...codexPre, cwd: root, turn_id: turnId(t), tool_use_id: `call_doctor_${i}`, tool_input: { command: REPLAY_COMMAND } }),
+      post: (i, t) => ({ ...codexPost, cwd: root, turn_id: turnId(t), tool_use_id: `call_doctor_${i}`, tool_input: { command: REPLAY_COMMAND }, tool_response: `${REPLAY_OUTPUT}\n` }),
+      userTurn: (t) => ({ ...codexTurn, cwd: root, turn_id: turnId(t), prompt: 'try a different approach' }),
+      read: (out, step, event) => readHookSpecific(out, step, event, true),
+    },
+    cursor: {
+      events: { pre: 'preToolUse', post: 'postToolUse', turn: 'beforeSubmitPrompt' },
+      pre: (i, t) => ({
+        ...cursorPre,
+        cwd: root,
+        workspace_roots: [root],
+        generation_id: generation(t),
+        tool_use_id: `doctor_${i}`,
+        tool_input: { command: REPLAY_COMMAND, working_directory: root },
+      }),
+      post: (i, t) => ({
+        ...cursorPost,
+        cwd: root,
+        workspace_roots: [root],
+        generation_id: generation(t),
+        tool_use_id: `doctor_${i}`,
+        tool_input: { command: REPLAY_COMMAND },
+        tool_output: JSON.stringify({ exitCode: 1, stdout: REPLAY_OUTPUT }),
+      }),
+      userTurn: (t) => ({ ...cursorTurn, workspace_roots: [root], generation_id: generation(t), prompt: 'try a different approach' }),
+      read: readCursor,
+    },
+  };
+}
+
+/** Runs one hook command with a payload on stdin. */
+export type Send = (command: string, payload: Json) => Promise<ProcResult>;
+
+interface Entry {
+  step: Step;
+  attempt: number;
+  reading: Reading | 'no-hook';
+}
+
+function mark(e: Entry): string {
+  if (e.reading === 'no-hook') return '-';
+  const k = e.reading.kind;
+  return k === 'silent' ? 'ok' : k;
+}
+
+/** "attempts 1–5: ok/ok ok/ok ok/warn …", one token per pre/post pair, for messages. */
+function timeline(entries: readonly Entry[]): string {
+  const parts: string[] = [];
+  for (let a = 1; a <= 6; a++) {
+    const pre = entries.find((e) => e.step === 'pre' && e.attempt === a);
+    const post = entries.find((e) => e.step === 'post' && e.attempt === a);
+    if (a === 6) parts.push('| user turn |');
+    if (pre) parts.push(`${a}:${mark(pre)}${post ? `/${mark(post)}` : ''}`);
+  }
+  return parts.join(' ');
+}
+
+/**
+ * Drive the sequence: 5 × (pre, post) of the same failing command, the user-turn event, one more pre. An event the
+ * config has no hook for is skipped, as the tool would skip it, so a missing hook shows as a guard that never fires.
+ */
+export async function replay(tool: ReplayTool, driver: Driver, commands: Readonly<Record<string, string>>, send: Send, configPath: string): Promise<Check> {
+  const id = `${tool}.replay`;
+  const entries: Entry[] = [];
+  const fixBroken = `${RERUN} to reinstall the guard and its hook entries, then run doctor again`;
+  const deliver = async (step: Step, attempt: number, payload: Json): Promise<Check | null> => {
+    const event = driver.events[step];
+    const command = commands[event];
+    if (command === undefined) {
+      entries.push({ step, attempt, reading: 'no-hook' });
+      return null;
+    }
+    const r = await send(command, payload);
+    if (r.status !== 0 || r.timedOut || r.spawnError) {
+      return fail(id, `the ${event} hook command \`${command}\` ${describeExit(r)}`, fixBroken);
+    }
+    entries.push({ step, attempt, reading: driver.read(r.stdout, step, event) });
+    return null;
+  };
+
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    const broken = await deliver('pre', attempt, driver.pre(attempt, 1));
+    if (broken) return broken;
+    const last = entries[entries.length - 1];
+    // A denied command never runs, so there is no result to report for it.
+    if (last?.step === 'pre' && last.reading !== 'no-hook' && last.reading.kind === 'deny') continue;
+    const brokenPost = await deliver('post', attempt, driver.post(attempt, 1));
+    if (brokenPost) return brokenPost;
+  }
+  const brokenTurn = await deliver('turn', 6, driver.userTurn(2));
+  if (brokenTurn) return brokenTurn;
+  const brokenAgain = await deliver('pre', 6, driver.pre(6, 2));
+  if (brokenAgain) return brokenAgain;
+
+  const seen = timeline(entries);
+  const bad = entries.find((e) => e.reading !== 'no-hook' && e.reading.kind === 'bad');
+  if (bad && bad.reading !== 'no-hook' && bad.reading.kind === 'bad') return fail(id, `the guard ${bad.reading.why} (${seen})`, fixBroken);
+
+  const at = (step: Step, attempt: number) => entries.find((e) => e.step === step && e.attempt === attempt)?.reading;
+  const kind = (r: Reading | 'no-hook' | undefined) => (r === undefined ? 'none' : r === 'no-hook' ? 'no-hook' : r.kind);
+  const problems: string[] = [];
+  const hint: string[] = [];
+  for (const e of ['pre', 'post', 'turn'] as const) {
+    if (commands[driver.events[e]] === undefined) hint.push(`no ${driver.events[e]} hook, so ${e === 'post' ? 'results never reach the guard' : e === 'pre' ? 'nothing can be denied' : 'a new user message never reaches it'}`);
+  }
+
+  const early = entries.find((e) => e.step === 'pre' && e.attempt < 5 && kind(e.reading) === 'deny');
+  if (early) problems.push(`denied attempt ${early.attempt} already (expected the 5th)`);
+  for (const a of [1, 2]) if (kind(at('post', a)) === 'warn') problems.push(`warned on result ${a} (expected the 3rd)`);
+  const third = at('post', 3);
+  if (kind(third) !== 'warn') problems.push('no warning on the 3rd identical result');
+  else if (third && third !== 'no-hook' && third.kind === 'warn' && !third.text.startsWith('loop-guard:')) problems.push('the 3rd result got a warning that does not start with `loop-guard:`');
+  const fifth = at('pre', 5);
+  if (!early && kind(fifth) !== 'deny') problems.push('the 5th attempt was not denied');
+  else if (fifth && fifth !== 'no-hook' && fifth.kind === 'deny' && !fifth.text.startsWith('loop-guard:')) problems.push('the 5th attempt was denied with a reason that does not start with `loop-guard:`');
+  const turn = at('turn', 6);
+  if (kind(turn) === 'warn' || kind(turn) === 'deny') problems.push('the user-prompt event got an answer instead of passing silently');
+  const after = at('pre', 6);
+  if (kind(after) === 'deny') problems.push('still denied after a new user message');
+
+  if (problems.length) {
+    const why = hint.length ? ` (${hint.join('; ')})` : '';
+    return fail(id, `replaying 5 identical failing \`${REPLAY_COMMAND}\` runs: ${problems.join('; ')}${why}. Seen: ${seen}`, hint.length ? `${RERUN} to put the missing hook entries back in ${configPath}` : fixBroken);
+  }
+  return pass(id, `replayed 5 identical failing \`${REPLAY_COMMAND}\` runs through the configured hook commands: warned on the 3rd result, denied the 5th attempt, and a new user message let it run again`);
+}

@@ -1,0 +1,34 @@
+// The one result model of `doctor`: groups of checks, each ✓ or ✗ with the fix for a ✗.
+import type { ToolName } from '../tools/index.ts';
+
+export interface Check {
+  /** Stable id, `<group>.<what>`, e.g. `claude.replay`. */
+  id: string;
+  ok: boolean;
+  /** What was found, one or two sentences. */
+  message: string;
+  /** For a ✗: exactly what to do. */
+  fix?: string;
+}
+
+/** `repo` holds what every tool shares (manifest, guard file, AGENTS.md); the rest are the tools. */
+export type GroupName = 'repo' | ToolName;
+
+export interface Group {
+  name: GroupName;
+  label: string;
+  checks: Check[];
+}
+
+export type Env = Record<string, string>;
+
+export function pass(id: string, message: string): Check {
+  return { id, ok: true, message };
+}
+
+export function fail(id: string, message: string, fix: string): Check {
+  return { id, ok: false, message, fix };
+}
+
+/** The command to suggest when a file of ours is missing or stale. */
+export const RERUN = 'npx create-loop-guard --yes';

@@ -1,0 +1,86 @@
+// The OpenCode plugin: the same core as the hook file, run in-process. OpenCode loads every export as a plugin
+// function, so this module exports exactly one.
+import { coerceState, emptyState, onPost, onPre, type SessionState } from '../guard/core/detector.ts';
+import { AGENT_ENV } from '../guard/core/env.ts';
+import { checkHang } from '../guard/core/hang.ts';
+import { readSettings } from '../guard/core/settings.ts';
+
+type Obj = Record<string, unknown>;
+
+/** Sessions kept in memory; the oldest is dropped past this, so a long-running server stays small. */
+const MAX_SESSIONS = 64;
+
+function obj(v: unknown): Obj | undefined {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
+}
+
+export const LoopGuard = async (_ctx?: unknown) => {
+  const settings = readSettings(process.env);
+  const sessions = new Map<string, SessionState>();
+
+  const load = (id: string): SessionState | undefined => coerceState(sessions.get(id));
+  const save = (id: string, state: SessionState) => {
+    sessions.delete(id);
+    sessions.set(id, state);
+    if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
+  };
+
+  return {
+    // Every shell command OpenCode runs gets the non-interactive environment.
+    'shell.env': async (_input: unknown, output: { env?: Record<string, string> }) => {
+      if (output && typeof output === 'object') output.env = { ...(output.env ?? {}), ...AGENT_ENV };
+    },
+
+    'tool.execute.before': async (input: { tool?: string; sessionID?: string; callID?: string }, output: { args?: unknown }) => {
+      let reason: string | null = null;
+      try {
+        if (!settings.enabled || input?.tool !== 'bash') return;
+        const command = obj(output?.args)?.command;
+        if (typeof command !== 'string') return;
+        if (settings.hangGuard) reason = checkHang(command, { tool: 'opencode', background: false })?.message ?? null;
+        if (!reason) {
+          const decision = onPre(load(String(input.sessionID ?? '')), { command }, settings);
+          if (decision.action === 'deny') reason = decision.message;
+        }
+      } catch {
+        return; // fail open: an internal error never stops a command
+      }
+      // Throwing is how a before-hook refuses a call: the model receives exactly this text as the tool result.
+      if (reason) throw new Error(reason);
+    },
+
+    'tool.execute.after': async (
+      input: { tool?: string; sessionID?: string; callID?: string; args?: unknown },
+      output: { title?: string; output?: string; metadata?: unknown },
+    ) => {
+      try {
+        if (!settings.enabled || input?.tool !== 'bash' || !output) return;
+        const command = obj(input.args)?.command;
+        if (typeof command !== 'string') return;
+        const meta = obj(output.metadata);
+        const text = typeof meta?.output === 'string' ? meta.output : typeof output.output === 'string' ? output.output : '';
+        const exit = typeof meta?.exit === 'number' ? meta.exit : undefined;
+        const id = String(input.sessionID ?? '');
+        const { next, decision } = onPost(
+          load(id),
+          { command, output: text, ...(exit !== undefined ? { exitCode: exit } : {}), ...(input.callID ? { callId: String(input.callID) } : {}) },
+          settings,
+        );
+        save(id, next);
+        // The same result object goes to the model, so appending here adds the warning after the real output.
+        if (decision.action === 'warn') output.output = `${output.output ?? ''}\n\n${decision.message}`;
+      } catch {
+        // fail open
+      }
+    },
+
+    // A new user message starts that session over.
+    'chat.message': async (input: { sessionID?: string }) => {
+      try {
+        if (input?.sessionID) save(String(input.sessionID), emptyState());
+      } catch {
+        // fail open
+      }
+    },
+  };
+};

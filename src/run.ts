@@ -1,0 +1,287 @@
+// The scaffolder's flow: options → detect → plan → report → (confirm) → apply. I/O comes in through `io`.
+import { readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { ApplyError, applyPlan } from './apply.ts';
+import { readDist, VERSION } from './assets.ts';
+import { type DetectedTool, detectTools, findGitRoot, parseToolList } from './detect.ts';
+import { MANIFEST_PATH, type Manifest, parseManifest } from './manifest.ts';
+import { buildPlan, type FileChange, type Plan, PlanError, type PlanInput, planPaths, type ProfileTarget } from './plan.ts';
+import { canPrompt, type Prompter } from './prompt.ts';
+import { render } from './render.ts';
+import { colorEnabled, type Palette, palette } from './report/colors.ts';
+import { colorDiff, displayDiff, unifiedDiff } from './report/diff.ts';
+import { annotations } from './report/github.ts';
+import { type JsonReport, jsonChanges } from './report/json.ts';
+import { filesReport, isDrift, toolsReport } from './report/summary.ts';
+import { FileFormatError } from './edit/types.ts';
+import { AGENT_ENV, TOOLS, type ToolName } from './tools/index.ts';
+import { withOwnedHeader } from './edit/owned-file.ts';
+
+export interface IO {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  home: string;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  out(text: string): void;
+  err(text: string): void;
+  prompter: Prompter;
+}
+
+export type Mode = 'apply' | 'check' | 'remove';
+
+export interface Options {
+  mode: Mode;
+  yes: boolean;
+  dryRun: boolean;
+  force: boolean;
+  json: boolean;
+  shellProfile: boolean;
+  cwd?: string;
+  tools?: string;
+}
+
+export const EXIT = { ok: 0, drift: 1, error: 2 } as const;
+
+const PROFILE_LINE = `[ -n "$CURSOR_AGENT" ] && export ${Object.entries(AGENT_ENV)
+  .map(([k, v]) => `${k}=${v}`)
+  .join(' ')}`;
+
+/** The rc file for the user's shell, from $SHELL. */
+export function profileTarget(env: Record<string, string | undefined>, home: string): ProfileTarget | null {
+  const shell = basename(env.SHELL ?? '');
+  if (shell === 'bash') return { path: join(home, '.bashrc'), kind: 'block' };
+  if (shell === 'zsh') return { path: join(env.ZDOTDIR || home, '.zshrc'), kind: 'block' };
+  if (shell === 'fish') return { path: join(env.XDG_CONFIG_HOME || join(home, '.config'), 'fish', 'conf.d', 'loop-guard.fish'), kind: 'fish' };
+  return null;
+}
+
+function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+export function buildAssets(version: string): PlanInput['assets'] {
+  const env = { ...AGENT_ENV };
+  const plugin = readDist('opencode-plugin.js');
+  return {
+    guard: readDist('loop-guard.mjs'),
+    'opencode-plugin': withOwnedHeader(plugin, '//', version),
+    'cursor-env': render('cursor-env.sh.hbs', { version, env }),
+    agentsBlock: render('agents-block.md.hbs', { block: 4 }).replace(/\n+$/, ''),
+    profileBlock: render('profile-block.sh.hbs', { env }).replace(/\n+$/, ''),
+    profileFish: render('profile.fish.hbs', { version, env }),
+  };
+}
+
+interface Context {
+  root: string;
+  notes: string[];
+  detected: DetectedTool[];
+  tools: ToolName[];
+  manifest: Manifest | null;
+}
+
+function resolveRoot(opts: Options, io: IO): { root: string; note?: string } {
+  const start = resolve(io.cwd, opts.cwd ?? '.');
+  const git = findGitRoot(start);
+  if (!git) return { root: start, note: `No git repository found; working in ${start}.` };
+  if (git !== start) return { root: git, note: `Working in the repository root ${git} (the nearest parent with .git).` };
+  return { root: git };
+}
+
+function loadManifest(root: string): Manifest | null {
+  const text = readOrNull(join(root, MANIFEST_PATH));
+  if (text === null) return null;
+  try {
+    return parseManifest(text);
+  } catch (err) {
+    if (err instanceof FileFormatError) throw new PlanError(MANIFEST_PATH, err.message, err.fix);
+    throw err;
+  }
+}
+
+function nextSteps(tools: readonly ToolName[], profileDone: boolean): string[] {
+  const steps: string[] = [];
+  for (const t of tools) for (const s of TOOLS[t].nextSteps) steps.push(`${TOOLS[t].label}: ${s}`);
+  if (tools.includes('cursor') && !profileDone) {
+    steps.push(`Cursor: its agent shell needs the environment from your shell profile. Add this line to ~/.bashrc or ~/.zshrc (or rerun with --shell-profile):\n    ${PROFILE_LINE}`);
+  }
+  return steps;
+}
+
+export async function run(opts: Options, io: IO): Promise<number> {
+  const c: Palette = palette(!opts.json && colorEnabled(io.env, io.stdoutIsTTY));
+  const interactive = !opts.json && canPrompt(io.env, io.stdinIsTTY, io.stdoutIsTTY);
+  const messages: string[] = [];
+  const say = (text: string) => {
+    messages.push(text);
+    if (!opts.json) io.out(`${text}\n`);
+  };
+  const report: Partial<JsonReport> = { version: VERSION, mode: opts.mode === 'apply' && opts.dryRun ? 'dry-run' : opts.mode };
+  const finish = (code: number, result: string, plan?: Plan): number => {
+    if (opts.json) {
+      const full: JsonReport = {
+        version: VERSION,
+        root: report.root ?? '',
+        mode: report.mode ?? opts.mode,
+        tools: report.tools ?? [],
+        changes: plan ? jsonChanges(plan.changes, displayDiff) : [],
+        result,
+        exitCode: code,
+        messages,
+      };
+      io.out(`${JSON.stringify(full, null, 2)}\n`);
+    }
+    return code;
+  };
+
+  let ctx: Context;
+  try {
+    const { root, note } = resolveRoot(opts, io);
+    report.root = root;
+    if (note) say(c.dim(note));
+    const manifest = loadManifest(root);
+    const detected = detectTools(root);
+    let tools: ToolName[];
+    if (opts.tools !== undefined) {
+      const parsed = parseToolList(opts.tools);
+      if (parsed.unknown.length || !parsed.tools.length) {
+        io.err(`create-loop-guard: --tools takes a comma-separated list of claude, codex, cursor, opencode (got ${JSON.stringify(opts.tools)}).\n`);
+        return finish(EXIT.error, 'usage-error');
+      }
+      tools = parsed.tools;
+    } else {
+      tools = detected.map((d) => d.name);
+    }
+    // An upgrade keeps every tool an earlier run set up, even if its folder was not detected this time.
+    for (const t of manifest?.tools ?? []) if (!tools.includes(t)) tools.push(t);
+    ctx = { root, notes: [], detected, tools, manifest };
+  } catch (err) {
+    if (err instanceof PlanError) {
+      io.err(`create-loop-guard: ${err.message}\n  fix: ${err.fix}\n`);
+      return finish(EXIT.error, 'parse-error');
+    }
+    throw err;
+  }
+
+  if (!ctx.tools.length && opts.mode !== 'remove') {
+    if (interactive && opts.mode === 'apply') ctx.tools = await io.prompter.chooseTools();
+    if (!ctx.tools.length) {
+      const looked = Object.values(TOOLS).flatMap((t) => t.evidence).join(', ');
+      io.err(`create-loop-guard: no agent tool config found in ${ctx.root} (looked for ${looked}).\n  Pass the tools you use: --tools claude,codex,cursor,opencode\n`);
+      return finish(EXIT.error, 'no-tools');
+    }
+  }
+
+  const toolRows: DetectedTool[] = ctx.tools.map((name) => ({ name, evidence: ctx.detected.find((d) => d.name === name)?.evidence ?? [] }));
+  report.tools = toolRows;
+  if (!opts.json && opts.mode !== 'remove') io.out(toolsReport(toolRows, c));
+
+  // $HOME is touched only on explicit opt-in, and --check never looks there.
+  let profile: ProfileTarget | undefined;
+  if (opts.mode !== 'check' && ctx.tools.includes('cursor')) {
+    let want = opts.shellProfile;
+    if (!want && interactive && opts.mode === 'apply' && !opts.dryRun) {
+      const target = profileTarget(io.env, io.home);
+      if (target) want = await io.prompter.confirm(`Also make Cursor's agent shell non-interactive in ${target.path}?`);
+    }
+    if (want) {
+      const target = profileTarget(io.env, io.home);
+      if (!target) {
+        io.err(`create-loop-guard: --shell-profile supports bash, zsh and fish ($SHELL is ${io.env.SHELL ?? 'unset'}). Add this line to your shell profile by hand:\n    ${PROFILE_LINE}\n`);
+        return finish(EXIT.error, 'usage-error');
+      }
+      profile = target;
+    }
+  }
+
+  let plan: Plan;
+  try {
+    const paths = planPaths(ctx.tools, ctx.manifest);
+    const files = new Map<string, string | null>();
+    for (const p of paths) files.set(p, readOrNull(join(ctx.root, p)));
+    if (profile) files.set(profile.path, readOrNull(profile.path));
+    plan = buildPlan({
+      mode: opts.mode === 'remove' ? 'remove' : 'apply',
+      tools: ctx.tools,
+      files,
+      manifest: ctx.manifest,
+      version: VERSION,
+      force: opts.force,
+      assets: buildAssets(VERSION),
+      ...(profile ? { profile } : {}),
+    });
+  } catch (err) {
+    if (err instanceof PlanError) {
+      io.err(`create-loop-guard: ${err.message}\n  fix: ${err.fix}\n  Nothing was written.\n`);
+      return finish(EXIT.error, 'parse-error');
+    }
+    throw err;
+  }
+
+  const changes = plan.changes;
+  const pending = changes.filter((ch) => ch.action !== 'noop' && ch.action !== 'conflict');
+  const conflicts = changes.filter((ch) => ch.action === 'conflict');
+
+  if (!opts.json) {
+    io.out(filesReport(changes, c));
+    if (opts.mode !== 'check') for (const ch of pending) io.out(`\n${colorDiff(displayDiff(ch), c)}`);
+  }
+
+  if (opts.mode === 'check') {
+    const drift = changes.filter(isDrift);
+    if (io.env.GITHUB_ACTIONS === 'true' && !opts.json) io.out(annotations(drift));
+    if (!drift.length) {
+      say(c.green('In sync: loop-guard is set up and current.'));
+      return finish(EXIT.ok, 'in-sync', plan);
+    }
+    say(c.red(`Drift: ${drift.length} file(s) differ from what create-loop-guard would write. Run npx create-loop-guard --yes and commit the result.`));
+    return finish(EXIT.drift, 'drift', plan);
+  }
+
+  if (conflicts.length) {
+    say(c.red(`\n${conflicts.length} conflict(s): nothing was written. Fix them as shown above, or rerun with --force to replace them.`));
+    return finish(EXIT.drift, 'conflicts', plan);
+  }
+  if (!pending.length) {
+    say(c.green(opts.mode === 'remove' ? 'Nothing of create-loop-guard is here; nothing to remove.' : 'Everything is up to date.'));
+    return finish(EXIT.ok, 'up-to-date', plan);
+  }
+  if (opts.dryRun) {
+    say(c.dim(`\nDry run: nothing written (${pending.length} file(s) would change).`));
+    return finish(EXIT.ok, 'dry-run', plan);
+  }
+  if (!opts.yes) {
+    if (!interactive) {
+      say(`\nNothing written: no terminal to ask on. Pass --yes to apply these changes (or --dry-run to preview, --check to verify).`);
+      return finish(EXIT.drift, 'needs-yes', plan);
+    }
+    const ok = await io.prompter.confirm(opts.mode === 'remove' ? `Remove loop-guard from ${pending.length} file(s)?` : `Write ${pending.length} file(s)?`);
+    if (!ok) {
+      say('Nothing written.');
+      return finish(EXIT.drift, 'declined', plan);
+    }
+  }
+
+  try {
+    const result = applyPlan(ctx.root, changes);
+    say(c.green(`\n${opts.mode === 'remove' ? 'Removed' : 'Wrote'} ${result.written.length + result.removed.length} file(s).`));
+  } catch (err) {
+    if (err instanceof ApplyError) {
+      io.err(`create-loop-guard: ${err.message}\n  Nothing was written.\n`);
+      return finish(EXIT.error, 'write-error', plan);
+    }
+    throw err;
+  }
+  if (opts.mode === 'apply') {
+    const steps = nextSteps(ctx.tools, profile !== undefined);
+    if (steps.length) say(`\nNext steps:\n${steps.map((s) => `  - ${s}`).join('\n')}`);
+  }
+  return finish(EXIT.ok, 'applied', plan);
+}
+
+export type { FileChange };

@@ -1,0 +1,31 @@
+import { GUARD_INTENT, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
+
+export const claude: ToolRecord = {
+  name: 'claude',
+  label: 'Claude Code',
+  evidence: ['.claude/', 'CLAUDE.md'],
+  intents: [
+    GUARD_INTENT,
+    {
+      kind: 'json',
+      path: '.claude/settings.json',
+      env: { path: ['env'] },
+      hooks: {
+        style: 'nested',
+        // A failing command reaches only PostToolUseFailure, so both post events are needed.
+        events: [
+          { event: 'PreToolUse', matcher: 'Bash' },
+          { event: 'PostToolUse', matcher: 'Bash' },
+          { event: 'PostToolUseFailure', matcher: 'Bash' },
+          { event: 'UserPromptSubmit' },
+        ],
+        command: 'node "$CLAUDE_PROJECT_DIR"/.agents/hooks/loop-guard.mjs claude',
+        timeout: HOOK_TIMEOUT_SECONDS,
+        marker: HOOK_MARKER,
+      },
+    },
+    // Claude Code reads CLAUDE.md, not AGENTS.md, so the stop rule reaches it through an import.
+    { kind: 'import', path: 'CLAUDE.md', line: '@AGENTS.md' },
+  ],
+  nextSteps: ['Claude Code picks up .claude/settings.json on its own; in an interactive session accept the workspace-trust prompt so project hooks run.'],
+};

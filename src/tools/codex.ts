@@ -1,0 +1,27 @@
+import { GUARD_INTENT, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
+
+export const codex: ToolRecord = {
+  name: 'codex',
+  label: 'Codex',
+  evidence: ['.codex/'],
+  intents: [
+    GUARD_INTENT,
+    { kind: 'toml-env', path: '.codex/config.toml' },
+    {
+      kind: 'json',
+      path: '.codex/hooks.json',
+      hooks: {
+        style: 'nested',
+        events: [{ event: 'PreToolUse', matcher: 'Bash' }, { event: 'PostToolUse', matcher: 'Bash' }, { event: 'UserPromptSubmit' }],
+        // Codex runs hooks in the session's cwd, which may be a subdirectory, so the path is rooted at the repo.
+        command: 'node "$(git rev-parse --show-toplevel 2>/dev/null || pwd)/.agents/hooks/loop-guard.mjs" codex',
+        timeout: HOOK_TIMEOUT_SECONDS,
+        marker: HOOK_MARKER,
+      },
+    },
+  ],
+  nextSteps: [
+    'Codex runs project hooks and .codex/config.toml only in a trusted project: trust this folder when codex asks (or `codex exec --trust`).',
+    'Then approve the hooks once in codex under /hooks; approval is per hook version, so it asks again after an upgrade.',
+  ],
+};

@@ -1,0 +1,32 @@
+import { GUARD_INTENT, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
+
+export const CURSOR_ENV_SNIPPET = '.cursor/loop-guard-env.sh';
+
+export const cursor: ToolRecord = {
+  name: 'cursor',
+  label: 'Cursor',
+  evidence: ['.cursor/', '.cursorrules'],
+  intents: [
+    GUARD_INTENT,
+    {
+      kind: 'json',
+      path: '.cursor/hooks.json',
+      ensureTop: { version: 1 },
+      hooks: {
+        style: 'flat',
+        events: [
+          { event: 'preToolUse', matcher: 'Shell' },
+          { event: 'postToolUse', matcher: 'Shell' },
+          { event: 'postToolUseFailure', matcher: 'Shell' },
+          { event: 'beforeSubmitPrompt' },
+        ],
+        // Cursor runs project hooks from the project root.
+        command: 'node .agents/hooks/loop-guard.mjs cursor',
+        timeout: HOOK_TIMEOUT_SECONDS,
+        marker: HOOK_MARKER,
+      },
+    },
+    { kind: 'owned', path: CURSOR_ENV_SNIPPET, asset: 'cursor-env', mode: 0o644 },
+  ],
+  nextSteps: ['Cursor reloads .cursor/hooks.json by itself; if hooks do not show up, reload the window.'],
+};

@@ -1,0 +1,8 @@
+import { claude } from './claude.ts';
+import { codex } from './codex.ts';
+import { cursor } from './cursor.ts';
+import { opencode } from './opencode.ts';
+import type { ToolName, ToolRecord } from './types.ts';
+
+export const TOOLS: Readonly<Record<ToolName, ToolRecord>> = { claude, codex, cursor, opencode };
+export * from './types.ts';

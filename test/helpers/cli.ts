@@ -1,0 +1,79 @@
+// Run the BUILT CLI against a temp copy of a fixture repo, and read the result back as a tree.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { repoRoot } from './guard.ts';
+
+export const cliFile = join(repoRoot, 'dist', 'cli.mjs');
+export const fixturesDir = join(repoRoot, 'test', 'fixtures', 'repos');
+
+export function requireCli(): void {
+  if (!existsSync(cliFile)) throw new Error('dist/cli.mjs is missing: run `npm run build` first (npm test does).');
+}
+
+/** A temp git repository holding a copy of the fixture. */
+export function fixtureRepo(name: string | null): string {
+  const dir = mkdtempSync(join(tmpdir(), `lg-repo-${name ?? 'blank'}-`));
+  if (name) cpSync(join(fixturesDir, name), dir, { recursive: true });
+  const git = spawnSync('git', ['init', '-q'], { cwd: dir, encoding: 'utf8' });
+  if (git.status !== 0) throw new Error(`git init failed: ${git.stderr}`);
+  return dir;
+}
+
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** No TTY and no stdin, like CI: the CLI must never wait. */
+export function runCli(args: string[], opts: { cwd: string; env?: Record<string, string> }): CliRun {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: opts.cwd,
+    CI: 'true',
+    NO_COLOR: '1',
+    ...opts.env,
+  };
+  const r = spawnSync(process.execPath, [cliFile, ...args], { cwd: opts.cwd, env, encoding: 'utf8', input: '', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Every file under dir (but .git) → content, sorted; modes of executable files noted. */
+export function readTree(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      if (name === '.git') continue;
+      const abs = join(d, name);
+      const st = statSync(abs);
+      if (st.isDirectory()) walk(abs);
+      else out.set(relative(dir, abs), readFileSync(abs, 'utf8'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+export function modeOf(dir: string, rel: string): number {
+  return statSync(join(dir, rel)).mode & 0o777;
+}
+
+/** A readable dump of a tree for file snapshots; the guard and plugin bodies are elided (they have their own tests). */
+export function dumpTree(tree: Map<string, string>): string {
+  const parts: string[] = [];
+  for (const [path, content] of tree) {
+    let shown = content;
+    if (path === '.agents/hooks/loop-guard.mjs' || path === '.opencode/plugins/loop-guard.js') {
+      shown = `${content.split('\n')[0]}\n… (${content.length} chars, built file)\n`;
+    }
+    parts.push(`=== ${path}\n${shown.replace(/\r/g, '␍')}`);
+  }
+  return `${parts.join('\n')}\n`;
+}
+
+/** Stable output: temp paths and the version replaced. */
+export function scrub(text: string, dir: string): string {
+  return text.split(dir).join('<repo>').replace(/\/tmp\/lg-[\w-]+/g, '<tmp>');
+}
