@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { auditHooks, listHookCommands, matcherSelects } from '../../src/doctor/hooks.ts';
+
+const CMD = 'node "$CLAUDE_PROJECT_DIR"/.agents/hooks/loop-guard.mjs claude';
+const nested = (events: Record<string, string | undefined>) => ({
+  hooks: Object.fromEntries(
+    Object.entries(events).map(([event, matcher]) => [event, [{ ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: 'command', command: CMD, timeout: 10 }] }]]),
+  ),
+});
+const claudeAll = nested({ PreToolUse: 'Bash', PostToolUse: 'Bash', PostToolUseFailure: 'Bash', UserPromptSubmit: undefined });
+
+describe('matcherSelects', () => {
+  it.each([
+    [undefined, true],
+    ['', true],
+    ['*', true],
+    ['Bash', true],
+    ['Edit|Bash', true],
+    ['Edit, Bash', true],
+    ['Edit', false],
+    ['Bas', false],
+    ['^B.*', true],
+    ['Sh.ll', false],
+    ['(', false],
+  ])('%s selects Bash: %s', (m, want) => expect(matcherSelects(m, 'Bash')).toBe(want));
+});
+
+describe('listHookCommands', () => {
+  it('reads nested groups and skips non-command handlers', () => {
+    const doc = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'http', url: 'x' }, { type: 'command', command: 'a' }] }], Bad: 5 } };
+    expect(listHookCommands(doc, 'nested', 'f')).toEqual([{ event: 'PreToolUse', matcher: 'Bash', command: 'a', source: 'f' }]);
+  });
+  it("reads Cursor's flat entries", () => {
+    const doc = { version: 1, hooks: { preToolUse: [{ command: 'b', matcher: 'Shell' }] } };
+    expect(listHookCommands(doc, 'flat', 'f')).toEqual([{ event: 'preToolUse', matcher: 'Shell', command: 'b', source: 'f' }]);
+  });
+  it('tolerates junk', () => {
+    for (const doc of [null, 5, [], { hooks: [] }, { hooks: { X: [null, 3, { hooks: 'no' }] } }]) expect(listHookCommands(doc, 'nested', 'f')).toEqual([]);
+  });
+});
+
+describe('auditHooks (claude.hooks / codex.hooks / cursor.hooks)', () => {
+  it('passes when every event has our entry, and hands back the commands to replay', () => {
+    const a = auditHooks('claude', listHookCommands(claudeAll, 'nested', 's'), '.claude/settings.json');
+    expect(a.check).toMatchObject({ id: 'claude.hooks', ok: true });
+    expect(Object.keys(a.commands)).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit']);
+    expect(a.commands.PreToolUse).toBe(CMD);
+  });
+
+  it('fails naming the missing event, with the entry to add', () => {
+    const doc = nested({ PreToolUse: 'Bash', PostToolUse: 'Bash', UserPromptSubmit: undefined });
+    const a = auditHooks('claude', listHookCommands(doc, 'nested', 's'), '.claude/settings.json');
+    expect(a.check.ok).toBe(false);
+    expect(a.check.message).toContain('no loop-guard hook on PostToolUseFailure');
+    expect(a.check.fix).toContain('hooks.PostToolUseFailure');
+    expect(a.commands.PostToolUseFailure).toBeUndefined();
+  });
+
+  it('fails when our entry sits behind a matcher that never selects the shell tool', () => {
+    const doc = nested({ PreToolUse: 'Edit', PostToolUse: 'Bash', UserPromptSubmit: undefined });
+    const a = auditHooks('codex', listHookCommands(doc, 'nested', 'h'), '.codex/hooks.json');
+    expect(a.check.ok).toBe(false);
+    expect(a.check.message).toContain('PreToolUse (matcher "Edit" does not select Bash)');
+  });
+
+  it('ignores a matcher on the user-prompt event (the tools ignore it too)', () => {
+    const doc = nested({ PreToolUse: 'Bash', PostToolUse: 'Bash', UserPromptSubmit: 'whatever' });
+    expect(auditHooks('codex', listHookCommands(doc, 'nested', 'h'), '.codex/hooks.json').check.ok).toBe(true);
+  });
+
+  it('a foreign hook on the event is not ours', () => {
+    const doc = { version: 1, hooks: { preToolUse: [{ command: 'node my-own.js', matcher: 'Shell' }] } };
+    const a = auditHooks('cursor', listHookCommands(doc, 'flat', 'c'), '.cursor/hooks.json');
+    expect(a.check.ok).toBe(false);
+    expect(a.check.message).toContain('no loop-guard hook on preToolUse, postToolUse, postToolUseFailure, beforeSubmitPrompt');
+  });
+
+  it('reports an unreadable config once', () => {
+    const a = auditHooks('cursor', [], '.cursor/hooks.json', 'does not exist');
+    expect(a.check).toMatchObject({ ok: false, message: '.cursor/hooks.json: does not exist' });
+  });
+});

@@ -1,0 +1,94 @@
+// claude.replay / codex.replay / cursor.replay: the built guard passes; broken guards and missing hooks fail.
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { drivers, replay, type ReplayTool } from '../../src/doctor/replay.ts';
+import { runShell } from '../../src/doctor/shell.ts';
+import { builtGuard, requireBuilt, tempDir } from './setup.ts';
+
+beforeAll(requireBuilt);
+
+const EVENTS: Record<ReplayTool, string[]> = {
+  claude: ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit'],
+  codex: ['PreToolUse', 'PostToolUse', 'UserPromptSubmit'],
+  cursor: ['preToolUse', 'postToolUse', 'postToolUseFailure', 'beforeSubmitPrompt'],
+};
+
+function sender() {
+  const state = tempDir('lg-doctor-state-');
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LOOP_GUARD_STATE_DIR: state };
+  return (command: string, payload: object) => runShell(command, { cwd: state, env, input: JSON.stringify(payload) });
+}
+
+function commands(tool: ReplayTool, file = builtGuard, skip: string[] = []): Record<string, string> {
+  return Object.fromEntries(EVENTS[tool].filter((e) => !skip.includes(e)).map((e) => [e, `node "${file}" ${tool}`]));
+}
+
+function script(body: string): string {
+  const f = join(tempDir(), 'hook.mjs');
+  writeFileSync(f, body);
+  chmodSync(f, 0o755);
+  return f;
+}
+
+const d = drivers('/repo');
+
+describe.concurrent.each(['claude', 'codex', 'cursor'] as const)('%s', { timeout: 60_000 }, (tool) => {
+  it('passes with the built guard', async () => {
+    const c = await replay(tool, d[tool], commands(tool), sender(), 'cfg');
+    expect(c).toMatchObject({ id: `${tool}.replay`, ok: true });
+    expect(c.message).toContain('warned on the 3rd result, denied the 5th attempt');
+  });
+
+  it('fails with a guard that allows everything silently', async () => {
+    const noop = script(`// create-loop-guard v0.1.0 - generated file\nprocess.stdout.write(${JSON.stringify(tool === 'cursor' ? '{}' : '')});\n`);
+    const c = await replay(tool, d[tool], commands(tool, noop), sender(), 'cfg');
+    expect(c.ok).toBe(false);
+    expect(c.message).toContain('no warning on the 3rd identical result');
+    expect(c.message).toContain('the 5th attempt was not denied');
+  });
+
+  it('fails when the hook command itself fails', async () => {
+    const c = await replay(tool, d[tool], commands(tool, '/nowhere/loop-guard.mjs'), sender(), 'cfg');
+    expect(c.ok).toBe(false);
+    expect(c.message).toMatch(/hook command .* exited 1: .*Cannot find module/);
+  });
+});
+
+describe.concurrent('what the replay catches', { timeout: 60_000 }, () => {
+  it('claude: no PostToolUseFailure hook means failing results never reach the guard', async () => {
+    const c = await replay('claude', d.claude, commands('claude', builtGuard, ['PostToolUseFailure']), sender(), '.claude/settings.json');
+    expect(c.ok).toBe(false);
+    expect(c.message).toContain('no PostToolUseFailure hook, so results never reach the guard');
+    expect(c.fix).toContain('.claude/settings.json');
+  });
+
+  it('claude: a warning echoing the wrong hookEventName is rejected by Claude Code', async () => {
+    const f = script(
+      `let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const p=JSON.parse(s);if(p.hook_event_name==='PostToolUseFailure')process.stdout.write(JSON.stringify({hookSpecificOutput:{hookEventName:'PostToolUse',additionalContext:'loop-guard: x'}}));});`,
+    );
+    const c = await replay('claude', d.claude, commands('claude', f), sender(), 'cfg');
+    expect(c.ok).toBe(false);
+    expect(c.message).toContain('hookEventName "PostToolUse", which the tool rejects');
+  });
+
+  it('codex: text on the user-prompt event would reach the model', async () => {
+    const f = script(`let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{if(JSON.parse(s).hook_event_name==='UserPromptSubmit')process.stdout.write('hello');});`);
+    const c = await replay('codex', d.codex, commands('codex', f), sender(), 'cfg');
+    expect(c.ok).toBe(false);
+    expect(c.message).toContain("would add to the model's context");
+  });
+
+  it('claude: answering "allow" is a failure (it skips the permission prompt)', async () => {
+    const f = script(`process.stdout.write(JSON.stringify({hookSpecificOutput:{hookEventName:'PreToolUse',permissionDecision:'allow'}}));`);
+    const c = await replay('claude', d.claude, { PreToolUse: `node "${f}"` }, sender(), 'cfg');
+    expect(c.ok).toBe(false);
+    expect(c.message).toContain('skips the permission prompt');
+  });
+
+  it('a hook that hangs is cut off', async () => {
+    const c = await replay('cursor', d.cursor, { preToolUse: 'sleep 30' }, async (cmd, p) => runShell(cmd, { cwd: '/', env: { PATH: process.env.PATH ?? '' }, input: JSON.stringify(p), timeoutMs: 300 }), 'cfg');
+    expect(c.ok).toBe(false);
+    expect(c.message).toContain('did not finish within 0.3 s');
+  });
+});
