@@ -6,6 +6,7 @@ import { ensureImportLine, removeImportLine } from './edit/text.ts';
 import { mergeCodexEnv, removeCodexEnv } from './edit/toml.ts';
 import { type EditOutcome, FileFormatError } from './edit/types.ts';
 import { emptyManifest, type FileRecord, MANIFEST_PATH, type Manifest, renderManifest } from './manifest.ts';
+import { valueWaits } from './interactive.ts';
 import { AGENT_ENV, type Intent, type OwnedAsset, TOOLS, type ToolName } from './tools/index.ts';
 
 export type Action = 'create' | 'update' | 'noop' | 'conflict' | 'remove';
@@ -95,17 +96,10 @@ function actionFor(before: string | null, outcome: EditOutcome): Action {
   return before === null ? 'create' : 'update';
 }
 
-const INTERACTIVE_HINT: Record<string, (v: string) => boolean> = {
-  GIT_PAGER: (v) => !/^(cat|)$/.test(v.trim()) && !v.includes('--paging=never'),
-  PAGER: (v) => !/^(cat|)$/.test(v.trim()),
-  GIT_EDITOR: (v) => !/^(true|:)$/.test(v.trim()),
-  GIT_TERMINAL_PROMPT: (v) => v.trim() !== '0',
-};
-
 /** The editors already report a kept value; this adds the warning when the kept value makes agents wait for a person. */
 function keptNotes(kept: Array<{ key: string; value: string }>): string[] {
   return kept
-    .filter(({ key, value }) => INTERACTIVE_HINT[key]?.(value))
+    .filter(({ key, value }) => valueWaits(key, value))
     .map(({ key, value }) => `Agents may hang on ${key}=${JSON.stringify(value)}: it waits for a person (ours is ${JSON.stringify(AGENT_ENV[key] ?? '')}).`);
 }
 

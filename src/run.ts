@@ -14,6 +14,7 @@ import { annotations } from './report/github.ts';
 import { type JsonReport, jsonChanges } from './report/json.ts';
 import { filesReport, isDrift, toolsReport } from './report/summary.ts';
 import { FileFormatError } from './edit/types.ts';
+import { PROFILE_LINE } from './interactive.ts';
 import { AGENT_ENV, TOOLS, type ToolName } from './tools/index.ts';
 import { withOwnedHeader } from './edit/owned-file.ts';
 
@@ -42,10 +43,6 @@ export interface Options {
 }
 
 export const EXIT = { ok: 0, drift: 1, error: 2 } as const;
-
-const PROFILE_LINE = `[ -n "$CURSOR_AGENT" ] && export ${Object.entries(AGENT_ENV)
-  .map(([k, v]) => `${k}=${v}`)
-  .join(' ')}`;
 
 /** The rc file for the user's shell, from $SHELL. */
 export function profileTarget(env: Record<string, string | undefined>, home: string): ProfileTarget | null {

@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { parse as parseJsonc } from 'comment-json';
 import { readDist } from '../assets.ts';
 import { inspectBlock } from '../edit/block.ts';
+import { PROFILE_LINE } from '../interactive.ts';
 import { readOwnedHeader, withOwnedHeader } from '../edit/owned-file.ts';
 import { MANIFEST_PATH } from '../manifest.ts';
 import { buildAssets, profileTarget } from '../run.ts';
@@ -206,7 +207,6 @@ async function codexGroup(ctx: Ctx): Promise<Check[]> {
   return checks;
 }
 
-const PROFILE_LINE = `[ -n "$CURSOR_AGENT" ] && export ${Object.entries(AGENT_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}`;
 
 /** Whether the user's shell profile gives Cursor's agent shell our environment (read only; opt-in at install). */
 function cursorProfile(ctx: Ctx): { loaded: boolean; where: string } {

@@ -4,18 +4,8 @@ import { AGENT_ENV } from '../tools/index.ts';
 import { type ProcOptions, type ProcResult, runProcess } from './shell.ts';
 import { type Check, type Env, fail, pass } from './types.ts';
 
-/** Pure: a pager that returns by itself. `--paging=never` covers delta and bat configured not to page. */
-export function pagerWaits(value: string): boolean {
-  const v = value.trim();
-  if (v === '' || v === 'cat' || v === 'true' || v === ':') return false;
-  return !/--paging[= ]never\b/.test(v);
-}
-
-/** Pure: an editor that returns without a person. */
-export function editorWaits(value: string): boolean {
-  const v = value.trim();
-  return !(v === 'true' || v === ':');
-}
+export { editorWaits, pagerWaits } from '../interactive.ts';
+import { editorWaits, pagerWaits } from '../interactive.ts';
 
 export type Git = (args: readonly string[], env: Env) => Promise<ProcResult>;
 

@@ -1,6 +1,5 @@
 // The hook process: stdin → adapter → core → adapter → stdout. Any internal error allows the command.
-import { readSync } from 'node:fs';
-import { isatty } from 'node:tty';
+import { fstatSync, readSync } from 'node:fs';
 import { detectFormat, failOpenOutput, parseHook, render } from './adapters/index.ts';
 import { obj, type OutputFormat, type ParsedHook } from './adapters/types.ts';
 import { coerceState, emptyState, onPost, onPre, type SessionState } from './core/detector.ts';
@@ -62,6 +61,15 @@ export function runHook(stdin: string, toolArg: string | undefined, env: Env): s
   }
 }
 
+/** True when stdin is a terminal; fstat instead of node:tty, which would load the net and stream modules on every call. */
+function stdinIsTerminal(): boolean {
+  try {
+    return fstatSync(0).isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
+
 function sleepMs(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
@@ -97,7 +105,7 @@ export function main(): void {
   let out = toolArg === 'cursor' ? '{}' : '';
   try {
     // A person running the file by hand gets a usage line instead of a silent wait on the terminal.
-    if (isatty(0)) {
+    if (stdinIsTerminal()) {
       process.stderr.write('loop-guard: a hook for coding agents; it reads a hook payload on stdin. Usage: node loop-guard.mjs <claude|codex|cursor> < payload.json\n');
     } else {
       const stdin = readStdin();

@@ -84,7 +84,7 @@ describe('repeat rule', () => {
     const { decisions } = run(undefined, [step, step]);
     const warn = decisions[1]?.post;
     expect(warn?.action).toBe('warn');
-    expect(warn?.action === 'warn' && warn.message).toContain('authentication');
+    expect(warn?.action === 'warn' && warn.message).toContain('refused the credentials');
   });
 
   it('respects LOOP_GUARD_WARN and LOOP_GUARD_BLOCK', () => {

@@ -66,7 +66,7 @@ export function dumpTree(tree: Map<string, string>): string {
   for (const [path, content] of tree) {
     let shown = content;
     if (path === '.agents/hooks/loop-guard.mjs' || path === '.opencode/plugins/loop-guard.js') {
-      shown = `${content.split('\n')[0]}\n… (${content.length} chars, built file)\n`;
+      shown = `${content.split('\n')[0]}\n… (built file; its own tests cover the body)\n`;
     }
     parts.push(`=== ${path}\n${shown.replace(/\r/g, '␍')}`);
   }
@@ -75,5 +75,9 @@ export function dumpTree(tree: Map<string, string>): string {
 
 /** Stable output: temp paths and the version replaced. */
 export function scrub(text: string, dir: string): string {
-  return text.split(dir).join('<repo>').replace(/\/tmp\/lg-[\w-]+/g, '<tmp>');
+  return text
+    .split(dir)
+    .join('<repo>')
+    .replace(/\/tmp\/lg-[\w-]+/g, '<tmp>')
+    .replace(/@@ built file, (?:replaced: )?\d+(?: → \d+)? lines @@/g, '@@ built file, <n> lines @@');
 }

@@ -31,7 +31,7 @@ export interface SessionState {
 }
 
 /** Bounds that keep every state read and write O(1) however long the session runs. */
-export const LIMITS = { commands: 128, recent: 12, seen: 64, shownCommand: 200 } as const;
+export const LIMITS = { commands: 64, recent: 12, seen: 32, shownCommand: 120 } as const;
 const CYCLE_PERIODS = [2, 3] as const;
 
 export function emptyState(turn?: string): SessionState {

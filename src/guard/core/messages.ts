@@ -1,3 +1,4 @@
+import { FAILURE_ADVICE as CLASS_ADVICE } from './classify.ts';
 import type { FailureClass } from './types.ts';
 
 /** Every message starts with this, so people and tests can find ours in any tool's wrapping. */
@@ -13,16 +14,6 @@ export function showCommand(command: string): string {
 }
 
 // Factual wording on purpose: Claude's docs warn that imperative out-of-band text trips prompt-injection defences.
-const CLASS_ADVICE: Record<FailureClass, string> = {
-  auth: 'The failure is an authentication or permission refusal; the same credentials get the same answer, so the fix is outside this command (a token, a login, the remote URL) or a question for the user.',
-  network:
-    'The failure is a connection or name-resolution error; nothing is listening at that address or the host is unknown, so the service has to be started (in the background) or the address corrected first.',
-  'command-not-found':
-    'The shell cannot find that program; it needs to be installed, spelled differently, or reached through another path or tool.',
-  'missing-file':
-    'A file or directory it names does not exist; checking the path (ls, find) or creating what is missing comes before another run.',
-};
-
 const GENERIC_ADVICE =
   'Running it unchanged gives the same answer again. The cause is in that output: the next step is a change to the code, the command or its environment, or a note to the user on what is failing and why.';
 
