@@ -1,5 +1,6 @@
 // Fixture repos × {apply, rerun, --check clean, tamper, --dry-run, --remove} through the BUILT CLI, into snapshots/.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dumpTree, fixtureRepo, modeOf, readTree, requireCli, runCli, scrub } from '../helpers/cli.ts';
@@ -139,6 +140,23 @@ describe('never hangs, never half-writes', () => {
     const r = runCli(['--yes'], { cwd: dir });
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('conflict');
+    expect(readTree(dir)).toEqual(before);
+  });
+
+  it('a config that is a symlink leaving the repository is refused, and nothing is written', () => {
+    const dir = fixtureRepo('claude');
+    const outside = mkdtempSync(join(tmpdir(), 'lg-outside-'));
+    const target = join(outside, 'settings.json');
+    writeFileSync(target, readFileSync(join(dir, '.claude/settings.json')));
+    rmSync(join(dir, '.claude/settings.json'));
+    symlinkSync(target, join(dir, '.claude/settings.json'));
+    const before = readTree(dir);
+    const outsideBefore = readFileSync(target, 'utf8');
+    const r = runCli(['--yes'], { cwd: dir });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('.claude/settings.json');
+    expect(r.stderr).toContain('outside the repository');
+    expect(readFileSync(target, 'utf8')).toBe(outsideBefore);
     expect(readTree(dir)).toEqual(before);
   });
 

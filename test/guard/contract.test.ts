@@ -325,6 +325,21 @@ describe('never in the way', () => {
     }
   });
 
+  it('a 20 MB output is counted like any other (head and tail fingerprinted)', () => {
+    const env = guardEnv(freshStateDir());
+    const huge = `${'x'.repeat(20 * 1024 * 1024)}\nFAIL at the end`;
+    const outs = [0, 1, 2].map((i) => runGuardSync('claude', claude.post(i, 'npm run big', huge, 1), env));
+    for (const o of outs) expect(o.status).toBe(0);
+    expect(claude.warned(outs[2]?.stdout.trim() ?? '')).toMatch(/3 times/);
+  });
+
+  it('stdin over the 32 MB cap is allowed without being read whole', () => {
+    const env = guardEnv(freshStateDir());
+    const over = JSON.stringify({ ...claude.post(1, 'x', 'y'.repeat(33 * 1024 * 1024), 1) });
+    expect(runGuardSync('claude', over, env)).toMatchObject({ status: 0, stdout: '' });
+    expect(JSON.parse(runGuardSync('cursor', over, env).stdout)).toEqual({});
+  });
+
   it('an unwritable state directory allows and carries on', () => {
     const env = guardEnv('/proc/loop-guard-cannot-write-here');
     const r = attempts(claude, env, Array(6).fill({ command: 'npm test', output: TEST_FAIL, exitCode: 1 }));
