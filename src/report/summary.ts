@@ -25,6 +25,7 @@ export function changeLine(ch: FileChange, c: Palette): string {
 }
 
 export function filesReport(changes: readonly FileChange[], c: Palette): string {
+  if (!changes.length) return '';
   const lines = [`Files:`];
   for (const ch of changes) {
     lines.push(changeLine(ch, c));
