@@ -7,17 +7,21 @@ export function canPrompt(env: Record<string, string | undefined>, stdinIsTTY: b
   return stdinIsTTY && stdoutIsTTY && !ci;
 }
 
+/** Ctrl-C or Escape at any prompt: the whole run stops, nothing is written. */
+export const CANCELLED = Symbol('cancelled');
+export type Cancelled = typeof CANCELLED;
+
 export interface Prompter {
-  confirm(message: string): Promise<boolean>;
-  chooseTools(): Promise<ToolName[]>;
+  confirm(message: string): Promise<boolean | Cancelled>;
+  chooseTools(): Promise<ToolName[] | Cancelled>;
 }
 
 export const clackPrompter: Prompter = {
   async confirm(message) {
     const answer = await confirm({ message, initialValue: true });
     if (isCancel(answer)) {
-      cancel('Nothing written.');
-      return false;
+      cancel('Cancelled.');
+      return CANCELLED;
     }
     return answer;
   },
@@ -27,7 +31,10 @@ export const clackPrompter: Prompter = {
       options: TOOL_NAMES.map((t) => ({ value: t, label: TOOLS[t].label })),
       required: false,
     });
-    if (isCancel(answer)) return [];
+    if (isCancel(answer)) {
+      cancel('Cancelled.');
+      return CANCELLED;
+    }
     return answer as ToolName[];
   },
 };

@@ -6,7 +6,7 @@ import { readDist, VERSION } from './assets.ts';
 import { type DetectedTool, detectTools, findGitRoot, parseToolList } from './detect.ts';
 import { MANIFEST_PATH, type Manifest, parseManifest } from './manifest.ts';
 import { buildPlan, type FileChange, type Plan, PlanError, type PlanInput, planPaths, type ProfileTarget } from './plan.ts';
-import { canPrompt, type Prompter } from './prompt.ts';
+import { CANCELLED, canPrompt, type Prompter } from './prompt.ts';
 import { render } from './render.ts';
 import { colorEnabled, type Palette, palette } from './report/colors.ts';
 import { colorDiff, displayDiff, unifiedDiff } from './report/diff.ts';
@@ -166,7 +166,14 @@ export async function run(opts: Options, io: IO): Promise<number> {
   }
 
   if (!ctx.tools.length && opts.mode !== 'remove') {
-    if (interactive && opts.mode === 'apply') ctx.tools = await io.prompter.chooseTools();
+    if (interactive && opts.mode === 'apply') {
+      const chosen = await io.prompter.chooseTools();
+      if (chosen === CANCELLED) {
+        say('Nothing written.');
+        return finish(EXIT.drift, 'cancelled');
+      }
+      ctx.tools = chosen;
+    }
     if (!ctx.tools.length) {
       const looked = Object.values(TOOLS).flatMap((t) => t.evidence).join(', ');
       io.err(`create-loop-guard: no agent tool config found in ${ctx.root} (looked for ${looked}).\n  Pass the tools you use: --tools claude,codex,cursor,opencode\n`);
@@ -184,7 +191,14 @@ export async function run(opts: Options, io: IO): Promise<number> {
     let want = opts.shellProfile;
     if (!want && interactive && opts.mode === 'apply' && !opts.dryRun) {
       const target = profileTarget(io.env, io.home);
-      if (target) want = await io.prompter.confirm(`Also make Cursor's agent shell non-interactive in ${target.path}?`);
+      if (target) {
+        const answer = await io.prompter.confirm(`Also make Cursor's agent shell non-interactive in ${target.path}?`);
+        if (answer === CANCELLED) {
+          say('Nothing written.');
+          return finish(EXIT.drift, 'cancelled');
+        }
+        want = answer;
+      }
     }
     if (want) {
       const target = profileTarget(io.env, io.home);
@@ -258,7 +272,7 @@ export async function run(opts: Options, io: IO): Promise<number> {
       return finish(EXIT.drift, 'needs-yes', plan);
     }
     const ok = await io.prompter.confirm(opts.mode === 'remove' ? `Remove loop-guard from ${pending.length} file(s)?` : `Write ${pending.length} file(s)?`);
-    if (!ok) {
+    if (ok !== true) {
       say('Nothing written.');
       return finish(EXIT.drift, 'declined', plan);
     }
