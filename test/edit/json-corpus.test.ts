@@ -5,42 +5,20 @@ import { fileURLToPath } from 'node:url';
 import { parse, tokenize } from 'comment-json';
 import { diffChars, structuredPatch } from 'diff';
 import { mergeJson, removeFromJson, type HookEntrySpec, type MergeSpec, type RemoveSpec } from '../../src/edit/json.ts';
+import { AGENT_ENV, HOOK_MARKER, TOOLS, type ToolRecord } from '../../src/tools/index.ts';
 
 const CORPUS = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
-const MARKER = '.agents/hooks/loop-guard';
-
-const claudeEnv = { GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true' };
-const claudeHooks: HookEntrySpec = {
-  style: 'nested',
-  events: [
-    { event: 'PreToolUse', matcher: 'Bash' },
-    { event: 'PostToolUse', matcher: 'Bash' },
-    { event: 'PostToolUseFailure', matcher: 'Bash' },
-    { event: 'UserPromptSubmit' },
-  ],
-  command: 'node "$CLAUDE_PROJECT_DIR"/.agents/hooks/loop-guard.mjs claude',
-  timeout: 10,
-  marker: MARKER,
+// The specs the product uses, so the corpus is merged exactly as the CLI merges it.
+const MARKER = HOOK_MARKER;
+const claudeEnv = { ...AGENT_ENV };
+const jsonHooks = (tool: ToolRecord, path: string): HookEntrySpec => {
+  const intent = tool.intents.find((i) => i.kind === 'json' && i.path === path);
+  if (!intent || intent.kind !== 'json') throw new Error(`no ${path} intent`);
+  return intent.hooks;
 };
-const codexHooks: HookEntrySpec = {
-  style: 'nested',
-  events: [{ event: 'PreToolUse', matcher: 'Bash' }, { event: 'PostToolUse', matcher: 'Bash' }, { event: 'UserPromptSubmit' }],
-  command: 'node "$(git rev-parse --show-toplevel)/.agents/hooks/loop-guard.mjs" codex',
-  timeout: 10,
-  marker: MARKER,
-};
-const cursorHooks: HookEntrySpec = {
-  style: 'flat',
-  events: [
-    { event: 'preToolUse', matcher: 'Shell' },
-    { event: 'postToolUse', matcher: 'Shell' },
-    { event: 'postToolUseFailure', matcher: 'Shell' },
-    { event: 'beforeSubmitPrompt' },
-  ],
-  command: 'node .agents/hooks/loop-guard.mjs cursor',
-  timeout: 10,
-  marker: MARKER,
-};
+const claudeHooks = jsonHooks(TOOLS.claude, '.claude/settings.json');
+const codexHooks = jsonHooks(TOOLS.codex, '.codex/hooks.json');
+const cursorHooks = jsonHooks(TOOLS.cursor, '.cursor/hooks.json');
 
 const categories: Array<{ dir: string; merge: MergeSpec; remove: RemoveSpec }> = [
   {
