@@ -87,6 +87,8 @@ function normalizeLines(text: string): string {
 interface TokenRule extends NormalizeRule {
   re: RegExp;
   to: string;
+  /** A cheap test that matches whenever `re` could; rules whose pattern opens with a lookbehind are slow to scan. */
+  gate?: RegExp;
 }
 
 const MON = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
@@ -152,6 +154,7 @@ const TOKEN_RULES: TokenRule[] = [
     example: { before: 'request 01A22A20-2246-7E30-8194-8565cb9bf97b failed', after: 'request <uuid> failed' },
     re: /(?<![0-9A-Za-z])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9A-Za-z])/gi,
     to: '<uuid>',
+    gate: /[0-9a-f]{8}-[0-9a-f]{4}-/i,
   },
   {
     name: 'ulid',
@@ -251,6 +254,7 @@ const TOKEN_RULES: TokenRule[] = [
     },
     re: /(?<![\w])0x[0-9a-f]{6,}(?![\w])|(?<=[\w$]@)(?=[a-f]*\d)[0-9a-f]{6,8}(?![\w.@-])/gi,
     to: '<hex>',
+    gate: /0x|@/i,
   },
   {
     name: 'pid',
@@ -262,6 +266,7 @@ const TOKEN_RULES: TokenRule[] = [
     },
     re: /(?<![\w])(pid|PID|Pid)(["']?[ \t]*(?:[:=#][ \t]*)?)\d+(?!\d)|(?<![\w])([Pp]rocess[ \t]+)\d{3,}(?!\d)|(\((?:node|bun|deno|electron):)\d+(?=\))|(?<=[A-Za-z0-9_)-]\[)\d{3,}(?=\]:)/g,
     to: '$1$2$3$4<pid>',
+    gate: /pid|[Pp]rocess|\((?:node|bun|deno|electron):|\]:/i,
   },
   {
     name: 'loopback-port',
@@ -292,7 +297,7 @@ export function normalizeOutput(text: string): string {
   if (!text) return '';
   let s = text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text;
   s = normalizeLines(stripTerminal(s));
-  for (const rule of TOKEN_RULES) s = s.replace(rule.re, rule.to);
+  for (const rule of TOKEN_RULES) if (!rule.gate || rule.gate.test(s)) s = s.replace(rule.re, rule.to);
   return s;
 }
 
