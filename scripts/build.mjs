@@ -65,20 +65,27 @@ if (existsSync(join(root, 'src/opencode/plugin.ts'))) {
 }
 
 if (existsSync(join(root, 'src/cli.ts'))) {
+  // Dependencies are bundled, so `npx create-loop-guard` installs nothing; code splitting keeps --help, --version
+  // and --check from loading what they do not use (prompts, doctor).
   await build({
-    entryPoints: [join(root, 'src/cli.ts')],
-    outfile: join(dist, 'cli.mjs'),
+    entryPoints: { cli: join(root, 'src/cli.ts') },
+    outdir: dist,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
+    splitting: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
-    banner: { js: '#!/usr/bin/env node' },
+    // Bundled CommonJS dependencies call require() for node builtins; ES modules have none of their own.
+    banner: { js: "import { createRequire as __lgCreateRequire } from 'node:module';\nconst require = __lgCreateRequire(import.meta.url);" },
     define,
     legalComments: 'none',
-    logLevel: 'warning',
+    logLevel: 'error',
   });
-  chmodSync(join(dist, 'cli.mjs'), 0o755);
+  const cli = join(dist, 'cli.mjs');
+  writeFileSync(cli, `#!/usr/bin/env node\n${readFileSync(cli, 'utf8')}`);
+  chmodSync(cli, 0o755);
 }
 
 writeFileSync(join(dist, 'VERSION'), `${pkg.version}\n`);

@@ -2,8 +2,11 @@
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { VERSION } from './assets.ts';
-import { clackPrompter } from './prompt.ts';
-import { EXIT, type Options, run } from './run.ts';
+import { lazyPrompter } from './prompt.ts';
+import type { Options } from './run.ts';
+
+// Exit codes, here too so --help, --version and usage errors load nothing else.
+const EXIT = { ok: 0, drift: 1, error: 2 } as const;
 
 const HELP = `create-loop-guard v${VERSION}
 Stop coding agents (Claude Code, Codex, Cursor, OpenCode) from running the same failing command again and again.
@@ -84,7 +87,7 @@ export async function main(argv: string[]): Promise<number> {
     stdoutIsTTY: process.stdout.isTTY === true,
     out: (s: string) => process.stdout.write(s),
     err: (s: string) => process.stderr.write(s),
-    prompter: clackPrompter,
+    prompter: lazyPrompter,
   };
   if (command === 'doctor') {
     const { doctor } = await import('./doctor.ts');
@@ -100,6 +103,7 @@ export async function main(argv: string[]): Promise<number> {
     ...(v.cwd !== undefined ? { cwd: v.cwd } : {}),
     ...(v.tools !== undefined ? { tools: v.tools } : {}),
   };
+  const { run } = await import('./run.ts');
   return run(opts, io);
 }
 

@@ -1,6 +1,5 @@
 // The one gate to interactivity: prompts only when stdin and stdout are terminals and CI is unset.
-import { cancel, confirm, isCancel, multiselect } from '@clack/prompts';
-import { TOOL_NAMES, TOOLS, type ToolName } from './tools/index.ts';
+import type { ToolName } from './tools/index.ts';
 
 export function canPrompt(env: Record<string, string | undefined>, stdinIsTTY: boolean, stdoutIsTTY: boolean): boolean {
   const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
@@ -16,25 +15,12 @@ export interface Prompter {
   chooseTools(): Promise<ToolName[] | Cancelled>;
 }
 
-export const clackPrompter: Prompter = {
+/** The terminal prompter, loaded only when a prompt is actually shown (it is the heaviest part of start-up). */
+export const lazyPrompter: Prompter = {
   async confirm(message) {
-    const answer = await confirm({ message, initialValue: true });
-    if (isCancel(answer)) {
-      cancel('Cancelled.');
-      return CANCELLED;
-    }
-    return answer;
+    return (await import('./prompt-clack.ts')).clackPrompter.confirm(message);
   },
   async chooseTools() {
-    const answer = await multiselect({
-      message: 'No agent tool config found here. Which tools do you use in this repository?',
-      options: TOOL_NAMES.map((t) => ({ value: t, label: TOOLS[t].label })),
-      required: false,
-    });
-    if (isCancel(answer)) {
-      cancel('Cancelled.');
-      return CANCELLED;
-    }
-    return answer as ToolName[];
+    return (await import('./prompt-clack.ts')).clackPrompter.chooseTools();
   },
 };

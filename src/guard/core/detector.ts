@@ -91,10 +91,11 @@ function pushBounded(list: string[], item: string, max: number): string[] {
 function evictOldest(cmds: Record<string, CommandRecord>): Record<string, CommandRecord> {
   const keys = Object.keys(cmds);
   if (keys.length <= LIMITS.commands) return cmds;
-  keys.sort((a, b) => (cmds[a]?.s ?? 0) - (cmds[b]?.s ?? 0));
-  const out: Record<string, CommandRecord> = {};
-  for (const k of keys.slice(keys.length - LIMITS.commands)) out[k] = cmds[k] as CommandRecord;
-  return out;
+  // One command is added per event, so dropping the single oldest keeps the bound with a linear scan, not a sort.
+  let oldest = keys[0] as string;
+  for (const k of keys) if ((cmds[k]?.s ?? 0) < (cmds[oldest]?.s ?? 0)) oldest = k;
+  const { [oldest]: _dropped, ...rest } = cmds;
+  return rest;
 }
 
 /** Count a finished command and decide whether the model should be warned. */
