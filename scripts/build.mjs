@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -86,6 +86,19 @@ if (existsSync(join(root, 'src/cli.ts'))) {
   const cli = join(dist, 'cli.mjs');
   writeFileSync(cli, `#!/usr/bin/env node\n${readFileSync(cli, 'utf8')}`);
   chmodSync(cli, 0o755);
+}
+
+// Owned text: rendered from templates/ with handlebars now, so the CLI never compiles templates at run time.
+{
+  const out = join(dist, 'render-templates.mjs');
+  await build({ entryPoints: [join(root, 'src/render.ts')], outfile: out, bundle: true, platform: 'node', format: 'esm', logLevel: 'error',
+    banner: { js: "import { createRequire as __lgCreateRequire } from 'node:module';\nconst require = __lgCreateRequire(import.meta.url);" } });
+  const { TEMPLATES, renderTemplate, templateData } = await import(pathToFileURL(out).href);
+  mkdirSync(join(dist, 'templates'), { recursive: true });
+  for (const [source, target] of Object.entries(TEMPLATES)) {
+    writeFileSync(join(dist, 'templates', target), renderTemplate(readFileSync(join(root, 'templates', source), 'utf8'), templateData(pkg.version)));
+  }
+  rmSync(out);
 }
 
 writeFileSync(join(dist, 'VERSION'), `${pkg.version}\n`);

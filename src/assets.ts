@@ -33,6 +33,9 @@ export function readDist(name: 'loop-guard.mjs' | 'opencode-plugin.js'): string 
   return readFileSync(file, 'utf8');
 }
 
-export function readTemplate(name: string): string {
-  return readFileSync(join(packageRoot, 'templates', name), 'utf8');
+/** Text rendered from templates/ at build time (see render.ts). */
+export function readRendered(name: string): string {
+  const file = join(packageRoot, 'dist', 'templates', name);
+  if (!existsSync(file)) throw new Error(`create-loop-guard: ${file} is missing (run npm run build)`);
+  return readFileSync(file, 'utf8');
 }

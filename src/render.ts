@@ -1,14 +1,24 @@
-// Text we own comes from templates/ through handlebars: strict (a missing value is an error) and unescaped (not HTML).
+// Text we own comes from templates/ through handlebars — strict (a missing value is an error) and unescaped
+// (not HTML). Every value is known when the package is built, so `npm run build` renders them into dist/templates/
+// and the CLI reads plain text: compiling the templates on each run cost more than the rest of --check.
 import Handlebars from 'handlebars';
-import { readTemplate } from './assets.ts';
+import { AGENT_ENV } from './guard/core/env.ts';
+import { DEFAULT_BLOCK } from './guard/core/settings.ts';
 
-const cache = new Map<string, HandlebarsTemplateDelegate>();
+/** The templates and the file each renders to under dist/templates/. */
+export const TEMPLATES = {
+  'agents-block.md.hbs': 'agents-block.md',
+  'cursor-env.sh.hbs': 'cursor-env.sh',
+  'profile-block.sh.hbs': 'profile-block.sh',
+  'profile.fish.hbs': 'profile.fish',
+} as const;
 
-export function render(template: string, data: Record<string, unknown>): string {
-  let fn = cache.get(template);
-  if (!fn) {
-    fn = Handlebars.compile(readTemplate(template), { noEscape: true, strict: true });
-    cache.set(template, fn);
-  }
-  return fn(data);
+export type TemplateName = keyof typeof TEMPLATES;
+
+export function templateData(version: string): Record<string, unknown> {
+  return { version, env: { ...AGENT_ENV }, block: DEFAULT_BLOCK };
+}
+
+export function renderTemplate(source: string, data: Record<string, unknown>): string {
+  return Handlebars.compile(source, { noEscape: true, strict: true })(data);
 }

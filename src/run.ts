@@ -2,12 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { ApplyError, applyPlan } from './apply.ts';
-import { readDist, VERSION } from './assets.ts';
+import { readDist, readRendered, VERSION } from './assets.ts';
 import { type DetectedTool, detectTools, findGitRoot, parseToolList } from './detect.ts';
 import { MANIFEST_PATH, type Manifest, parseManifest } from './manifest.ts';
 import { buildPlan, type FileChange, type Plan, PlanError, type PlanInput, planPaths, type ProfileTarget } from './plan.ts';
 import { CANCELLED, canPrompt, type Prompter } from './prompt.ts';
-import { render } from './render.ts';
 import { colorEnabled, type Palette, palette } from './report/colors.ts';
 import { colorDiff, displayDiff, unifiedDiff } from './report/diff.ts';
 import { annotations } from './report/github.ts';
@@ -15,7 +14,7 @@ import { type JsonReport, jsonChanges } from './report/json.ts';
 import { filesReport, isDrift, toolsReport } from './report/summary.ts';
 import { FileFormatError } from './edit/types.ts';
 import { PROFILE_LINE } from './interactive.ts';
-import { AGENT_ENV, TOOLS, type ToolName } from './tools/index.ts';
+import { TOOLS, type ToolName } from './tools/index.ts';
 import { withOwnedHeader } from './edit/owned-file.ts';
 
 export interface IO {
@@ -62,15 +61,14 @@ function readOrNull(path: string): string | null {
 }
 
 export function buildAssets(version: string): PlanInput['assets'] {
-  const env = { ...AGENT_ENV };
   const plugin = readDist('opencode-plugin.js');
   return {
     guard: readDist('loop-guard.mjs'),
     'opencode-plugin': withOwnedHeader(plugin, '//', version),
-    'cursor-env': render('cursor-env.sh.hbs', { version, env }),
-    agentsBlock: render('agents-block.md.hbs', { block: 4 }).replace(/\n+$/, ''),
-    profileBlock: render('profile-block.sh.hbs', { env }).replace(/\n+$/, ''),
-    profileFish: render('profile.fish.hbs', { version, env }),
+    'cursor-env': readRendered('cursor-env.sh'),
+    agentsBlock: readRendered('agents-block.md').replace(/\n+$/, ''),
+    profileBlock: readRendered('profile-block.sh').replace(/\n+$/, ''),
+    profileFish: readRendered('profile.fish'),
   };
 }
 
