@@ -44,14 +44,8 @@ export function agentStatus(name: AgentName): AgentStatus {
   return { ok: true, bin: s.bin, version, reason: null };
 }
 
-export interface AgentRun {
+export interface AgentRun extends ProcResult {
   agent: AgentName;
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  timedOut: boolean;
-  stdout: string;
-  stderr: string;
-  durationMs: number;
   /** The isolated HOME this run used; pass it back in to resume the session. */
   home: string;
   /** Session/thread id to resume (from our flag or the CLI's JSON events), if known. */
