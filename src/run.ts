@@ -52,6 +52,11 @@ export function profileTarget(env: Record<string, string | undefined>, home: str
   return null;
 }
 
+/** Our block (or our fish file) is already in the user's profile. */
+function hasProfileBlock(text: string | null): boolean {
+  return text !== null && (text.includes('# >>> loop-guard:begin') || /^# create-loop-guard v/m.test(text));
+}
+
 function readOrNull(path: string): string | null {
   try {
     return readFileSync(path, 'utf8');
@@ -187,8 +192,11 @@ export async function run(opts: Options, io: IO): Promise<number> {
   let profile: ProfileTarget | undefined;
   if (opts.mode !== 'check' && ctx.tools.includes('cursor')) {
     let want = opts.shellProfile;
+    const existing = profileTarget(io.env, io.home);
+    // Once accepted, the profile block is kept current on every rerun without asking again.
+    if (!want && opts.mode === 'apply' && existing && hasProfileBlock(readOrNull(existing.path))) want = true;
     if (!want && interactive && opts.mode === 'apply' && !opts.dryRun) {
-      const target = profileTarget(io.env, io.home);
+      const target = existing;
       if (target) {
         const answer = await io.prompter.confirm(`Also make Cursor's agent shell non-interactive in ${target.path}?`);
         if (answer === CANCELLED) {

@@ -174,6 +174,12 @@ describe('interactive CLI in a PTY', () => {
     expect(r.text).not.toContain('or rerun with --shell-profile');
 
     const env = { HOME: home, SHELL: '/bin/bash' };
+    // A rerun keeps the accepted block in view without asking again: it is planned, and up to date.
+    const rerun = runCli(['--yes'], { cwd: dir, env });
+    expect(rerun.status).toBe(0);
+    expect(rerun.stdout).toContain(`up to date ${bashrc}`);
+    expect(rerun.stdout).toContain('Everything is up to date.');
+    expect(readFileSync(bashrc, 'utf8')).toBe(withBlock);
     // Non-interactive --remove without the opt-in: the repository is restored, $HOME is not touched.
     const remove = runCli(['--remove', '--yes'], { cwd: dir, env });
     expect(remove.stderr).toBe('');
