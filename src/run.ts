@@ -79,7 +79,6 @@ export function buildAssets(version: string): PlanInput['assets'] {
 
 interface Context {
   root: string;
-  notes: string[];
   detected: DetectedTool[];
   tools: ToolName[];
   manifest: Manifest | null;
@@ -159,7 +158,7 @@ export async function run(opts: Options, io: IO): Promise<number> {
     }
     // An upgrade keeps every tool an earlier run set up, even if its folder was not detected this time.
     for (const t of manifest?.tools ?? []) if (!tools.includes(t)) tools.push(t);
-    ctx = { root, notes: [], detected, tools, manifest };
+    ctx = { root, detected, tools, manifest };
   } catch (err) {
     if (err instanceof PlanError) {
       io.err(`create-loop-guard: ${err.message}\n  fix: ${err.fix}\n`);
