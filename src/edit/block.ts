@@ -1,7 +1,7 @@
 // Managed blocks between whole-line markers in files we don't own (AGENTS.md, shell rc files).
 import { createHash } from 'node:crypto';
-import { type Line, joinLines, scanFences, splitBom, splitLines } from './text.ts';
-import { type EditOutcome, detectEol } from './types.ts';
+import { type Line, joinLines, scanFences, splitLines } from './text.ts';
+import { type EditOutcome, detectEol, splitBom } from './types.ts';
 
 export type CommentStyle = 'markdown' | 'shell';
 

@@ -11,7 +11,7 @@
 //   container with only whitespace left in it collapses back to `{}`/`[]`.
 
 import { parse as parseJsonc } from 'comment-json';
-import { FileFormatError, detectEol, type EditOutcome } from './types.ts';
+import { FileFormatError, detectEol, splitBom, type EditOutcome } from './types.ts';
 
 export interface HookEntrySpec {
   /** 'nested' = Claude Code / Codex shape: { hooks: { Event: [ { matcher?, hooks: [ { type:'command', command, timeout } ] } ] } }
@@ -68,7 +68,7 @@ export function createdContainers(before: string | null, after: string, spec: Me
     }
     return true;
   };
-  const parse = (text: string | null): unknown => (text === null || text.trim() === '' ? {} : parseUserFile(splitBom(text).body));
+  const parse = (text: string | null): unknown => (text === null || text.trim() === '' ? {} : parseUserFile(splitBom(text).rest));
   const b = parse(before);
   const a = parse(after);
   const candidates: string[][] = [];
@@ -736,10 +736,6 @@ function planEnv(plan: Plan, root: JsonObject, spec: EnvSpec): { setKeys: string
 
 // ───────────────────────────── apply + verify ─────────────────────────────
 
-function splitBom(text: string): { bom: string; body: string } {
-  return text.startsWith('\uFEFF') ? { bom: '\uFEFF', body: text.slice(1) } : { bom: '', body: text };
-}
-
 function commentsOf(text: string): string[] {
   return lex(text)
     .filter((t) => t.kind === 'comment')
@@ -841,7 +837,7 @@ function snippet(spec: MergeSpec): string {
 
 /** Merge our hooks and env into `before` (null = file does not exist → create it with 2-space indent, LF, final newline). Throws FileFormatError if `before` does not parse as JSONC or its top level is not an object, or `hooks`/the event value/env has a wrong type (say which key and what it should be). */
 export function mergeJson(before: string | null, spec: MergeSpec): JsonEditResult {
-  const { bom, body } = splitBom(before ?? '{}\n');
+  const { bom, rest: body } = splitBom(before ?? '{}\n');
   const model = parseUserFile(body);
   const plan: Plan = { edits: [], removals: [], appends: [], notes: [] };
   for (const [key, value] of Object.entries(spec.ensureTop ?? {})) {
@@ -867,7 +863,7 @@ export function mergeJson(before: string | null, spec: MergeSpec): JsonEditResul
 
 /** Take out everything ours: entries whose command contains marker (and a group/event/hooks object left empty only if it became empty because of us), env keys in `ownedEnv` whose value still equals ours. Returns { status:'unchanged' } when nothing is ours. `becameEmpty`: the result holds nothing but `ensureTop` values (and no comments), so a caller that created the file may delete it. */
 export function removeFromJson(before: string, spec: RemoveSpec): { outcome: EditOutcome; becameEmpty: boolean } {
-  const { bom, body } = splitBom(before);
+  const { bom, rest: body } = splitBom(before);
   const model = parseUserFile(body);
   const ops: Op[] = [];
   const hasComment = commentProbe(body);

@@ -1,6 +1,5 @@
 // Files we own outright (the guard hook, the OpenCode plugin, the Cursor env snippet): a header line says so.
-import { splitBom } from './text.ts';
-import type { EditOutcome } from './types.ts';
+import { type EditOutcome, splitBom } from './types.ts';
 
 export interface OwnedHeader {
   product: 'create-loop-guard';

@@ -1,5 +1,5 @@
 // Line-level text helpers shared by the Markdown editors, and the CLAUDE.md `@AGENTS.md` import line.
-import { type EditOutcome, detectEol } from './types.ts';
+import { type EditOutcome, detectEol, splitBom } from './types.ts';
 
 /** One line of a file with its own terminator, so untouched lines round-trip byte for byte. */
 export interface Line {
@@ -7,12 +7,6 @@ export interface Line {
   eol: '' | '\n' | '\r\n';
 }
 
-const BOM = '\uFEFF';
-
-/** Split off a UTF-8 BOM so edits see plain text and can put it back. */
-export function splitBom(text: string): { bom: string; rest: string } {
-  return text.startsWith(BOM) ? { bom: BOM, rest: text.slice(1) } : { bom: '', rest: text };
-}
 
 /** Lines with their terminators; '' has no lines and a final newline opens no extra empty line. */
 export function splitLines(text: string): Line[] {

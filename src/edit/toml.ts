@@ -8,10 +8,9 @@
 //   4. `[shell_environment_policy.set]` → add `KEY = "value"` lines after that table's last key line
 //   otherwise (dotted keys, multi-line inline table, inline policy) → conflict with a snippet to paste.
 import { parse, TomlError } from 'smol-toml';
-import { detectEol, FileFormatError, type EditOutcome } from './types.ts';
+import { detectEol, FileFormatError, splitBom, type EditOutcome } from './types.ts';
 
 const POLICY = 'shell_environment_policy';
-const BOM = '\uFEFF';
 
 export interface TomlEnvResult {
   outcome: EditOutcome;
@@ -44,9 +43,7 @@ interface RemoveSpec {
  * wrong) or `shell_environment_policy`/`set` has a non-table type.
  */
 export function mergeCodexEnv(before: string | null, spec: MergeSpec): TomlEnvResult {
-  const original = before ?? '';
-  const bom = original.startsWith(BOM) ? BOM : '';
-  const body = original.slice(bom.length);
+  const { bom, rest: body } = splitBom(before ?? '');
   const doc = parseOrThrow(body);
   const current = setTableOf(doc, spec.values);
 
@@ -77,7 +74,7 @@ export function mergeCodexEnv(before: string | null, spec: MergeSpec): TomlEnvRe
   }
 
   if (add.length === 0 && replace.length === 0) {
-    return { outcome: { status: 'unchanged', text: original, notes }, setKeys, kept, createdTable: false };
+    return { outcome: { status: 'unchanged', text: before ?? '', notes }, setKeys, kept, createdTable: false };
   }
 
   const wanted = [...add, ...replace].map((k) => [k, spec.values[k] as string] as const);
@@ -121,8 +118,7 @@ export function mergeCodexEnv(before: string | null, spec: MergeSpec): TomlEnvRe
  * otherwise leave empty tables in place.
  */
 export function removeCodexEnv(before: string, spec: RemoveSpec): { outcome: EditOutcome; becameEmpty: boolean } {
-  const bom = before.startsWith(BOM) ? BOM : '';
-  const body = before.slice(bom.length);
+  const { bom, rest: body } = splitBom(before);
   const doc = parseOrThrow(body);
   const current = setTableOf(doc, spec.values);
   const unchanged = { outcome: { status: 'unchanged', text: before, notes: [] } as EditOutcome, becameEmpty: false };

@@ -32,6 +32,13 @@ export class FileFormatError extends Error {
   }
 }
 
+const BOM = '\uFEFF';
+
+/** Split off a UTF-8 BOM so edits see plain text and can put it back. */
+export function splitBom(text: string): { bom: string; rest: string } {
+  return text.startsWith(BOM) ? { bom: BOM, rest: text.slice(1) } : { bom: '', rest: text };
+}
+
 /** The line ending a file already uses, so edits keep it. */
 export function detectEol(text: string): '\n' | '\r\n' {
   const crlf = text.indexOf('\r\n');
