@@ -33,6 +33,7 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
+import { hash64 } from './core/hash.ts';
 
 const DEFAULT_LOCK_TIMEOUT_MS = 2000;
 const DEFAULT_STALE_LOCK_MS = 3000;
@@ -43,7 +44,7 @@ const PRUNE_STAMP = '.last-prune';
 
 /** A session file or one of its by-products (lock, breaker, staged breaker, temp file): all that prune may delete. */
 const SESSION_ARTIFACT =
-  /^([a-z][a-z0-9]{0,15}-[0-9a-f]{28}\.json)(\.lock|\.lock\.break|\.lock\.break\.[a-z0-9-]+|\.[a-z0-9-]+\.tmp)?$/;
+  /^([a-z][a-z0-9]{0,15}-[0-9a-f]{32}\.json)(\.lock|\.lock\.break|\.lock\.break\.[a-z0-9-]+|\.[a-z0-9-]+\.tmp)?$/;
 /** File names updateState/readState accept: one plain path component, so nothing can escape `dir`. */
 const SAFE_FILE = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,200}$/;
 
@@ -76,7 +77,8 @@ export function sessionFileName(tool: string, sessionKey: string): string {
   const slug = /^[a-z][a-z0-9]{0,15}$/.test(tool) ? tool : 'x';
   // Length-prefixing the tool makes the (tool, key) → string encoding injective.
   const key = `${tool.length}:${tool}${sessionKey}`;
-  return `${slug}-${hash53(key, 0)}${hash53(key, 0x9e3779b9)}.json`;
+  // Two differently prefixed 64-bit hashes give 128 bits, so distinct sessions never share a file in practice.
+  return `${slug}-${hash64(key)}${hash64(`\u0001${key}`)}.json`;
 }
 
 /** Read the state without locking (writers replace the file atomically). undefined if missing, unreadable, corrupt or too big. */
@@ -149,20 +151,6 @@ export function pruneOldSessions(dir: string, maxAgeMs: number = DEFAULT_MAX_AGE
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-
-/** cyrb53-style 53-bit string hash over UTF-16 code units, as 14 hex digits (two seeds give 106 bits). */
-function hash53(text: string, seed: number): string {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (h2 & 0x1fffff) + (h1 >>> 0)).toString(16).padStart(14, '0');
-}
 
 let tokenCounter = 0;
 

@@ -154,7 +154,7 @@ describe('sessionFileName', () => {
       for (const id of hostile) {
         const name = sessionFileName(tool, id);
         expect(name).toMatch(/^[a-z0-9._-]+$/);
-        expect(name).toMatch(/^[a-z][a-z0-9]{0,15}-[0-9a-f]{28}\.json$/);
+        expect(name).toMatch(/^[a-z][a-z0-9]{0,15}-[0-9a-f]{32}\.json$/);
         const full = resolve(dir, name);
         expect(dirname(full)).toBe(dir);
         const rel = relative(dir, full);
@@ -166,8 +166,8 @@ describe('sessionFileName', () => {
 });
 
 const PINNED = {
-  claudeAbc: 'claude-0ed17591830aaf15e46f5687190c.json',
-  evil: 'x-12e9676e92381101d9e7013ca73e.json',
+  claudeAbc: 'claude-de8e3e54ee60fb1cd3a85c52a244a900.json',
+  evil: 'x-6319dbd46166552ec677133aee23c553.json',
 };
 
 describe('readState / updateState', () => {

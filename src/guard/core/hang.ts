@@ -1,6 +1,7 @@
 // The hang guard: refuses, before they run, commands that would wait for a person or never exit.
 // Every rule errs towards allowing, because a wrong refusal costs the user more than a missed hang.
 
+import { clip, MARKER, showCommand } from './messages.ts';
 import type { HangVerdict, ToolName } from './types.ts';
 import { baseName, isDetached, splitCommands, type SimpleCommand } from './shell.ts';
 
@@ -90,25 +91,15 @@ function rememberEnv(cmd: SimpleCommand, lineEnv: Map<string, string>): void {
   for (const [k, v] of pairs) if (RELEVANT_ENV.has(k)) lineEnv.set(k, v);
 }
 
-const MAX_SHOWN = 80;
-
-/** The command as shown in a message: one line, at most `max` characters. */
-function shown(text: string, max = MAX_SHOWN): string {
-  const flat = text.replace(/\s+/g, ' ').trim().replace(/`/g, "'");
-  if (flat.length <= max) return flat;
-  return Array.from(flat).slice(0, max - 1).join('') + '…';
-}
-
 function render(command: string, part: string | null, why: string): string {
   const where = part === null ? '' : ` because of \`${part}\``;
-  const msg = `loop-guard: \`${shown(command)}\` was not run${where}: ${why}`;
-  return msg.length < 600 ? msg : msg.slice(0, 598) + '…';
+  return clip(`${MARKER} \`${showCommand(command)}\` was not run${where}: ${why}`);
 }
 
 /** Quote argv for display in a suggested command. */
 function joinArgs(argv: readonly string[]): string {
   const text = argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
-  return shown(text, 60);
+  return showCommand(text, 60);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,22 +3,23 @@ import type { FailureClass } from './types.ts';
 
 /** Every message starts with this, so people and tests can find ours in any tool's wrapping. */
 export const MARKER = 'loop-guard:';
-/** Messages stay short enough that no tool truncates them and the model reads them whole. */
+/** Messages stay under this many characters, short enough that no tool truncates them and the model reads them whole. */
 export const MAX_MESSAGE_CHARS = 600;
 const MAX_COMMAND_CHARS = 80;
 
-/** One-line, length-capped rendering of a command for messages. */
-export function showCommand(command: string): string {
+/** One-line, length-capped rendering of a command for messages (cut on code points, so no half emoji). */
+export function showCommand(command: string, max = MAX_COMMAND_CHARS): string {
   const flat = command.replace(/\s+/g, ' ').trim().replace(/`/g, "'");
-  return flat.length <= MAX_COMMAND_CHARS ? flat : `${flat.slice(0, MAX_COMMAND_CHARS - 1)}…`;
+  return flat.length <= max ? flat : `${Array.from(flat).slice(0, max - 1).join('')}…`;
 }
 
 // Factual wording on purpose: Claude's docs warn that imperative out-of-band text trips prompt-injection defences.
 const GENERIC_ADVICE =
   'Running it unchanged gives the same answer again. The cause is in that output: the next step is a change to the code, the command or its environment, or a note to the user on what is failing and why.';
 
-function clip(message: string): string {
-  return message.length <= MAX_MESSAGE_CHARS ? message : `${message.slice(0, MAX_MESSAGE_CHARS - 1)}…`;
+/** Keeps a message under MAX_MESSAGE_CHARS characters. */
+export function clip(message: string): string {
+  return message.length < MAX_MESSAGE_CHARS ? message : `${message.slice(0, MAX_MESSAGE_CHARS - 2)}…`;
 }
 
 function plural(n: number, one: string, many: string): string {
