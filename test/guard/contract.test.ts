@@ -280,6 +280,25 @@ describe('tool-specific contract', () => {
     expect(claude.denied(runGuardSync('claude', claude.pre(1, 'tail -f server.log'), env).stdout)).toMatch(/^loop-guard: /);
   });
 
+  it('codex: a tool_response object (allowed by the protocol, unseen in captures) counts by all of its fields', () => {
+    const env = guardEnv(freshStateDir());
+    const base = loadPayload('codex/PostToolUse-failure.json');
+    const post = (i: number, response: unknown) => runGuardSync('codex', { ...base, tool_use_id: `o${i}`, tool_response: response }, env).stdout.trim();
+    const same = { text: 'FAIL', n: 1 };
+    expect([post(0, same), post(1, same), post(2, same)].map((o) => codex.warned(o) !== null)).toEqual([false, false, true]);
+    const env2 = guardEnv(freshStateDir());
+    const outs = [1, 2, 3].map((n, i) => runGuardSync('codex', { ...base, tool_use_id: `d${i}`, tool_response: { text: 'FAIL', n } }, env2).stdout.trim());
+    expect(outs.every((o) => codex.warned(o) === null)).toBe(true);
+  });
+
+  it('cursor: a field beside exitCode/stdout in tool_output is part of the result', () => {
+    const env = guardEnv(freshStateDir());
+    const outs = [1, 2, 3].map((n) =>
+      runGuardSync('cursor', { ...cursorFixture('postToolUse'), tool_use_id: `x${n}`, tool_output: JSON.stringify({ exitCode: 1, stdout: 'FAIL', extra: `run ${n}` }) }, env).stdout.trim(),
+    );
+    expect(outs.every((o) => cursor.warned(o) === null)).toBe(true);
+  });
+
   it('cursor: postToolUseFailure counts but prints no warning', () => {
     const env = guardEnv(freshStateDir());
     const fail = cursorFixture('postToolUseFailure');

@@ -1,6 +1,6 @@
 // Claude Code: PreToolUse / PostToolUse / PostToolUseFailure / UserPromptSubmit (shapes: shared/payloads/claude).
 import type { Decision } from '../core/types.ts';
-import { obj, str, type ParsedHook, type Payload } from './types.ts';
+import { obj, sessionOf, str, type ParsedHook, type Payload } from './types.ts';
 
 // Turns the harness injects by itself are not the user speaking, so they must not reset the counts.
 const MACHINE_PROMPT_SOURCES = new Set(['system', 'loop_wakeup', 'schedule_wakeup', 'poll_event']);
@@ -14,10 +14,7 @@ export function splitExitCode(error: string): { exitCode?: number; output: strin
 
 export function parseClaude(p: Payload): ParsedHook {
   const eventName = str(p.hook_event_name) ?? '';
-  const agent = str(p.agent_id);
-  // Subagents share the session id, and each one's loop is its own.
-  const session = `${str(p.session_id) ?? ''}${agent ? `/${agent}` : ''}`;
-  const base = { family: 'claude', session, eventName, format: 'claude' } as const;
+  const base = { family: 'claude', session: sessionOf(p), eventName, format: 'claude' } as const;
   const input = obj(p.tool_input);
   const command = str(input?.command);
   const callId = str(p.tool_use_id);

@@ -1,23 +1,18 @@
 // Codex: PreToolUse / PostToolUse / UserPromptSubmit (shapes: shared/payloads/codex). Codex rejects unknown output fields.
 import type { Decision } from '../core/types.ts';
-import { obj, str, type ParsedHook, type Payload } from './types.ts';
+import { fieldsText, obj, sessionOf, str, type ParsedHook, type Payload } from './types.ts';
 
-/** tool_response is the output text; the protocol notes allow an object too, so take its text fields in a stable order. */
-export function codexOutput(response: unknown): { output: string; exitCode?: number } {
+/** tool_response is the output text (shared/payloads/codex); the protocol notes allow any JSON, read without guessing at its fields. */
+export function codexOutput(response: unknown): { output: string } {
   if (typeof response === 'string') return { output: response };
   const o = obj(response);
-  if (!o) return { output: response === undefined || response === null ? '' : JSON.stringify(response) };
-  const text = [o.output, o.stdout, o.stderr, o.aggregated_output].filter((v): v is string => typeof v === 'string');
-  const code = [o.exit_code, o.exitCode].find((v): v is number => typeof v === 'number');
-  const output = text.length ? text.join('\n') : JSON.stringify(o, Object.keys(o).sort());
-  return code === undefined ? { output } : { output, exitCode: code };
+  if (o) return { output: fieldsText(o) };
+  return { output: response === undefined || response === null ? '' : JSON.stringify(response) };
 }
 
 export function parseCodex(p: Payload): ParsedHook {
   const eventName = str(p.hook_event_name) ?? '';
-  const agent = str(p.agent_id);
-  const session = `${str(p.session_id) ?? ''}${agent ? `/${agent}` : ''}`;
-  const base = { family: 'codex', session, eventName, format: 'codex' } as const;
+  const base = { family: 'codex', session: sessionOf(p), eventName, format: 'codex' } as const;
   const turnId = str(p.turn_id);
   const turn = turnId ? { turnId } : {};
   const command = str(obj(p.tool_input)?.command);

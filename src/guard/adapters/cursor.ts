@@ -1,8 +1,8 @@
 // Cursor: preToolUse / postToolUse / postToolUseFailure / beforeSubmitPrompt (shapes: shared/protocols/hooks.md §3).
 import type { Decision } from '../core/types.ts';
-import { obj, str, type ParsedHook, type Payload } from './types.ts';
+import { fieldsText, obj, str, type ParsedHook, type Payload } from './types.ts';
 
-/** tool_output is a JSON string such as {"exitCode":1,"stdout":"…"}; anything else is taken as plain text. */
+/** tool_output is a JSON string such as {"exitCode":1,"stdout":"…"} (Cursor's docs); any other field is kept as text, and anything unparsable is plain text. */
 export function cursorOutput(raw: unknown): { output: string; exitCode?: number } {
   const text = typeof raw === 'string' ? raw : raw === undefined ? '' : JSON.stringify(raw);
   let parsed: Payload | undefined;
@@ -12,8 +12,8 @@ export function cursorOutput(raw: unknown): { output: string; exitCode?: number 
     parsed = undefined;
   }
   if (!parsed) return { output: text };
-  const parts = [parsed.stdout, parsed.stderr, parsed.output].filter((v): v is string => typeof v === 'string');
-  const output = parts.length ? parts.join('\n') : text;
+  const rest = fieldsText(parsed, ['exitCode', 'stdout']);
+  const output = [str(parsed.stdout) ?? '', rest].filter(Boolean).join('\n');
   return typeof parsed.exitCode === 'number' ? { output, exitCode: parsed.exitCode } : { output };
 }
 
@@ -28,14 +28,11 @@ export function parseCursor(p: Payload): ParsedHook {
   const call = callId ? { callId } : {};
   const input = obj(p.tool_input);
   const isShell = str(p.tool_name) === 'Shell';
-  const command = str(input?.command) ?? str(p.command);
+  const command = str(input?.command);
 
   if (eventName === 'beforeSubmitPrompt') return { ...base, event: { kind: 'userTurn', ...turn } };
   if (eventName === 'preToolUse' && isShell && command !== undefined) {
     return { ...base, event: { kind: 'pre', command, background: false, ...call, ...turn } };
-  }
-  if (eventName === 'beforeShellExecution' && command !== undefined) {
-    return { ...base, event: { kind: 'pre', command, background: false, ...turn } };
   }
   if (eventName === 'postToolUse' && isShell && command !== undefined) {
     return { ...base, event: { kind: 'post', command, ...cursorOutput(p.tool_output), ...call, ...turn } };
@@ -52,7 +49,7 @@ export function parseCursor(p: Payload): ParsedHook {
 /** Every answer is JSON; an allow is an empty object, which approves nothing on the user's behalf. */
 export function renderCursor(eventName: string, decision: Decision): string {
   if (eventName === 'beforeSubmitPrompt') return JSON.stringify({ continue: true });
-  if (decision.action === 'deny' && (eventName === 'preToolUse' || eventName === 'beforeShellExecution')) {
+  if (decision.action === 'deny' && eventName === 'preToolUse') {
     return JSON.stringify({
       permission: 'deny',
       user_message: `loop-guard refused a command (${decision.rule}).`,

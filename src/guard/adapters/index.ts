@@ -5,7 +5,7 @@ import { parseCodex, renderCodex } from './codex.ts';
 import { parseCursor, renderCursor } from './cursor.ts';
 import { str, type OutputFormat, type ParsedHook, type Payload } from './types.ts';
 
-const CURSOR_EVENTS = new Set(['preToolUse', 'postToolUse', 'postToolUseFailure', 'beforeSubmitPrompt', 'beforeShellExecution']);
+const CURSOR_EVENTS = new Set(['preToolUse', 'postToolUse', 'postToolUseFailure', 'beforeSubmitPrompt']);
 
 function looksLikeCursor(p: Payload): boolean {
   return p.cursor_version !== undefined || p.conversation_id !== undefined || CURSOR_EVENTS.has(str(p.hook_event_name) ?? '');

@@ -26,4 +26,22 @@ export function obj(value: unknown): Payload | undefined {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Payload) : undefined;
 }
 
+/**
+ * The text of a result object whose fields no captured payload shows: every field, sorted by key, one per line.
+ * Nothing is guessed about field names, and two results that differ in any field stay different.
+ */
+export function fieldsText(o: Payload, skip: readonly string[] = []): string {
+  return Object.keys(o)
+    .filter((k) => !skip.includes(k))
+    .sort()
+    .map((k) => `${k}: ${typeof o[k] === 'string' ? o[k] : JSON.stringify(o[k])}`)
+    .join('\n');
+}
+
+/** Claude and Codex key a session by session_id; a subagent (agent_id) keeps its own counts. */
+export function sessionOf(p: Payload): string {
+  const agent = str(p.agent_id);
+  return `${str(p.session_id) ?? ''}${agent ? `/${agent}` : ''}`;
+}
+
 export type Renderer = (eventName: string, decision: Decision) => string;
