@@ -3,10 +3,8 @@ import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { VERSION } from './assets.ts';
 import { lazyPrompter } from './prompt.ts';
+import { EXIT } from './exit-codes.ts';
 import type { Options } from './run.ts';
-
-// Exit codes, here too so --help, --version and usage errors load nothing else.
-const EXIT = { ok: 0, drift: 1, error: 2 } as const;
 
 const HELP = `create-loop-guard v${VERSION}
 Stop coding agents (Claude Code, Codex, Cursor, OpenCode) from running the same failing command again and again.

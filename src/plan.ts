@@ -285,9 +285,3 @@ export function buildPlan(input: PlanInput): Plan {
   });
   return { changes, manifest: next };
 }
-
-export function summarize(changes: readonly FileChange[]): Record<Action, number> {
-  const counts: Record<Action, number> = { create: 0, update: 0, noop: 0, conflict: 0, remove: 0 };
-  for (const c of changes) counts[c.action]++;
-  return counts;
-}

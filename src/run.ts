@@ -6,6 +6,7 @@ import { readDist, readRendered, VERSION } from './assets.ts';
 import { type DetectedTool, detectTools, findGitRoot, parseToolList } from './detect.ts';
 import { MANIFEST_PATH, type Manifest, parseManifest } from './manifest.ts';
 import { buildPlan, type FileChange, type Plan, PlanError, type PlanInput, planPaths, type ProfileTarget } from './plan.ts';
+import { EXIT } from './exit-codes.ts';
 import { CANCELLED, canPrompt, type Prompter } from './prompt.ts';
 import { colorEnabled, type Palette, palette } from './report/colors.ts';
 import { colorDiff, displayDiff, unifiedDiff } from './report/diff.ts';
@@ -41,7 +42,6 @@ export interface Options {
   tools?: string;
 }
 
-export const EXIT = { ok: 0, drift: 1, error: 2 } as const;
 
 /** The rc file for the user's shell, from $SHELL. */
 export function profileTarget(env: Record<string, string | undefined>, home: string): ProfileTarget | null {

@@ -1,6 +1,7 @@
 // Two reporters over one result: the checklist for people, and the same data as JSON.
 import type { Palette } from '../report/colors.ts';
 import type { Group } from './types.ts';
+import { EXIT } from '../exit-codes.ts';
 
 export interface DoctorReport {
   version: string;
@@ -10,8 +11,8 @@ export interface DoctorReport {
 }
 
 export function exitCodeOf(setUp: boolean, groups: readonly Group[]): number {
-  if (!setUp) return 2;
-  return groups.some((g) => g.checks.some((c) => !c.ok)) ? 1 : 0;
+  if (!setUp) return EXIT.error;
+  return groups.some((g) => g.checks.some((c) => !c.ok)) ? EXIT.drift : EXIT.ok;
 }
 
 export function jsonReport(version: string, root: string, groups: readonly Group[], exitCode: number): DoctorReport {

@@ -1,7 +1,6 @@
 // The real-world corpus (shared/corpus) through the WHOLE pipeline: each file placed where it lives in a
 // repository, then the BUILT CLI run on it: install, rerun, --check, --remove. The editors have their own
 // function-level corpus tests (test/edit/*-corpus.test.ts); this proves the CLI around them keeps the promise.
-import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,27 +9,9 @@ import { diffChars } from 'diff';
 import { parse as parseToml } from 'smol-toml';
 import { beforeAll, describe, expect as globalExpect, it, type ExpectStatic } from 'vitest';
 import { AGENT_ENV, HOOK_MARKER, TOOLS, type ToolName } from '../../src/tools/index.ts';
-import { cliFile, type CliRun, fixtureRepo, readTree, requireCli } from '../helpers/cli.ts';
+import { fixtureRepo, readTree, requireCli, runCliAsync } from '../helpers/cli.ts';
 
 beforeAll(requireCli);
-
-/**
- * runCli from helpers/cli.ts, but without blocking the worker, so the ~60 files run a few at a time
- * (4 CLI calls each). Same environment: no TTY, empty stdin, CI=true, HOME = the repository.
- */
-function runCliAsync(args: string[], cwd: string): Promise<CliRun> {
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, CI: 'true', NO_COLOR: '1' };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliFile, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], timeout: 60_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end();
-  });
-}
 
 const CORPUS = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
 const LABELS: Record<ToolName, string> = { claude: 'Claude Code', codex: 'Codex', cursor: 'Cursor', opencode: 'OpenCode' };
@@ -275,7 +256,7 @@ describe.concurrent('install, rerun, --check, --remove', () => {
     const { dir, original } = setUp(c);
     const before = readTree(dir);
 
-    const apply = await runCliAsync(['--yes', ...toolArgs], dir);
+    const apply = await runCliAsync(['--yes', ...toolArgs], { cwd: dir });
     if (c.file in CONFLICTS) {
       // A shape the CLI refuses: it must say which file and what to do, and write nothing.
       expect(apply.status).toBe(1);
@@ -295,15 +276,15 @@ describe.concurrent('install, rerun, --check, --remove', () => {
     }
     checkMerged(expect, c, original, installed.get(c.target) ?? '');
 
-    const rerun = await runCliAsync(['--yes'], dir);
+    const rerun = await runCliAsync(['--yes'], { cwd: dir });
     expect(rerun.status, rerun.stdout + rerun.stderr).toBe(0);
     expect(rerun.stdout).toContain('Everything is up to date.');
     expect(readTree(dir)).toEqual(installed);
 
-    const check = await runCliAsync(['--check'], dir);
+    const check = await runCliAsync(['--check'], { cwd: dir });
     expect(check.status, check.stdout + check.stderr).toBe(0);
 
-    const remove = await runCliAsync(['--remove', '--yes'], dir);
+    const remove = await runCliAsync(['--remove', '--yes'], { cwd: dir });
     expect(remove.stderr).toBe('');
     expect(remove.status, remove.stdout).toBe(0);
     expect(readTree(dir)).toEqual(before);

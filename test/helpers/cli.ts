@@ -1,5 +1,5 @@
 // Run the BUILT CLI against a temp copy of a fixture repo, and read the result back as a tree.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -27,17 +27,29 @@ export interface CliRun {
   stderr: string;
 }
 
+function cliEnv(opts: { cwd: string; env?: Record<string, string> }): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: opts.cwd, CI: 'true', NO_COLOR: '1', ...opts.env };
+}
+
 /** No TTY and no stdin, like CI: the CLI must never wait. */
 export function runCli(args: string[], opts: { cwd: string; env?: Record<string, string> }): CliRun {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: opts.cwd,
-    CI: 'true',
-    NO_COLOR: '1',
-    ...opts.env,
-  };
+  const env = cliEnv(opts);
   const r = spawnSync(process.execPath, [cliFile, ...args], { cwd: opts.cwd, env, encoding: 'utf8', input: '', timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** runCli without blocking the test worker, so independent repos can run side by side. */
+export function runCliAsync(args: string[], opts: { cwd: string; env?: Record<string, string> }): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliFile, ...args], { cwd: opts.cwd, env: cliEnv(opts), stdio: ['pipe', 'pipe', 'pipe'], timeout: 60_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end();
+  });
 }
 
 /** Every file under dir (but .git) → content, sorted; modes of executable files noted. */
