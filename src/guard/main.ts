@@ -11,7 +11,6 @@ import { pruneOldSessions, readState, resolveStateDir, sessionFileName, updateSt
 /** Payloads above this are not read whole; the guard allows and moves on. */
 export const MAX_STDIN_BYTES = 32 * 1024 * 1024;
 const ALLOW: Decision = { action: 'allow' };
-const LOCK_TIMING = { lockTimeoutMs: 5000, staleLockMs: 4000 };
 
 type Env = Record<string, string | undefined>;
 
@@ -33,18 +32,12 @@ function decide(parsed: ParsedHook, settings: GuardSettings, env: Env): Decision
   }
 
   let fresh = false;
-  const result = updateState<unknown, Decision>(
-    dir,
-    file,
-    (current) => {
-      fresh = current === undefined;
-      if (event.kind === 'userTurn') return { next: emptyState(event.turnId), result: ALLOW };
-      const { next, decision } = onPost(coerceState(current), event, settings);
-      return { next, result: decision };
-    },
-    // Hooks may take 10 s, so a heavily loaded machine gets time to serialize parallel calls before a count is given up.
-    LOCK_TIMING,
-  );
+  const result = updateState<unknown, Decision>(dir, file, (current) => {
+    fresh = current === undefined;
+    if (event.kind === 'userTurn') return { next: emptyState(event.turnId), result: ALLOW };
+    const { next, decision } = onPost(coerceState(current), event, settings);
+    return { next, result: decision };
+  });
   // Pruning only when a session starts keeps the per-event cost flat.
   if (fresh) pruneOldSessions(dir);
   return result ?? ALLOW;

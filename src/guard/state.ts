@@ -35,8 +35,9 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { hash64 } from './core/hash.ts';
 
-const DEFAULT_LOCK_TIMEOUT_MS = 2000;
-const DEFAULT_STALE_LOCK_MS = 3000;
+// Hooks may take 10 s, so a heavily loaded machine gets time to serialize parallel calls before a count is given up.
+const DEFAULT_LOCK_TIMEOUT_MS = 5000;
+const DEFAULT_STALE_LOCK_MS = 4000;
 const DEFAULT_MAX_BYTES = 256 * 1024;
 const DEFAULT_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
@@ -92,7 +93,7 @@ export function readState<S>(dir: string, file: string): S | undefined {
  * (write temp file in the same dir + rename). Returns update's result, or undefined if the lock could not be taken
  * in time or any I/O failed (the guard then fails open). Creates `dir` with mode 0700 if missing.
  * An exception thrown by `update` (or a next state JSON cannot encode) is a caller bug: it propagates, after the
- * lock is released. lockTimeoutMs (default 2000): give up waiting. staleLockMs (default 3000): a lock older than
+ * lock is released. lockTimeoutMs (default 5000): give up waiting. staleLockMs (default 4000): a lock older than
  * this is presumed dead and taken over. maxBytes (default 256 KB): a bigger file reads as corrupt, and a bigger
  * next state is not written but resets the session.
  */

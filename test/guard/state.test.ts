@@ -361,7 +361,7 @@ describe('locking', () => {
     expect(readdirSync(dir)).toEqual([`${file}.lock`]);
   });
 
-  it('takes over a lock older than staleLockMs (default 3 s) at once', () => {
+  it('takes over a lock older than staleLockMs (default 4 s) at once', () => {
     const dir = made();
     plantLock(dir, file, 10_000);
     const t0 = performance.now();
