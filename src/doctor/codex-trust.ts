@@ -3,7 +3,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
-import { type Check, fail, pass } from './types.ts';
+import { type Check, fail, note, pass } from './types.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -79,14 +79,14 @@ export function snakeEvent(event: string): string {
 }
 
 /**
- * Pure: `codex.hook-approval`, a reminder (always ✓). Codex records approvals as
+ * Pure: `codex.hook-approval`, a reminder (•, not a pass: approval cannot be verified). Codex records approvals as
  * `[hooks.state."<path>:<event>:<group>:<handler>"] trusted_hash = …`; doctor can see which exist but cannot
  * recompute the hash, so it reports what it sees and says how to approve.
  */
 export function approvalReminder(cfg: UserConfig, roots: readonly string[], events: readonly string[]): Check {
   const id = 'codex.hook-approval';
   const how = 'Codex runs a project hook only after you approve it: open `codex`, type /hooks and trust the loop-guard entries (it asks again after every change to them)';
-  if (!('doc' in cfg)) return pass(id, how);
+  if (!('doc' in cfg)) return note(id, how);
   const state = obj(obj(cfg.doc.hooks)?.state) ?? {};
   const files = roots.map((r) => `${r}/.codex/hooks.json:`);
   const approved = events.filter((e) =>
@@ -95,7 +95,7 @@ export function approvalReminder(cfg: UserConfig, roots: readonly string[], even
   const seen = approved.length
     ? `approvals are recorded for ${approved.join(', ')}${approved.length < events.length ? ` but not ${events.filter((e) => !approved.includes(e)).join(', ')}` : ''} (doctor cannot tell whether they match the current entries)`
     : 'no approval is recorded for them yet';
-  return pass(id, `${how}; ${seen}`);
+  return note(id, `${how}; ${seen}`);
 }
 
 /** Pure: Codex turns all hooks off with `[features] hooks = false` (or the old `codex_hooks`). */

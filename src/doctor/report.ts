@@ -6,7 +6,7 @@ import { EXIT } from '../exit-codes.ts';
 export interface DoctorReport {
   version: string;
   root: string;
-  tools: Array<{ name: string; checks: Array<{ id: string; ok: boolean; message: string; fix?: string }> }>;
+  tools: Array<{ name: string; checks: Array<{ id: string; ok: boolean; message: string; info?: boolean; fix?: string }> }>;
   exitCode: number;
 }
 
@@ -21,7 +21,7 @@ export function jsonReport(version: string, root: string, groups: readonly Group
     root,
     tools: groups.map((g) => ({
       name: g.name,
-      checks: g.checks.map((c) => ({ id: c.id, ok: c.ok, message: c.message, ...(c.ok || c.fix === undefined ? {} : { fix: c.fix }) })),
+      checks: g.checks.map((c) => ({ id: c.id, ok: c.ok, message: c.message, ...(c.info ? { info: true } : {}), ...(c.ok || c.fix === undefined ? {} : { fix: c.fix }) })),
     })),
     exitCode,
   };
@@ -32,11 +32,12 @@ export function textReport(version: string, root: string, groups: readonly Group
   for (const g of groups) {
     lines.push('', c.bold(g.label));
     for (const check of g.checks) {
-      if (check.ok) lines.push(`  ${c.green('✓')} ${check.message}`);
+      if (check.info) lines.push(`  ${c.dim('•')} ${check.message}`);
+      else if (check.ok) lines.push(`  ${c.green('✓')} ${check.message}`);
       else lines.push(`  ${c.red('✗')} ${check.message}${check.fix ? ` — ${c.bold('fix:')} ${check.fix}` : ''}`);
     }
   }
-  const all = groups.flatMap((g) => g.checks);
+  const all = groups.flatMap((g) => g.checks).filter((x) => !x.info);
   const failed = all.filter((x) => !x.ok);
   lines.push('');
   lines.push(failed.length ? c.red(`${failed.length} of ${all.length} checks failed: ${failed.map((x) => x.id).join(', ')}.`) : c.green(`All ${all.length} checks passed: the loop guard works here.`));

@@ -9,6 +9,8 @@ export interface Check {
   message: string;
   /** For a ✗: exactly what to do. */
   fix?: string;
+  /** Something doctor cannot verify, only remind of: shown with •, never counted as a passed check. */
+  info?: true;
 }
 
 /** `repo` holds what every tool shares (manifest, guard file, AGENTS.md); the rest are the tools. */
@@ -24,6 +26,10 @@ export type Env = Record<string, string>;
 
 export function pass(id: string, message: string): Check {
   return { id, ok: true, message };
+}
+
+export function note(id: string, message: string): Check {
+  return { id, ok: true, message, info: true };
 }
 
 export function fail(id: string, message: string, fix: string): Check {

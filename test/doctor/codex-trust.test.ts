@@ -57,11 +57,11 @@ describe('trustCheck (codex.trust)', () => {
   });
 });
 
-describe('approvalReminder (codex.hook-approval: a reminder, always ✓)', () => {
+describe('approvalReminder (codex.hook-approval: a reminder, never a pass)', () => {
   const events = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit'];
   it('says how to approve when nothing is recorded', () => {
     const c = approvalReminder(cfg(''), [ROOT], events);
-    expect(c).toMatchObject({ id: 'codex.hook-approval', ok: true });
+    expect(c).toMatchObject({ id: 'codex.hook-approval', ok: true, info: true });
     expect(c.message).toContain('/hooks');
     expect(c.message).toContain('no approval is recorded');
   });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { doctor } from '../../src/doctor.ts';
 import { exitCodeOf, jsonReport, textReport } from '../../src/doctor/report.ts';
-import type { Group } from '../../src/doctor/types.ts';
+import { type Group, note } from '../../src/doctor/types.ts';
 import { palette } from '../../src/report/colors.ts';
 import type { IO } from '../../src/run.ts';
 import { tempDir } from './setup.ts';
@@ -24,6 +24,14 @@ describe('reporters', () => {
     expect(t).toBe(
       'create-loop-guard doctor v0.1.0 — /r\n\nRepository\n  ✓ guard ok\n\nClaude Code\n  ✗ no hook on X — fix: rerun\n\n1 of 2 checks failed: claude.hooks.\n',
     );
+  });
+
+  it('text: a reminder is shown with • and not counted as a passed check', () => {
+    const withNote: Group[] = [{ name: 'codex', label: 'Codex', checks: [{ id: 'codex.trust', ok: true, message: 'trusted' }, note('codex.hook-approval', 'approve in /hooks')] }];
+    const t = textReport('0.1.0', '/r', withNote, palette(false));
+    expect(t).toContain('  • approve in /hooks\n');
+    expect(t).toContain('All 1 checks passed');
+    expect(jsonReport('0.1.0', '/r', withNote, 0).tools[0]?.checks[1]).toEqual({ id: 'codex.hook-approval', ok: true, message: 'approve in /hooks', info: true });
   });
 
   it('text: colour only when asked for', () => {
