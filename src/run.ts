@@ -9,7 +9,7 @@ import { buildPlan, type FileChange, type Plan, PlanError, type PlanInput, planP
 import { EXIT } from './exit-codes.ts';
 import { CANCELLED, canPrompt, type Prompter } from './prompt.ts';
 import { colorEnabled, type Palette, palette } from './report/colors.ts';
-import { colorDiff, displayDiff, unifiedDiff } from './report/diff.ts';
+import { colorDiff, displayDiff } from './report/diff.ts';
 import { annotations } from './report/github.ts';
 import { type JsonReport, jsonChanges } from './report/json.ts';
 import { filesReport, isDrift, toolsReport } from './report/summary.ts';
