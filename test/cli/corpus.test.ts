@@ -1,4 +1,4 @@
-// The real-world corpus (shared/corpus) through the WHOLE pipeline: each file placed where it lives in a
+// The real-world corpus (test/fixtures/corpus, copied from public repositories) through the WHOLE pipeline: each file placed where it lives in a
 // repository, then the BUILT CLI run on it: install, rerun, --check, --remove. The editors have their own
 // function-level corpus tests (test/edit/*-corpus.test.ts); this proves the CLI around them keeps the promise.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { fixtureRepo, readTree, requireCli, runCliAsync } from '../helpers/cli.t
 
 beforeAll(requireCli);
 
-const CORPUS = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../fixtures/corpus/', import.meta.url));
 const LABELS: Record<ToolName, string> = { claude: 'Claude Code', codex: 'Codex', cursor: 'Cursor', opencode: 'OpenCode' };
 
 /**
@@ -25,7 +25,7 @@ const CONFLICTS: Record<string, string> = {};
 type Check = 'json' | 'toml' | 'markdown' | 'untouched';
 
 interface Case {
-  /** corpus file, relative to shared/corpus */
+  /** corpus file, relative to test/fixtures/corpus */
   file: string;
   category: string;
   /** where it is placed in the temp repository */

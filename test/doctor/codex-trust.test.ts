@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { approvalReminder, CODEX_DOC_BUDGET, codexHome, docBudget, hooksDisabled, parseCodexConfig, readCodexConfig, rootKeys, snakeEvent, trustCheck } from '../../src/doctor/codex-trust.ts';
 import { tempDir } from './setup.ts';
 
-const ROOT = '/work/proj';
+const ROOT = '/srv/proj';
 const cfg = (text: string) => parseCodexConfig('c', text);
 
 describe('codexHome', () => {

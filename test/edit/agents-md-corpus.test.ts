@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { type BlockSpec, inspectBlock, removeBlock, upsertBlock } from '../../src/edit/block.ts';
 import { ensureImportLine, hasImportLine, removeImportLine } from '../../src/edit/text.ts';
 
-const dir = fileURLToPath(new URL('../../../shared/corpus/agents-md/', import.meta.url));
+const dir = fileURLToPath(new URL('../fixtures/corpus/agents-md/', import.meta.url));
 const files = readdirSync(dir).filter((f) => f.endsWith('.md')).sort();
 
 const spec: BlockSpec = {

@@ -1,4 +1,4 @@
-// Real-world settings files (shared/corpus): every one must merge, keep all it had, and come back byte-for-byte.
+// Real-world settings files (test/fixtures/corpus, copied from public repositories): every one must merge, keep all it had, and come back byte-for-byte.
 import { describe, expect, test } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +7,7 @@ import { diffChars, structuredPatch } from 'diff';
 import { mergeJson, removeFromJson, type HookEntrySpec, type MergeSpec, type RemoveSpec } from '../../src/edit/json.ts';
 import { AGENT_ENV, HOOK_MARKER, TOOLS, type ToolRecord } from '../../src/tools/index.ts';
 
-const CORPUS = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../fixtures/corpus/', import.meta.url));
 // The specs the product uses, so the corpus is merged exactly as the CLI merges it.
 const MARKER = HOOK_MARKER;
 const claudeEnv = { ...AGENT_ENV };

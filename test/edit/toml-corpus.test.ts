@@ -6,7 +6,7 @@ import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { mergeCodexEnv, removeCodexEnv } from '../../src/edit/toml.ts';
 
-const dir = fileURLToPath(new URL('../../../shared/corpus/codex-config/', import.meta.url));
+const dir = fileURLToPath(new URL('../fixtures/corpus/codex-config/', import.meta.url));
 const files = readdirSync(dir).filter((f) => f.endsWith('.toml')).sort();
 const values = { GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true' };
 

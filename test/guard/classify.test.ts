@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { classifyFailure, FAILURE_ADVICE } from '../../src/guard/core/classify.ts';
 import type { FailureClass } from '../../src/guard/core/types.ts';
 
-const PAYLOADS = '/work/shared/payloads';
+const PAYLOADS = fileURLToPath(new URL('../fixtures/payloads', import.meta.url));
 
 type Case = readonly [name: string, output: string, exitCode: number | undefined, expected: FailureClass | null];
 

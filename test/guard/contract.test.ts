@@ -1,4 +1,4 @@
-// The BUILT dist/loop-guard.mjs fed the real payloads in shared/payloads (Cursor: the documented shapes).
+// The BUILT dist/loop-guard.mjs fed the real payloads in test/fixtures/payloads (Cursor: the documented shapes).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';

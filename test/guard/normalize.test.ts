@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { NORMALIZE_RULES, normalizeCommand, normalizeOutput } from '../../src/guard/core/normalize.ts';
 
 const ESC = '\x1b';
-const PAYLOADS = new URL('../../../shared/payloads/', import.meta.url);
+const PAYLOADS = new URL('../fixtures/payloads/', import.meta.url);
 
 function payload(rel: string): Record<string, unknown> {
   return JSON.parse(readFileSync(new URL(rel, PAYLOADS), 'utf8')) as Record<string, unknown>;

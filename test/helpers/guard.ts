@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const guardFile = join(repoRoot, 'dist', 'loop-guard.mjs');
-export const sharedDir = fileURLToPath(new URL('../../../shared/', import.meta.url));
-export const payloadsDir = join(sharedDir, 'payloads');
+export const fixturesDir = fileURLToPath(new URL('../fixtures/', import.meta.url));
+export const payloadsDir = join(fixturesDir, 'payloads');
 
 export function requireBuilt(): void {
   if (!existsSync(guardFile)) throw new Error('dist/loop-guard.mjs is missing: run `npm run build` first (npm test does).');
