@@ -101,5 +101,4 @@ if (existsSync(join(root, 'src/cli.ts'))) {
   rmSync(out);
 }
 
-writeFileSync(join(dist, 'VERSION'), `${pkg.version}\n`);
 console.log(`built dist/ (v${pkg.version})`);

@@ -1,9 +1,9 @@
-// The package as npm ships it: `npm pack` the built repository, check what the tarball holds, then run the
+// The package as npm ships it: `npm pack` a clean source tree (prepack builds dist/), check what the tarball holds, then run the
 // tarball with npx (real registry for its dependencies, fresh npm cache) in a fresh repository, like a user would.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../src/tools/index.ts';
 import { HOOK_MARKER } from '../../src/tools/types.ts';
@@ -15,11 +15,30 @@ const work = mkdtempSync(join(tmpdir(), 'lg-pack-'));
 let tarball = '';
 let entries: string[] = [];
 
+/**
+ * A clean source tree, as a fresh clone has it: the files git tracks (and new ones it does not ignore), no dist/.
+ * node_modules is linked in for the build tools; `npm pack` must build dist/ itself (prepack).
+ */
+function cleanSource(): string {
+  const src = join(work, 'src-clone');
+  const ls = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot, encoding: 'utf8' });
+  if (ls.status !== 0) throw new Error(`git ls-files failed: ${ls.stderr}`);
+  for (const rel of ls.stdout.split('\0').filter(Boolean)) {
+    if (!existsSync(join(repoRoot, rel))) continue; // deleted in the work tree, not yet committed
+    mkdirSync(dirname(join(src, rel)), { recursive: true });
+    copyFileSync(join(repoRoot, rel), join(src, rel));
+  }
+  symlinkSync(join(repoRoot, 'node_modules'), join(src, 'node_modules'), 'dir');
+  return src;
+}
+
 beforeAll(() => {
   requireCli();
-  const pack = spawnSync('npm', ['pack', '--pack-destination', work, '--json'], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+  const src = cleanSource();
+  expect(existsSync(join(src, 'dist'))).toBe(false);
+  const pack = spawnSync('npm', ['pack', '--pack-destination', work, '--json'], { cwd: src, encoding: 'utf8', timeout: 120_000 });
   if (pack.status !== 0) throw new Error(`npm pack failed (${pack.status}): ${pack.stderr}`);
-  const [info] = JSON.parse(pack.stdout) as Array<{ filename: string }>;
+  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ filename: string }>;
   tarball = join(work, info!.filename);
   const tar = spawnSync('tar', ['tzf', tarball], { encoding: 'utf8' });
   if (tar.status !== 0) throw new Error(`tar tzf failed: ${tar.stderr}`);
@@ -39,15 +58,30 @@ function npx(args: string[], cwd: string) {
 }
 
 describe('npm pack', () => {
-  it('the tarball holds the built files, templates, payloads, README and LICENSE, and nothing of the sources', () => {
+  it('the tarball holds the built files, rendered templates, payloads, README, CHANGELOG and LICENSE, and nothing of the sources', () => {
     for (const f of ['package/package.json', 'package/dist/cli.mjs', 'package/dist/loop-guard.mjs', 'package/dist/opencode-plugin.js', 'package/README.md', 'package/LICENSE']) {
       expect(entries, f).toContain(f);
     }
-    expect(entries.filter((e) => /^package\/templates\/[^/]+\.hbs$/.test(e)).length).toBeGreaterThan(0);
+    expect(entries.filter((e) => /^package\/dist\/templates\/[^/]+$/.test(e)).length).toBeGreaterThan(0);
+    // Only what runs: the template sources are rendered at build time, and nothing reads a VERSION file.
+    expect(entries.filter((e) => e.startsWith('package/templates/') || e === 'package/dist/VERSION')).toEqual([]);
+    for (const f of ['package/CHANGELOG.md']) expect(entries, f).toContain(f);
     expect(entries.filter((e) => e.startsWith('package/assets/payloads/') && e.endsWith('.json')).length).toBeGreaterThan(0);
     for (const bad of ['src/', 'test/', 'node_modules/', '.cache/']) {
       expect(entries.filter((e) => e.startsWith(`package/${bad}`) || e.includes(`/${bad}`)), bad).toEqual([]);
     }
+  });
+
+  it('the packed package.json has what a registry page and provenance need', () => {
+    const r = spawnSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' });
+    const pkg = JSON.parse(r.stdout) as Record<string, unknown> & { repository?: { url?: string }; bugs?: { url?: string }; engines?: { node?: string }; bin?: Record<string, string> };
+    expect(pkg.repository?.url).toMatch(/^git\+https:\/\/github\.com\/[\w.-]+\/[\w.-]+\.git$/);
+    expect(String(pkg.homepage)).toMatch(/^https:\/\//);
+    expect(pkg.bugs?.url).toMatch(/^https:\/\//);
+    expect((pkg.keywords as string[]).length).toBeGreaterThan(3);
+    expect(pkg.engines?.node).toBe('>=20');
+    expect(pkg.bin).toEqual({ 'create-loop-guard': 'dist/cli.mjs' });
+    expect(Object.keys(pkg.dependencies ?? {})).toEqual([]);
   });
 
   it('npx <tarball> --yes in a fresh repository installs the guard, the Claude hooks and AGENTS.md', { timeout: 180_000 }, () => {
