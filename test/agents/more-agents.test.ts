@@ -1,0 +1,110 @@
+// The harness for the five CLIs of issue 15, proven end to end inside each REAL CLI before the product
+// is wired in: the scripted model asks for a failing command and then for one the recorder denies; a
+// small recording hook/plugin (harness-recorders.ts, not our product) sees both. We assert the command
+// ran, the recorder's payloads have the captured fixtures' shape, its context reached the model's next
+// request, and its deny stopped the second command with the reason reaching the model.
+//
+// The five run concurrently (each with its own mock server, repo and HOME): the runs mostly wait on
+// process start-up, and the 2 CI cores are enough for five at once.
+// Env: LOOP_GUARD_AGENTS (subset), LOOP_GUARD_REQUIRE_AGENTS=1, LOOP_GUARD_KEEP_TMP=1, as in scenarios.test.ts.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentStatus, describeRun, MORE_AGENT_NAMES, removeDir, repoRoot, type MoreAgentName } from './agents.ts';
+import { CONTEXT, DENY_REASON, DENY_TAG, FAILURE_TEXT, installRecorder, keyShape, RECORDER, type Recorded } from './harness-recorders.ts';
+import { lineCount, makeRepo } from './helpers.ts';
+import { startMockServer } from './mock-server.ts';
+import { killProcesses, processesUsingHome, runMoreAgent } from './more-agents.ts';
+
+const FAIL_CMD = 'echo ran >> ran.txt; cat /lg-harness-missing-file';
+const DENY_CMD = `echo ${DENY_TAG} >> denied.txt`;
+const FIXTURES = join(repoRoot, 'test', 'fixtures', 'payloads');
+
+const selected = (process.env.LOOP_GUARD_AGENTS || MORE_AGENT_NAMES.join(',')).split(',').map((s) => s.trim());
+const requireAll = process.env.LOOP_GUARD_REQUIRE_AGENTS === '1';
+const keepTmp = process.env.LOOP_GUARD_KEEP_TMP === '1';
+const timings: Array<{ agent: MoreAgentName; ms: number }> = [];
+const t0 = Date.now();
+
+afterAll(() => {
+  if (timings.length === 0) return;
+  const rows = timings.map((t) => `  ${t.agent.padEnd(8)} ${(t.ms / 1000).toFixed(1)}s`).join('\n');
+  console.log(`[more-agents] per tool (concurrent)\n${rows}\n  wall ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+});
+
+function readRecords(logDir: string): Recorded[] {
+  if (!existsSync(logDir)) return [];
+  return readdirSync(logDir).sort().map((f) => JSON.parse(readFileSync(join(logDir, f), 'utf8')) as Recorded);
+}
+
+function fixture(rel: string): unknown {
+  return JSON.parse(readFileSync(join(FIXTURES, rel), 'utf8'));
+}
+
+describe.concurrent('five more agents: the harness, end to end in the real CLI', () => {
+  for (const agent of MORE_AGENT_NAMES) {
+    if (!selected.includes(agent)) {
+      if (requireAll) it(`${agent} is required (LOOP_GUARD_REQUIRE_AGENTS=1) but deselected by LOOP_GUARD_AGENTS`, () => {
+        throw new Error(`LOOP_GUARD_AGENTS=${process.env.LOOP_GUARD_AGENTS} leaves out ${agent}`);
+      });
+      else it.skip(`${agent}: deselected by LOOP_GUARD_AGENTS=${process.env.LOOP_GUARD_AGENTS}`, () => {});
+      continue;
+    }
+
+    it(`${agent}: runs the scripted failing command, its recorder sees fixture-shaped payloads, and its context and deny reach the model`, async () => {
+      const status = agentStatus(agent);
+      if (!status.ok) throw new Error(`${agent} CLI unavailable: ${status.reason}`);
+      const started = Date.now();
+      const server = await startMockServer({ turns: [{ commands: [FAIL_CMD, DENY_CMD], finalText: 'harness done' }] });
+      const repo = makeRepo();
+      const logDir = realpathSync(mkdtempSync(join(tmpdir(), `lg-${agent}-records-`)));
+      const dirs = [repo, logDir];
+      let ok = false;
+      try {
+        installRecorder(agent, repo, logDir);
+        const run = await runMoreAgent(agent, repo, server);
+        dirs.push(run.home);
+        const leftovers = processesUsingHome(run.home);
+        killProcesses(leftovers);
+        const records = readRecords(logDir);
+        const steps = server.stepResults(1);
+        const context = [
+          describeRun(run, server),
+          `--- recorded\n${records.map((r) => `${r.event}: ${JSON.stringify(r.payload).slice(0, 300)}`).join('\n') || '(nothing)'}`,
+          `--- model received\n${steps.map((s) => `  step ${s.step} \`${s.command}\` ->\n    ${s.text.replace(/\n/g, '\n    ')}`).join('\n')}`,
+        ].join('\n');
+
+        // The run itself: exit 0, in time, both scripted steps taken, nothing left running.
+        expect(run.timedOut, `run timed out\n${context}`).toBe(false);
+        expect(run.exitCode, `non-zero exit\n${context}`).toBe(0);
+        expect(server.problems, `the mock saw unexpected requests\n${context}`).toEqual([]);
+        expect(steps.map((s) => s.command), context).toEqual([FAIL_CMD, DENY_CMD]);
+        expect(leftovers, `processes outlived the run (killed now)\n${context}`).toEqual([]);
+
+        // Step 1 ran, its output and the recorder's context reached the model's next request.
+        expect(lineCount(repo, 'ran.txt'), `the failing command ran once\n${context}`).toBe(1);
+        expect(steps[0]?.text, `the failing command's output reached the model\n${context}`).toContain(FAILURE_TEXT);
+        expect(steps[0]?.text, `the recorder's context reached the model\n${context}`).toContain(CONTEXT);
+
+        // Step 2 was denied before it ran, with the recorder's reason.
+        expect(existsSync(join(repo, 'denied.txt')), `the denied command must not run\n${context}`).toBe(false);
+        expect(steps[1]?.text, `the deny reason reached the model\n${context}`).toContain(DENY_REASON);
+
+        // The payloads the recorder saw for the failing command have the captured fixtures' shape.
+        const { pre, post } = RECORDER[agent];
+        for (const want of [pre, post]) {
+          const got = records.find((r) => r.event === want.event && JSON.stringify(r.payload).includes('lg-harness-missing-file'));
+          expect(got, `${want.event} fired for the failing command\n${context}`).toBeTruthy();
+          expect(keyShape(got?.payload), `${want.event} has the keys of ${want.fixture}`).toEqual(keyShape(fixture(want.fixture)));
+        }
+        ok = true;
+      } finally {
+        await server.close();
+        timings.push({ agent, ms: Date.now() - started });
+        if (ok && !keepTmp) for (const d of dirs) removeDir(d);
+        else console.log(`[more-agents] ${agent}: kept for inspection: ${dirs.join(' ')}`);
+      }
+    });
+  }
+});
