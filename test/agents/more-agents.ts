@@ -4,6 +4,7 @@
 // them; the reasons are in the comments.
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseJsonc, stringify as stringifyJsonc } from 'comment-json';
 import {
   agentStatus, baseEnv, finish, jsonLines, makeHome, requireBin, RUN_TIMEOUT_MS, runProcess,
   type AgentRun, type MoreAgentName, type RunOptions,
@@ -79,9 +80,13 @@ export async function runCopilot(projectDir: string, server: MockModelServer, op
   const home = opts.home ?? makeHome('copilot');
   const repo = realpathSync(projectDir);
   // Repo hooks (.github/hooks/*.json) load only in a trusted folder; this is the persisted form of trust.
+  // Copilot rewrites config.json with `//` comments after a run, hence comment-json.
   const config = join(home, '.copilot', 'config.json');
-  const trusted = existsSync(config) ? (JSON.parse(readFileSync(config, 'utf8')) as { trustedFolders?: string[] }).trustedFolders ?? [] : [];
-  mergeJson(config, { trustedFolders: [...new Set([...trusted, repo])] });
+  const current = (existsSync(config) ? parseJsonc(readFileSync(config, 'utf8')) : {}) as { trustedFolders?: string[] };
+  if (!(current.trustedFolders ?? []).includes(repo)) {
+    mkdirSync(join(home, '.copilot'), { recursive: true });
+    writeFileSync(config, `${stringifyJsonc({ ...current, trustedFolders: [...(current.trustedFolders ?? []), repo] }, null, 2)}\n`);
+  }
   const env = {
     ...baseEnv(home),
     // The SEA binary unpacks ~235 MB of runtime on first start; install-agents.mjs did that into its prefix.
@@ -97,12 +102,12 @@ export async function runCopilot(projectDir: string, server: MockModelServer, op
   const args = ['-p', promptFor(opts.turn ?? 1), '--allow-all', '--output-format', 'json', '--no-auto-update',
     '--log-dir', join(home, 'copilot-logs'), ...(opts.resumeSession ? [`--resume=${opts.resumeSession}`] : [])];
   const r = await runProcess(bin, args, { cwd: projectDir, env, timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
-  return finish('copilot', home, r, opts.resumeSession ?? copilotSessionId(home));
+  // The final {"type":"result"} event names the session.
+  return finish('copilot', home, r, opts.resumeSession ?? firstString(r.stdout, 'sessionId') ?? onlyEntry(join(home, '.copilot', 'session-state')));
 }
 
-/** Copilot keeps one folder per session under ~/.copilot/session-state; a fresh HOME has exactly one. */
-function copilotSessionId(home: string): string | null {
-  const dir = join(home, '.copilot', 'session-state');
+/** The one session folder a fresh HOME holds after its first run (Copilot and Cline keep one per session). */
+function onlyEntry(dir: string): string | null {
   if (!existsSync(dir)) return null;
   const ids = readdirSync(dir);
   return ids.length === 1 ? ids[0] ?? null : null;
@@ -126,9 +131,11 @@ export async function runCline(projectDir: string, server: MockModelServer, opts
   if (auth.exitCode !== 0 || auth.timedOut) {
     return finish('cline', home, { ...auth, stderr: `[runner] cline auth failed\n${auth.stdout}\n${auth.stderr}` }, null);
   }
-  // --json needs the prompt as an argument; auto-approve is on by default.
-  const r = await runProcess(bin, ['--json', promptFor(opts.turn ?? 1)], { cwd: projectDir, env: clineEnv(home), timeoutMs });
-  return finish('cline', home, r, firstString(r.stdout, 'sessionId'));
+  // --json needs the prompt as an argument; auto-approve is on by default. A resume (--id) cannot run
+  // headless in 3.0.65: the CLI switches to interactive mode and drops the prompt (see more-agents.test.ts).
+  const args = ['--json', ...(opts.resumeSession ? ['--id', opts.resumeSession] : []), promptFor(opts.turn ?? 1)];
+  const r = await runProcess(bin, args, { cwd: projectDir, env: clineEnv(home), timeoutMs });
+  return finish('cline', home, r, opts.resumeSession ?? onlyEntry(join(home, '.cline', 'data', 'sessions')));
 }
 
 // --- Kilo CLI 7.7.7 ---------------------------------------------------------------------------------
