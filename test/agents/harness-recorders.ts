@@ -33,7 +33,7 @@ export const RECORDER: Record<MoreAgentName, { files: string[]; pre: { event: st
   cline: { files: ['.cline/plugins/lg-harness.js'],
     pre: { event: 'beforeTool', fixture: 'cline/plugin/beforeTool-failure.json' },
     post: { event: 'afterTool', fixture: 'cline/plugin/afterTool-failure.json' } },
-  kilo: { files: ['.kilo/plugin/lg-harness.js'],
+  kilo: { files: ['.kilo/plugins/lg-harness.js'],
     pre: { event: 'tool.execute.before', fixture: 'kilo/tool.execute.before-failure.json' },
     post: { event: 'tool.execute.after', fixture: 'kilo/tool.execute.after-failure.json' } },
 };
@@ -156,8 +156,8 @@ export function installRecorder(tool: MoreAgentName, repo: string, logDir: strin
   } else if (tool === 'cline') {
     write(repo, '.cline/plugins/lg-harness.js', fill(CLINE_PLUGIN));
   } else {
-    // .kilo/plugin/ (or .kilocode/); Kilo does not load .opencode/ plugins.
-    write(repo, '.kilo/plugin/lg-harness.js', fill(KILO_PLUGIN));
+    // .kilo/plugins/ (also .kilo/plugin/, .kilocode/…); Kilo does not load .opencode/ plugins.
+    write(repo, '.kilo/plugins/lg-harness.js', fill(KILO_PLUGIN));
   }
 }
 
