@@ -20,20 +20,30 @@ export interface Recorded {
   payload: unknown;
 }
 
-/** Where each tool's recorder lives, relative to the repo, and the fixture each recorded event is compared with. */
-export const RECORDER: Record<MoreAgentName, { files: string[]; pre: { event: string; fixture: string }; post: { event: string; fixture: string } }> = {
-  gemini: { files: ['.gemini/settings.json', '.lg-harness/record.mjs'],
+/**
+ * One recorder per tool, plus Copilot's second dialect: PascalCase event names in the same hooks file give
+ * Claude-shaped payloads (the product may pick either, so both are proven).
+ */
+export type RecorderName = MoreAgentName | 'copilot-pascal';
+export const RECORDER_NAMES: RecorderName[] = ['gemini', 'copilot', 'copilot-pascal', 'qwen', 'cline', 'kilo'];
+
+/** Where each recorder lives, relative to the repo, and the fixture each recorded event is compared with. */
+export const RECORDER: Record<RecorderName, { agent: MoreAgentName; files: string[]; pre: { event: string; fixture: string }; post: { event: string; fixture: string } }> = {
+  gemini: { agent: 'gemini', files: ['.gemini/settings.json', '.lg-harness/record.mjs'],
     pre: { event: 'BeforeTool', fixture: 'gemini/BeforeTool-failure.json' }, post: { event: 'AfterTool', fixture: 'gemini/AfterTool-failure.json' } },
-  qwen: { files: ['.qwen/settings.json', '.lg-harness/record.mjs'],
+  qwen: { agent: 'qwen', files: ['.qwen/settings.json', '.lg-harness/record.mjs'],
     pre: { event: 'PreToolUse', fixture: 'qwen/PreToolUse-failure.json' },
     post: { event: 'PostToolUseFailure', fixture: 'qwen/PostToolUseFailure-failure.json' } },
-  copilot: { files: ['.github/hooks/lg-harness.json', '.lg-harness/record.mjs'],
+  copilot: { agent: 'copilot', files: ['.github/hooks/lg-harness.json', '.lg-harness/record.mjs'],
     pre: { event: 'preToolUse', fixture: 'copilot/camel/preToolUse-failure.json' },
     post: { event: 'postToolUse', fixture: 'copilot/camel/postToolUse-failure.json' } },
-  cline: { files: ['.cline/plugins/lg-harness.js'],
+  'copilot-pascal': { agent: 'copilot', files: ['.github/hooks/lg-harness.json', '.lg-harness/record.mjs'],
+    pre: { event: 'PreToolUse', fixture: 'copilot/pascal/PreToolUse-failure.json' },
+    post: { event: 'PostToolUse', fixture: 'copilot/pascal/PostToolUse-failure.json' } },
+  cline: { agent: 'cline', files: ['.cline/plugins/lg-harness.js'],
     pre: { event: 'beforeTool', fixture: 'cline/plugin/beforeTool-failure.json' },
     post: { event: 'afterTool', fixture: 'cline/plugin/afterTool-failure.json' } },
-  kilo: { files: ['.kilo/plugins/lg-harness.js'],
+  kilo: { agent: 'kilo', files: ['.kilo/plugins/lg-harness.js'],
     pre: { event: 'tool.execute.before', fixture: 'kilo/tool.execute.before-failure.json' },
     post: { event: 'tool.execute.after', fixture: 'kilo/tool.execute.after-failure.json' } },
 };
@@ -79,6 +89,12 @@ const answers = {
   copilot: {
     preToolUse: deny && { permissionDecision: 'deny', permissionDecisionReason: DENY_REASON },
     postToolUse: failed && { additionalContext: CONTEXT },
+  },
+  // Copilot with PascalCase events: the deny is Claude's nested form; context must be top-level (the nested
+  // hookSpecificOutput.additionalContext is ignored on PostToolUse).
+  'copilot-pascal': {
+    PreToolUse: deny && { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: DENY_REASON } },
+    PostToolUse: failed && { additionalContext: CONTEXT },
   },
 };
 const answer = answers[tool]?.[event];
@@ -132,7 +148,7 @@ function write(repo: string, rel: string, text: string): void {
 }
 
 /** Writes the tool's recorder into `repo`; records go to `logDir` as one JSON file per call. */
-export function installRecorder(tool: MoreAgentName, repo: string, logDir: string): void {
+export function installRecorder(tool: RecorderName, repo: string, logDir: string): void {
   const fill = (src: string) => src.replace(JSON.stringify('__LOG__'), JSON.stringify(logDir));
   const script = join(repo, '.lg-harness', 'record.mjs');
   const cmd = (event: string) => `node ${JSON.stringify(script)} ${tool} ${event}`;
@@ -153,6 +169,12 @@ export function installRecorder(tool: MoreAgentName, repo: string, logDir: strin
     const entry = (event: string) => [{ type: 'command', bash: cmd(event), timeoutSec: 30 }];
     write(repo, '.github/hooks/lg-harness.json', JSON.stringify({ version: 1, hooks: {
       preToolUse: entry('preToolUse'), postToolUse: entry('postToolUse') } }, null, 2));
+  } else if (tool === 'copilot-pascal') {
+    write(repo, '.lg-harness/record.mjs', fill(COMMAND_HOOK));
+    // Claude's nested shape, matched on the Claude-style tool name it reports (Bash); timeouts in seconds.
+    const entry = (event: string) => [{ matcher: 'Bash', hooks: [{ type: 'command', command: cmd(event), timeout: 30 }] }];
+    write(repo, '.github/hooks/lg-harness.json', JSON.stringify({ version: 1, hooks: {
+      PreToolUse: entry('PreToolUse'), PostToolUse: entry('PostToolUse') } }, null, 2));
   } else if (tool === 'cline') {
     write(repo, '.cline/plugins/lg-harness.js', fill(CLINE_PLUGIN));
   } else {

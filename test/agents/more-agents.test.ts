@@ -11,8 +11,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentStatus, describeRun, MORE_AGENT_NAMES, removeDir, repoRoot, type MoreAgentName } from './agents.ts';
-import { CONTEXT, DENY_REASON, DENY_TAG, FAILURE_TEXT, installRecorder, keyShape, RECORDER, type Recorded } from './harness-recorders.ts';
+import { agentStatus, describeRun, MORE_AGENT_NAMES, removeDir, repoRoot } from './agents.ts';
+import { CONTEXT, DENY_REASON, DENY_TAG, FAILURE_TEXT, installRecorder, keyShape, RECORDER, RECORDER_NAMES, type Recorded } from './harness-recorders.ts';
 import { lineCount, makeRepo } from './helpers.ts';
 import { startMockServer, turnMarker } from './mock-server.ts';
 import { killProcesses, processesUsingHome, runMoreAgent } from './more-agents.ts';
@@ -24,12 +24,12 @@ const FIXTURES = join(repoRoot, 'test', 'fixtures', 'payloads');
 const selected = (process.env.LOOP_GUARD_AGENTS || MORE_AGENT_NAMES.join(',')).split(',').map((s) => s.trim());
 const requireAll = process.env.LOOP_GUARD_REQUIRE_AGENTS === '1';
 const keepTmp = process.env.LOOP_GUARD_KEEP_TMP === '1';
-const timings: Array<{ agent: MoreAgentName; test: string; ms: number }> = [];
+const timings: Array<{ agent: string; test: string; ms: number }> = [];
 const t0 = Date.now();
 
 afterAll(() => {
   if (timings.length === 0) return;
-  const rows = timings.map((t) => `  ${t.agent.padEnd(8)} ${t.test.padEnd(8)} ${(t.ms / 1000).toFixed(1)}s`).join('\n');
+  const rows = timings.map((t) => `  ${t.agent.padEnd(14)} ${t.test.padEnd(8)} ${(t.ms / 1000).toFixed(1)}s`).join('\n');
   console.log(`[more-agents] per tool (concurrent)\n${rows}\n  wall ${((Date.now() - t0) / 1000).toFixed(1)}s`);
 });
 
@@ -52,7 +52,7 @@ describe.concurrent('five more agents: the harness, end to end in the real CLI',
       continue;
     }
 
-    it(`${agent}: runs the scripted failing command, its recorder sees fixture-shaped payloads, and its context and deny reach the model`, async () => {
+    for (const recorder of RECORDER_NAMES.filter((r) => RECORDER[r].agent === agent)) it(`${recorder}: runs the scripted failing command, its recorder sees fixture-shaped payloads, and its context and deny reach the model`, async () => {
       const status = agentStatus(agent);
       if (!status.ok) throw new Error(`${agent} CLI unavailable: ${status.reason}`);
       const started = Date.now();
@@ -62,7 +62,7 @@ describe.concurrent('five more agents: the harness, end to end in the real CLI',
       const dirs = [repo, logDir];
       let ok = false;
       try {
-        installRecorder(agent, repo, logDir);
+        installRecorder(recorder, repo, logDir);
         const run = await runMoreAgent(agent, repo, server);
         dirs.push(run.home);
         const leftovers = processesUsingHome(run.home);
@@ -92,7 +92,7 @@ describe.concurrent('five more agents: the harness, end to end in the real CLI',
         expect(steps[1]?.text, `the deny reason reached the model\n${context}`).toContain(DENY_REASON);
 
         // The payloads the recorder saw for the failing command have the captured fixtures' shape.
-        const { pre, post } = RECORDER[agent];
+        const { pre, post } = RECORDER[recorder];
         for (const want of [pre, post]) {
           const got = records.find((r) => r.event === want.event && JSON.stringify(r.payload).includes('lg-harness-missing-file'));
           expect(got, `${want.event} fired for the failing command\n${context}`).toBeTruthy();
@@ -101,9 +101,9 @@ describe.concurrent('five more agents: the harness, end to end in the real CLI',
         ok = true;
       } finally {
         await server.close();
-        timings.push({ agent, test: 'harness', ms: Date.now() - started });
+        timings.push({ agent: recorder, test: 'harness', ms: Date.now() - started });
         if (ok && !keepTmp) for (const d of dirs) removeDir(d);
-        else console.log(`[more-agents] ${agent}: kept for inspection: ${dirs.join(' ')}`);
+        else console.log(`[more-agents] ${recorder}: kept for inspection: ${dirs.join(' ')}`);
       }
     });
 
