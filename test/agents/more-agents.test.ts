@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentStatus, describeRun, MORE_AGENT_NAMES, removeDir, repoRoot } from './agents.ts';
+import { agentStatus, describeRun, MORE_AGENT_NAMES, removeDir, repoRoot, type MoreAgentName } from './agents.ts';
 import { CONTEXT, DENY_REASON, DENY_TAG, FAILURE_TEXT, installRecorder, keyShape, RECORDER, RECORDER_NAMES, type Recorded } from './harness-recorders.ts';
 import { lineCount, makeRepo } from './helpers.ts';
 import { startMockServer, turnMarker } from './mock-server.ts';
@@ -42,8 +42,11 @@ function fixture(rel: string): unknown {
   return JSON.parse(readFileSync(join(FIXTURES, rel), 'utf8'));
 }
 
+/** Slowest first, so the long runs (Kilo boots for ~10 s per run) start before the pool fills up. */
+const SLOWEST_FIRST: MoreAgentName[] = ['kilo', 'qwen', 'cline', 'gemini', 'copilot'];
+
 describe.concurrent('five more agents: the harness, end to end in the real CLI', () => {
-  for (const agent of MORE_AGENT_NAMES) {
+  for (const agent of SLOWEST_FIRST.filter((a) => MORE_AGENT_NAMES.includes(a))) {
     if (!selected.includes(agent)) {
       if (requireAll) it(`${agent} is required (LOOP_GUARD_REQUIRE_AGENTS=1) but deselected by LOOP_GUARD_AGENTS`, () => {
         throw new Error(`LOOP_GUARD_AGENTS=${process.env.LOOP_GUARD_AGENTS} leaves out ${agent}`);
@@ -51,6 +54,52 @@ describe.concurrent('five more agents: the harness, end to end in the real CLI',
       else it.skip(`${agent}: deselected by LOOP_GUARD_AGENTS=${process.env.LOOP_GUARD_AGENTS}`, () => {});
       continue;
     }
+
+    // The later "new turn" scenario needs a second user turn in the same session, headless.
+    const resumeTitle = agent === 'cline'
+      ? `${agent}: cannot resume a session headless (--id forces interactive mode): pinned`
+      : `${agent}: resumes its session for a second user turn that carries the first turn's history`;
+    it(resumeTitle, async () => {
+      const status = agentStatus(agent);
+      if (!status.ok) throw new Error(`${agent} CLI unavailable: ${status.reason}`);
+      const started = Date.now();
+      const server = await startMockServer({ turns: [{ commands: ['echo one >> turns.txt'] }, { commands: ['echo two >> turns.txt'] }] });
+      const repo = makeRepo();
+      const dirs = [repo];
+      let ok = false;
+      try {
+        const first = await runMoreAgent(agent, repo, server, { turn: 1 });
+        dirs.push(first.home);
+        expect(first.exitCode, `turn 1 failed\n${describeRun(first, server)}`).toBe(0);
+        expect(first.sessionId, `no session id to resume\n${describeRun(first, server)}`).toBeTruthy();
+        const second = await runMoreAgent(agent, repo, server, { turn: 2, home: first.home, resumeSession: first.sessionId ?? undefined });
+        const context = `${describeRun(first)}\n${describeRun(second, server)}`;
+        killProcesses(processesUsingHome(first.home));
+        if (agent === 'cline') {
+          // Cline 3.0.65: `--id <session>` forces interactive mode and drops the prompt, so a resumed session
+          // cannot run headless (`--json` refuses, plain mode wants a TTY). A second user turn on Cline is a
+          // new run. This pins the limitation: when a release lifts it, this fails and the runner can resume.
+          expect(second.exitCode, context).toBe(1);
+          expect(`${second.stdout}${second.stderr}`, context).toContain('JSON output mode requires a prompt argument');
+          expect(lineCount(repo, 'turns.txt'), context).toBe(1);
+          ok = true;
+          return;
+        }
+        expect(second.timedOut, `turn 2 timed out\n${context}`).toBe(false);
+        expect(second.exitCode, `turn 2 failed\n${context}`).toBe(0);
+        expect(server.problems, context).toEqual([]);
+        expect(lineCount(repo, 'turns.txt'), `both turns ran their command\n${context}`).toBe(2);
+        const turn2 = server.agentRequests().filter((r) => r.turn === 2);
+        expect(turn2.length, context).toBeGreaterThan(0);
+        expect(JSON.stringify(turn2[0]?.body), `turn 2 carries turn 1's history (a resumed session)\n${context}`).toContain(turnMarker(1));
+        ok = true;
+      } finally {
+        await server.close();
+        timings.push({ agent, test: 'resume', ms: Date.now() - started });
+        if (ok && !keepTmp) for (const d of dirs) removeDir(d);
+        else console.log(`[more-agents] ${agent}: kept for inspection: ${dirs.join(' ')}`);
+      }
+    });
 
     for (const recorder of RECORDER_NAMES.filter((r) => RECORDER[r].agent === agent)) it(`${recorder}: runs the scripted failing command, its recorder sees fixture-shaped payloads, and its context and deny reach the model`, async () => {
       const status = agentStatus(agent);
@@ -104,52 +153,6 @@ describe.concurrent('five more agents: the harness, end to end in the real CLI',
         timings.push({ agent: recorder, test: 'harness', ms: Date.now() - started });
         if (ok && !keepTmp) for (const d of dirs) removeDir(d);
         else console.log(`[more-agents] ${recorder}: kept for inspection: ${dirs.join(' ')}`);
-      }
-    });
-
-    // The later "new turn" scenario needs a second user turn in the same session, headless.
-    const resumeTitle = agent === 'cline'
-      ? `${agent}: cannot resume a session headless (--id forces interactive mode): pinned`
-      : `${agent}: resumes its session for a second user turn that carries the first turn's history`;
-    it(resumeTitle, async () => {
-      const status = agentStatus(agent);
-      if (!status.ok) throw new Error(`${agent} CLI unavailable: ${status.reason}`);
-      const started = Date.now();
-      const server = await startMockServer({ turns: [{ commands: ['echo one >> turns.txt'] }, { commands: ['echo two >> turns.txt'] }] });
-      const repo = makeRepo();
-      const dirs = [repo];
-      let ok = false;
-      try {
-        const first = await runMoreAgent(agent, repo, server, { turn: 1 });
-        dirs.push(first.home);
-        expect(first.exitCode, `turn 1 failed\n${describeRun(first, server)}`).toBe(0);
-        expect(first.sessionId, `no session id to resume\n${describeRun(first, server)}`).toBeTruthy();
-        const second = await runMoreAgent(agent, repo, server, { turn: 2, home: first.home, resumeSession: first.sessionId ?? undefined });
-        const context = `${describeRun(first)}\n${describeRun(second, server)}`;
-        killProcesses(processesUsingHome(first.home));
-        if (agent === 'cline') {
-          // Cline 3.0.65: `--id <session>` forces interactive mode and drops the prompt, so a resumed session
-          // cannot run headless (`--json` refuses, plain mode wants a TTY). A second user turn on Cline is a
-          // new run. This pins the limitation: when a release lifts it, this fails and the runner can resume.
-          expect(second.exitCode, context).toBe(1);
-          expect(`${second.stdout}${second.stderr}`, context).toContain('JSON output mode requires a prompt argument');
-          expect(lineCount(repo, 'turns.txt'), context).toBe(1);
-          ok = true;
-          return;
-        }
-        expect(second.timedOut, `turn 2 timed out\n${context}`).toBe(false);
-        expect(second.exitCode, `turn 2 failed\n${context}`).toBe(0);
-        expect(server.problems, context).toEqual([]);
-        expect(lineCount(repo, 'turns.txt'), `both turns ran their command\n${context}`).toBe(2);
-        const turn2 = server.agentRequests().filter((r) => r.turn === 2);
-        expect(turn2.length, context).toBeGreaterThan(0);
-        expect(JSON.stringify(turn2[0]?.body), `turn 2 carries turn 1's history (a resumed session)\n${context}`).toContain(turnMarker(1));
-        ok = true;
-      } finally {
-        await server.close();
-        timings.push({ agent, test: 'resume', ms: Date.now() - started });
-        if (ok && !keepTmp) for (const d of dirs) removeDir(d);
-        else console.log(`[more-agents] ${agent}: kept for inspection: ${dirs.join(' ')}`);
       }
     });
   }
