@@ -4,8 +4,8 @@
 // ran, the recorder's payloads have the captured fixtures' shape, its context reached the model's next
 // request, and its deny stopped the second command with the reason reaching the model.
 //
-// The five run concurrently (each with its own mock server, repo and HOME): the runs mostly wait on
-// process start-up, and the 2 CI cores are enough for five at once.
+// The tests run concurrently (vitest's default pool of 5; each test has its own mock server, repo and
+// HOME): most of a run is start-up and waiting, so overlapping them shortens the file on 2 cores.
 // Env: LOOP_GUARD_AGENTS (subset), LOOP_GUARD_REQUIRE_AGENTS=1, LOOP_GUARD_KEEP_TMP=1, as in scenarios.test.ts.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
