@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Installs the pinned real agent CLIs (Claude Code, Codex, OpenCode) that test/agents drives.
-// Usage: node scripts/install-agents.mjs [--allow-missing] [--only claude,codex,opencode]
+// Installs the pinned real agent CLIs that test/agents drives: Claude Code, Codex, OpenCode, and
+// Gemini CLI, Qwen Code, GitHub Copilot CLI, Cline, Kilo.
+// Usage: node scripts/install-agents.mjs [--allow-missing] [--only claude,codex,opencode,gemini,qwen,copilot,cline,kilo]
 // Target dir: $LOOP_GUARD_AGENTS_DIR, else <repo>/.cache/agents. Each CLI gets its own npm prefix
 // (<dir>/<name>-<version>) so a pin change never reuses a stale tree.
 // Always writes <dir>/status.json, which the tests read to find the binaries (or the reason one is missing).
@@ -17,7 +18,22 @@ const AGENTS = [
   { name: 'claude', pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
   { name: 'codex', pkg: '@openai/codex', version: '0.171.0', bin: 'codex' },
   { name: 'opencode', pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
+  { name: 'gemini', pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
+  // Wants node >= 22 (EBADENGINE warning) but runs on 20.
+  { name: 'qwen', pkg: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
+  { name: 'copilot', pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' },
+  { name: 'cline', pkg: 'cline', version: '3.0.65', bin: 'cline' },
+  // 7.8.x's platform packages are missing from the registry; 7.7.7's exist.
+  { name: 'kilo', pkg: '@kilocode/cli', version: '7.7.7', bin: 'kilo' },
 ];
+
+/**
+ * Where Copilot's SEA binary unpacks its ~235 MB JS tree on first start: inside its own install prefix,
+ * so the version probe does it once and every test run reuses it (the tests set the same variable).
+ */
+function copilotPkgCache(prefix) {
+  return join(prefix, 'node_modules', '.copilot-pkg-cache');
+}
 
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 const VERSION_TIMEOUT_MS = 60_000;
@@ -46,7 +62,7 @@ function run(cmd, args, opts = {}) {
 }
 
 /** `<bin> --version` in a throwaway HOME so a version probe never writes into the real user's config. */
-async function probeVersion(binPath) {
+async function probeVersion(binPath, prefix) {
   if (!existsSync(binPath)) return { ok: false, output: `${binPath} does not exist` };
   const home = mkdtempSync(join(tmpdir(), 'lg-version-'));
   try {
@@ -63,6 +79,15 @@ async function probeVersion(binPath) {
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       OPENCODE_DISABLE_AUTOUPDATE: '1',
       OPENCODE_DISABLE_MODELS_FETCH: '1',
+      COPILOT_PKG_CACHE_HOME: copilotPkgCache(prefix),
+      COPILOT_OFFLINE: 'true',
+      COPILOT_AUTO_UPDATE: 'false',
+      // Cline's default backend starts a hub daemon that outlives the process.
+      CLINE_SESSION_BACKEND_MODE: 'local',
+      KILO_NO_DAEMON: '1',
+      KILO_DISABLE_AUTOUPDATE: '1',
+      KILO_DISABLE_MODELS_FETCH: '1',
+      KILO_TELEMETRY_LEVEL: 'off',
     };
     mkdirSync(env.CODEX_HOME, { recursive: true });
     const r = await run(binPath, ['--version'], { env, cwd: home, timeoutMs: VERSION_TIMEOUT_MS });
@@ -86,7 +111,7 @@ async function installOne(agent, baseDir) {
   const result = { name: agent.name, pkg: agent.pkg, version: agent.version, prefix, bin: binPath };
   const seconds = () => Math.round((Date.now() - started) / 100) / 10;
 
-  const before = await probeVersion(binPath);
+  const before = await probeVersion(binPath, prefix);
   if (before.ok && before.output.includes(agent.version)) {
     return { ...result, ok: true, action: 'skipped', reported: before.output, seconds: seconds() };
   }
@@ -98,7 +123,7 @@ async function installOne(agent, baseDir) {
     return { ...result, ok: false, action: 'failed', seconds: seconds(),
       reason: `npm ${npmArgs.join(' ')} exited ${npm.code}:\n${lastLines(npm.stderr || npm.stdout, 25)}` };
   }
-  let after = await probeVersion(binPath);
+  let after = await probeVersion(binPath, prefix);
   let postinstallNote = '';
   if (!after.ok) {
     // Some npm setups skip install scripts; both postinstalls only copy the binary out of the platform
@@ -110,7 +135,7 @@ async function installOne(agent, baseDir) {
       const post = await run('sh', ['-c', script], { env: process.env, cwd: pkgDir });
       postinstallNote = `; ran its postinstall by hand (exit ${post.code})`;
       if (post.code !== 0) postinstallNote += `:\n${lastLines(post.stderr || post.stdout, 15)}`;
-      after = await probeVersion(binPath);
+      after = await probeVersion(binPath, prefix);
     }
   }
   if (!after.ok || !after.output.includes(agent.version)) {
@@ -154,7 +179,7 @@ async function main() {
     if (!r) {
       const prefix = join(baseDir, `${a.name}-${a.version}`);
       const bin = join(prefix, 'node_modules', '.bin', a.bin);
-      const probe = await probeVersion(bin);
+      const probe = await probeVersion(bin, prefix);
       const ok = probe.ok && probe.output.includes(a.version);
       r = { name: a.name, pkg: a.pkg, version: a.version, prefix, bin, ok, reported: ok ? probe.output : undefined,
         reason: ok ? undefined : 'not installed (left out by --only in the last run of scripts/install-agents.mjs)' };

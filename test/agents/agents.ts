@@ -8,9 +8,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promptFor, startMockServer, type MockModelServer } from './mock-server.ts';
+import { runMoreAgent } from './more-agents.ts';
 
-export type AgentName = 'claude' | 'codex' | 'opencode';
-export const AGENT_NAMES: AgentName[] = ['claude', 'codex', 'opencode'];
+/** The first three, which the product wires today (scenarios.test.ts). */
+export type FirstAgentName = 'claude' | 'codex' | 'opencode';
+export const AGENT_NAMES: FirstAgentName[] = ['claude', 'codex', 'opencode'];
+/** The five of issue 15 (runners in more-agents.ts), in order of reach. */
+export type MoreAgentName = 'gemini' | 'copilot' | 'qwen' | 'cline' | 'kilo';
+export const MORE_AGENT_NAMES: MoreAgentName[] = ['gemini', 'copilot', 'qwen', 'cline', 'kilo'];
+export type AgentName = FirstAgentName | MoreAgentName;
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const agentsDir = resolve(process.env.LOOP_GUARD_AGENTS_DIR || join(repoRoot, '.cache', 'agents'));
@@ -20,6 +26,8 @@ export const RUN_TIMEOUT_MS = Number(process.env.LOOP_GUARD_AGENT_TIMEOUT_MS || 
 export interface AgentStatus {
   ok: boolean;
   bin: string | null;
+  /** The CLI's npm prefix (Copilot keeps its unpacked runtime there). */
+  prefix: string | null;
   version: string;
   /** Why the CLI can't be used; shown verbatim in the failing test. */
   reason: string | null;
@@ -29,19 +37,19 @@ export interface AgentStatus {
 export function agentStatus(name: AgentName): AgentStatus {
   const statusPath = join(agentsDir, 'status.json');
   const hint = 'run `node scripts/install-agents.mjs` first';
-  if (!existsSync(statusPath)) return { ok: false, bin: null, version: '?', reason: `${statusPath} not found: ${hint}` };
-  let status: { agents?: Record<string, { ok?: boolean; bin?: string; version?: string; reason?: string | null }> };
+  if (!existsSync(statusPath)) return { ok: false, bin: null, prefix: null, version: '?', reason: `${statusPath} not found: ${hint}` };
+  let status: { agents?: Record<string, { ok?: boolean; bin?: string; prefix?: string; version?: string; reason?: string | null }> };
   try {
     status = JSON.parse(readFileSync(statusPath, 'utf8'));
   } catch (err) {
-    return { ok: false, bin: null, version: '?', reason: `${statusPath} is unreadable (${String(err)}): ${hint}` };
+    return { ok: false, bin: null, prefix: null, version: '?', reason: `${statusPath} is unreadable (${String(err)}): ${hint}` };
   }
   const s = status.agents?.[name];
-  if (!s) return { ok: false, bin: null, version: '?', reason: `${name} is not in ${statusPath}: ${hint}` };
+  if (!s) return { ok: false, bin: null, prefix: null, version: '?', reason: `${name} is not in ${statusPath}: ${hint}` };
   const version = s.version ?? '?';
-  if (!s.ok || !s.bin) return { ok: false, bin: null, version, reason: `${name} ${version} failed to install: ${s.reason ?? 'no reason recorded'}` };
-  if (!existsSync(s.bin)) return { ok: false, bin: null, version, reason: `${s.bin} is gone: ${hint}` };
-  return { ok: true, bin: s.bin, version, reason: null };
+  if (!s.ok || !s.bin) return { ok: false, bin: null, prefix: null, version, reason: `${name} ${version} failed to install: ${s.reason ?? 'no reason recorded'}` };
+  if (!existsSync(s.bin)) return { ok: false, bin: null, prefix: null, version, reason: `${s.bin} is gone: ${hint}` };
+  return { ok: true, bin: s.bin, prefix: s.prefix ?? null, version, reason: null };
 }
 
 export interface AgentRun extends ProcResult {
@@ -62,7 +70,7 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-interface ProcResult {
+export interface ProcResult {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
@@ -128,7 +136,7 @@ export function makeHome(agent: AgentName): string {
 }
 
 /** The only env an agent gets: PATH from the parent (node + git), everything else explicit. */
-function baseEnv(home: string): Record<string, string> {
+export function baseEnv(home: string): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: home,
@@ -145,13 +153,13 @@ function baseEnv(home: string): Record<string, string> {
   };
 }
 
-function requireBin(agent: AgentName): string {
+export function requireBin(agent: AgentName): string {
   const s = agentStatus(agent);
   if (!s.ok || !s.bin) throw new Error(`${agent} is not available: ${s.reason}`);
   return s.bin;
 }
 
-function finish(agent: AgentName, home: string, r: ProcResult, sessionId: string | null): AgentRun {
+export function finish(agent: AgentName, home: string, r: ProcResult, sessionId: string | null): AgentRun {
   return { agent, home, sessionId, ...r };
 }
 
@@ -370,7 +378,8 @@ export async function runOpenCode(projectDir: string, server: MockModelServer, o
 export function runAgent(agent: AgentName, projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
   if (agent === 'claude') return runClaude(projectDir, server, opts);
   if (agent === 'codex') return runCodex(projectDir, server, opts);
-  return runOpenCode(projectDir, server, opts);
+  if (agent === 'opencode') return runOpenCode(projectDir, server, opts);
+  return runMoreAgent(agent, projectDir, server, opts);
 }
 
 /** A readable digest of a run for assertion messages. */

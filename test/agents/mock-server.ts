@@ -1,6 +1,6 @@
 // A scripted "model" for the real agent CLIs: one HTTP server on 127.0.0.1 that speaks
-// Anthropic Messages SSE (Claude Code), OpenAI Responses SSE (Codex) and OpenAI Chat Completions SSE
-// (OpenCode). It asks for one shell command per model turn, then answers with a final text, and it
+// Anthropic Messages SSE (Claude Code), OpenAI Responses SSE (Codex), OpenAI Chat Completions SSE
+// (OpenCode, Qwen Code, Copilot CLI, Cline, Kilo) and the Gemini API (Gemini CLI). It asks for one shell command per model turn, then answers with a final text, and it
 // records every request so tests can read back exactly what the agent sent to the model.
 //
 // It is stateless about progress: each request's own history says where we are. The user prompt of
@@ -10,7 +10,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 
-export type Protocol = 'anthropic' | 'responses' | 'chat';
+export type Protocol = 'anthropic' | 'responses' | 'chat' | 'gemini';
+
+/**
+ * The shell tool each Chat Completions client offers, in the order we prefer them: OpenCode, Copilot and
+ * Kilo call it `bash`, Qwen Code `run_shell_command`, Cline `run_commands` (a list of commands).
+ */
+const CHAT_SHELL_TOOLS = ['bash', 'run_shell_command', 'run_commands'] as const;
 
 /** One user turn: the commands the model runs one by one, then its closing text. */
 export interface Turn {
@@ -94,7 +100,8 @@ function parseArgs(raw: unknown): Record<string, unknown> {
 }
 
 function commandOf(args: Record<string, unknown>): string {
-  const c = args.command ?? args.cmd;
+  // Cline's run_commands takes {commands: [..]}; the others one command string.
+  const c = args.command ?? args.cmd ?? args.commands;
   if (typeof c === 'string') return c;
   if (Array.isArray(c)) return c.map(String).join(' ');
   return '';
@@ -157,23 +164,56 @@ function chatItems(body: Record<string, unknown>): Item[] {
   return items;
 }
 
+/** Every string in a Gemini functionResponse.response ({output} on success, {error} when a hook denied). */
+function geminiResponseText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return v.map(geminiResponseText).filter(Boolean).join('\n');
+  if (isRecord(v)) return Object.values(v).map(geminiResponseText).filter(Boolean).join('\n');
+  return '';
+}
+
+function geminiItems(body: Record<string, unknown>): Item[] {
+  const items: Item[] = [];
+  for (const c of Array.isArray(body.contents) ? body.contents : []) {
+    if (!isRecord(c)) continue;
+    for (const p of Array.isArray(c.parts) ? c.parts : []) {
+      if (!isRecord(p)) continue;
+      if (isRecord(p.functionCall)) items.push({ kind: 'call', command: commandOf(parseArgs(p.functionCall.args)) });
+      else if (isRecord(p.functionResponse)) items.push({ kind: 'context', text: geminiResponseText(p.functionResponse.response) });
+      else if (typeof p.text === 'string' && c.role !== 'model') items.push({ kind: 'user', text: p.text });
+    }
+  }
+  return items;
+}
+
 function itemsOf(protocol: Protocol, body: Record<string, unknown>): Item[] {
   if (protocol === 'anthropic') return anthropicItems(body);
   if (protocol === 'responses') return responsesItems(body);
+  if (protocol === 'gemini') return geminiItems(body);
   return chatItems(body);
 }
 
 function hasTools(body: Record<string, unknown>): boolean {
-  return Array.isArray(body.tools) && body.tools.length > 0;
+  return toolNames(body).length > 0;
 }
 
 function toolNames(body: Record<string, unknown>): string[] {
-  return (Array.isArray(body.tools) ? body.tools : []).map((t) => {
-    if (!isRecord(t)) return '';
+  return (Array.isArray(body.tools) ? body.tools : []).flatMap((t) => {
+    if (!isRecord(t)) return [''];
+    // Gemini groups its tools: {functionDeclarations: [{name, …}]}.
+    if (Array.isArray(t.functionDeclarations)) {
+      return t.functionDeclarations.map((f) => (isRecord(f) && typeof f.name === 'string' ? f.name : ''));
+    }
     if (typeof t.name === 'string') return t.name;
     if (isRecord(t.function) && typeof t.function.name === 'string') return t.function.name;
     return typeof t.type === 'string' ? t.type : '';
-  });
+  }).filter(Boolean);
+}
+
+/** The shell tool to call in a Chat Completions request: the first of ours the client offers. */
+function chatShellTool(body: Record<string, unknown>): string | null {
+  const offered = toolNames(body);
+  return CHAT_SHELL_TOOLS.find((t) => offered.includes(t)) ?? null;
 }
 
 /** Where a request stands: which turn, how many calls were made in it, and the item index of each call. */
@@ -268,10 +308,13 @@ function replyChat(res: ServerResponse, body: Record<string, unknown>, action: A
   const model = typeof body.model === 'string' ? body.model : 'mock-model';
   const base = { id: `chatcmpl-lg-${Date.now()}-${step}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model };
   const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
-  const args = action.type === 'tool' ? JSON.stringify({ command: action.command, description: `scripted step ${step}` }) : '';
+  const tool = chatShellTool(body) ?? 'bash';
+  const args = action.type !== 'tool' ? ''
+    : tool === 'run_commands' ? JSON.stringify({ commands: [action.command] })
+    : JSON.stringify({ command: action.command, description: `scripted step ${step}` });
   if (body.stream !== true) {
     const message = action.type === 'tool'
-      ? { role: 'assistant', content: null, tool_calls: [{ id: action.id, type: 'function', function: { name: 'bash', arguments: args } }] }
+      ? { role: 'assistant', content: null, tool_calls: [{ id: action.id, type: 'function', function: { name: tool, arguments: args } }] }
       : { role: 'assistant', content: action.text };
     json(res, 200, { ...base, object: 'chat.completion',
       choices: [{ index: 0, message, finish_reason: action.type === 'tool' ? 'tool_calls' : 'stop' }], usage });
@@ -281,7 +324,7 @@ function replyChat(res: ServerResponse, body: Record<string, unknown>, action: A
   const events = action.type === 'tool'
     ? [
       chunk([{ index: 0, delta: { role: 'assistant', content: null, tool_calls: [{ index: 0, id: action.id, type: 'function',
-        function: { name: 'bash', arguments: '' } }] }, finish_reason: null }]),
+        function: { name: tool, arguments: '' } }] }, finish_reason: null }]),
       chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args } }] }, finish_reason: null }]),
       chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]),
     ]
@@ -290,6 +333,24 @@ function replyChat(res: ServerResponse, body: Record<string, unknown>, action: A
       chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]),
     ];
   sse(res, [...events, chunk([], { usage }), { data: '[DONE]' }]);
+}
+
+/** Gemini API: one candidate; `:streamGenerateContent?alt=sse` gets it as a single SSE data chunk. */
+function replyGemini(res: ServerResponse, url: string, body: Record<string, unknown>, action: Action, step: number): void {
+  const config = isRecord(body.generationConfig) ? body.generationConfig : {};
+  const wantsJson = config.responseMimeType === 'application/json' || 'responseJsonSchema' in config || 'responseSchema' in config;
+  const part = action.type === 'tool'
+    ? { functionCall: { name: 'run_shell_command', args: { command: action.command, description: `scripted step ${step}` } } }
+    // Side calls that want JSON (routing, next-speaker checks) get an empty object rather than prose.
+    : { text: wantsJson ? '{}' : action.text };
+  const reply = {
+    candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+    modelVersion: 'mock-gemini',
+    responseId: `lg_${Date.now()}_${step}`,
+  };
+  if (url.split('?')[0]?.endsWith(':streamGenerateContent')) sse(res, [{ data: reply }]);
+  else json(res, 200, reply);
 }
 
 // --- the server ----------------------------------------------------------------------------------
@@ -308,6 +369,7 @@ function protocolOf(method: string, url: string): Protocol | null {
   if (path.endsWith('/messages')) return 'anthropic';
   if (path.endsWith('/responses')) return 'responses';
   if (path.endsWith('/chat/completions')) return 'chat';
+  if (/\/models\/[^/]+:(streamGenerateContent|generateContent)$/.test(path)) return 'gemini';
   return null;
 }
 
@@ -373,6 +435,12 @@ export class MockModelServer {
     const rec: RecordedRequest = { seq: ++this.seq, method, url, protocol, body: null, kind: 'other', turn: null, stepsDone: null, reply: '' };
     this.requests.push(rec);
 
+    if (method === 'POST' && /:countTokens$/.test(url.split('?')[0] ?? '')) {
+      // Gemini CLI may ask for a token count; any number will do.
+      rec.reply = 'countTokens';
+      json(res, 200, { totalTokens: 10 });
+      return;
+    }
     if (!protocol) {
       // Claude Code 2.1.197 probes `HEAD /`; a 404 is what a real API answers too.
       rec.reply = '404';
@@ -399,7 +467,7 @@ export class MockModelServer {
       // OpenCode's title request has no tools; any such side call gets a short harmless text.
       rec.kind = 'side';
       rec.reply = 'text: side answer';
-      this.send(protocol, res, body, { type: 'text', text: 'Scripted loop-guard check' }, 0);
+      this.send(protocol, res, url, body, { type: 'text', text: 'Scripted loop-guard check' }, 0);
       return;
     }
     rec.kind = 'agent';
@@ -407,9 +475,10 @@ export class MockModelServer {
     const done = items.slice(pos.markerIndex + 1).filter((it) => it.kind === 'call').length;
     rec.stepsDone = done;
 
-    const expectedTool = protocol === 'anthropic' ? 'Bash' : protocol === 'responses' ? 'exec_command' : 'bash';
-    if (!toolNames(body).includes(expectedTool)) {
-      this.problems.push(`${url}: the agent did not offer the ${expectedTool} tool (offered: ${toolNames(body).join(', ')})`);
+    const expectedTools: readonly string[] = protocol === 'anthropic' ? ['Bash'] : protocol === 'responses' ? ['exec_command']
+      : protocol === 'gemini' ? ['run_shell_command'] : CHAT_SHELL_TOOLS;
+    if (!expectedTools.some((t) => toolNames(body).includes(t))) {
+      this.problems.push(`${url}: the agent did not offer a shell tool (${expectedTools.join(' | ')}; offered: ${toolNames(body).join(', ')})`);
     }
     const turn = this.script.turns[pos.turn - 1];
     let action: Action;
@@ -424,12 +493,13 @@ export class MockModelServer {
     // Claude's tool_use ids conventionally start with toolu_; the other two accept any id.
     if (action.type === 'tool' && protocol === 'anthropic') action.id = action.id.replace(/^call_/, 'toolu_');
     rec.reply = action.type === 'tool' ? `tool: ${action.command}` : `text: ${action.text}`;
-    this.send(protocol, res, body, action, done + 1);
+    this.send(protocol, res, url, body, action, done + 1);
   }
 
-  private send(protocol: Protocol, res: ServerResponse, body: Record<string, unknown>, action: Action, step: number): void {
+  private send(protocol: Protocol, res: ServerResponse, url: string, body: Record<string, unknown>, action: Action, step: number): void {
     if (protocol === 'anthropic') replyAnthropic(res, body, action, step);
     else if (protocol === 'responses') replyResponses(res, body, action, step);
+    else if (protocol === 'gemini') replyGemini(res, url, body, action, step);
     else replyChat(res, body, action, step);
   }
 
