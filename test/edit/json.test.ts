@@ -2,8 +2,8 @@ import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { parse, tokenize } from 'comment-json';
 import { diffChars, structuredPatch } from 'diff';
-import { mergeJson, removeFromJson, type EnvSpec, type HookEntrySpec, type MergeSpec, type RemoveSpec } from '../../src/edit/json.ts';
-import { FileFormatError } from '../../src/edit/types.ts';
+import { mergeJson, removeFromJson, type EnvSpec, type HookEntrySpec, type MergeSpec, type RemoveSpec } from '../../src/edit/jsonc.ts';
+import { FileFormatError } from '../../src/edit/splice.ts';
 
 // ───────── specs ─────────
 

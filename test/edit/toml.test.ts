@@ -1,8 +1,8 @@
 // Table tests for the Codex `[shell_environment_policy] set` splice editor.
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { mergeCodexEnv, removeCodexEnv } from '../../src/edit/toml.ts';
-import { FileFormatError, type EditOutcome } from '../../src/edit/types.ts';
+import { mergeCodexEnv, removeCodexEnv } from '../../src/edit/toml-scan.ts';
+import { FileFormatError, type EditOutcome } from '../../src/edit/splice.ts';
 
 const values = { GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true' };
 const OURS = 'GIT_PAGER = "cat", PAGER = "cat", GIT_TERMINAL_PROMPT = "0", GIT_EDITOR = "true"';

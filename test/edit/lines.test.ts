@@ -8,7 +8,7 @@ import {
   removeImportLine,
   scanFences,
   splitLines,
-} from '../../src/edit/text.ts';
+} from '../../src/edit/lines.ts';
 
 const IMP = '@AGENTS.md';
 

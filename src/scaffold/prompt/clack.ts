@@ -1,7 +1,7 @@
 // Prompts with @clack/prompts; imported on demand by prompt.ts.
 import { cancel, confirm, isCancel, multiselect } from '@clack/prompts';
-import { CANCELLED, type Prompter } from './prompt.ts';
-import { TOOL_NAMES, TOOLS, type ToolName } from './tools/index.ts';
+import { CANCELLED, type Prompter } from './types.ts';
+import { TOOL_NAMES, TOOLS, type ToolName } from '../../tools/index.ts';
 
 export const clackPrompter: Prompter = {
   async confirm(message) {

@@ -8,7 +8,7 @@
 //   4. `[shell_environment_policy.set]` → add `KEY = "value"` lines after that table's last key line
 //   otherwise (dotted keys, multi-line inline table, inline policy) → conflict with a snippet to paste.
 import { parse, TomlError } from 'smol-toml';
-import { detectEol, FileFormatError, splitBom, type EditOutcome } from './types.ts';
+import { detectEol, FileFormatError, splitBom, type EditOutcome } from './splice.ts';
 
 const POLICY = 'shell_environment_policy';
 

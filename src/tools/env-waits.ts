@@ -1,5 +1,4 @@
 // Which values of our environment keys make a command wait for a person; shared by the plan's notes and doctor.
-import { AGENT_ENV } from './guard/core/env.ts';
 
 /** A pager that returns by itself. `--paging=never` covers delta and bat configured not to page. */
 export function pagerWaits(value: string): boolean {
@@ -21,8 +20,3 @@ export function valueWaits(key: string, value: string): boolean {
   if (key === 'GIT_TERMINAL_PROMPT') return value.trim() !== '0';
   return false;
 }
-
-/** The one shell-profile line that gives Cursor's agent shell our environment (Cursor has no project setting for it). */
-export const PROFILE_LINE = `[ -n "$CURSOR_AGENT" ] && export ${Object.entries(AGENT_ENV)
-  .map(([k, v]) => `${k}=${v}`)
-  .join(' ')}`;

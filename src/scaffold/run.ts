@@ -1,33 +1,25 @@
 // The scaffolder's flow: options → detect → plan → report → (confirm) → apply. I/O comes in through `io`.
 import { readFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ApplyError, applyPlan } from './apply.ts';
-import { readDist, readRendered, VERSION } from './assets.ts';
+import { buildAssets, VERSION } from '../assets.ts';
 import { type DetectedTool, detectTools, findGitRoot, parseToolList } from './detect.ts';
 import { MANIFEST_PATH, type Manifest, parseManifest } from './manifest.ts';
-import { buildPlan, type FileChange, type Plan, PlanError, type PlanInput, planPaths, type ProfileTarget } from './plan.ts';
-import { EXIT } from './exit-codes.ts';
-import { CANCELLED, canPrompt, type Prompter } from './prompt.ts';
-import { colorEnabled, type Palette, palette } from './report/colors.ts';
-import { colorDiff, displayDiff } from './report/diff.ts';
-import { annotations } from './report/github.ts';
-import { type JsonReport, jsonChanges } from './report/json.ts';
-import { filesReport, isDrift, toolsReport } from './report/summary.ts';
-import { FileFormatError } from './edit/types.ts';
-import { PROFILE_LINE } from './interactive.ts';
-import { TOOLS, type ToolName } from './tools/index.ts';
-import { withOwnedHeader } from './edit/owned-file.ts';
+import { buildPlan, type FileChange, type Plan, PlanError, planPaths } from './plan.ts';
+import { EXIT } from '../exit-codes.ts';
+import { canPrompt } from './prompt/index.ts';
+import { CANCELLED } from './prompt/types.ts';
+import type { IO } from '../io.ts';
+import { colorEnabled, type Palette, palette } from '../report/colors.ts';
+import { colorDiff, displayDiff } from '../report/diff.ts';
+import { annotations } from '../report/github.ts';
+import { type JsonReport, jsonChanges } from '../report/json.ts';
+import { filesReport, isDrift, toolsReport } from '../report/summary.ts';
+import { FileFormatError } from '../edit/splice.ts';
+import { hasProfileBlock, PROFILE_LINE, profileTarget, type ProfileTarget } from './profile.ts';
+import { TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
 
-export interface IO {
-  cwd: string;
-  env: Record<string, string | undefined>;
-  home: string;
-  stdinIsTTY: boolean;
-  stdoutIsTTY: boolean;
-  out(text: string): void;
-  err(text: string): void;
-  prompter: Prompter;
-}
+export type { IO } from '../io.ts';
 
 export type Mode = 'apply' | 'check' | 'remove';
 
@@ -43,20 +35,6 @@ export interface Options {
 }
 
 
-/** The rc file for the user's shell, from $SHELL. */
-export function profileTarget(env: Record<string, string | undefined>, home: string): ProfileTarget | null {
-  const shell = basename(env.SHELL ?? '');
-  if (shell === 'bash') return { path: join(home, '.bashrc'), kind: 'block' };
-  if (shell === 'zsh') return { path: join(env.ZDOTDIR || home, '.zshrc'), kind: 'block' };
-  if (shell === 'fish') return { path: join(env.XDG_CONFIG_HOME || join(home, '.config'), 'fish', 'conf.d', 'loop-guard.fish'), kind: 'fish' };
-  return null;
-}
-
-/** Our block (or our fish file) is already in the user's profile. */
-function hasProfileBlock(text: string | null): boolean {
-  return text !== null && (text.includes('# >>> loop-guard:begin') || /^# create-loop-guard v/m.test(text));
-}
-
 function readOrNull(path: string): string | null {
   try {
     return readFileSync(path, 'utf8');
@@ -65,17 +43,6 @@ function readOrNull(path: string): string | null {
   }
 }
 
-export function buildAssets(version: string): PlanInput['assets'] {
-  const plugin = readDist('opencode-plugin.js');
-  return {
-    guard: readDist('loop-guard.mjs'),
-    'opencode-plugin': withOwnedHeader(plugin, '//', version),
-    'cursor-env': readRendered('cursor-env.sh'),
-    agentsBlock: readRendered('agents-block.md').replace(/\n+$/, ''),
-    profileBlock: readRendered('profile-block.sh').replace(/\n+$/, ''),
-    profileFish: readRendered('profile.fish'),
-  };
-}
 
 interface Context {
   root: string;
@@ -106,7 +73,7 @@ function loadManifest(root: string): Manifest | null {
 function nextSteps(tools: readonly ToolName[], profileDone: boolean): string[] {
   const steps: string[] = [];
   for (const t of tools) for (const s of TOOLS[t].nextSteps) steps.push(`${TOOLS[t].label}: ${s}`);
-  if (tools.includes('cursor') && !profileDone) {
+  if (tools.some((t) => TOOLS[t].needsShellProfile) && !profileDone) {
     steps.push(`Cursor: its agent shell needs the environment from your shell profile. Add this line to ~/.bashrc or ~/.zshrc (or rerun with --shell-profile):\n    ${PROFILE_LINE}`);
   }
   return steps;
@@ -149,7 +116,7 @@ export async function run(opts: Options, io: IO): Promise<number> {
     if (opts.tools !== undefined) {
       const parsed = parseToolList(opts.tools);
       if (parsed.unknown.length || !parsed.tools.length) {
-        io.err(`create-loop-guard: --tools takes a comma-separated list of claude, codex, cursor, opencode (got ${JSON.stringify(opts.tools)}).\n`);
+        io.err(`create-loop-guard: --tools takes a comma-separated list of ${TOOL_NAMES.join(', ')} (got ${JSON.stringify(opts.tools)}).\n`);
         return finish(EXIT.error, 'usage-error');
       }
       tools = parsed.tools;
@@ -178,7 +145,7 @@ export async function run(opts: Options, io: IO): Promise<number> {
     }
     if (!ctx.tools.length) {
       const looked = Object.values(TOOLS).flatMap((t) => t.evidence).join(', ');
-      io.err(`create-loop-guard: no agent tool config found in ${ctx.root} (looked for ${looked}).\n  Pass the tools you use: --tools claude,codex,cursor,opencode\n`);
+      io.err(`create-loop-guard: no agent tool config found in ${ctx.root} (looked for ${looked}).\n  Pass the tools you use: --tools ${TOOL_NAMES.join(',')}\n`);
       return finish(EXIT.error, 'no-tools');
     }
   }
@@ -189,7 +156,7 @@ export async function run(opts: Options, io: IO): Promise<number> {
 
   // $HOME is touched only on explicit opt-in, and --check never looks there.
   let profile: ProfileTarget | undefined;
-  if (opts.mode !== 'check' && ctx.tools.includes('cursor')) {
+  if (opts.mode !== 'check' && ctx.tools.some((t) => TOOLS[t].needsShellProfile)) {
     let want = opts.shellProfile;
     const existing = profileTarget(io.env, io.home);
     // Once accepted, the profile block is kept current on every rerun without asking again.

@@ -1,7 +1,7 @@
 // Managed blocks between whole-line markers in files we don't own (AGENTS.md, shell rc files).
 import { createHash } from 'node:crypto';
-import { type Line, joinLines, scanFences, splitLines } from './text.ts';
-import { type EditOutcome, detectEol, splitBom } from './types.ts';
+import { type Line, joinLines, scanFences, splitLines } from './lines.ts';
+import { type EditOutcome, detectEol, splitBom } from './splice.ts';
 
 export type CommentStyle = 'markdown' | 'shell';
 
@@ -187,6 +187,11 @@ function classify(parsed: Parsed, spec: BlockSpec): { state: BlockState; version
   if (scan.version === spec.version && scan.sha === bodyHash(spec.body)) return { state: 'current', ...base };
   const from = version === undefined ? 'an unknown version' : `v${version}`;
   return { state: 'outdated', ...base, detail: `the ${spec.id} block (${span(scan)}) is ${from}; this is v${spec.version}` };
+}
+
+/** Whether the text holds a block with this id, in any state (absent is the only "no"). */
+export function hasBlock(text: string, id: string, style: CommentStyle): boolean {
+  return parse(text, id, style).scan.kind !== 'absent';
 }
 
 /** Inspect without editing. */

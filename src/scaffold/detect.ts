@@ -1,7 +1,7 @@
 // Which agent tools a repository uses, with the paths that show it. Looks only at fixed paths, never walks the tree.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { TOOL_NAMES, TOOLS, type ToolName } from './tools/index.ts';
+import { TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
 
 export interface DetectedTool {
   name: ToolName;

@@ -1,5 +1,5 @@
 // Line-level text helpers shared by the Markdown editors, and the CLAUDE.md `@AGENTS.md` import line.
-import { type EditOutcome, detectEol, splitBom } from './types.ts';
+import { type EditOutcome, detectEol, splitBom } from './splice.ts';
 
 /** One line of a file with its own terminator, so untouched lines round-trip byte for byte. */
 export interface Line {

@@ -1,9 +1,11 @@
 // The OpenCode plugin: the same core as the hook file, run in-process. OpenCode loads every export as a plugin
 // function, so this module exports exactly one.
-import { coerceState, emptyState, onPost, onPre, type SessionState } from '../guard/core/detector.ts';
-import { AGENT_ENV } from '../guard/core/env.ts';
-import { checkHang } from '../guard/core/hang.ts';
-import { readSettings } from '../guard/core/settings.ts';
+import { AGENT_ENV } from '../../tools/env.ts';
+import { decide, type SessionStore } from '../core/decide.ts';
+import type { SessionState } from '../core/detector.ts';
+import { readSettings } from '../core/settings.ts';
+import type { GuardEvent } from '../core/types.ts';
+import { opencodeFacts } from './opencode-facts.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -18,12 +20,21 @@ export const LoopGuard = async (_ctx?: unknown) => {
   const settings = readSettings(process.env);
   const sessions = new Map<string, SessionState>();
 
-  const load = (id: string): SessionState | undefined => coerceState(sessions.get(id));
   const save = (id: string, state: SessionState) => {
     sessions.delete(id);
     sessions.set(id, state);
     if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
   };
+  // In memory: the plugin runs in OpenCode's own long-lived process.
+  const store = (id: string): SessionStore => ({
+    read: () => sessions.get(id),
+    update(change) {
+      const { next, result } = change(sessions.get(id));
+      save(id, next);
+      return result;
+    },
+  });
+  const run = (event: GuardEvent, sessionID: unknown) => decide(event, settings, opencodeFacts, store(String(sessionID ?? '')));
 
   return {
     // Every shell command OpenCode runs gets the non-interactive environment.
@@ -37,11 +48,8 @@ export const LoopGuard = async (_ctx?: unknown) => {
         if (!settings.enabled || input?.tool !== 'bash') return;
         const command = obj(output?.args)?.command;
         if (typeof command !== 'string') return;
-        if (settings.hangGuard) reason = checkHang(command, { tool: 'opencode', background: false })?.message ?? null;
-        if (!reason) {
-          const decision = onPre(load(String(input.sessionID ?? '')), { command }, settings);
-          if (decision.action === 'deny') reason = decision.message;
-        }
+        const decision = run({ kind: 'pre', command, background: false }, input.sessionID);
+        if (decision.action === 'deny') reason = decision.message;
       } catch {
         return; // fail open: an internal error never stops a command
       }
@@ -60,13 +68,10 @@ export const LoopGuard = async (_ctx?: unknown) => {
         const meta = obj(output.metadata);
         const text = typeof meta?.output === 'string' ? meta.output : typeof output.output === 'string' ? output.output : '';
         const exit = typeof meta?.exit === 'number' ? meta.exit : undefined;
-        const id = String(input.sessionID ?? '');
-        const { next, decision } = onPost(
-          load(id),
-          { command, output: text, ...(exit !== undefined ? { exitCode: exit } : {}), ...(input.callID ? { callId: String(input.callID) } : {}) },
-          settings,
+        const decision = run(
+          { kind: 'post', command, output: text, ...(exit !== undefined ? { exitCode: exit } : {}), ...(input.callID ? { callId: String(input.callID) } : {}) },
+          input.sessionID,
         );
-        save(id, next);
         // The same result object goes to the model, so appending here adds the warning after the real output.
         if (decision.action === 'warn') output.output = `${output.output ?? ''}\n\n${decision.message}`;
       } catch {
@@ -77,7 +82,7 @@ export const LoopGuard = async (_ctx?: unknown) => {
     // A new user message starts that session over.
     'chat.message': async (input: { sessionID?: string }) => {
       try {
-        if (input?.sessionID) save(String(input.sessionID), emptyState());
+        if (input?.sessionID) run({ kind: 'userTurn' }, input.sessionID);
       } catch {
         // fail open
       }

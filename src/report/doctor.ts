@@ -1,6 +1,6 @@
 // Two reporters over one result: the checklist for people, and the same data as JSON.
-import type { Palette } from '../report/colors.ts';
-import type { Group } from './types.ts';
+import type { Palette } from './colors.ts';
+import type { Group } from '../doctor/types.ts';
 import { EXIT } from '../exit-codes.ts';
 
 export interface DoctorReport {

@@ -1,8 +1,9 @@
 // What an earlier run put in place, so a key the user had before install is never treated as ours.
-import { FileFormatError } from './edit/types.ts';
-import { TOOL_NAMES, type ToolName } from './tools/index.ts';
+import { FileFormatError } from '../edit/splice.ts';
+import { TOOL_NAMES, type ToolName } from '../tools/index.ts';
 
-export const MANIFEST_PATH = '.agents/loop-guard.json';
+export { MANIFEST_PATH } from '../tools/markers.ts';
+import { MANIFEST_PATH } from '../tools/markers.ts';
 
 export interface FileRecord {
   /** We created the file (remove may delete it once nothing else is left in it). */

@@ -1,19 +1,15 @@
 // Doctor tests: temp repos installed by the BUILT CLI, an isolated $HOME, $CODEX_HOME and git config, never the real ones.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import { cliFile, guardFile, repoRoot } from './paths.ts';
 
-export const mainDir = fileURLToPath(new URL('../../', import.meta.url));
-export const cliFile = join(mainDir, 'dist', 'cli.mjs');
-export const builtGuard = join(mainDir, 'dist', 'loop-guard.mjs');
+export { cliFile, requireBuilt } from './paths.ts';
+export const mainDir = repoRoot;
+export const builtGuard = guardFile;
 export const ALL_TOOLS = 'claude,codex,cursor,opencode';
-
-export function requireBuilt(): void {
-  if (!existsSync(cliFile) || !existsSync(builtGuard)) throw new Error('dist/ is missing: run `npm run build` first (npm test does).');
-}
 
 const made: string[] = [];
 // Registered while the importing test file is collected, so each file removes what it made.

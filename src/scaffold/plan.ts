@@ -1,13 +1,15 @@
 // intents + current files → FileChange[]. Pure: every mode (apply, --dry-run, --check, --remove) uses this one plan.
-import { type BlockSpec, removeBlock, upsertBlock } from './edit/block.ts';
-import { createdContainers, mergeJson, type MergeSpec, removeFromJson } from './edit/json.ts';
-import { planOwnedFile, readOwnedHeader } from './edit/owned-file.ts';
-import { ensureImportLine, removeImportLine } from './edit/text.ts';
-import { mergeCodexEnv, removeCodexEnv } from './edit/toml.ts';
-import { type EditOutcome, FileFormatError } from './edit/types.ts';
+import { type BlockSpec, removeBlock, upsertBlock } from '../edit/md-block.ts';
+import { createdContainers, mergeJson, type MergeSpec, removeFromJson } from '../edit/jsonc.ts';
+import { planOwnedFile, readOwnedHeader } from '../edit/owned-file.ts';
+import { ensureImportLine, removeImportLine } from '../edit/lines.ts';
+import { mergeCodexEnv, removeCodexEnv } from '../edit/toml-scan.ts';
+import { type EditOutcome, FileFormatError } from '../edit/splice.ts';
 import { emptyManifest, type FileRecord, MANIFEST_PATH, type Manifest, renderManifest } from './manifest.ts';
-import { valueWaits } from './interactive.ts';
-import { AGENT_ENV, type Intent, type OwnedAsset, TOOLS, type ToolName } from './tools/index.ts';
+import type { ProfileTarget } from './profile.ts';
+import { BLOCK_ID } from '../tools/markers.ts';
+import { valueWaits } from '../tools/env-waits.ts';
+import { AGENT_ENV, type Intent, type OwnedAsset, TOOLS, type ToolName } from '../tools/index.ts';
 
 export type Action = 'create' | 'update' | 'noop' | 'conflict' | 'remove';
 
@@ -44,12 +46,6 @@ export class PlanError extends Error {
   }
 }
 
-export interface ProfileTarget {
-  /** Absolute path of the rc file (bash/zsh) or the fish conf.d file. */
-  path: string;
-  kind: 'block' | 'fish';
-}
-
 export interface PlanInput {
   mode: 'apply' | 'remove';
   tools: ToolName[];
@@ -67,8 +63,6 @@ export interface Plan {
   changes: FileChange[];
   manifest: Manifest;
 }
-
-const BLOCK_ID = 'loop-guard';
 
 /** Intents of the chosen tools, one per path (the guard file is shared). */
 export function intentsFor(tools: readonly ToolName[]): Intent[] {

@@ -11,7 +11,7 @@
 //   container with only whitespace left in it collapses back to `{}`/`[]`.
 
 import { parse as parseJsonc } from 'comment-json';
-import { FileFormatError, detectEol, splitBom, type EditOutcome } from './types.ts';
+import { FileFormatError, detectEol, splitBom, type EditOutcome } from './splice.ts';
 
 export interface HookEntrySpec {
   /** 'nested' = Claude Code / Codex shape: { hooks: { Event: [ { matcher?, hooks: [ { type:'command', command, timeout } ] } ] } }

@@ -1,11 +1,11 @@
 // `create-loop-guard doctor`: proves the installed guard works in this repo, on this machine. Read-only.
 import { resolve } from 'node:path';
-import { VERSION } from './assets.ts';
-import { findGitRoot } from './detect.ts';
-import { runChecks } from './doctor/checks.ts';
-import { exitCodeOf, jsonReport, notSetUpText, textReport } from './doctor/report.ts';
-import { colorEnabled, palette } from './report/colors.ts';
-import type { IO } from './run.ts';
+import { VERSION } from '../assets.ts';
+import { findGitRoot } from '../scaffold/detect.ts';
+import { runChecks } from './checks.ts';
+import { exitCodeOf, jsonReport, notSetUpText, textReport } from '../report/doctor.ts';
+import { colorEnabled, palette } from '../report/colors.ts';
+import type { IO } from '../io.ts';
 
 export async function doctor(opts: { json: boolean; cwd?: string }, io: IO): Promise<number> {
   const start = resolve(io.cwd, opts.cwd ?? '.');

@@ -2,8 +2,7 @@
 // (not HTML). Every value is known when the package is built, so `npm run build` renders them into dist/templates/
 // and the CLI reads plain text: compiling the templates on each run cost more than the rest of --check.
 import Handlebars from 'handlebars';
-import { AGENT_ENV } from './guard/core/env.ts';
-import { DEFAULT_BLOCK } from './guard/core/settings.ts';
+import { AGENT_ENV, DEFAULT_BLOCK } from '../tools/env.ts';
 
 /** The templates and the file each renders to under dist/templates/. */
 export const TEMPLATES = {

@@ -9,8 +9,8 @@ import {
   removeBlock,
   renderBlock,
   upsertBlock,
-} from '../../src/edit/block.ts';
-import type { EditOutcome } from '../../src/edit/types.ts';
+} from '../../src/edit/md-block.ts';
+import type { EditOutcome } from '../../src/edit/splice.ts';
 
 const BODY = [
   '## Stop rule',
