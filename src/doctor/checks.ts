@@ -266,6 +266,14 @@ async function opencodeGroup(ctx: Ctx): Promise<Check[]> {
   return checks;
 }
 
+/** A tool with no checks of its own yet: whether its shell's git pager and editor wait for a person. */
+async function genericGroup(tool: ToolName, ctx: Ctx): Promise<Check[]> {
+  return [await gitEnvCheck(tool, TOOLS[tool].doctor.shellLabel, ctx.base, { env: {}, source: 'no setting of ours' }, ctx.git)];
+}
+
+/** Tools whose config has quirks worth checking (disabled hooks, trust, replayed payloads); the rest get genericGroup. */
+const TOOL_GROUPS: Partial<Record<ToolName, (c: Ctx) => Promise<Check[]>>> = { claude: claudeGroup, codex: codexGroup, cursor: cursorGroup, opencode: opencodeGroup };
+
 // ───────────────────────────── the list ─────────────────────────────
 
 export async function runChecks(input: DoctorInput): Promise<DoctorResult> {
@@ -294,8 +302,7 @@ export async function runChecks(input: DoctorInput): Promise<DoctorResult> {
         : pass('repo.switch', 'LOOP_GUARD is not switched off in this environment'),
     );
     if (!tools.length) repo[0] = fail('repo.manifest', `${MANIFEST_PATH} records no agent tool and no loop-guard hook entries were found`, `${RERUN} --tools ${TOOL_NAMES.join(',')} (the ones you use)`);
-    const perTool: Record<ToolName, (c: Ctx) => Promise<Check[]>> = { claude: claudeGroup, codex: codexGroup, cursor: cursorGroup, opencode: opencodeGroup };
-    const results = await Promise.all(tools.map((t) => perTool[t](ctx)));
+    const results = await Promise.all(tools.map((t) => (TOOL_GROUPS[t] ?? ((c: Ctx) => genericGroup(t, c)))(ctx)));
     const groups: Group[] = [{ name: 'repo', label: 'Repository', checks: repo }];
     tools.forEach((t, i) => groups.push({ name: t, label: TOOLS[t].label, checks: results[i] ?? [] }));
     return { setUp: true, groups };

@@ -1,7 +1,6 @@
 // Pure: which hook commands a tool's config registers, and whether ours sit on every event the guard needs.
-import type { HookEntrySpec } from '../edit/jsonc.ts';
 import { isOurHookCommand } from '../tools/markers.ts';
-import { type Intent, TOOLS, type ToolName } from '../tools/index.ts';
+import { type HookEntrySpec, type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { type Check, fail, pass, RERUN } from './types.ts';
 
 export interface HookCommand {

@@ -1,4 +1,5 @@
-// Shapes shared by the pure editors: text in, text out, or a conflict that says what to do by hand.
+// Shapes shared by the pure editors: text in, text out, or a conflict that says what to do by hand; the one splice
+// type every editor uses; and the file's own BOM and line ending, which edits keep.
 
 /** The outcome of one pure edit of one file's text. */
 export type EditOutcome =
@@ -45,4 +46,24 @@ export function detectEol(text: string): '\n' | '\r\n' {
   if (crlf === -1) return '\n';
   const lf = text.indexOf('\n');
   return lf === crlf + 1 ? '\r\n' : '\n';
+}
+
+/** Replace text[start, end) with `text`: the one edit shape of every editor (nuxt/cli style). */
+export interface Splice {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Apply non-overlapping splices given as offsets into the original text. */
+export function applySplices(text: string, splices: readonly Splice[]): string {
+  // A stable ascending sort keeps same-offset insertions in the order they were pushed (comma first).
+  const sorted = [...splices].sort((a, b) => a.start - b.start);
+  let out = '';
+  let pos = 0;
+  for (const s of sorted) {
+    out += text.slice(pos, s.start) + s.text;
+    pos = Math.max(pos, s.end);
+  }
+  return out + text.slice(pos);
 }

@@ -1,15 +1,13 @@
 // intents + current files → FileChange[]. Pure: every mode (apply, --dry-run, --check, --remove) uses this one plan.
 import { type BlockSpec, removeBlock, upsertBlock } from '../edit/md-block.ts';
-import { createdContainers, mergeJson, type MergeSpec, removeFromJson } from '../edit/jsonc.ts';
 import { planOwnedFile, readOwnedHeader } from '../edit/owned-file.ts';
-import { ensureImportLine, removeImportLine } from '../edit/lines.ts';
-import { mergeCodexEnv, removeCodexEnv } from '../edit/toml-scan.ts';
 import { type EditOutcome, FileFormatError } from '../edit/splice.ts';
+import { BLOCK_ID } from '../tools/markers.ts';
+import { type Intent, TOOLS, type ToolName } from '../tools/index.ts';
+import { handlerFor } from './intents/index.ts';
+import type { Assets, IntentContext } from './intents/types.ts';
 import { emptyManifest, type FileRecord, MANIFEST_PATH, type Manifest, renderManifest } from './manifest.ts';
 import type { ProfileTarget } from './profile.ts';
-import { BLOCK_ID } from '../tools/markers.ts';
-import { valueWaits } from '../tools/env-waits.ts';
-import { AGENT_ENV, type Intent, type OwnedAsset, TOOLS, type ToolName } from '../tools/index.ts';
 
 export type Action = 'create' | 'update' | 'noop' | 'conflict' | 'remove';
 
@@ -55,7 +53,7 @@ export interface PlanInput {
   version: string;
   force: boolean;
   /** Rendered text of what we own. */
-  assets: Record<OwnedAsset, string> & { agentsBlock: string; profileBlock: string; profileFish: string };
+  assets: Assets;
   profile?: ProfileTarget;
 }
 
@@ -90,19 +88,6 @@ function actionFor(before: string | null, outcome: EditOutcome): Action {
   return before === null ? 'create' : 'update';
 }
 
-/** The editors already report a kept value; this adds the warning when the kept value makes agents wait for a person. */
-function keptNotes(kept: Array<{ key: string; value: string }>): string[] {
-  return kept
-    .filter(({ key, value }) => valueWaits(key, value))
-    .map(({ key, value }) => `Agents may hang on ${key}=${JSON.stringify(value)}: it waits for a person (ours is ${JSON.stringify(AGENT_ENV[key] ?? '')}).`);
-}
-
-function ownedEnv(rec: FileRecord | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const k of rec?.env ?? []) if (AGENT_ENV[k] !== undefined) out[k] = AGENT_ENV[k] as string;
-  return out;
-}
-
 function change(path: string, before: string | null, outcome: EditOutcome, reason: string, extra: Partial<FileChange> = {}): FileChange {
   const action = actionFor(before, outcome);
   if (outcome.status === 'conflict') {
@@ -120,58 +105,21 @@ function wrap<T>(path: string, fn: () => T): T {
   }
 }
 
-function blockSpec(input: PlanInput, style: BlockSpec['style'], body: string): BlockSpec {
+function blockSpec(input: Pick<PlanInput, 'version'>, style: BlockSpec['style'], body: string): BlockSpec {
   return { id: BLOCK_ID, version: input.version, body, style };
 }
 
-function planApplyIntent(intent: Intent, input: PlanInput, rec: FileRecord): FileChange {
-  const before = input.files.get(intent.path) ?? null;
-  if (before === null) rec.created = true;
-  switch (intent.kind) {
-    case 'owned': {
-      const outcome = planOwnedFile(before, input.assets[intent.asset], { force: input.force });
-      const generated = intent.asset !== 'cursor-env';
-      return change(intent.path, before, outcome, before === null ? 'add' : 'upgrade', { mode: intent.mode, ...(generated ? { generated } : {}) });
-    }
-    case 'json': {
-      const spec: MergeSpec = {
-        hooks: intent.hooks,
-        ...(intent.env ? { env: { path: intent.env.path, values: { ...AGENT_ENV }, owned: rec.env ?? [], force: input.force } } : {}),
-        ...(intent.ensureTop ? { ensureTop: intent.ensureTop } : {}),
-      };
-      const r = wrap(intent.path, () => mergeJson(before, spec));
-      if (intent.env) rec.env = mergeOwned(rec.env, r.setKeys, r.kept);
-      if (r.outcome.status === 'changed') {
-        const made = createdContainers(before, r.outcome.text, spec).map((p) => p.join('/'));
-        if (made.length) rec.containers = [...new Set([...(rec.containers ?? []), ...made])];
-      }
-      const c = change(intent.path, before, r.outcome, intent.env ? 'hooks and environment' : 'hooks');
-      c.notes = [...c.notes, ...keptNotes(r.kept)];
-      return c;
-    }
-    case 'toml-env': {
-      const r = wrap(intent.path, () => mergeCodexEnv(before, { values: { ...AGENT_ENV }, owned: rec.env ?? [], force: input.force }));
-      rec.env = mergeOwned(rec.env, r.setKeys, r.kept);
-      if (r.createdTable) rec.tableCreated = true;
-      const c = change(intent.path, before, r.outcome, '[shell_environment_policy] set');
-      c.notes = [...c.notes, ...keptNotes(r.kept)];
-      return c;
-    }
-    case 'block': {
-      const outcome = wrap(intent.path, () => upsertBlock(before, blockSpec(input, 'markdown', input.assets.agentsBlock), { force: input.force }));
-      return change(intent.path, before, outcome, 'stop rule');
-    }
-    case 'import': {
-      const outcome = wrap(intent.path, () => ensureImportLine(before, intent.line));
-      if (outcome.status !== 'conflict' && outcome.added) rec.importAdded = true;
-      return change(intent.path, before, outcome, `${intent.line} import`);
-    }
-  }
+function context(input: PlanInput, before: string | null): IntentContext {
+  return { before, force: input.force, version: input.version, assets: input.assets };
 }
 
-function mergeOwned(prev: string[] | undefined, set: string[], kept: Array<{ key: string }>): string[] {
-  const keptKeys = new Set(kept.map((k) => k.key));
-  return [...new Set([...(prev ?? []), ...set])].filter((k) => !keptKeys.has(k));
+function planApplyIntent(intent: Intent, input: PlanInput, rec: FileRecord): { change: FileChange; owned: FileRecord } {
+  const before = input.files.get(intent.path) ?? null;
+  if (before === null) rec.created = true;
+  const r = wrap(intent.path, () => handlerFor(intent).plan(intent, context(input, before), rec));
+  const c = change(intent.path, before, r.outcome, r.reason, r.extra);
+  if (r.notes?.length) c.notes = [...c.notes, ...r.notes];
+  return { change: c, owned: r.owned };
 }
 
 function planRemoveIntent(intent: Intent, input: PlanInput, rec: FileRecord | undefined): FileChange {
@@ -179,46 +127,13 @@ function planRemoveIntent(intent: Intent, input: PlanInput, rec: FileRecord | un
   const before = input.files.get(path) ?? null;
   const noop = (reason: string): FileChange => ({ path, action: 'noop', before, after: before, reason, notes: [] });
   if (before === null) return noop('not present');
-  const created = rec?.created === true;
-  const finish = (r: { outcome: EditOutcome; becameEmpty: boolean }, reason: string): FileChange => {
-    if (r.outcome.status !== 'conflict' && r.becameEmpty && created) {
-      return { path, action: 'remove', before, after: null, reason: 'delete (created by create-loop-guard)', notes: [] };
-    }
-    return change(path, before, r.outcome, reason);
-  };
-  switch (intent.kind) {
-    case 'owned':
-      if (!readOwnedHeader(before)) return { ...noop('not ours (no create-loop-guard header); left alone'), notes: [] };
-      return { path, action: 'remove', before, after: null, reason: 'delete', notes: [] };
-    case 'json':
-      return finish(
-        wrap(path, () =>
-          removeFromJson(before, {
-            marker: intent.hooks.marker,
-            ...(rec ? { created: (rec.containers ?? []).map((c) => c.split('/')) } : {}),
-            ...(intent.env ? { ownedEnv: { path: intent.env.path, values: ownedEnv(rec) } } : {}),
-            ...(intent.ensureTop ? { ensureTop: intent.ensureTop } : {}),
-          }),
-        ),
-        'take out our hooks and environment',
-      );
-    case 'toml-env':
-      return finish(
-        wrap(path, () => removeCodexEnv(before, { values: ownedEnv(rec), createdTable: rec?.tableCreated === true })),
-        'take out our environment keys',
-      );
-    case 'block':
-      return finish(
-        wrap(path, () => removeBlock(before, { id: BLOCK_ID, style: 'markdown' }, { force: input.force })),
-        'take out the stop rule',
-      );
-    case 'import':
-      if (!rec?.importAdded) return noop('import was there before; left alone');
-      return finish(
-        wrap(path, () => removeImportLine(before, intent.line)),
-        `take out the ${intent.line} import`,
-      );
+  const r = wrap(path, () => handlerFor(intent).remove(intent, { ...context(input, before), before }, rec));
+  if (r.kind === 'noop') return noop(r.reason);
+  if (r.kind === 'delete') return { path, action: 'remove', before, after: null, reason: r.reason, notes: [] };
+  if (r.outcome.status !== 'conflict' && r.becameEmpty && rec?.created === true) {
+    return { path, action: 'remove', before, after: null, reason: 'delete (created by create-loop-guard)', notes: [] };
   }
+  return change(path, before, r.outcome, r.reason);
 }
 
 function planProfile(input: PlanInput): FileChange | null {
@@ -259,9 +174,9 @@ export function buildPlan(input: PlanInput): Plan {
   const next: Manifest = { version: input.version, tools: [...new Set(input.tools)].sort(), files: {} };
   for (const intent of intentsFor(input.tools)) {
     // Ownership carries over from earlier runs; a fresh record is built from what this run finds.
-    const rec: FileRecord = { ...(prev.files[intent.path] ?? {}) };
-    changes.push(planApplyIntent(intent, input, rec));
-    next.files[intent.path] = rec;
+    const planned = planApplyIntent(intent, input, { ...(prev.files[intent.path] ?? {}) });
+    changes.push(planned.change);
+    next.files[intent.path] = planned.owned;
   }
   const profile = planProfile(input);
   if (profile) changes.push(profile);

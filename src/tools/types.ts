@@ -1,8 +1,20 @@
 // A tool is data: where its evidence lives, and what files it needs from us.
-import type { HookEntrySpec } from '../edit/jsonc.ts';
 
-export type ToolName = 'claude' | 'codex' | 'cursor' | 'opencode';
-export const TOOL_NAMES: readonly ToolName[] = ['claude', 'codex', 'cursor', 'opencode'];
+/** Our entries in a tool's hooks file: which events, in which shape, running which command. */
+export interface HookEntrySpec {
+  /** 'nested' = Claude Code / Codex shape: { hooks: { Event: [ { matcher?, hooks: [ { type:'command', command, timeout } ] } ] } }
+   *  'flat'   = Cursor shape: { version: 1, hooks: { event: [ { command, matcher?, timeout } ] } } */
+  style: 'nested' | 'flat';
+  events: Array<{ event: string; matcher?: string }>;
+  command: string; // the full hook command string
+  timeout: number; // seconds
+  /** Substring that identifies OUR entries in any command (e.g. '.agents/hooks/loop-guard'). */
+  marker: string;
+}
+
+import type { ToolName } from './names.ts';
+
+export { TOOL_NAMES, type ToolName } from './names.ts';
 
 /** Files we own outright; their content comes from the package. */
 export type OwnedAsset = 'guard' | 'opencode-plugin' | 'cursor-env';

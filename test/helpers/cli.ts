@@ -3,13 +3,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { cliFile, repoRoot, requireBuilt } from './paths.ts';
+import { cliFile, repoRoot, requireFiles } from './paths.ts';
 
 export { cliFile } from './paths.ts';
 export const fixturesDir = join(repoRoot, 'test', 'fixtures', 'repos');
 
 export function requireCli(): void {
-  requireBuilt([cliFile]);
+  requireFiles([cliFile]);
 }
 
 /** A temp git repository holding a copy of the fixture. */

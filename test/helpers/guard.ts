@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { guardFile, type Json, requireBuilt as requireFiles } from './paths.ts';
+import { guardFile, type Json, requireFiles } from './paths.ts';
 
 export { fixturesDir, guardFile, type Json, loadPayload, payloadsDir, repoRoot } from './paths.ts';
 

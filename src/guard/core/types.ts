@@ -1,7 +1,7 @@
 // Shared shapes of the guard: what adapters turn payloads into, and what the core answers.
 
-/** The agent tools whose hook protocol the guard speaks. */
-export type ToolName = 'claude' | 'codex' | 'cursor' | 'opencode';
+/** The agent tools whose hook protocol the guard speaks (one list, in tools/names.ts). */
+export type { ToolName } from '../../tools/names.ts';
 
 /** What the guard core needs to know about the calling tool; each adapter supplies its own. */
 export interface GuardToolFacts {

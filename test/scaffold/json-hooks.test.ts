@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { parse, tokenize } from 'comment-json';
 import { diffChars, structuredPatch } from 'diff';
-import { mergeJson, removeFromJson, type EnvSpec, type HookEntrySpec, type MergeSpec, type RemoveSpec } from '../../src/edit/jsonc.ts';
+import { mergeJson, removeFromJson, type EnvSpec, type HookEntrySpec, type MergeSpec, type RemoveSpec } from '../../src/scaffold/intents/json-hooks.ts';
 import { FileFormatError } from '../../src/edit/splice.ts';
 
 // ───────── specs ─────────

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { diffChars, diffLines } from 'diff';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { mergeCodexEnv, removeCodexEnv } from '../../src/edit/toml-scan.ts';
+import { mergeCodexEnv, removeCodexEnv } from '../../src/scaffold/intents/toml-env.ts';
 
 const dir = fileURLToPath(new URL('../fixtures/corpus/codex-config/', import.meta.url));
 const files = readdirSync(dir).filter((f) => f.endsWith('.toml')).sort();

@@ -1,7 +1,7 @@
 // Table tests for the Codex `[shell_environment_policy] set` splice editor.
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { mergeCodexEnv, removeCodexEnv } from '../../src/edit/toml-scan.ts';
+import { mergeCodexEnv, removeCodexEnv } from '../../src/scaffold/intents/toml-env.ts';
 import { FileFormatError, type EditOutcome } from '../../src/edit/splice.ts';
 
 const values = { GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true' };
