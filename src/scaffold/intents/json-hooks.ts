@@ -68,7 +68,7 @@ function matcherFits(actual: Json | undefined, wanted: string | undefined): bool
   return wanted === undefined ? actual === undefined || actual === '' || actual === '*' : actual === wanted;
 }
 
-interface Plan {
+interface EditPlan {
   /** Key-level changes (set, add or drop a key) that shift no array index, applied first. */
   edits: Op[];
   /** Removals, applied next in descending path order so earlier indices stay valid. */
@@ -78,7 +78,7 @@ interface Plan {
   notes: string[];
 }
 
-function setField(plan: Plan, path: Path, obj: JsonObject, key: string, value: Json): void {
+function setField(plan: EditPlan, path: Path, obj: JsonObject, key: string, value: Json): void {
   // Paths into existing entries carry array indices, so these must run before any removal shifts them.
   if (!(key in obj)) plan.edits.push({ kind: 'add', path, key, value });
   else if (!same(obj[key], value)) plan.edits.push({ kind: 'set', path: [...path, key], value });
@@ -118,7 +118,7 @@ function planEventRemoval(arr: Json | undefined, path: Path, marker: string, has
   return { ops, emptied: arr.length > 0 && gone === arr.length && !hasComment(path) };
 }
 
-function planNestedEvent(plan: Plan, arr: Json[], path: Path, spec: HookEntrySpec, matcher: string | undefined): void {
+function planNestedEvent(plan: EditPlan, arr: Json[], path: Path, spec: HookEntrySpec, matcher: string | undefined): void {
   const hits: Array<{ gi: number; hi: number }> = [];
   arr.forEach((el, gi) => {
     if (isObj(el) && Array.isArray(el.hooks)) el.hooks.forEach((h, hi) => isOurs(h, spec.marker) && hits.push({ gi, hi }));
@@ -153,7 +153,7 @@ function planNestedEvent(plan: Plan, arr: Json[], path: Path, spec: HookEntrySpe
   if (!keeper) plan.appends.push({ kind: 'add', path, value: newEntry(spec, matcher) });
 }
 
-function planFlatEvent(plan: Plan, arr: Json[], path: Path, spec: HookEntrySpec, matcher: string | undefined): void {
+function planFlatEvent(plan: EditPlan, arr: Json[], path: Path, spec: HookEntrySpec, matcher: string | undefined): void {
   const hits = arr.flatMap((el, i) => (isOurs(el, spec.marker) ? [i] : []));
   const keeper = hits.find((i) => matcherFits((arr[i] as JsonObject).matcher, matcher)) ?? hits[0];
   if (keeper !== undefined) {
@@ -169,7 +169,7 @@ function planFlatEvent(plan: Plan, arr: Json[], path: Path, spec: HookEntrySpec,
   for (const i of hits) if (i !== keeper) plan.removals.push({ kind: 'remove', path: [...path, i] });
 }
 
-function planHooks(plan: Plan, root: JsonObject, spec: HookEntrySpec, hasComment: HasComment): void {
+function planHooks(plan: EditPlan, root: JsonObject, spec: HookEntrySpec, hasComment: HasComment): void {
   const shape = spec.style === 'nested' ? 'hook groups ({ "matcher"?, "hooks": [ … ] })' : 'hook entries ({ "command", … })';
   if (!('hooks' in root)) {
     const hooks: JsonObject = {};
@@ -210,7 +210,7 @@ function planHooks(plan: Plan, root: JsonObject, spec: HookEntrySpec, hasComment
   }
 }
 
-function planEnv(plan: Plan, root: JsonObject, spec: EnvSpec): { setKeys: string[]; kept: Array<{ key: string; value: string }> } {
+function planEnv(plan: EditPlan, root: JsonObject, spec: EnvSpec): { setKeys: string[]; kept: Array<{ key: string; value: string }> } {
   const setKeys: string[] = [];
   const kept: Array<{ key: string; value: string }> = [];
   const label = pathLabel(spec.path);
@@ -307,7 +307,7 @@ function snippet(spec: MergeSpec): string {
 export function mergeJson(before: string | null, spec: MergeSpec): JsonEditResult {
   const { bom, rest: body } = splitBom(before ?? '{}\n');
   const model = parseUserFile(body);
-  const plan: Plan = { edits: [], removals: [], appends: [], notes: [] };
+  const plan: EditPlan = { edits: [], removals: [], appends: [], notes: [] };
   for (const [key, value] of Object.entries(spec.ensureTop ?? {})) {
     if (!(key in model)) plan.appends.push({ kind: 'add', path: [], key, value: clone(value as Json) });
   }

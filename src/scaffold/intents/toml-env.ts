@@ -27,8 +27,6 @@ export interface TomlEnvResult {
   createdTable: boolean;
 }
 
-type MergeSpec = EnvPolicySpec;
-
 interface RemoveSpec {
   /** Only the keys recorded as ours (merge's `setKeys`); a key is removed only while it still has our value. */
   values: Record<string, string>;
@@ -40,7 +38,7 @@ interface RemoveSpec {
  * Throws FileFormatError when `before` is not valid TOML (message: the parser's line/column and what is
  * wrong) or `shell_environment_policy`/`set` has a non-table type.
  */
-export function mergeCodexEnv(before: string | null, spec: MergeSpec): TomlEnvResult {
+export function mergeCodexEnv(before: string | null, spec: EnvPolicySpec): TomlEnvResult {
   const { bom, rest: body } = splitBom(before ?? '');
   const doc = parseOrThrow(body);
   const current = setTableOf(doc, spec.values);
