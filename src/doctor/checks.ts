@@ -103,6 +103,13 @@ export function configuredTools(read: (rel: string) => string | null, manifestTo
 
 // ───────────────────────────── per tool ─────────────────────────────
 
+/** The path of a tool's config file of this kind, from its record (the one place paths are written). */
+function configOf(tool: ToolName, kind: 'json' | 'toml-env'): string {
+  const intent = TOOLS[tool].intents.find((i) => i.kind === kind);
+  if (!intent) throw new Error(`${tool} has no ${kind} intent`);
+  return intent.path;
+}
+
 async function hookTool(ctx: Ctx, tool: ReplayTool, configPath: string, found: HookCommand[], problem: string | undefined, extraEnv: Env, overrides: Check | null) {
   const audit = auditHooks(tool, found, configPath, problem);
   // A switch that turns all hooks off comes first; missing entries are still named after it.
@@ -122,7 +129,7 @@ async function hookTool(ctx: Ctx, tool: ReplayTool, configPath: string, found: H
 }
 
 async function claudeGroup(ctx: Ctx): Promise<Check[]> {
-  const path = '.claude/settings.json';
+  const path = configOf('claude', 'json');
   const { doc, problem } = parseJsonText(ctx.read(path));
   const local = parseJsonText(ctx.read('.claude/settings.local.json')).doc;
   const user = parseJsonText(readAbs(join(ctx.home, '.claude', 'settings.json'))).doc;
@@ -167,8 +174,8 @@ async function instructionDocs(ctx: Ctx): Promise<InstructionDoc[]> {
 }
 
 async function codexGroup(ctx: Ctx): Promise<Check[]> {
-  const hooksPath = '.codex/hooks.json';
-  const configPath = '.codex/config.toml';
+  const hooksPath = configOf('codex', 'json');
+  const configPath = configOf('codex', 'toml-env');
   const hooksJson = parseJsonText(ctx.read(hooksPath));
   const configText = ctx.read(configPath);
   const project: UserConfig | null = configText === null ? null : parseCodexConfig(configPath, configText);
@@ -223,7 +230,7 @@ function cursorProfile(ctx: Ctx): { loaded: boolean; where: string } {
 }
 
 async function cursorGroup(ctx: Ctx): Promise<Check[]> {
-  const path = '.cursor/hooks.json';
+  const path = configOf('cursor', 'json');
   const { doc, problem } = parseJsonText(ctx.read(path));
   const badVersion = doc !== undefined && obj(doc)?.version !== 1 ? fail('cursor.hooks', `${path} has no "version": 1, which Cursor requires`, `add "version": 1 at the top level of ${path}`) : null;
   const checks = await hookTool(ctx, 'cursor', path, doc === undefined ? [] : listHookCommands(doc, 'flat', path), problem, { CURSOR_PROJECT_DIR: ctx.root, CLAUDE_PROJECT_DIR: ctx.root }, badVersion);
