@@ -48,9 +48,9 @@ const guardBuild = await build({
 assertSelfContained(guardBuild, join(dist, 'loop-guard.mjs'));
 chmodSync(join(dist, 'loop-guard.mjs'), 0o755);
 
-if (existsSync(join(root, 'src/opencode/plugin.ts'))) {
+if (existsSync(join(root, 'src/guard/adapters/opencode.ts'))) {
   const pluginBuild = await build({
-    entryPoints: [join(root, 'src/opencode/plugin.ts')],
+    entryPoints: [join(root, 'src/guard/adapters/opencode.ts')],
     metafile: true,
     outfile: join(dist, 'opencode-plugin.js'),
     bundle: true,
@@ -91,7 +91,7 @@ if (existsSync(join(root, 'src/cli.ts'))) {
 // Owned text: rendered from templates/ with handlebars now, so the CLI never compiles templates at run time.
 {
   const out = join(dist, 'render-templates.mjs');
-  await build({ entryPoints: [join(root, 'src/render.ts')], outfile: out, bundle: true, platform: 'node', format: 'esm', logLevel: 'error',
+  await build({ entryPoints: [join(root, 'src/scaffold/render.ts')], outfile: out, bundle: true, platform: 'node', format: 'esm', logLevel: 'error',
     banner: { js: "import { createRequire as __lgCreateRequire } from 'node:module';\nconst require = __lgCreateRequire(import.meta.url);" } });
   const { TEMPLATES, renderTemplate, templateData } = await import(pathToFileURL(out).href);
   mkdirSync(join(dist, 'templates'), { recursive: true });

@@ -2,6 +2,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withOwnedHeader } from './edit/owned-file.ts';
+import type { PlanInput } from './scaffold/plan.ts';
 
 declare const __VERSION__: string | undefined;
 
@@ -38,4 +40,17 @@ export function readRendered(name: string): string {
   const file = join(packageRoot, 'dist', 'templates', name);
   if (!existsSync(file)) throw new Error(`create-loop-guard: ${file} is missing (run npm run build)`);
   return readFileSync(file, 'utf8');
+}
+
+/** Everything we own, rendered for this version: what the plan writes and what doctor compares with. */
+export function buildAssets(version: string): PlanInput['assets'] {
+  const plugin = readDist('opencode-plugin.js');
+  return {
+    guard: readDist('loop-guard.mjs'),
+    'opencode-plugin': withOwnedHeader(plugin, '//', version),
+    'cursor-env': readRendered('cursor-env.sh'),
+    agentsBlock: readRendered('agents-block.md').replace(/\n+$/, ''),
+    profileBlock: readRendered('profile-block.sh').replace(/\n+$/, ''),
+    profileFish: readRendered('profile.fish'),
+  };
 }

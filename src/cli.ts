@@ -2,9 +2,9 @@
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { VERSION } from './assets.ts';
-import { lazyPrompter } from './prompt.ts';
+import { lazyPrompter } from './scaffold/prompt/index.ts';
 import { EXIT } from './exit-codes.ts';
-import type { Options } from './run.ts';
+import type { Options } from './scaffold/run.ts';
 
 const HELP = `create-loop-guard v${VERSION}
 Stop coding agents (Claude Code, Codex, Cursor, OpenCode) from running the same failing command again and again.
@@ -88,7 +88,7 @@ export async function main(argv: string[]): Promise<number> {
     prompter: lazyPrompter,
   };
   if (command === 'doctor') {
-    const { doctor } = await import('./doctor.ts');
+    const { doctor } = await import('./doctor/index.ts');
     return doctor({ json: v.json === true, ...(v.cwd ? { cwd: v.cwd } : {}) }, io);
   }
   const opts: Options = {
@@ -101,7 +101,7 @@ export async function main(argv: string[]): Promise<number> {
     ...(v.cwd !== undefined ? { cwd: v.cwd } : {}),
     ...(v.tools !== undefined ? { tools: v.tools } : {}),
   };
-  const { run } = await import('./run.ts');
+  const { run } = await import('./scaffold/run.ts');
   return run(opts, io);
 }
 

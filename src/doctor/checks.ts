@@ -1,16 +1,17 @@
 // Builds the doctor's checklist for a repository: what is installed, and per tool whether it is wired, runs, guards,
 // and leaves nothing that waits for a person. Reads the repo and the user's configs; writes only temp state dirs.
+import { BLOCK_ID, isOurHookCommand } from '../tools/markers.ts';
 import { lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse as parseJsonc } from 'comment-json';
 import { readDist } from '../assets.ts';
-import { inspectBlock } from '../edit/block.ts';
-import { PROFILE_LINE } from '../interactive.ts';
+import { inspectBlock } from '../edit/md-block.ts';
+import { PROFILE_LINE, profileTarget } from '../scaffold/profile.ts';
 import { readOwnedHeader, withOwnedHeader } from '../edit/owned-file.ts';
-import { MANIFEST_PATH } from '../manifest.ts';
-import { buildAssets, profileTarget } from '../run.ts';
-import { AGENT_ENV, GUARD_PATH, HOOK_MARKER, TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
+import { MANIFEST_PATH } from '../scaffold/manifest.ts';
+import { buildAssets } from '../assets.ts';
+import { AGENT_ENV, GUARD_PATH, TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
 import { CURSOR_ENV_SNIPPET } from '../tools/cursor.ts';
 import { OPENCODE_PLUGIN } from '../tools/opencode.ts';
 import { approvalReminder, codexHome, docBudget, hooksDisabled, parseCodexConfig, readCodexConfig, rootKeys, trustCheck, type UserConfig } from './codex-trust.ts';
@@ -22,7 +23,7 @@ import { agentsBlockCheck, blockEndOffset, claudeImportCheck, codexInstructionsC
 import { nodeCheck } from './node.ts';
 import { judgePlugin, pluginFileCheck, probePlugin } from './opencode.ts';
 import { type Driver, drivers, replay, type ReplayTool } from './replay.ts';
-import { type ProcResult, runProcess, runShell } from './shell.ts';
+import { type ProcResult, runProcess, runShell } from './exec.ts';
 import { type Check, type Env, fail, type Group, pass, RERUN } from './types.ts';
 
 type Obj = Record<string, unknown>;
@@ -92,15 +93,22 @@ function hookRunner(ctx: Ctx, extra: Env): (command: string, input: string) => P
 /** Tools with our traces in the repo: recorded in the manifest, or our hook entries / plugin found in place. */
 export function configuredTools(read: (rel: string) => string | null, manifestTools: readonly ToolName[]): ToolName[] {
   const found = new Set<ToolName>(manifestTools);
-  const mentions = (rel: string) => read(rel)?.includes(HOOK_MARKER) === true;
-  if (mentions('.claude/settings.json')) found.add('claude');
-  if (mentions('.codex/hooks.json') || mentions('.codex/config.toml')) found.add('codex');
-  if (mentions('.cursor/hooks.json')) found.add('cursor');
-  if (read(OPENCODE_PLUGIN) !== null) found.add('opencode');
+  const mentions = (rel: string) => isOurHookCommand(read(rel));
+  for (const t of TOOL_NAMES) {
+    const { mentions: files = [], exists = [] } = TOOLS[t].doctor.traces;
+    if (files.some(mentions) || exists.some((rel) => read(rel) !== null)) found.add(t);
+  }
   return TOOL_NAMES.filter((t) => found.has(t));
 }
 
 // ───────────────────────────── per tool ─────────────────────────────
+
+/** The path of a tool's config file of this kind, from its record (the one place paths are written). */
+function configOf(tool: ToolName, kind: 'json' | 'toml-env'): string {
+  const intent = TOOLS[tool].intents.find((i) => i.kind === kind);
+  if (!intent) throw new Error(`${tool} has no ${kind} intent`);
+  return intent.path;
+}
 
 async function hookTool(ctx: Ctx, tool: ReplayTool, configPath: string, found: HookCommand[], problem: string | undefined, extraEnv: Env, overrides: Check | null) {
   const audit = auditHooks(tool, found, configPath, problem);
@@ -121,7 +129,7 @@ async function hookTool(ctx: Ctx, tool: ReplayTool, configPath: string, found: H
 }
 
 async function claudeGroup(ctx: Ctx): Promise<Check[]> {
-  const path = '.claude/settings.json';
+  const path = configOf('claude', 'json');
   const { doc, problem } = parseJsonText(ctx.read(path));
   const local = parseJsonText(ctx.read('.claude/settings.local.json')).doc;
   const user = parseJsonText(readAbs(join(ctx.home, '.claude', 'settings.json'))).doc;
@@ -132,7 +140,7 @@ async function claudeGroup(ctx: Ctx): Promise<Check[]> {
   checks.push(envSettingsCheck('claude', `${path} "env"`, problem ? undefined : obj(obj(doc)?.env)));
   // Later settings layers win: user, then project, then local.
   const overlay: Overlay = { env: { ...stringsOf(obj(user)?.env), ...stringsOf(obj(doc)?.env), ...stringsOf(obj(local)?.env) }, source: `${path} "env"` };
-  checks.push(await gitEnvCheck('claude', "Claude Code's shell", ctx.base, overlay, ctx.git));
+  checks.push(await gitEnvCheck('claude', TOOLS.claude.doctor.shellLabel, ctx.base, overlay, ctx.git));
   const claudeFiles = ['CLAUDE.md', '.claude/CLAUDE.md'].map((p) => {
     let symlinkToAgents = false;
     try {
@@ -166,8 +174,8 @@ async function instructionDocs(ctx: Ctx): Promise<InstructionDoc[]> {
 }
 
 async function codexGroup(ctx: Ctx): Promise<Check[]> {
-  const hooksPath = '.codex/hooks.json';
-  const configPath = '.codex/config.toml';
+  const hooksPath = configOf('codex', 'json');
+  const configPath = configOf('codex', 'toml-env');
   const hooksJson = parseJsonText(ctx.read(hooksPath));
   const configText = ctx.read(configPath);
   const project: UserConfig | null = configText === null ? null : parseCodexConfig(configPath, configText);
@@ -177,7 +185,7 @@ async function codexGroup(ctx: Ctx): Promise<Check[]> {
     ...(projectDoc ? listHookCommands(projectDoc, 'nested', configPath) : []),
   ];
   // Hooks may also live in [hooks] of config.toml; only when neither has ours is the missing hooks.json the story.
-  const problem = found.some((h) => h.command.includes(HOOK_MARKER)) ? undefined : hooksJson.problem;
+  const problem = found.some((h) => isOurHookCommand(h.command)) ? undefined : hooksJson.problem;
   const userPath = join(codexHome(ctx.env, ctx.home), 'config.toml');
   const shownUser = ctx.env.CODEX_HOME ? '$CODEX_HOME/config.toml' : ctx.tilde(userPath);
   const user = readCodexConfig(userPath);
@@ -197,7 +205,7 @@ async function codexGroup(ctx: Ctx): Promise<Check[]> {
   const set = stringsOf(obj(obj(projectDoc?.shell_environment_policy)?.set));
   // Codex sets these for every command it runs, after the config, so they always win.
   const overlay: Overlay = { env: set, source: where, forced: { PAGER: 'cat', GIT_PAGER: 'cat', GH_PAGER: 'cat' }, forcedBy: 'Codex itself' };
-  checks.push(await gitEnvCheck('codex', "Codex's shell", ctx.base, overlay, ctx.git));
+  checks.push(await gitEnvCheck('codex', TOOLS.codex.doctor.shellLabel, ctx.base, overlay, ctx.git));
 
   const roots = rootKeys(ctx.root);
   checks.push(trustCheck(user, roots, shownUser));
@@ -217,12 +225,12 @@ function cursorProfile(ctx: Ctx): { loaded: boolean; where: string } {
   if (text === null) return { loaded: false, where };
   if (text.includes('loop-guard-env.sh')) return { loaded: true, where };
   if (target.kind === 'fish') return { loaded: readOwnedHeader(text) !== null, where };
-  const state = inspectBlock(text, { id: 'loop-guard', version: ctx.version, body: ctx.assets.profileBlock, style: 'shell' }).state;
+  const state = inspectBlock(text, { id: BLOCK_ID, version: ctx.version, body: ctx.assets.profileBlock, style: 'shell' }).state;
   return { loaded: state === 'current' || state === 'outdated' || state === 'edited', where };
 }
 
 async function cursorGroup(ctx: Ctx): Promise<Check[]> {
-  const path = '.cursor/hooks.json';
+  const path = configOf('cursor', 'json');
   const { doc, problem } = parseJsonText(ctx.read(path));
   const badVersion = doc !== undefined && obj(doc)?.version !== 1 ? fail('cursor.hooks', `${path} has no "version": 1, which Cursor requires`, `add "version": 1 at the top level of ${path}`) : null;
   const checks = await hookTool(ctx, 'cursor', path, doc === undefined ? [] : listHookCommands(doc, 'flat', path), problem, { CURSOR_PROJECT_DIR: ctx.root, CLAUDE_PROJECT_DIR: ctx.root }, badVersion);
@@ -243,7 +251,7 @@ async function cursorGroup(ctx: Ctx): Promise<Check[]> {
     );
   } else checks.push(pass('cursor.env', `${CURSOR_ENV_SNIPPET} is current and ${profile.where} sets ${Object.entries(AGENT_ENV).map(([k, v]) => `${k}=${v}`).join(', ')} in Cursor's agent shell`));
   const overlay: Overlay = { env: profile.loaded ? { ...AGENT_ENV } : {}, source: profile.where };
-  checks.push(await gitEnvCheck('cursor', "Cursor's agent shell", ctx.base, overlay, ctx.git));
+  checks.push(await gitEnvCheck('cursor', TOOLS.cursor.doctor.shellLabel, ctx.base, overlay, ctx.git));
   return checks;
 }
 
@@ -261,9 +269,17 @@ async function opencodeGroup(ctx: Ctx): Promise<Check[]> {
     checks.push(judgePlugin(OPENCODE_PLUGIN, probe, run));
     env = probe?.env ?? {};
   }
-  checks.push(await gitEnvCheck('opencode', "OpenCode's shell", ctx.base, { env, source: `the plugin's shell.env` }, ctx.git));
+  checks.push(await gitEnvCheck('opencode', TOOLS.opencode.doctor.shellLabel, ctx.base, { env, source: `the plugin's shell.env` }, ctx.git));
   return checks;
 }
+
+/** A tool with no checks of its own yet: whether its shell's git pager and editor wait for a person. */
+async function genericGroup(tool: ToolName, ctx: Ctx): Promise<Check[]> {
+  return [await gitEnvCheck(tool, TOOLS[tool].doctor.shellLabel, ctx.base, { env: {}, source: 'no setting of ours' }, ctx.git)];
+}
+
+/** Tools whose config has quirks worth checking (disabled hooks, trust, replayed payloads); the rest get genericGroup. */
+const TOOL_GROUPS: Partial<Record<ToolName, (c: Ctx) => Promise<Check[]>>> = { claude: claudeGroup, codex: codexGroup, cursor: cursorGroup, opencode: opencodeGroup };
 
 // ───────────────────────────── the list ─────────────────────────────
 
@@ -285,16 +301,15 @@ export async function runChecks(input: DoctorInput): Promise<DoctorResult> {
   try {
     const ctx: Ctx = { ...input, base, stateRoot, assets: buildAssets(input.version), git: gitRunner(root), drivers: drivers(root), read, tilde };
     const repo: Check[] = [manifestCheck(manifestRead, input.version)];
-    if (tools.some((t) => t !== 'opencode') || guardText !== null) repo.push(guardFileCheck(guardText, ctx.assets.guard, input.version));
-    repo.push(agentsBlockCheck(read('AGENTS.md'), { id: 'loop-guard', version: input.version, body: ctx.assets.agentsBlock, style: 'markdown' }));
+    if (tools.some((t) => TOOLS[t].intents.some((i) => i.path === GUARD_PATH)) || guardText !== null) repo.push(guardFileCheck(guardText, ctx.assets.guard, input.version));
+    repo.push(agentsBlockCheck(read('AGENTS.md'), { id: BLOCK_ID, version: input.version, body: ctx.assets.agentsBlock, style: 'markdown' }));
     repo.push(
       guardSwitchedOff(base.LOOP_GUARD)
         ? fail('repo.switch', `LOOP_GUARD=${base.LOOP_GUARD} in this environment switches the guard off for every agent started from it`, 'unset LOOP_GUARD (and remove it from your shell profile)')
         : pass('repo.switch', 'LOOP_GUARD is not switched off in this environment'),
     );
-    if (!tools.length) repo[0] = fail('repo.manifest', `${MANIFEST_PATH} records no agent tool and no loop-guard hook entries were found`, `${RERUN} --tools claude,codex,cursor,opencode (the ones you use)`);
-    const perTool: Record<ToolName, (c: Ctx) => Promise<Check[]>> = { claude: claudeGroup, codex: codexGroup, cursor: cursorGroup, opencode: opencodeGroup };
-    const results = await Promise.all(tools.map((t) => perTool[t](ctx)));
+    if (!tools.length) repo[0] = fail('repo.manifest', `${MANIFEST_PATH} records no agent tool and no loop-guard hook entries were found`, `${RERUN} --tools ${TOOL_NAMES.join(',')} (the ones you use)`);
+    const results = await Promise.all(tools.map((t) => (TOOL_GROUPS[t] ?? ((c: Ctx) => genericGroup(t, c)))(ctx)));
     const groups: Group[] = [{ name: 'repo', label: 'Repository', checks: repo }];
     tools.forEach((t, i) => groups.push({ name: t, label: TOOLS[t].label, checks: results[i] ?? [] }));
     return { setUp: true, groups };

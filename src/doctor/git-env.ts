@@ -1,11 +1,11 @@
 // What pager and editor git would pick inside an agent's shell (the user's environment plus what the tool sets),
 // and whether that waits for a person. Asks git itself (`git var`), so config files, PAGER and defaults all count.
-import { AGENT_ENV } from '../tools/index.ts';
-import { type ProcOptions, type ProcResult, runProcess } from './shell.ts';
+import { AGENT_ENV, TOOLS, type ToolName } from '../tools/index.ts';
+import { type ProcOptions, type ProcResult, runProcess } from './exec.ts';
 import { type Check, type Env, fail, pass } from './types.ts';
 
-export { editorWaits, pagerWaits } from '../interactive.ts';
-import { editorWaits, pagerWaits } from '../interactive.ts';
+export { editorWaits, pagerWaits } from '../tools/env-waits.ts';
+import { editorWaits, pagerWaits } from '../tools/env-waits.ts';
 
 export type Git = (args: readonly string[], env: Env) => Promise<ProcResult>;
 
@@ -40,22 +40,13 @@ export function winner(
   return `git's built-in default, because ${key} is not set`;
 }
 
-function fixFor(tool: string, key: string): string {
+function fixFor(tool: ToolName, key: string): string {
   const value = AGENT_ENV[key] ?? (key === 'GIT_PAGER' ? 'cat' : 'true');
-  switch (tool) {
-    case 'claude':
-      return `set "${key}": "${value}" under "env" in .claude/settings.json (npx create-loop-guard --yes --force replaces your own value)`;
-    case 'codex':
-      return `set ${key} = "${value}" in [shell_environment_policy] set of .codex/config.toml (npx create-loop-guard --yes --force replaces your own value)`;
-    case 'cursor':
-      return `load the Cursor agent environment from your shell profile: npx create-loop-guard --shell-profile`;
-    default:
-      return `npx create-loop-guard --yes --force to reinstall the plugin, which sets ${key}=${value} for every shell command`;
-  }
+  return TOOLS[tool].doctor.envFix(key, value);
 }
 
 /** `<tool>.git`: run `git var GIT_PAGER` / `GIT_EDITOR` with the overlay applied. */
-export async function gitEnvCheck(tool: string, label: string, base: Env, overlay: Overlay, git: Git): Promise<Check> {
+export async function gitEnvCheck(tool: ToolName, label: string, base: Env, overlay: Overlay, git: Git): Promise<Check> {
   const id = `${tool}.git`;
   const env: Env = { ...base, ...overlay.env, ...(overlay.forced ?? {}) };
   const version = await git(['--version'], env);

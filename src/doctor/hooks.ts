@@ -1,6 +1,6 @@
 // Pure: which hook commands a tool's config registers, and whether ours sit on every event the guard needs.
-import type { HookEntrySpec } from '../edit/json.ts';
-import { HOOK_MARKER, type Intent, TOOLS, type ToolName } from '../tools/index.ts';
+import { isOurHookCommand } from '../tools/markers.ts';
+import { type HookEntrySpec, type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { type Check, fail, pass, RERUN } from './types.ts';
 
 export interface HookCommand {
@@ -86,7 +86,7 @@ export function auditHooks(tool: ToolName, found: readonly HookCommand[], config
   const missing: string[] = [];
   const unmatched: string[] = [];
   for (const { event } of spec.hooks.events) {
-    const ours = found.filter((h) => h.event === event && h.command.includes(HOOK_MARKER));
+    const ours = found.filter((h) => h.event === event && isOurHookCommand(h.command));
     const selecting = ours.filter((h) => NO_MATCHER.has(event) || matcherSelects(h.matcher, shellTool));
     if (selecting[0]) commands[event] = selecting[0].command;
     else if (ours[0]) unmatched.push(`${event} (matcher ${JSON.stringify(ours[0].matcher)} does not select ${shellTool})`);

@@ -1,6 +1,6 @@
 // Pure checks on what create-loop-guard wrote: the manifest and the shared guard file.
 import { readOwnedHeader } from '../edit/owned-file.ts';
-import { MANIFEST_PATH, type Manifest, parseManifest } from '../manifest.ts';
+import { MANIFEST_PATH, type Manifest, parseManifest } from '../scaffold/manifest.ts';
 import { GUARD_PATH } from '../tools/index.ts';
 import { type Check, fail, pass, RERUN } from './types.ts';
 

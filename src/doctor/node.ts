@@ -1,6 +1,6 @@
 // Does each configured hook command start, as the tool starts it? Runs the command itself (so PATH, quoting and the
 // file path are all exercised) with an empty payload, which a working guard answers by allowing.
-import { describeExit, lastLines, type ProcResult } from './shell.ts';
+import { describeExit, lastLines, type ProcResult } from './exec.ts';
 import { type Check, fail, pass, RERUN } from './types.ts';
 
 /** The guard is built for Node 18 and later. */

@@ -5,7 +5,7 @@ import { readOwnedHeader } from '../edit/owned-file.ts';
 import { AGENT_ENV } from '../tools/index.ts';
 import { type Json, loadPayload } from './payloads.ts';
 import { REPLAY_COMMAND, REPLAY_OUTPUT } from './replay.ts';
-import { describeExit, type ProcResult, runProcess } from './shell.ts';
+import { describeExit, type ProcResult, runProcess } from './exec.ts';
 import { type Check, type Env, fail, pass, RERUN } from './types.ts';
 
 /** `opencode.plugin`: present, ours, this version, byte-identical to what this version ships. */

@@ -1,7 +1,7 @@
 // Replays one tool's hook payloads through the hook commands configured in the repo and judges the answers:
 // results 1–2 silent, a `loop-guard:` warning on the 3rd, the 5th attempt denied, and a user turn lets it run again.
 import { type Json, loadPayload } from './payloads.ts';
-import { describeExit, type ProcResult } from './shell.ts';
+import { describeExit, type ProcResult } from './exec.ts';
 import { type Check, fail, pass, RERUN } from './types.ts';
 
 export type ReplayTool = 'claude' | 'codex' | 'cursor';

@@ -1,5 +1,5 @@
 // Files we own outright (the guard hook, the OpenCode plugin, the Cursor env snippet): a header line says so.
-import { type EditOutcome, splitBom } from './types.ts';
+import { type EditOutcome, splitBom } from './splice.ts';
 
 export interface OwnedHeader {
   product: 'create-loop-guard';

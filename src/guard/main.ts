@@ -1,51 +1,38 @@
 // The hook process: stdin → adapter → core → adapter → stdout. Any internal error allows the command.
 import { fstatSync, readSync } from 'node:fs';
-import { detectFormat, failOpenOutput, parseHook, render } from './adapters/index.ts';
+import { detectFormat, factsFor, failOpenOutput, formatFromArg, parseHook, quietOutput, render } from './adapters/index.ts';
 import { obj, type OutputFormat, type ParsedHook } from './adapters/types.ts';
-import { coerceState, emptyState, onPost, onPre, type SessionState } from './core/detector.ts';
-import { checkHang } from './core/hang.ts';
+import { decide, type SessionStore } from './core/decide.ts';
 import { readSettings } from './core/settings.ts';
-import type { Decision, GuardSettings } from './core/types.ts';
+import type { Decision } from './core/types.ts';
 import { pruneOldSessions, readState, resolveStateDir, sessionFileName, updateState } from './state.ts';
 
 /** Payloads above this are not read whole; the guard allows and moves on. */
 export const MAX_STDIN_BYTES = 32 * 1024 * 1024;
-const ALLOW: Decision = { action: 'allow' };
 
 type Env = Record<string, string | undefined>;
 
-function decide(parsed: ParsedHook, settings: GuardSettings, env: Env): Decision {
-  const event = parsed.event;
-  if (!event) return ALLOW;
+/** The session's state file, locked for updates; a new session prunes old ones, which keeps the per-event cost flat. */
+function fileStore(parsed: ParsedHook, env: Env): SessionStore {
   const dir = resolveStateDir(env as NodeJS.ProcessEnv);
   const file = sessionFileName(parsed.family, parsed.session);
-
-  if (event.kind === 'pre') {
-    if (settings.hangGuard) {
-      const hang = checkHang(event.command, { tool: parsed.family, background: event.background });
-      if (hang) return { action: 'deny', rule: hang.rule, message: hang.message };
-    }
-    // Pre events only read: writers replace the file atomically, so no lock is needed.
-    const state = coerceState(readState<SessionState>(dir, file));
-    const input = event.turnId === undefined ? { command: event.command } : { command: event.command, turnId: event.turnId };
-    return onPre(state, input, settings, { codex: parsed.format === 'codex' });
-  }
-
-  let fresh = false;
-  const result = updateState<unknown, Decision>(dir, file, (current) => {
-    fresh = current === undefined;
-    if (event.kind === 'userTurn') return { next: emptyState(event.turnId), result: ALLOW };
-    const { next, decision } = onPost(coerceState(current), event, settings);
-    return { next, result: decision };
-  });
-  // Pruning only when a session starts keeps the per-event cost flat.
-  if (fresh) pruneOldSessions(dir);
-  return result ?? ALLOW;
+  return {
+    read: () => readState<unknown>(dir, file),
+    update(change) {
+      let fresh = false;
+      const result = updateState<unknown, Decision>(dir, file, (current) => {
+        fresh = current === undefined;
+        return change(current);
+      });
+      if (fresh) pruneOldSessions(dir);
+      return result;
+    },
+  };
 }
 
 /** The whole hook as a function of its inputs, for tests and for main(). */
 export function runHook(stdin: string, toolArg: string | undefined, env: Env): string {
-  let format: OutputFormat = toolArg === 'cursor' ? 'cursor' : toolArg === 'codex' ? 'codex' : 'claude';
+  let format: OutputFormat = formatFromArg(toolArg);
   let eventName = '';
   try {
     const payload = obj(JSON.parse(stdin));
@@ -55,7 +42,8 @@ export function runHook(stdin: string, toolArg: string | undefined, env: Env): s
     const settings = readSettings(env);
     if (!settings.enabled) return failOpenOutput(format, eventName);
     const parsed = parseHook(toolArg, payload, env);
-    return render(parsed.format, parsed.eventName, decide(parsed, settings, env));
+    const decision = parsed.event ? decide(parsed.event, settings, factsFor(parsed), fileStore(parsed, env)) : { action: 'allow' as const };
+    return render(parsed.format, parsed.eventName, decision);
   } catch {
     return failOpenOutput(format, eventName);
   }
@@ -102,7 +90,7 @@ export function readStdin(fd = 0): string | null {
 
 export function main(): void {
   const toolArg = process.argv[2];
-  let out = toolArg === 'cursor' ? '{}' : '';
+  let out = quietOutput(toolArg);
   try {
     // A person running the file by hand gets a usage line instead of a silent wait on the terminal.
     if (stdinIsTerminal()) {

@@ -1,6 +1,6 @@
 // Unified diffs of a plan, one per changed file.
 import { createTwoFilesPatch } from 'diff';
-import type { FileChange } from '../plan.ts';
+import type { FileChange } from '../scaffold/plan.ts';
 import type { Palette } from './colors.ts';
 
 export function unifiedDiff(change: FileChange): string {

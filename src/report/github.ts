@@ -1,5 +1,5 @@
 // GitHub Actions annotations for --check, so drift shows up on the file in the pull request.
-import type { FileChange } from '../plan.ts';
+import type { FileChange } from '../scaffold/plan.ts';
 
 function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');

@@ -1,6 +1,6 @@
 // --json: the plan and its result as data, for scripts and CI.
-import type { DetectedTool } from '../detect.ts';
-import type { FileChange } from '../plan.ts';
+import type { DetectedTool } from '../scaffold/detect.ts';
+import type { FileChange } from '../scaffold/plan.ts';
 
 export interface JsonReport {
   version: string;

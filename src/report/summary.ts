@@ -1,6 +1,6 @@
 // The human report: tools with evidence, one line per file, notes and conflicts.
-import type { DetectedTool } from '../detect.ts';
-import type { Action, FileChange } from '../plan.ts';
+import type { DetectedTool } from '../scaffold/detect.ts';
+import type { Action, FileChange } from '../scaffold/plan.ts';
 import { TOOLS } from '../tools/index.ts';
 import type { Palette } from './colors.ts';
 

@@ -27,5 +27,10 @@ export const claude: ToolRecord = {
     // Claude Code reads CLAUDE.md, not AGENTS.md, so the stop rule reaches it through an import.
     { kind: 'import', path: 'CLAUDE.md', line: '@AGENTS.md' },
   ],
+  doctor: {
+    traces: { mentions: ['.claude/settings.json'] },
+    shellLabel: "Claude Code's shell",
+    envFix: (key, value) => `set "${key}": "${value}" under "env" in .claude/settings.json (npx create-loop-guard --yes --force replaces your own value)`,
+  },
   nextSteps: ['Claude Code picks up .claude/settings.json on its own; in an interactive session accept the workspace-trust prompt so project hooks run.'],
 };

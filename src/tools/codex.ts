@@ -20,6 +20,11 @@ export const codex: ToolRecord = {
       },
     },
   ],
+  doctor: {
+    traces: { mentions: ['.codex/hooks.json', '.codex/config.toml'] },
+    shellLabel: "Codex's shell",
+    envFix: (key, value) => `set ${key} = "${value}" in [shell_environment_policy] set of .codex/config.toml (npx create-loop-guard --yes --force replaces your own value)`,
+  },
   nextSteps: [
     'Codex runs project hooks and .codex/config.toml only in a trusted project: trust this folder when codex asks (or `codex exec --trust`).',
     'Then approve the hooks once in codex under /hooks; approval is per hook version, so it asks again after an upgrade.',

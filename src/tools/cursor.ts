@@ -28,5 +28,11 @@ export const cursor: ToolRecord = {
     },
     { kind: 'owned', path: CURSOR_ENV_SNIPPET, asset: 'cursor-env', mode: 0o644 },
   ],
+  needsShellProfile: true,
+  doctor: {
+    traces: { mentions: ['.cursor/hooks.json'] },
+    shellLabel: "Cursor's agent shell",
+    envFix: () => `load the Cursor agent environment from your shell profile: npx create-loop-guard --shell-profile`,
+  },
   nextSteps: ['Cursor reloads .cursor/hooks.json by itself; if hooks do not show up, reload the window.'],
 };

@@ -8,5 +8,10 @@ export const opencode: ToolRecord = {
   evidence: ['opencode.json', 'opencode.jsonc', '.opencode/'],
   // The plugin carries the guard and the shell environment in-process (OpenCode has no env setting for its shell).
   intents: [{ kind: 'owned', path: OPENCODE_PLUGIN, asset: 'opencode-plugin', mode: 0o644 }],
+  doctor: {
+    traces: { exists: [OPENCODE_PLUGIN] },
+    shellLabel: "OpenCode's shell",
+    envFix: (key, value) => `npx create-loop-guard --yes --force to reinstall the plugin, which sets ${key}=${value} for every shell command`,
+  },
   nextSteps: ['OpenCode loads .opencode/plugins/loop-guard.js at its next start.'],
 };

@@ -1,8 +1,20 @@
 // A tool is data: where its evidence lives, and what files it needs from us.
-import type { HookEntrySpec } from '../edit/json.ts';
 
-export type ToolName = 'claude' | 'codex' | 'cursor' | 'opencode';
-export const TOOL_NAMES: readonly ToolName[] = ['claude', 'codex', 'cursor', 'opencode'];
+/** Our entries in a tool's hooks file: which events, in which shape, running which command. */
+export interface HookEntrySpec {
+  /** 'nested' = Claude Code / Codex shape: { hooks: { Event: [ { matcher?, hooks: [ { type:'command', command, timeout } ] } ] } }
+   *  'flat'   = Cursor shape: { version: 1, hooks: { event: [ { command, matcher?, timeout } ] } } */
+  style: 'nested' | 'flat';
+  events: Array<{ event: string; matcher?: string }>;
+  command: string; // the full hook command string
+  timeout: number; // seconds
+  /** Substring that identifies OUR entries in any command (e.g. '.agents/hooks/loop-guard'). */
+  marker: string;
+}
+
+import type { ToolName } from './names.ts';
+
+export { TOOL_NAMES, type ToolName } from './names.ts';
 
 /** Files we own outright; their content comes from the package. */
 export type OwnedAsset = 'guard' | 'opencode-plugin' | 'cursor-env';
@@ -14,21 +26,33 @@ export type Intent =
   | { kind: 'block'; path: string; template: 'agents-block' }
   | { kind: 'import'; path: string; line: string };
 
+export interface DoctorFacts {
+  /** Repo files whose mention of our hook marker shows the tool is set up, and files whose presence alone shows it. */
+  traces: { mentions?: string[]; exists?: string[] };
+  /** The shell the tool runs commands in, as a check names it ("Claude Code's shell"). */
+  shellLabel: string;
+  /** How to give that shell one of our environment values, when doctor finds it missing. */
+  envFix: (key: string, value: string) => string;
+}
+
 export interface ToolRecord {
   name: ToolName;
   label: string;
   /** Repo-relative paths whose existence shows the tool is in use (a trailing / means a directory). */
   evidence: string[];
   intents: Intent[];
+  /** The tool's agent shell takes our environment only from the user's shell profile (opt-in --shell-profile). */
+  needsShellProfile?: boolean;
+  /** What doctor needs to know about the tool. */
+  doctor: DoctorFacts;
   /** What the user still has to do after applying, one sentence each. */
   nextSteps: string[];
 }
 
-/** The marker in every hook command that identifies our entries. */
-export const HOOK_MARKER = '.agents/hooks/loop-guard';
-export const GUARD_PATH = '.agents/hooks/loop-guard.mjs';
+import { GUARD_PATH } from './markers.ts';
+export { GUARD_PATH, HOOK_MARKER } from './markers.ts';
 export const HOOK_TIMEOUT_SECONDS = 10;
 
-export { AGENT_ENV } from '../guard/core/env.ts';
+export { AGENT_ENV } from './env.ts';
 
 export const GUARD_INTENT: Intent = { kind: 'owned', path: GUARD_PATH, asset: 'guard', mode: 0o755 };

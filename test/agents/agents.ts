@@ -1,12 +1,12 @@
 // Runners for the real agent CLIs: each run is headless, offline (model = our mock on 127.0.0.1),
 // isolated (temp HOME and config dirs, an explicit env that inherits only PATH) and bounded (hard
 // timeout that kills the whole process group).
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { repoRoot } from '../helpers/paths.ts';
+import { type ProcResult, runProcess } from '../helpers/process.ts';
 import { promptFor, startMockServer, type MockModelServer } from './mock-server.ts';
 import { runMoreAgent } from './more-agents.ts';
 
@@ -18,7 +18,8 @@ export type MoreAgentName = 'gemini' | 'copilot' | 'qwen' | 'cline' | 'kilo';
 export const MORE_AGENT_NAMES: MoreAgentName[] = ['gemini', 'copilot', 'qwen', 'cline', 'kilo'];
 export type AgentName = FirstAgentName | MoreAgentName;
 
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export { repoRoot } from '../helpers/paths.ts';
+export { type ProcResult, runProcess } from '../helpers/process.ts';
 export const agentsDir = resolve(process.env.LOOP_GUARD_AGENTS_DIR || join(repoRoot, '.cache', 'agents'));
 
 export const RUN_TIMEOUT_MS = Number(process.env.LOOP_GUARD_AGENT_TIMEOUT_MS || 180_000);
@@ -70,65 +71,6 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-export interface ProcResult {
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  timedOut: boolean;
-  stdout: string;
-  stderr: string;
-  durationMs: number;
-}
-
-function killGroup(pid: number | undefined): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // The group is already gone.
-  }
-}
-
-/** Runs a command in its own process group with stdin from /dev/null and a hard timeout. */
-export function runProcess(bin: string, args: string[], opts: { cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<ProcResult> {
-  const started = Date.now();
-  return new Promise((resolvePromise) => {
-    // detached: own process group, so a timeout can kill the CLI together with the shells it spawned.
-    const child = spawn(bin, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    let exitInfo: { code: number | null; signal: NodeJS.Signals | null } | null = null;
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid);
-    }, opts.timeoutMs);
-    let graceTimer: NodeJS.Timeout | undefined;
-    child.on('exit', (code, signal) => {
-      exitInfo = { code, signal };
-      // Leftover grandchildren may hold the pipes open; give them a moment, then end the group.
-      graceTimer = setTimeout(() => killGroup(child.pid), 2_000);
-    });
-    let settled = false;
-    const settle = (info: { code: number | null; signal: NodeJS.Signals | null }) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (graceTimer) clearTimeout(graceTimer);
-      killGroup(child.pid);
-      resolvePromise({ exitCode: info.code, signal: info.signal, timedOut, stdout, stderr, durationMs: Date.now() - started });
-    };
-    // A spawn failure (e.g. a missing binary) may never emit 'close', so it settles the run itself.
-    child.on('error', (err) => {
-      stderr += `\n[runner] ${bin}: ${String(err)}`;
-      if (!child.pid) settle({ code: null, signal: null });
-    });
-    child.on('close', (code, signal) => settle(exitInfo ?? { code, signal }));
-  });
-}
-
-/** A fresh temp HOME with the XDG dirs every CLI might write into. */
 export function makeHome(agent: AgentName): string {
   const home = realpathSync(mkdtempSync(join(tmpdir(), `lg-${agent}-home-`)));
   for (const d of ['.config', '.local/share', '.local/state', '.cache', 'tmp']) mkdirSync(join(home, d), { recursive: true });

@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { approvalReminder, CODEX_DOC_BUDGET, codexHome, docBudget, hooksDisabled, parseCodexConfig, readCodexConfig, rootKeys, snakeEvent, trustCheck } from '../../src/doctor/codex-trust.ts';
-import { tempDir } from './setup.ts';
+import { tempDir } from '../helpers/doctor.ts';
 
 const ROOT = '/srv/proj';
 const cfg = (text: string) => parseCodexConfig('c', text);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { guardFileCheck, manifestCheck, readManifestText } from '../../src/doctor/install.ts';
 import { withOwnedHeader } from '../../src/edit/owned-file.ts';
-import { renderManifest } from '../../src/manifest.ts';
+import { renderManifest } from '../../src/scaffold/manifest.ts';
 
 describe('manifestCheck (repo.manifest)', () => {
   const text = renderManifest({ version: '0.1.0', tools: ['claude', 'codex'], files: {} });

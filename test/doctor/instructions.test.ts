@@ -1,7 +1,7 @@
 // repo.agents-md / claude.import / codex.instructions.
 import { describe, expect, it } from 'vitest';
 import { agentsBlockCheck, blockEndOffset, claudeImportCheck, codexInstructionsCheck } from '../../src/doctor/instructions.ts';
-import { type BlockSpec, upsertBlock } from '../../src/edit/block.ts';
+import { type BlockSpec, upsertBlock } from '../../src/edit/md-block.ts';
 
 const spec: BlockSpec = { id: 'loop-guard', version: '0.1.0', body: '## When a command keeps failing\n\n- stop.', style: 'markdown' };
 const withBlock = (before: string | null, s = spec) => {

@@ -1,8 +1,8 @@
 // claude.node / codex.node / cursor.node: the configured command runs, with a node found on the hook's PATH.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { explainFailure, nodeCheck, parseNodeProbe } from '../../src/doctor/node.ts';
-import { runShell } from '../../src/doctor/shell.ts';
-import { builtGuard, requireBuilt, tempDir } from './setup.ts';
+import { runShell } from '../../src/doctor/exec.ts';
+import { builtGuard, requireBuilt, tempDir } from '../helpers/doctor.ts';
 
 beforeAll(requireBuilt);
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { judgePlugin, pluginFileCheck, probePlugin } from '../../src/doctor/opencode.ts';
 import { withOwnedHeader } from '../../src/edit/owned-file.ts';
-import { mainDir, requireBuilt, tempDir } from './setup.ts';
+import { mainDir, requireBuilt, tempDir } from '../helpers/doctor.ts';
 
 beforeAll(requireBuilt);
 

@@ -3,8 +3,8 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { drivers, replay, type ReplayTool } from '../../src/doctor/replay.ts';
-import { runShell } from '../../src/doctor/shell.ts';
-import { builtGuard, requireBuilt, tempDir } from './setup.ts';
+import { runShell } from '../../src/doctor/exec.ts';
+import { builtGuard, requireBuilt, tempDir } from '../helpers/doctor.ts';
 
 beforeAll(requireBuilt);
 

@@ -1,11 +1,11 @@
 // The checklist and --json reporters, exit codes, colour rules, and the doctor() entry with a fake IO.
 import { describe, expect, it } from 'vitest';
-import { doctor } from '../../src/doctor.ts';
-import { exitCodeOf, jsonReport, textReport } from '../../src/doctor/report.ts';
+import { doctor } from '../../src/doctor/index.ts';
+import { exitCodeOf, jsonReport, textReport } from '../../src/report/doctor.ts';
 import { type Group, note } from '../../src/doctor/types.ts';
 import { palette } from '../../src/report/colors.ts';
-import type { IO } from '../../src/run.ts';
-import { tempDir } from './setup.ts';
+import type { IO } from '../../src/scaffold/run.ts';
+import { tempDir } from '../helpers/doctor.ts';
 
 const groups: Group[] = [
   { name: 'repo', label: 'Repository', checks: [{ id: 'repo.guard', ok: true, message: 'guard ok' }] },

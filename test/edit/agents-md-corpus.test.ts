@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type BlockSpec, inspectBlock, removeBlock, upsertBlock } from '../../src/edit/block.ts';
-import { ensureImportLine, hasImportLine, removeImportLine } from '../../src/edit/text.ts';
+import { type BlockSpec, inspectBlock, removeBlock, upsertBlock } from '../../src/edit/md-block.ts';
+import { ensureImportLine, hasImportLine, removeImportLine } from '../../src/edit/lines.ts';
 
 const dir = fileURLToPath(new URL('../fixtures/corpus/agents-md/', import.meta.url));
 const files = readdirSync(dir).filter((f) => f.endsWith('.md')).sort();

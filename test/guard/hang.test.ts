@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { checkHang, HANG_RULES, type HangContext } from '../../src/guard/core/hang.ts';
+import { checkHang, HANG_RULES, type HangContext } from '../../src/guard/core/hang/rules.ts';
 import type { ToolName } from '../../src/guard/core/types.ts';
+import { TOOL_FACTS } from '../../src/guard/adapters/index.ts';
 
 const TOOLS: readonly ToolName[] = ['claude', 'codex', 'cursor', 'opencode'];
-const claude: HangContext = { tool: 'claude', background: false };
+const ctxOf = (tool: ToolName): HangContext => ({ ...TOOL_FACTS[tool], background: false });
+const claude: HangContext = ctxOf('claude');
 const RULE_IDS = new Set(HANG_RULES.map((r) => r.rule));
 
 /** Everyday commands that must run: none of them waits for a person. */
@@ -273,7 +275,7 @@ describe('checkHang: everyday commands pass', () => {
 
   for (const tool of TOOLS) {
     it.each(ALLOWED.map((c) => [c]))(`${tool}: %j`, (command) => {
-      expect(checkHang(command, { tool, background: false })).toBeNull();
+      expect(checkHang(command, ctxOf(tool))).toBeNull();
     });
   }
 });
@@ -478,19 +480,19 @@ describe('checkHang: exemptions for long-running commands', () => {
   const interactive = DENIED.filter(([, rule]) => !LONG_RUNNING.has(rule));
 
   it.each(longRunning.map(([c]) => [c]))('codex hands control back: %j', (command) => {
-    expect(checkHang(command, { tool: 'codex', background: false })).toBeNull();
-    expect(checkHang(command, { tool: 'cursor', background: false })).not.toBeNull();
-    expect(checkHang(command, { tool: 'opencode', background: false })).not.toBeNull();
+    expect(checkHang(command, ctxOf('codex'))).toBeNull();
+    expect(checkHang(command, ctxOf('cursor'))).not.toBeNull();
+    expect(checkHang(command, ctxOf('opencode'))).not.toBeNull();
   });
 
   it.each(longRunning.map(([c]) => [c]))('a background call is fine: %j', (command) => {
-    for (const tool of TOOLS) expect(checkHang(command, { tool, background: true })).toBeNull();
+    for (const tool of TOOLS) expect(checkHang(command, { ...TOOL_FACTS[tool], background: true })).toBeNull();
   });
 
   it.each(interactive.map(([c, r]) => [c, r]))('editors, pagers and prompts are refused everywhere: %j', (command, rule) => {
     for (const tool of TOOLS) {
       for (const background of [false, true]) {
-        expect(checkHang(command, { tool, background })?.rule).toBe(rule);
+        expect(checkHang(command, { ...TOOL_FACTS[tool], background })?.rule).toBe(rule);
       }
     }
   });
@@ -512,7 +514,7 @@ describe('checkHang: exemptions for long-running commands', () => {
 
   it('mentions run_in_background only to Claude Code', () => {
     expect(checkHang('npm run dev', claude)!.message).toContain('run_in_background');
-    expect(checkHang('npm run dev', { tool: 'cursor', background: false })!.message).not.toContain('run_in_background');
+    expect(checkHang('npm run dev', ctxOf('cursor'))!.message).not.toContain('run_in_background');
   });
 
   it('still refuses an editor that is backgrounded or time-limited', () => {
@@ -529,7 +531,7 @@ describe('checkHang: robustness', () => {
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 30 }), fc.constantFrom(...TOOLS), fc.boolean(), (parts, tool, background) => {
-        const verdict = checkHang(parts.join(' '), { tool, background });
+        const verdict = checkHang(parts.join(' '), { ...TOOL_FACTS[tool], background });
         if (verdict) {
           expect(RULE_IDS.has(verdict.rule)).toBe(true);
           expect(verdict.message.startsWith('loop-guard: ')).toBe(true);

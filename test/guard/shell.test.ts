@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { isDetached, splitCommands, type SimpleCommand } from '../../src/guard/core/shell.ts';
+import { isDetached, splitCommands, type SimpleCommand } from '../../src/guard/core/shell/split.ts';
 
 const argvs = (line: string): string[][] => splitCommands(line).map((c) => c.argv);
 const only = (line: string): SimpleCommand => {

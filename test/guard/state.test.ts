@@ -19,6 +19,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { repoRoot } from '../helpers/paths.ts';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneOldSessions, readState, resolveStateDir, sessionFileName, updateState } from '../../src/guard/state.ts';
@@ -27,7 +28,6 @@ type Counter = { count: number };
 
 const isWindows = process.platform === 'win32';
 const isRoot = process.getuid?.() === 0;
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const workerSource = fileURLToPath(new URL('./helpers/state-worker.mjs', import.meta.url));
 
 const root = mkdtempSync(join(tmpdir(), 'lg-state-unit-'));

@@ -1,15 +1,15 @@
 // Run the BUILT CLI against a temp copy of a fixture repo, and read the result back as a tree.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { repoRoot } from './guard.ts';
+import { cliFile, repoRoot, requireFiles } from './paths.ts';
 
-export const cliFile = join(repoRoot, 'dist', 'cli.mjs');
+export { cliFile } from './paths.ts';
 export const fixturesDir = join(repoRoot, 'test', 'fixtures', 'repos');
 
 export function requireCli(): void {
-  if (!existsSync(cliFile)) throw new Error('dist/cli.mjs is missing: run `npm run build` first (npm test does).');
+  requireFiles([cliFile]);
 }
 
 /** A temp git repository holding a copy of the fixture. */

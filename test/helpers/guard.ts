@@ -1,23 +1,14 @@
 // Run the BUILT guard file the way an agent tool does: payload on stdin, tool name as the argument.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { guardFile, type Json, requireFiles } from './paths.ts';
 
-export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-export const guardFile = join(repoRoot, 'dist', 'loop-guard.mjs');
-export const fixturesDir = fileURLToPath(new URL('../fixtures/', import.meta.url));
-export const payloadsDir = join(fixturesDir, 'payloads');
+export { fixturesDir, guardFile, type Json, loadPayload, payloadsDir, repoRoot } from './paths.ts';
 
 export function requireBuilt(): void {
-  if (!existsSync(guardFile)) throw new Error('dist/loop-guard.mjs is missing: run `npm run build` first (npm test does).');
-}
-
-export type Json = Record<string, unknown>;
-
-export function loadPayload(rel: string): Json {
-  return JSON.parse(readFileSync(join(payloadsDir, rel), 'utf8')) as Json;
+  requireFiles([guardFile]);
 }
 
 export function freshStateDir(): string {

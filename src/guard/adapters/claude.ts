@@ -1,5 +1,5 @@
 // Claude Code: PreToolUse / PostToolUse / PostToolUseFailure / UserPromptSubmit (shapes: shared/payloads/claude).
-import type { Decision } from '../core/types.ts';
+import type { Decision, GuardToolFacts } from '../core/types.ts';
 import { obj, sessionOf, str, type ParsedHook, type Payload } from './types.ts';
 
 // Turns the harness injects by itself are not the user speaking, so they must not reset the counts.
@@ -11,6 +11,9 @@ export function splitExitCode(error: string): { exitCode?: number; output: strin
   if (!m) return { output: error };
   return { exitCode: Number(m[1]), output: error.slice(m[0].length) };
 }
+
+/** Claude Code waits for every foreground command, and has its own background option. */
+export const claudeFacts: GuardToolFacts = { longRunsReturn: false, backgroundOption: "the Bash tool's run_in_background", blockSaysThisCommand: false };
 
 export function parseClaude(p: Payload): ParsedHook {
   const eventName = str(p.hook_event_name) ?? '';

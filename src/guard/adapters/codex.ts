@@ -1,5 +1,5 @@
 // Codex: PreToolUse / PostToolUse / UserPromptSubmit (shapes: shared/payloads/codex). Codex rejects unknown output fields.
-import type { Decision } from '../core/types.ts';
+import type { Decision, GuardToolFacts } from '../core/types.ts';
 import { fieldsText, obj, sessionOf, str, type ParsedHook, type Payload } from './types.ts';
 
 /** tool_response is the output text (shared/payloads/codex); the protocol notes allow any JSON, read without guessing at its fields. */
@@ -9,6 +9,9 @@ export function codexOutput(response: unknown): { output: string } {
   if (o) return { output: fieldsText(o) };
   return { output: response === undefined || response === null ? '' : JSON.stringify(response) };
 }
+
+/** Codex hands control back from long commands, and shows the command beside a refusal. */
+export const codexFacts: GuardToolFacts = { longRunsReturn: true, blockSaysThisCommand: true };
 
 export function parseCodex(p: Payload): ParsedHook {
   const eventName = str(p.hook_event_name) ?? '';

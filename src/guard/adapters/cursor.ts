@@ -1,5 +1,5 @@
 // Cursor: preToolUse / postToolUse / postToolUseFailure / beforeSubmitPrompt (shapes: shared/protocols/hooks.md §3).
-import type { Decision } from '../core/types.ts';
+import type { Decision, GuardToolFacts } from '../core/types.ts';
 import { fieldsText, obj, str, type ParsedHook, type Payload } from './types.ts';
 
 /** tool_output is a JSON string such as {"exitCode":1,"stdout":"…"} (Cursor's docs); any other field is kept as text, and anything unparsable is plain text. */
@@ -16,6 +16,9 @@ export function cursorOutput(raw: unknown): { output: string; exitCode?: number 
   const output = [str(parsed.stdout) ?? '', rest].filter(Boolean).join('\n');
   return typeof parsed.exitCode === 'number' ? { output, exitCode: parsed.exitCode } : { output };
 }
+
+/** Cursor waits for every foreground command. */
+export const cursorFacts: GuardToolFacts = { longRunsReturn: false, blockSaysThisCommand: false };
 
 export function parseCursor(p: Payload): ParsedHook {
   const eventName = str(p.hook_event_name) ?? '';

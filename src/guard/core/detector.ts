@@ -143,13 +143,13 @@ export function onPre(
   current: SessionState | undefined,
   input: { command: string; turnId?: string },
   settings: GuardSettings,
-  opts: { codex?: boolean } = {},
+  opts: { sayThisCommand?: boolean } = {},
 ): Decision {
   const state = stateForTurn(current, input.turnId);
   const ck = commandKey(input.command);
   const rec = state.cmds[ck];
   if (rec && rec.n >= settings.block) {
-    return { action: 'deny', rule: 'repeat', message: repeatBlock(input.command, rec.n, rec.f ?? null, opts.codex) };
+    return { action: 'deny', rule: 'repeat', message: repeatBlock(input.command, rec.n, rec.f ?? null, opts.sayThisCommand) };
   }
   const cycle = detectCycle(state.recent);
   if (cycle && cycle.reps >= settings.block) {
@@ -157,7 +157,7 @@ export function onPre(
     // Only the command that would continue the cycle is refused; anything else breaks it.
     if (block[0] !== undefined && commandOf(block[0]) === ck) {
       const commands = block.map((pair) => state.cmds[commandOf(pair)]?.c ?? '?');
-      return { action: 'deny', rule: 'cycle', message: cycleBlock(commands, cycle.reps, opts.codex) };
+      return { action: 'deny', rule: 'cycle', message: cycleBlock(commands, cycle.reps, opts.sayThisCommand) };
     }
   }
   return { action: 'allow' };

@@ -38,8 +38,8 @@ export function repeatWarning(command: string, n: number, block: number, failure
 }
 
 /** Reason for refusing a command whose last n results were identical. */
-export function repeatBlock(command: string, n: number, failure: FailureClass | null, codex = false): string {
-  const subject = codex ? 'This command' : `\`${showCommand(command)}\``;
+export function repeatBlock(command: string, n: number, failure: FailureClass | null, sayThisCommand = false): string {
+  const subject = sayThisCommand ? 'This command' : `\`${showCommand(command)}\``;
   const advice = failure ? `${CLASS_ADVICE[failure]} ` : '';
   return clip(
     `${MARKER} ${subject} was not run: its last ${n} runs returned the identical result. ${advice}Something has to change first (the code, the command or its environment), or the user needs to know what is failing. It can run again after the user's next message.`,
@@ -60,9 +60,9 @@ export function cycleWarning(commands: string[], reps: number, block: number): s
 }
 
 /** Reason for refusing the next step of a cycle that has repeated `reps` times. */
-export function cycleBlock(commands: string[], reps: number, codex = false): string {
+export function cycleBlock(commands: string[], reps: number, sayThisCommand = false): string {
   const list = commands.map((c) => `\`${showCommand(c)}\``).join(' → ');
-  const subject = codex ? 'This command' : `\`${showCommand(commands[0] ?? '')}\``;
+  const subject = sayThisCommand ? 'This command' : `\`${showCommand(commands[0] ?? '')}\``;
   return clip(
     `${MARKER} ${subject} was not run: the sequence ${list} has already repeated ${reps} times with identical results. A different approach is needed, or the user needs to know what is failing. It can run again after the user's next message.`,
   );

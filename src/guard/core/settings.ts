@@ -1,7 +1,8 @@
 import type { GuardSettings } from './types.ts';
 
-export const DEFAULT_WARN = 3;
-export const DEFAULT_BLOCK = 4;
+import { DEFAULT_BLOCK, DEFAULT_WARN } from '../../tools/env.ts';
+
+export { DEFAULT_BLOCK, DEFAULT_WARN } from '../../tools/env.ts';
 
 const OFF = new Set(['off', '0', 'false', 'no', 'disable', 'disabled']);
 

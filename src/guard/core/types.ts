@@ -1,7 +1,17 @@
 // Shared shapes of the guard: what adapters turn payloads into, and what the core answers.
 
-/** The agent tools whose hook protocol the guard speaks. */
-export type ToolName = 'claude' | 'codex' | 'cursor' | 'opencode';
+/** The agent tools whose hook protocol the guard speaks (one list, in tools/names.ts). */
+export type { ToolName } from '../../tools/names.ts';
+
+/** What the guard core needs to know about the calling tool; each adapter supplies its own. */
+export interface GuardToolFacts {
+  /** The tool hands control back from a long-running command by itself (Codex), so the guard does not refuse those. */
+  longRunsReturn: boolean;
+  /** The tool's own way to run a command in the background, named in the advice (Claude's run_in_background). */
+  backgroundOption?: string;
+  /** A block message says "This command" instead of quoting it (Codex shows the command beside the reason). */
+  blockSaysThisCommand: boolean;
+}
 
 /** One thing that happened in an agent session, in tool-neutral form. */
 export type GuardEvent =

@@ -1,0 +1,91 @@
+// The OpenCode plugin: the same core as the hook file, run in-process. OpenCode loads every export as a plugin
+// function, so this module exports exactly one.
+import { AGENT_ENV } from '../../tools/env.ts';
+import { decide, type SessionStore } from '../core/decide.ts';
+import type { SessionState } from '../core/detector.ts';
+import { readSettings } from '../core/settings.ts';
+import type { GuardEvent } from '../core/types.ts';
+import { opencodeFacts } from './opencode-facts.ts';
+
+type Obj = Record<string, unknown>;
+
+/** Sessions kept in memory; the oldest is dropped past this, so a long-running server stays small. */
+const MAX_SESSIONS = 64;
+
+function obj(v: unknown): Obj | undefined {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
+}
+
+export const LoopGuard = async (_ctx?: unknown) => {
+  const settings = readSettings(process.env);
+  const sessions = new Map<string, SessionState>();
+
+  const save = (id: string, state: SessionState) => {
+    sessions.delete(id);
+    sessions.set(id, state);
+    if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
+  };
+  // In memory: the plugin runs in OpenCode's own long-lived process.
+  const store = (id: string): SessionStore => ({
+    read: () => sessions.get(id),
+    update(change) {
+      const { next, result } = change(sessions.get(id));
+      save(id, next);
+      return result;
+    },
+  });
+  const run = (event: GuardEvent, sessionID: unknown) => decide(event, settings, opencodeFacts, store(String(sessionID ?? '')));
+
+  return {
+    // Every shell command OpenCode runs gets the non-interactive environment.
+    'shell.env': async (_input: unknown, output: { env?: Record<string, string> }) => {
+      if (output && typeof output === 'object') output.env = { ...(output.env ?? {}), ...AGENT_ENV };
+    },
+
+    'tool.execute.before': async (input: { tool?: string; sessionID?: string; callID?: string }, output: { args?: unknown }) => {
+      let reason: string | null = null;
+      try {
+        if (!settings.enabled || input?.tool !== 'bash') return;
+        const command = obj(output?.args)?.command;
+        if (typeof command !== 'string') return;
+        const decision = run({ kind: 'pre', command, background: false }, input.sessionID);
+        if (decision.action === 'deny') reason = decision.message;
+      } catch {
+        return; // fail open: an internal error never stops a command
+      }
+      // Throwing is how a before-hook refuses a call: the model receives exactly this text as the tool result.
+      if (reason) throw new Error(reason);
+    },
+
+    'tool.execute.after': async (
+      input: { tool?: string; sessionID?: string; callID?: string; args?: unknown },
+      output: { title?: string; output?: string; metadata?: unknown },
+    ) => {
+      try {
+        if (!settings.enabled || input?.tool !== 'bash' || !output) return;
+        const command = obj(input.args)?.command;
+        if (typeof command !== 'string') return;
+        const meta = obj(output.metadata);
+        const text = typeof meta?.output === 'string' ? meta.output : typeof output.output === 'string' ? output.output : '';
+        const exit = typeof meta?.exit === 'number' ? meta.exit : undefined;
+        const decision = run(
+          { kind: 'post', command, output: text, ...(exit !== undefined ? { exitCode: exit } : {}), ...(input.callID ? { callId: String(input.callID) } : {}) },
+          input.sessionID,
+        );
+        // The same result object goes to the model, so appending here adds the warning after the real output.
+        if (decision.action === 'warn') output.output = `${output.output ?? ''}\n\n${decision.message}`;
+      } catch {
+        // fail open
+      }
+    },
+
+    // A new user message starts that session over.
+    'chat.message': async (input: { sessionID?: string }) => {
+      try {
+        if (input?.sessionID) run({ kind: 'userTurn' }, input.sessionID);
+      } catch {
+        // fail open
+      }
+    },
+  };
+};

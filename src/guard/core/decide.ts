@@ -1,0 +1,33 @@
+// One event in, one decision out: the hang rules, then the loop detector. Shared by the hook process (guard/main.ts)
+// and the OpenCode plugin, which differ only in where a session's state is kept.
+import { coerceState, emptyState, onPost, onPre, type SessionState } from './detector.ts';
+import { checkHang } from './hang/rules.ts';
+import type { Decision, GuardEvent, GuardSettings, GuardToolFacts } from './types.ts';
+
+const ALLOW: Decision = { action: 'allow' };
+
+/** Where one session's state lives: a file under a lock (the hook) or a map in memory (the plugin). */
+export interface SessionStore {
+  /** The state as last written, for pre events (writers replace it whole, so no lock is needed). */
+  read(): unknown;
+  /** Read, change and write as one step; undefined when the state could not be updated. */
+  update(change: (current: unknown) => { next: SessionState; result: Decision }): Decision | undefined;
+}
+
+export function decide(event: GuardEvent, settings: GuardSettings, facts: GuardToolFacts, store: SessionStore): Decision {
+  if (event.kind === 'pre') {
+    if (settings.hangGuard) {
+      const hang = checkHang(event.command, { longRunsReturn: facts.longRunsReturn, backgroundOption: facts.backgroundOption, background: event.background });
+      if (hang) return { action: 'deny', rule: hang.rule, message: hang.message };
+    }
+    const state = coerceState(store.read());
+    const input = event.turnId === undefined ? { command: event.command } : { command: event.command, turnId: event.turnId };
+    return onPre(state, input, settings, { sayThisCommand: facts.blockSaysThisCommand });
+  }
+  const result = store.update((current) => {
+    if (event.kind === 'userTurn') return { next: emptyState(event.turnId), result: ALLOW };
+    const { next, decision } = onPost(coerceState(current), event, settings);
+    return { next, result: decision };
+  });
+  return result ?? ALLOW;
+}

@@ -1,0 +1,214 @@
+// git subcommands that open an editor or ask interactively.
+import { editorWaits } from './editors.ts';
+import { firstSet, hasAny, hasLong, inCluster } from './argv.ts';
+import type { Finding } from './types.ts';
+
+// ---------------------------------------------------------------------------------------------
+// git.
+
+const GIT_GLOBAL_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env']);
+
+export function gitFinding(args: string[], env: Map<string, string>): Finding | null {
+  // Global options come before the subcommand: git -C dir -c k=v --no-pager commit …
+  const config = new Map<string, string>();
+  let k = 0;
+  for (; k < args.length; k++) {
+    const a = args[k]!;
+    if (!a.startsWith('-')) break;
+    if (a === '-c') {
+      const kv = args[k + 1] ?? '';
+      const eq = kv.indexOf('=');
+      config.set((eq === -1 ? kv : kv.slice(0, eq)).toLowerCase(), eq === -1 ? 'true' : kv.slice(eq + 1));
+    }
+    if (GIT_GLOBAL_VALUE.has(a)) k++;
+  }
+  const sub = args[k];
+  const rest = args.slice(k + 1);
+  if (sub === undefined || hasAny(rest, ['-h', '--help'])) return null;
+
+  const commitEditor = firstSet([env.get('GIT_EDITOR'), config.get('core.editor'), env.get('VISUAL'), env.get('EDITOR')]);
+  const editorIsSet = commitEditor !== undefined && !editorWaits(commitEditor);
+
+  switch (sub) {
+    case 'commit':
+      return gitCommit(rest, editorIsSet);
+    case 'tag':
+      return gitTag(rest, editorIsSet);
+    case 'rebase': {
+      const interactive =
+        hasAny(rest, ['--interactive', '--edit-todo']) || inCluster(rest, 'i', 'sXxC');
+      if (!interactive) return null;
+      const seq = firstSet([env.get('GIT_SEQUENCE_EDITOR'), config.get('sequence.editor'), commitEditor]);
+      if (seq !== undefined && !editorWaits(seq)) return null;
+      return {
+        rule: 'git-rebase-interactive',
+        why: 'an interactive rebase opens its todo list in an editor and waits for it to be saved. Without -i the rebase runs unattended (`git rebase main`); fixup! commits can be folded in without an editor with `GIT_SEQUENCE_EDITOR=true git rebase -i --autosquash main`.',
+      };
+    }
+    case 'add':
+      if (hasAny(rest, ['--patch', '--interactive', '--edit']) || ['p', 'i', 'e'].some((l) => inCluster(rest, l))) {
+        return gitInteractive(
+          'git add -p/-i/-e asks about each change and waits for answers typed at the keyboard.',
+          'Files can be staged by path (`git add src/file.ts`), or a prepared patch staged with `git apply --cached change.patch`.',
+        );
+      }
+      return null;
+    case 'checkout':
+    case 'restore':
+    case 'reset':
+    case 'stash':
+      if (!hasAny(rest, ['-p', '--patch'])) return null;
+      return gitInteractive(
+        `git ${sub} -p walks through each hunk and waits for an answer to every one.`,
+        sub === 'stash'
+          ? 'Whole files can be stashed with `git stash push -- <path>`.'
+          : sub === 'reset'
+            ? 'Whole files can be unstaged with `git restore --staged <path>`.'
+            : 'Whole files can be restored with `git restore <path>`, and a prepared patch reverted with `git apply -R change.patch`.',
+      );
+    case 'clean':
+      if (!hasAny(rest, ['--interactive']) && !inCluster(rest, 'i', 'e')) return null;
+      return gitInteractive(
+        'git clean -i shows a menu and waits for choices.',
+        '`git clean -n` lists what would be removed and `git clean -f <paths>` removes it.',
+      );
+    case 'config':
+      if (!hasAny(rest, ['-e', '--edit']) || editorIsSet) return null;
+      return {
+        rule: 'editor',
+        why: 'git config --edit opens the config file in an editor and waits for it to be closed. Single settings can be changed with `git config <key> <value>`.',
+      };
+    case 'mergetool':
+    case 'difftool':
+      if (hasAny(rest, ['--tool-help']) || (sub === 'difftool' && (hasAny(rest, ['-x']) || hasLong(rest, '--extcmd')))) {
+        return null;
+      }
+      return gitInteractive(
+        `git ${sub} launches a merge/diff program and prompts before each file.`,
+        '`git diff` prints the changes as text; conflicts can be resolved by editing the files and running `git add`.',
+      );
+    default:
+      return null;
+  }
+}
+
+function gitInteractive(what: string, instead: string): Finding {
+  return { rule: 'git-interactive', why: `${what} ${instead}` };
+}
+
+const COMMIT_VALUE_LONG = new Set([
+  '--author',
+  '--date',
+  '--cleanup',
+  '--trailer',
+  '--pathspec-from-file',
+  '--reedit-message',
+  '--template',
+  '--squash',
+]);
+
+function gitCommit(args: string[], editorIsSet: boolean): Finding | null {
+  let message = false;
+  let edit: boolean | undefined;
+  let patch = false;
+  let dryRun = false;
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k]!;
+    if (a === '--') break;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const opt = eq === -1 ? a : a.slice(0, eq);
+      const takeValue = (): string => (eq === -1 ? (args[++k] ?? '') : a.slice(eq + 1));
+      if (opt === '--message' || opt === '--file' || opt === '--reuse-message') {
+        takeValue();
+        message = true;
+      } else if (opt === '--fixup') {
+        // --fixup=<commit> reuses a message; --fixup=amend:/reword: open the editor (git builtin/commit.c).
+        if (!/^[A-Za-z]+:/.test(takeValue())) message = true;
+      } else if (COMMIT_VALUE_LONG.has(opt)) {
+        takeValue();
+      } else if (opt === '--edit') edit = true;
+      else if (opt === '--no-edit') edit = false;
+      else if (opt === '--patch' || opt === '--interactive') patch = true;
+      else if (opt === '--dry-run' || opt === '--short' || opt === '--porcelain' || opt === '--long') dryRun = true;
+      continue;
+    }
+    if (a.length < 2 || a[0] !== '-') continue;
+    // Short-option cluster such as -am 'msg' or -avm'msg'.
+    for (let j = 1; j < a.length; j++) {
+      const ch = a[j]!;
+      const attached = j + 1 < a.length;
+      if (ch === 'm' || ch === 'F' || ch === 'C') {
+        message = true;
+        if (!attached) k++;
+        break;
+      }
+      if (ch === 'c' || ch === 't') {
+        if (!attached) k++;
+        break;
+      }
+      if (ch === 'S' || ch === 'u') break;
+      if (ch === 'e') edit = true;
+      else if (ch === 'p') patch = true;
+    }
+  }
+  if (patch) {
+    return gitInteractive(
+      'git commit -p/--interactive asks about each change and waits for answers typed at the keyboard.',
+      'Files can be staged by path first (`git add <path>`), then committed with `git commit -m "…"`.',
+    );
+  }
+  if (dryRun || editorIsSet) return null;
+  const opensEditor = edit ?? !message;
+  if (!opensEditor) return null;
+  return {
+    rule: 'git-commit-editor',
+    why: 'without a message on the command line git commit opens an editor and waits for someone to write one and close it. The message can be passed inline, `git commit -m "subject" -m "body"`, or from a file with `-F msg.txt`; `git commit --amend --no-edit` keeps the previous message.',
+  };
+}
+
+function gitTag(args: string[], editorIsSet: boolean): Finding | null {
+  let annotated = false;
+  let message = false;
+  let edit = false;
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k]!;
+    if (a === '--') break;
+    if (a.startsWith('--')) {
+      const opt = a.split('=', 1)[0]!;
+      const inline = a.includes('=');
+      if (opt === '--annotate' || opt === '--sign') annotated = true;
+      else if (opt === '--local-user') {
+        annotated = true;
+        if (!inline) k++;
+      } else if (opt === '--message' || opt === '--file') {
+        message = true;
+        if (!inline) k++;
+      } else if (opt === '--edit') edit = true;
+      else if (opt === '--no-edit') edit = false;
+      else if (['--delete', '--list', '--verify'].includes(opt)) return null;
+      else if (['--contains', '--no-contains', '--points-at', '--merged', '--no-merged', '--sort', '--format', '--cleanup'].includes(opt) && !inline) k++;
+      continue;
+    }
+    if (a.length < 2 || a[0] !== '-') continue;
+    for (let j = 1; j < a.length; j++) {
+      const ch = a[j]!;
+      const attached = j + 1 < a.length;
+      if (ch === 'd' || ch === 'l' || ch === 'v') return null;
+      if (ch === 'a' || ch === 's') annotated = true;
+      else if (ch === 'e') edit = true;
+      else if (ch === 'u' || ch === 'm' || ch === 'F') {
+        if (ch === 'u') annotated = true;
+        else message = true;
+        if (!attached) k++;
+        break;
+      } else if (ch === 'n') break;
+    }
+  }
+  if (editorIsSet) return null;
+  if (!(annotated && !message) && !(edit && (annotated || message))) return null;
+  return {
+    rule: 'git-tag-editor',
+    why: 'an annotated or signed tag without -m opens an editor for the tag message and waits. Giving the message inline creates it without one: `git tag -a v1.2.3 -m "Release 1.2.3"` (or `-F notes.txt`).',
+  };
+}

@@ -1,0 +1,131 @@
+// The hang guard: refuses, before they run, commands that would wait for a person or never exit.
+// Every rule errs towards allowing, because a wrong refusal costs the user more than a missed hang.
+
+import { clip, MARKER, showCommand } from '../messages.ts';
+import type { HangVerdict } from '../types.ts';
+import { baseName, isDetached, splitCommands, type SimpleCommand } from '../shell/split.ts';
+import { hasAny, resolveRunners } from './argv.ts';
+import { editorFinding, initFinding, pagerFinding } from './editors.ts';
+import { gitFinding } from './git.ts';
+import { longRunner, type LongRun } from './long-running.ts';
+import type { Finding, HangContext } from './types.ts';
+
+export type { HangContext } from './types.ts';
+
+/** Rule ids and what they refuse, for the README. */
+export const HANG_RULES: ReadonlyArray<{ rule: string; summary: string }> = [
+  {
+    rule: 'editor',
+    summary:
+      'Interactive editors (vi, vim, nvim, nano, emacs without --batch, pico, micro, joe, …), ed/ex with no script on stdin, GUI editors told to wait (code --wait, subl -w), and commands that open one (crontab -e, kubectl edit, visudo, systemctl edit, git config -e).',
+  },
+  { rule: 'pager', summary: 'less, more or most writing to the terminal, on their own or at the end of a pipe.' },
+  {
+    rule: 'git-commit-editor',
+    summary: 'git commit (and --amend) with no -m, -F, -C, --no-edit or --fixup=<commit>, or with -e/--edit, unless GIT_EDITOR or core.editor is set to a non-interactive command.',
+  },
+  { rule: 'git-tag-editor', summary: 'git tag -a/-s/-u without -m or -F.' },
+  { rule: 'git-rebase-interactive', summary: 'git rebase -i/--interactive/--edit-todo, unless a sequence editor is given.' },
+  {
+    rule: 'git-interactive',
+    summary: 'git add -p/-i/-e, commit -p/--interactive, checkout/reset/restore/stash -p, clean -i, mergetool, difftool.',
+  },
+  { rule: 'npm-init', summary: 'npm init / yarn init / bun init that would ask questions (no -y and no initializer).' },
+  {
+    rule: 'follow',
+    summary: 'tail -f/-F/--follow, journalctl -f, docker/podman/kubectl logs -f in the foreground.',
+  },
+  { rule: 'watch', summary: 'watch <command> in the foreground.' },
+  {
+    rule: 'watch-mode',
+    summary: 'Watchers in the foreground: tsc/jest/vitest/webpack/… --watch, nodemon, tsx watch, node --watch, cargo watch, npm run watch.',
+  },
+  {
+    rule: 'dev-server',
+    summary:
+      'Servers in the foreground: npm/pnpm/yarn/bun run dev|serve, next dev, vite, webpack serve, *-dev-server, python -m http.server, php -S, rails s, flask run, uvicorn, docker compose up without -d, ….',
+  },
+];
+
+/** null = fine to run; a verdict = refuse before running, with a message that gives the non-interactive form. */
+export function checkHang(command: string, ctx: HangContext): HangVerdict | null {
+  if (typeof command !== 'string' || command.trim() === '') return null;
+  const commands = splitCommands(command);
+  // Assignments and exports earlier in the line are in effect for later commands.
+  const lineEnv = new Map<string, string>();
+  const several = commands.filter((c) => c.argv.length > 0).length > 1;
+  for (const cmd of commands) {
+    const env = new Map([...lineEnv, ...cmd.env]);
+    const found = checkOne(cmd, env, ctx);
+    if (found) return { rule: found.rule, message: render(command, several ? joinArgs(cmd.argv) : null, found.why) };
+    rememberEnv(cmd, lineEnv);
+  }
+  return null;
+}
+
+/** The variables any rule reads; only these are carried along the line, which keeps the work per command small. */
+const RELEVANT_ENV = new Set([
+  'GIT_EDITOR',
+  'GIT_SEQUENCE_EDITOR',
+  'VISUAL',
+  'EDITOR',
+  'KUBE_EDITOR',
+  'SUDO_EDITOR',
+  'SYSTEMD_EDITOR',
+  'npm_config_yes',
+]);
+
+function rememberEnv(cmd: SimpleCommand, lineEnv: Map<string, string>): void {
+  const pairs: Array<[string, string]> = [];
+  if (cmd.argv.length === 0) pairs.push(...cmd.env);
+  else if (cmd.argv[0] === 'export') {
+    for (const a of cmd.argv.slice(1)) {
+      const eq = a.indexOf('=');
+      if (eq > 0) pairs.push([a.slice(0, eq), a.slice(eq + 1)]);
+    }
+  }
+  for (const [k, v] of pairs) if (RELEVANT_ENV.has(k)) lineEnv.set(k, v);
+}
+
+function render(command: string, part: string | null, why: string): string {
+  const where = part === null ? '' : ` because of \`${part}\``;
+  return clip(`${MARKER} \`${showCommand(command)}\` was not run${where}: ${why}`);
+}
+
+/** Quote argv for display in a suggested command. */
+function joinArgs(argv: readonly string[]): string {
+  const text = argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return showCommand(text, 60);
+}
+
+// ---------------------------------------------------------------------------------------------
+// One simple command.
+
+function checkOne(cmd: SimpleCommand, env: Map<string, string>, ctx: HangContext): Finding | null {
+  if (cmd.argv.length === 0) return null;
+  const argv = resolveRunners(cmd.argv);
+  if (argv.length === 0) return null;
+  const name = baseName(argv[0]!);
+  const args = argv.slice(1);
+
+  const interactive =
+    editorFinding(name, args, cmd, env) ??
+    pagerFinding(name, args, cmd) ??
+    (name === 'git' ? gitFinding(args, env) : null) ??
+    initFinding(name, args, env);
+  if (interactive) return interactive;
+
+  // Long-running commands are fine wherever the tool or the shell gives control back.
+  if (ctx.background || ctx.longRunsReturn || isDetached(cmd)) return null;
+  if (hasAny(args, ['--help', '-h', '--version'])) return null;
+  const long = longRunner(name, args);
+  if (!long) return null;
+  return { rule: long.rule, why: long.hint ? `${long.why} ${backgroundHint(cmd.argv, ctx.backgroundOption, long.rule)}` : long.why };
+}
+
+/** How to start the same command so that control comes back: with & (or the tool's own background option). */
+function backgroundHint(argv: string[], backgroundOption: string | undefined, rule: LongRun['rule']): string {
+  const viaTool = backgroundOption ? ` (or with ${backgroundOption})` : '';
+  const check = rule === 'dev-server' ? 'reading the log or requesting its port' : 'reading the log';
+  return `To keep it running, it can be started in the background: \`nohup ${joinArgs(argv)} > /tmp/loop-guard-bg.log 2>&1 &\`${viaTool}, then checked by ${check}.`;
+}

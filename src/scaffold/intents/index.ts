@@ -1,0 +1,115 @@
+// Each intent kind: plan (put ours in place) and remove (take out only what is ours), over the format editors.
+import { type BlockSpec, removeBlock, upsertBlock } from '../../edit/md-block.ts';
+import { ensureImportLine, removeImportLine } from '../../edit/lines.ts';
+import { planOwnedFile, readOwnedHeader } from '../../edit/owned-file.ts';
+import { AGENT_ENV, type Intent } from '../../tools/index.ts';
+import { BLOCK_ID } from '../../tools/markers.ts';
+import { valueWaits } from '../../tools/env-waits.ts';
+import type { FileRecord } from '../manifest.ts';
+import { createdContainers, mergeJson, type MergeSpec, removeFromJson } from './json-hooks.ts';
+import { mergeCodexEnv, removeCodexEnv } from './toml-env.ts';
+import type { IntentContext, IntentHandler } from './types.ts';
+
+type Of<K extends Intent['kind']> = Extract<Intent, { kind: K }>;
+
+/** The editors already report a kept value; this adds the warning when the kept value makes agents wait for a person. */
+function keptNotes(kept: Array<{ key: string; value: string }>): string[] {
+  return kept
+    .filter(({ key, value }) => valueWaits(key, value))
+    .map(({ key, value }) => `Agents may hang on ${key}=${JSON.stringify(value)}: it waits for a person (ours is ${JSON.stringify(AGENT_ENV[key] ?? '')}).`);
+}
+
+function mergeOwned(prev: string[] | undefined, set: string[], kept: Array<{ key: string }>): string[] {
+  const keptKeys = new Set(kept.map((k) => k.key));
+  return [...new Set([...(prev ?? []), ...set])].filter((k) => !keptKeys.has(k));
+}
+
+function ownedEnv(rec: FileRecord | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of rec?.env ?? []) if (AGENT_ENV[k] !== undefined) out[k] = AGENT_ENV[k] as string;
+  return out;
+}
+
+function blockSpec(ctx: IntentContext, style: BlockSpec['style'], body: string): BlockSpec {
+  return { id: BLOCK_ID, version: ctx.version, body, style };
+}
+
+const owned: IntentHandler<Of<'owned'>> = {
+  plan(intent, ctx, record) {
+    const outcome = planOwnedFile(ctx.before, ctx.assets[intent.asset], { force: ctx.force });
+    const generated = intent.asset !== 'cursor-env';
+    return { outcome, owned: record, reason: ctx.before === null ? 'add' : 'upgrade', extra: { mode: intent.mode, ...(generated ? { generated } : {}) } };
+  },
+  remove(_intent, ctx) {
+    if (!readOwnedHeader(ctx.before)) return { kind: 'noop', reason: 'not ours (no create-loop-guard header); left alone' };
+    return { kind: 'delete', reason: 'delete' };
+  },
+};
+
+const json: IntentHandler<Of<'json'>> = {
+  plan(intent, ctx, record) {
+    const spec: MergeSpec = {
+      hooks: intent.hooks,
+      ...(intent.env ? { env: { path: intent.env.path, values: { ...AGENT_ENV }, owned: record.env ?? [], force: ctx.force } } : {}),
+      ...(intent.ensureTop ? { ensureTop: intent.ensureTop } : {}),
+    };
+    const r = mergeJson(ctx.before, spec);
+    if (intent.env) record.env = mergeOwned(record.env, r.setKeys, r.kept);
+    if (r.outcome.status === 'changed') {
+      const made = createdContainers(ctx.before, r.outcome.text, spec).map((p) => p.join('/'));
+      if (made.length) record.containers = [...new Set([...(record.containers ?? []), ...made])];
+    }
+    return { outcome: r.outcome, owned: record, reason: intent.env ? 'hooks and environment' : 'hooks', notes: keptNotes(r.kept) };
+  },
+  remove(intent, ctx, record) {
+    const r = removeFromJson(ctx.before, {
+      marker: intent.hooks.marker,
+      ...(record ? { created: (record.containers ?? []).map((c) => c.split('/')) } : {}),
+      ...(intent.env ? { ownedEnv: { path: intent.env.path, values: ownedEnv(record) } } : {}),
+      ...(intent.ensureTop ? { ensureTop: intent.ensureTop } : {}),
+    });
+    return { kind: 'edit', ...r, reason: 'take out our hooks and environment' };
+  },
+};
+
+const tomlEnv: IntentHandler<Of<'toml-env'>> = {
+  plan(_intent, ctx, record) {
+    const r = mergeCodexEnv(ctx.before, { values: { ...AGENT_ENV }, owned: record.env ?? [], force: ctx.force });
+    record.env = mergeOwned(record.env, r.setKeys, r.kept);
+    if (r.createdTable) record.tableCreated = true;
+    return { outcome: r.outcome, owned: record, reason: '[shell_environment_policy] set', notes: keptNotes(r.kept) };
+  },
+  remove(_intent, ctx, record) {
+    const r = removeCodexEnv(ctx.before, { values: ownedEnv(record), createdTable: record?.tableCreated === true });
+    return { kind: 'edit', ...r, reason: 'take out our environment keys' };
+  },
+};
+
+const block: IntentHandler<Of<'block'>> = {
+  plan(_intent, ctx, record) {
+    const outcome = upsertBlock(ctx.before, blockSpec(ctx, 'markdown', ctx.assets.agentsBlock), { force: ctx.force });
+    return { outcome, owned: record, reason: 'stop rule' };
+  },
+  remove(_intent, ctx) {
+    const r = removeBlock(ctx.before, { id: BLOCK_ID, style: 'markdown' }, { force: ctx.force });
+    return { kind: 'edit', ...r, reason: 'take out the stop rule' };
+  },
+};
+
+const importLine: IntentHandler<Of<'import'>> = {
+  plan(intent, ctx, record) {
+    const outcome = ensureImportLine(ctx.before, intent.line);
+    if (outcome.status !== 'conflict' && outcome.added) record.importAdded = true;
+    return { outcome, owned: record, reason: `${intent.line} import` };
+  },
+  remove(intent, ctx, record) {
+    if (!record?.importAdded) return { kind: 'noop', reason: 'import was there before; left alone' };
+    return { kind: 'edit', ...removeImportLine(ctx.before, intent.line), reason: `take out the ${intent.line} import` };
+  },
+};
+
+const HANDLERS: { [K in Intent['kind']]: IntentHandler<Of<K>> } = { owned, json, 'toml-env': tomlEnv, block, import: importLine };
+
+export function handlerFor<I extends Intent>(intent: I): IntentHandler<I> {
+  return HANDLERS[intent.kind] as unknown as IntentHandler<I>;
+}

@@ -1,0 +1,69 @@
+// What an earlier run put in place, so a key the user had before install is never treated as ours.
+import { FileFormatError } from '../edit/splice.ts';
+import { TOOL_NAMES, type ToolName } from '../tools/index.ts';
+
+export { MANIFEST_PATH } from '../tools/markers.ts';
+import { MANIFEST_PATH } from '../tools/markers.ts';
+
+export interface FileRecord {
+  /** We created the file (remove may delete it once nothing else is left in it). */
+  created?: boolean;
+  /** Env keys we set in this file. */
+  env?: string[];
+  /** We created the TOML table that holds our env keys. */
+  tableCreated?: boolean;
+  /** We added the import line. */
+  importAdded?: boolean;
+  /** JSON containers we created (e.g. "hooks/PreToolUse"), so --remove deletes only those once emptied. */
+  containers?: string[];
+}
+
+export interface Manifest {
+  version: string;
+  tools: ToolName[];
+  files: Record<string, FileRecord>;
+}
+
+export function emptyManifest(version: string): Manifest {
+  return { version, tools: [], files: {} };
+}
+
+export function parseManifest(text: string): Manifest {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new FileFormatError(`not valid JSON (${(err as Error).message})`, `delete ${MANIFEST_PATH} and rerun; it is rebuilt from the files`);
+  }
+  const m = data as Partial<Manifest>;
+  if (!m || typeof m !== 'object' || typeof m.version !== 'string' || !Array.isArray(m.tools) || !m.files || typeof m.files !== 'object') {
+    throw new FileFormatError('not a create-loop-guard manifest', `delete ${MANIFEST_PATH} and rerun`);
+  }
+  return {
+    version: m.version,
+    tools: m.tools.filter((t): t is ToolName => (TOOL_NAMES as readonly string[]).includes(t)),
+    files: m.files as Record<string, FileRecord>,
+  };
+}
+
+/** Stable text: sorted keys, so reruns are byte-identical. */
+export function renderManifest(m: Manifest): string {
+  const files: Record<string, FileRecord> = {};
+  for (const path of Object.keys(m.files).sort()) {
+    const rec = m.files[path] as FileRecord;
+    const clean: FileRecord = {};
+    if (rec.created) clean.created = true;
+    if (rec.env?.length) clean.env = [...rec.env].sort();
+    if (rec.tableCreated) clean.tableCreated = true;
+    if (rec.importAdded) clean.importAdded = true;
+    if (rec.containers?.length) clean.containers = [...new Set(rec.containers)].sort();
+    if (Object.keys(clean).length) files[path] = clean;
+  }
+  const body = {
+    $comment: 'Written by create-loop-guard: what it added to this repository, so upgrades and --remove touch only that.',
+    version: m.version,
+    tools: [...m.tools].sort(),
+    files,
+  };
+  return `${JSON.stringify(body, null, 2)}\n`;
+}

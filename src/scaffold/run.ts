@@ -1,0 +1,270 @@
+// The scaffolder's flow: options → detect → plan → report → (confirm) → apply. I/O comes in through `io`.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ApplyError, applyPlan } from './apply.ts';
+import { buildAssets, VERSION } from '../assets.ts';
+import { type DetectedTool, detectTools, findGitRoot, parseToolList } from './detect.ts';
+import { MANIFEST_PATH, type Manifest, parseManifest } from './manifest.ts';
+import { buildPlan, type FileChange, type Plan, PlanError, planPaths } from './plan.ts';
+import { EXIT } from '../exit-codes.ts';
+import { canPrompt } from './prompt/index.ts';
+import { CANCELLED } from './prompt/types.ts';
+import type { IO } from '../io.ts';
+import { colorEnabled, type Palette, palette } from '../report/colors.ts';
+import { colorDiff, displayDiff } from '../report/diff.ts';
+import { annotations } from '../report/github.ts';
+import { type JsonReport, jsonChanges } from '../report/json.ts';
+import { filesReport, isDrift, toolsReport } from '../report/summary.ts';
+import { FileFormatError } from '../edit/splice.ts';
+import { hasProfileBlock, PROFILE_LINE, profileTarget, type ProfileTarget } from './profile.ts';
+import { TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
+
+export type { IO } from '../io.ts';
+
+export type Mode = 'apply' | 'check' | 'remove';
+
+export interface Options {
+  mode: Mode;
+  yes: boolean;
+  dryRun: boolean;
+  force: boolean;
+  json: boolean;
+  shellProfile: boolean;
+  cwd?: string;
+  tools?: string;
+}
+
+
+function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+
+interface Context {
+  root: string;
+  detected: DetectedTool[];
+  tools: ToolName[];
+  manifest: Manifest | null;
+}
+
+function resolveRoot(opts: Options, io: IO): { root: string; note?: string } {
+  const start = resolve(io.cwd, opts.cwd ?? '.');
+  const git = findGitRoot(start);
+  if (!git) return { root: start, note: `No git repository found; working in ${start}.` };
+  if (git !== start) return { root: git, note: `Working in the repository root ${git} (the nearest parent with .git).` };
+  return { root: git };
+}
+
+function loadManifest(root: string): Manifest | null {
+  const text = readOrNull(join(root, MANIFEST_PATH));
+  if (text === null) return null;
+  try {
+    return parseManifest(text);
+  } catch (err) {
+    if (err instanceof FileFormatError) throw new PlanError(MANIFEST_PATH, err.message, err.fix);
+    throw err;
+  }
+}
+
+function nextSteps(tools: readonly ToolName[], profileDone: boolean): string[] {
+  const steps: string[] = [];
+  for (const t of tools) for (const s of TOOLS[t].nextSteps) steps.push(`${TOOLS[t].label}: ${s}`);
+  if (tools.some((t) => TOOLS[t].needsShellProfile) && !profileDone) {
+    steps.push(`Cursor: its agent shell needs the environment from your shell profile. Add this line to ~/.bashrc or ~/.zshrc (or rerun with --shell-profile):\n    ${PROFILE_LINE}`);
+  }
+  return steps;
+}
+
+export async function run(opts: Options, io: IO): Promise<number> {
+  const c: Palette = palette(!opts.json && colorEnabled(io.env, io.stdoutIsTTY));
+  const interactive = !opts.json && canPrompt(io.env, io.stdinIsTTY, io.stdoutIsTTY);
+  const messages: string[] = [];
+  const say = (text: string) => {
+    messages.push(text);
+    if (!opts.json) io.out(`${text}\n`);
+  };
+  const report: Partial<JsonReport> = { version: VERSION, mode: opts.mode === 'apply' && opts.dryRun ? 'dry-run' : opts.mode };
+  const finish = (code: number, result: string, plan?: Plan): number => {
+    if (opts.json) {
+      const full: JsonReport = {
+        version: VERSION,
+        root: report.root ?? '',
+        mode: report.mode ?? opts.mode,
+        tools: report.tools ?? [],
+        changes: plan ? jsonChanges(plan.changes, displayDiff) : [],
+        result,
+        exitCode: code,
+        messages,
+      };
+      io.out(`${JSON.stringify(full, null, 2)}\n`);
+    }
+    return code;
+  };
+
+  let ctx: Context;
+  try {
+    const { root, note } = resolveRoot(opts, io);
+    report.root = root;
+    if (note) say(c.dim(note));
+    const manifest = loadManifest(root);
+    const detected = detectTools(root);
+    let tools: ToolName[];
+    if (opts.tools !== undefined) {
+      const parsed = parseToolList(opts.tools);
+      if (parsed.unknown.length || !parsed.tools.length) {
+        io.err(`create-loop-guard: --tools takes a comma-separated list of ${TOOL_NAMES.join(', ')} (got ${JSON.stringify(opts.tools)}).\n`);
+        return finish(EXIT.error, 'usage-error');
+      }
+      tools = parsed.tools;
+    } else {
+      tools = detected.map((d) => d.name);
+    }
+    // An upgrade keeps every tool an earlier run set up, even if its folder was not detected this time.
+    for (const t of manifest?.tools ?? []) if (!tools.includes(t)) tools.push(t);
+    ctx = { root, detected, tools, manifest };
+  } catch (err) {
+    if (err instanceof PlanError) {
+      io.err(`create-loop-guard: ${err.message}\n  fix: ${err.fix}\n`);
+      return finish(EXIT.error, 'parse-error');
+    }
+    throw err;
+  }
+
+  if (!ctx.tools.length && opts.mode !== 'remove') {
+    if (interactive && opts.mode === 'apply') {
+      const chosen = await io.prompter.chooseTools();
+      if (chosen === CANCELLED) {
+        say('Nothing written.');
+        return finish(EXIT.drift, 'cancelled');
+      }
+      ctx.tools = chosen;
+    }
+    if (!ctx.tools.length) {
+      const looked = Object.values(TOOLS).flatMap((t) => t.evidence).join(', ');
+      io.err(`create-loop-guard: no agent tool config found in ${ctx.root} (looked for ${looked}).\n  Pass the tools you use: --tools ${TOOL_NAMES.join(',')}\n`);
+      return finish(EXIT.error, 'no-tools');
+    }
+  }
+
+  const toolRows: DetectedTool[] = ctx.tools.map((name) => ({ name, evidence: ctx.detected.find((d) => d.name === name)?.evidence ?? [] }));
+  report.tools = toolRows;
+  if (!opts.json && opts.mode !== 'remove') io.out(toolsReport(toolRows, c));
+
+  // $HOME is touched only on explicit opt-in, and --check never looks there.
+  let profile: ProfileTarget | undefined;
+  if (opts.mode !== 'check' && ctx.tools.some((t) => TOOLS[t].needsShellProfile)) {
+    let want = opts.shellProfile;
+    const existing = profileTarget(io.env, io.home);
+    // Once accepted, the profile block is kept current on every rerun without asking again.
+    if (!want && opts.mode === 'apply' && existing && hasProfileBlock(readOrNull(existing.path))) want = true;
+    if (!want && interactive && opts.mode === 'apply' && !opts.dryRun) {
+      const target = existing;
+      if (target) {
+        const answer = await io.prompter.confirm(`Also make Cursor's agent shell non-interactive in ${target.path}?`);
+        if (answer === CANCELLED) {
+          say('Nothing written.');
+          return finish(EXIT.drift, 'cancelled');
+        }
+        want = answer;
+      }
+    }
+    if (want) {
+      const target = profileTarget(io.env, io.home);
+      if (!target) {
+        io.err(`create-loop-guard: --shell-profile supports bash, zsh and fish ($SHELL is ${io.env.SHELL ?? 'unset'}). Add this line to your shell profile by hand:\n    ${PROFILE_LINE}\n`);
+        return finish(EXIT.error, 'usage-error');
+      }
+      profile = target;
+    }
+  }
+
+  let plan: Plan;
+  try {
+    const paths = planPaths(ctx.tools, ctx.manifest);
+    const files = new Map<string, string | null>();
+    for (const p of paths) files.set(p, readOrNull(join(ctx.root, p)));
+    if (profile) files.set(profile.path, readOrNull(profile.path));
+    plan = buildPlan({
+      mode: opts.mode === 'remove' ? 'remove' : 'apply',
+      tools: ctx.tools,
+      files,
+      manifest: ctx.manifest,
+      version: VERSION,
+      force: opts.force,
+      assets: buildAssets(VERSION),
+      ...(profile ? { profile } : {}),
+    });
+  } catch (err) {
+    if (err instanceof PlanError) {
+      io.err(`create-loop-guard: ${err.message}\n  fix: ${err.fix}\n  Nothing was written.\n`);
+      return finish(EXIT.error, 'parse-error');
+    }
+    throw err;
+  }
+
+  const changes = plan.changes;
+  const pending = changes.filter((ch) => ch.action !== 'noop' && ch.action !== 'conflict');
+  const conflicts = changes.filter((ch) => ch.action === 'conflict');
+
+  if (!opts.json) {
+    io.out(filesReport(changes, c));
+    if (opts.mode !== 'check') for (const ch of pending) io.out(`\n${colorDiff(displayDiff(ch), c)}`);
+  }
+
+  if (opts.mode === 'check') {
+    const drift = changes.filter(isDrift);
+    if (io.env.GITHUB_ACTIONS === 'true' && !opts.json) io.out(annotations(drift));
+    if (!drift.length) {
+      say(c.green('In sync: loop-guard is set up and current.'));
+      return finish(EXIT.ok, 'in-sync', plan);
+    }
+    say(c.red(`Drift: ${drift.length} file(s) differ from what create-loop-guard would write. Run npx create-loop-guard --yes and commit the result.`));
+    return finish(EXIT.drift, 'drift', plan);
+  }
+
+  if (conflicts.length) {
+    say(c.red(`\n${conflicts.length} conflict(s): nothing was written. Fix them as shown above, or rerun with --force to replace them.`));
+    return finish(EXIT.drift, 'conflicts', plan);
+  }
+  if (!pending.length) {
+    say(c.green(opts.mode === 'remove' ? 'Nothing of create-loop-guard is here; nothing to remove.' : 'Everything is up to date.'));
+    return finish(EXIT.ok, 'up-to-date', plan);
+  }
+  if (opts.dryRun) {
+    say(c.dim(`\nDry run: nothing written (${pending.length} file(s) would change).`));
+    return finish(EXIT.ok, 'dry-run', plan);
+  }
+  if (!opts.yes) {
+    if (!interactive) {
+      say(`\nNothing written: no terminal to ask on. Pass --yes to apply these changes (or --dry-run to preview, --check to verify).`);
+      return finish(EXIT.drift, 'needs-yes', plan);
+    }
+    const ok = await io.prompter.confirm(opts.mode === 'remove' ? `Remove loop-guard from ${pending.length} file(s)?` : `Write ${pending.length} file(s)?`);
+    if (ok !== true) {
+      say('Nothing written.');
+      return finish(EXIT.drift, 'declined', plan);
+    }
+  }
+
+  try {
+    const result = applyPlan(ctx.root, changes);
+    say(c.green(`\n${opts.mode === 'remove' ? 'Removed' : 'Wrote'} ${result.written.length + result.removed.length} file(s).`));
+  } catch (err) {
+    if (err instanceof ApplyError) {
+      io.err(`create-loop-guard: ${err.message}\n  Nothing was written.\n`);
+      return finish(EXIT.error, 'write-error', plan);
+    }
+    throw err;
+  }
+  if (opts.mode === 'apply') {
+    const steps = nextSteps(ctx.tools, profile !== undefined);
+    if (steps.length) say(`\nNext steps:\n${steps.map((s) => `  - ${s}`).join('\n')}`);
+  }
+  return finish(EXIT.ok, 'applied', plan);
+}
+
+export type { FileChange };

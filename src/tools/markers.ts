@@ -1,0 +1,15 @@
+// What marks a file, a hook entry or a block as ours: the scaffolder, doctor and the reports all ask here.
+
+/** The marker in every hook command that identifies our entries (lefthook-style fingerprint: the hook path). */
+export const HOOK_MARKER = '.agents/hooks/loop-guard';
+/** Where the guard file goes in a repository. */
+export const GUARD_PATH = '.agents/hooks/loop-guard.mjs';
+/** The id in our managed blocks' markers (AGENTS.md, shell profile). */
+export const BLOCK_ID = 'loop-guard';
+/** Where the ownership manifest lives. */
+export const MANIFEST_PATH = '.agents/loop-guard.json';
+
+/** A hook command (or a config file's text) is ours when it runs our guard file. */
+export function isOurHookCommand(command: unknown): boolean {
+  return typeof command === 'string' && command.includes(HOOK_MARKER);
+}
