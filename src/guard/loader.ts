@@ -4,7 +4,7 @@
 import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
-import { cacheKey, KIND_BITS, readCache, writeCache, type CacheEntry } from './code-cache.ts';
+import { cacheKey, KIND_BITS, readCache, trustedDir, writeCache, type CacheEntry } from './code-cache.ts';
 import { resolveStateDir } from './state.ts';
 
 declare const __BODY_HASH__: string;
@@ -85,7 +85,8 @@ function run(): void {
     const kind = KIND_BITS[String(mod.exports.handled)] ?? 0;
     const fresh = cached.data === undefined || script.cachedDataRejected === true;
     const kinds = fresh ? kind : cached.kinds | kind;
-    if (fresh || kinds !== cached.kinds) writeCache(dir, key, kinds, script.createCachedData());
+    // Checked before createCachedData, which costs about a millisecond: an untrusted dir gets no cache at all.
+    if ((fresh || kinds !== cached.kinds) && trustedDir(dir)) writeCache(dir, key, kinds, script.createCachedData());
   } catch {
     // The cache is an optimisation; the hook's answer is already out.
   }
