@@ -38,7 +38,9 @@ const afterPayload = (session, command, text, exit) => [
   { title: command, metadata: { output: text, exit, truncated: false }, output: text },
 ];
 
-const { LoopGuard } = await import(pathToFileURL(join(root, 'dist', 'opencode-plugin.js')).href);
+// BENCH_PLUGIN_FILE times another build (e.g. an older release's plugin).
+const pluginFile = process.env.BENCH_PLUGIN_FILE ? join(process.cwd(), process.env.BENCH_PLUGIN_FILE) : join(root, 'dist', 'opencode-plugin.js');
+const { LoopGuard } = await import(pathToFileURL(pluginFile).href);
 let t0 = process.hrtime.bigint();
 const hooks = await LoopGuard({ ...initCtx, client: {}, $: () => {}, serverUrl: new URL('http://127.0.0.1:4096') });
 const initUs = Number(process.hrtime.bigint() - t0) / 1e3;

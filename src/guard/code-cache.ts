@@ -73,7 +73,7 @@ export function readCache(dir: string, key: string): CacheEntry {
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || !privateTo(st, uid, 0o022) || st.size > MAX_CACHE_BYTES || st.size < 8) return none;
+    if (!st.isFile() || !privateTo(st, uid, 0o022) || st.size > MAX_CACHE_BYTES || st.size === 0) return none;
     const buf = Buffer.allocUnsafe(st.size);
     let off = 0;
     while (off < buf.length) {
