@@ -21,7 +21,7 @@ import { testOutput } from './test-output.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
-const PRIOR = 10_000;
+const PRIOR = Number(process.env.BENCH_PRIOR ?? 10_000);
 const defaultHook = existsSync(join(root, 'dist', 'loop-guard.cjs')) ? join(root, 'dist', 'loop-guard.cjs') : join(root, 'dist', 'loop-guard.mjs');
 const hook = process.env.BENCH_HOOK ? join(process.cwd(), process.env.BENCH_HOOK) : defaultHook;
 const load = (rel) => JSON.parse(readFileSync(join(root, 'assets', 'payloads', rel), 'utf8'));
@@ -91,12 +91,22 @@ function applyPrefix(prefix, env) {
   return { flags, env: e };
 }
 
+// BENCH_METRIC=cpu: each process's own CPU time (user+system, all threads) instead of wall time, read by a preload
+// in every process alike (baseline included). Far less moved by other load on a shared machine than wall time.
+const CPU = process.env.BENCH_METRIC === 'cpu';
+const preload = join(work, 'cpu-preload.cjs');
+writeFileSync(preload, "process.on('exit', () => { const c = process.cpuUsage(); require('fs').writeSync(2, `\\n@cpu ${c.user + c.system}\\n`); });\n");
+
 function time(bin, args, input, env) {
+  const argv = CPU ? [...args.filter((a) => a.startsWith('--')), '-r', preload, ...args.filter((a) => !a.startsWith('--'))] : args;
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(bin, args, { input, env });
+  const r = spawnSync(bin, argv, { input, env });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${bin} ${args.join(' ')}: exit ${r.status} ${r.stderr}`);
-  return ms;
+  if (!CPU) return ms;
+  const m = /@cpu (\d+)/.exec(r.stderr.toString());
+  if (!m) throw new Error(`${bin} ${args.join(' ')}: no CPU figure`);
+  return Number(m[1]) / 1000;
 }
 
 // Cells: node × CA × (baseline + events [+ prefixed events]); all interleaved round by round.
@@ -133,7 +143,7 @@ const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Mat
 
 const hookName = hook.startsWith(root) ? hook.slice(root.length) : hook;
 console.log(`loop-guard hook start-up: ${hookName}, ${RUNS} interleaved rounds, ${process.platform}/${process.arch}`);
-console.log('ratio = median hook wall time ÷ median `node -e 0` (same node, same rounds); spread = p25–p75 of per-round ratios\n');
+console.log(`ratio = median hook ${CPU ? 'CPU time (user+sys, preload-measured)' : 'wall time'} ÷ median \`node -e 0\` (same node, same rounds); spread = p25–p75 of per-round ratios\n`);
 const head = `${'event'.padEnd(36)} ${'node'.padEnd(9)} ${'CA'.padEnd(5)} ${'node -e 0'.padStart(9)} ${'hook'.padStart(8)} ${'ratio'.padStart(6)}  spread`;
 console.log(head);
 console.log('-'.repeat(head.length + 6));
