@@ -106,7 +106,8 @@ const UNIT = '(?:[hm]|[ ]?(?:ms|us|\\u00b5s|\\u03bcs|ns|s|secs?|seconds?|mins?|m
 // Hours and minutes may lead a compound like "1h 2m 3s" or "0m0.004s"; the last part carries any unit.
 const DURATION = `(?:\\d+[hm] ?(?=\\d))*\\d+(?:\\.\\d+)?${UNIT}`;
 
-const TOKEN_RULES: TokenRule[] = [
+/** Exported for the gate tests only. */
+export const TOKEN_RULES: ReadonlyArray<TokenRule> = [
   {
     name: 'saved-output-path',
     description:
