@@ -1,5 +1,6 @@
 // Builds dist/: the dependency-free guard hook, the OpenCode plugin, and the CLI.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -32,21 +33,57 @@ function assertSelfContained(result, file) {
   if (readFileSync(file, 'utf8').includes('\r')) throw new Error(`${file} has CR characters; hook files must be LF`);
 }
 
-const guardBuild = await build({
-  entryPoints: [join(root, 'src/guard/entry.ts')],
-  metafile: true,
-  outfile: join(dist, 'loop-guard.mjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node18',
-  banner: { js: guardHeader },
-  define,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
-assertSelfContained(guardBuild, join(dist, 'loop-guard.mjs'));
-chmodSync(join(dist, 'loop-guard.mjs'), 0o755);
+/** The import paths of one esbuild output that are not node builtins (must be none). */
+function nonBuiltinImports(result) {
+  const builtins = new Set(builtinModules);
+  return Object.values(result.metafile.outputs)
+    .flatMap((o) => o.imports.map((i) => i.path))
+    .filter((p) => !(p.startsWith('node:') || builtins.has(p)));
+}
+
+const guardOptions = { bundle: true, platform: 'node', target: 'node18', define, legalComments: 'none', logLevel: 'warning', metafile: true };
+
+// loop-guard.mjs: the plain ES-module bundle, for installs made before the switch to .cjs (the scaffolder still
+// installs this name until the switch is wired in).
+{
+  const out = join(dist, 'loop-guard.mjs');
+  const result = await build({ ...guardOptions, entryPoints: [join(root, 'src/guard/entry.ts')], outfile: out, format: 'esm', banner: { js: guardHeader } });
+  assertSelfContained(result, out);
+  chmodSync(out, 0o755);
+}
+
+// loop-guard.cjs: CommonJS (an ES-module entry alone costs Node 20 ~17% of its start-up), in two parts in one file:
+// a small loader, then the hook's body inside a comment, which the loader compiles with a V8 code cache kept in the
+// state directory (src/guard/loader.ts). Node parses only the loader; the body is compiled once, by the loader.
+{
+  const out = join(dist, 'loop-guard.cjs');
+  const body = await build({ ...guardOptions, entryPoints: [join(root, 'src/guard/entry.ts')], write: false, outfile: out, format: 'cjs' });
+  // esbuild's /* @__PURE__ */ marks mean nothing once bundled; dropping them leaves no "*/" that could end the comment.
+  // So do the doc comments esbuild keeps on class members (whole lines).
+  const bodyText = body.outputFiles[0].text.replaceAll('/* @__PURE__ */ ', '').replace(/^[ \t]*\/\*[^\n]*?\*\/[ \t]*\n/gm, '');
+  if (bodyText.includes('*/')) throw new Error('loop-guard.cjs: the body contains "*/", which would end its comment');
+  // The loader decodes the body as latin1 (cheaper than UTF-8, and V8's one-byte strings scan faster), so the body is
+  // made ASCII: each remaining UTF-16 unit becomes \uXXXX, which means the same in strings, regexes and comments.
+  // (A backslash right before such a character would turn into an escaped backslash, so that is refused.)
+  if (/\\[^\x00-\x7f]/.test(bodyText)) throw new Error('loop-guard.cjs: an escaped non-ASCII character in the body');
+  const asciiBody = bodyText.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const bodyHash = createHash('sha256').update(asciiBody).digest('hex').slice(0, 16);
+  const loader = await build({
+    ...guardOptions,
+    entryPoints: [join(root, 'src/guard/loader.ts')],
+    write: false,
+    outfile: out,
+    format: 'cjs',
+    define: { ...define, __BODY_HASH__: JSON.stringify(bodyHash) },
+  });
+  const bad = [...nonBuiltinImports(body), ...nonBuiltinImports(loader)];
+  if (bad.length) throw new Error(`${out} imports non-builtin modules: ${bad.join(', ')}`);
+  const { BODY_OPEN, BODY_CLOSE } = { BODY_OPEN: '\n/*@loop-guard-body\n', BODY_CLOSE: '\n*/\n' };
+  const text = `${guardHeader.replace('loop-guard.mjs', 'loop-guard.cjs')}\n${loader.outputFiles[0].text}${BODY_OPEN}${asciiBody}${BODY_CLOSE}`;
+  if (text.includes('\r')) throw new Error(`${out} has CR characters; hook files must be LF`);
+  writeFileSync(out, text);
+  chmodSync(out, 0o755);
+}
 
 if (existsSync(join(root, 'src/guard/adapters/opencode.ts'))) {
   const pluginBuild = await build({

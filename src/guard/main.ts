@@ -32,6 +32,17 @@ function fileStore(parsed: ParsedHook, env: Env): SessionStore {
 
 /** The whole hook as a function of its inputs, for tests and for main(). */
 export function runHook(stdin: string, toolArg: string | undefined, env: Env): string {
+  return handleHook(stdin, toolArg, env).out;
+}
+
+/** runHook, plus the kind of event handled (for the code cache, which records what it covers). */
+function handleHook(stdin: string, toolArg: string | undefined, env: Env): { out: string; kind: string } {
+  let kind = '';
+  const out = hookOutput(stdin, toolArg, env, (k) => (kind = k));
+  return { out, kind };
+}
+
+function hookOutput(stdin: string, toolArg: string | undefined, env: Env, onKind: (kind: string) => void): string {
   let format: OutputFormat = formatFromArg(toolArg);
   let eventName = '';
   try {
@@ -43,6 +54,7 @@ export function runHook(stdin: string, toolArg: string | undefined, env: Env): s
     if (!settings.enabled) return failOpenOutput(format, eventName);
     const parsed = parseHook(toolArg, payload, env);
     const decision = parsed.event ? decide(parsed.event, settings, factsFor(parsed), fileStore(parsed, env)) : { action: 'allow' as const };
+    if (parsed.event) onKind(parsed.event.kind);
     return render(parsed.format, parsed.eventName, decision);
   } catch {
     return failOpenOutput(format, eventName);
@@ -88,20 +100,23 @@ export function readStdin(fd = 0): string | null {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export function main(): void {
+/** Runs the hook on this process's stdin; returns the kind of event handled ('' for none). */
+export function main(): string {
   const toolArg = process.argv[2];
   let out = quietOutput(toolArg);
+  let kind = '';
   try {
     // A person running the file by hand gets a usage line instead of a silent wait on the terminal.
     if (stdinIsTerminal()) {
       process.stderr.write('loop-guard: a hook for coding agents; it reads a hook payload on stdin. Usage: node loop-guard.mjs <claude|codex|cursor> < payload.json\n');
     } else {
       const stdin = readStdin();
-      out = stdin === null ? out : runHook(stdin, toolArg, process.env);
+      if (stdin !== null) ({ out, kind } = handleHook(stdin, toolArg, process.env));
     }
   } catch {
     // Fail open: whatever broke, the command is allowed.
   }
   if (out) process.stdout.write(`${out}\n`);
   process.exitCode = 0;
+  return kind;
 }

@@ -12,7 +12,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
+import { createRequire } from 'node:module';
 import { isAbsolute, join } from 'node:path';
 import { hash64 } from './core/hash.ts';
 import { acquireLock, breakStaleLock, type Held, lstatOrUndefined, newToken, releaseLock, stillHeld, tryRmdir, tryUnlink } from './lock.ts';
@@ -42,7 +42,17 @@ export function resolveStateDir(env: NodeJS.ProcessEnv): string {
   if (explicit && isAbsolute(explicit)) return explicit;
   const xdg = env.XDG_STATE_HOME;
   if (xdg && isAbsolute(xdg)) return join(xdg, 'loop-guard');
-  return join(homedir(), '.local', 'state', 'loop-guard');
+  return join(homeDir(), '.local', 'state', 'loop-guard');
+}
+
+/**
+ * os.homedir() without loading node:os on the hot path (~0.2 ms of a hook's start-up): on POSIX, homedir() is
+ * $HOME whenever that is set and not empty, so only the rare process without HOME (and Windows) loads the module.
+ */
+function homeDir(): string {
+  const home = process.platform === 'win32' ? undefined : process.env.HOME;
+  if (home) return home;
+  return (createRequire(process.execPath)('node:os') as typeof import('node:os')).homedir();
 }
 
 /** File-system-safe name for a (tool, session) key: a hash, never the raw id. */

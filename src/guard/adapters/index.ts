@@ -4,19 +4,10 @@ import { claudeFacts, parseClaude, renderClaude } from './claude.ts';
 import { codexFacts, parseCodex, renderCodex } from './codex.ts';
 import { cursorFacts, parseCursor, renderCursor } from './cursor.ts';
 import { opencodeFacts } from './opencode-facts.ts';
+export { formatFromArg, quietOutput } from './quiet.ts';
 
 /** Each tool's facts for the core, by tool. */
 export const TOOL_FACTS: Readonly<Record<ToolName, GuardToolFacts>> = { claude: claudeFacts, codex: codexFacts, cursor: cursorFacts, opencode: opencodeFacts };
-
-/** The format to answer in before the payload is read: the tool argument when it names one, else Claude's. */
-export function formatFromArg(toolArg: string | undefined): OutputFormat {
-  return toolArg === 'cursor' ? 'cursor' : toolArg === 'codex' ? 'codex' : 'claude';
-}
-
-/** What to print when the hook has nothing to say (run by hand, or stdin over the cap): Cursor needs a JSON object. */
-export function quietOutput(toolArg: string | undefined): string {
-  return toolArg === 'cursor' ? '{}' : '';
-}
 
 /** The facts the core uses: the session family's for the hang rules, the answer format's for how a block reads. */
 export function factsFor(parsed: ParsedHook): GuardToolFacts {

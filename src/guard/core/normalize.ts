@@ -89,9 +89,16 @@ interface TokenRule extends NormalizeRule {
   to: string;
   /** A cheap test that matches whenever `re` could; rules whose pattern opens with a lookbehind are slow to scan. */
   gate?: RegExp;
+  /**
+   * Substrings one of which every match of `re` contains (checked on the lower-cased text when `needlesIgnoreCase`):
+   * a rule whose needles are all absent is skipped, so its regex is never run, nor compiled, in that process.
+   */
+  needles?: readonly string[];
+  needlesIgnoreCase?: boolean;
 }
 
-const MON = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const MON = `(?:${MONTHS.join('|')})`;
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 // Path body: stops at whitespace, quotes, brackets and ':' so a trailing :line:col survives.
 const PATH_BODY = '[^\\s\'"`<>()\\[\\]{}:,;|]*';
@@ -99,7 +106,8 @@ const UNIT = '(?:[hm]|[ ]?(?:ms|us|\\u00b5s|\\u03bcs|ns|s|secs?|seconds?|mins?|m
 // Hours and minutes may lead a compound like "1h 2m 3s" or "0m0.004s"; the last part carries any unit.
 const DURATION = `(?:\\d+[hm] ?(?=\\d))*\\d+(?:\\.\\d+)?${UNIT}`;
 
-const TOKEN_RULES: TokenRule[] = [
+/** Exported for the gate tests only. */
+export const TOKEN_RULES: ReadonlyArray<TokenRule> = [
   {
     name: 'saved-output-path',
     description:
@@ -111,6 +119,7 @@ const TOKEN_RULES: TokenRule[] = [
     },
     re: /(Full output saved to:?[ \t]*)[^\n]+/g,
     to: '$1<saved>',
+    needles: ['Full output saved to'],
   },
   {
     name: 'truncated-size',
@@ -118,6 +127,7 @@ const TOKEN_RULES: TokenRule[] = [
     example: { before: 'Output too large (4.8MB). Full output saved to: x', after: 'Output too large (<size>). Full output saved to: <saved>' },
     re: /(Output too large \()[^)\n]{1,24}\)/g,
     to: '$1<size>)',
+    needles: ['Output too large ('],
   },
   {
     name: 'truncated-count',
@@ -129,6 +139,7 @@ const TOKEN_RULES: TokenRule[] = [
     },
     re: /(?<!\w)\+?\d+( (?:characters|chars|lines|bytes|tokens) truncated)|((?:original token count|Total output lines): )\d+/g,
     to: '$2<n>$1',
+    needles: [' truncated', 'original token count: ', 'Total output lines: '],
   },
   {
     name: 'temp-path',
@@ -147,6 +158,8 @@ const TOKEN_RULES: TokenRule[] = [
       'gi',
     ),
     to: '<tmp>',
+    needles: ['tmp', 'temp', '/var/folders/'],
+    needlesIgnoreCase: true,
   },
   {
     name: 'uuid',
@@ -173,6 +186,7 @@ const TOKEN_RULES: TokenRule[] = [
     },
     re: /(?<!\d)\d{4}-\d{2}-\d{2}[T ]\d{2}([:_-])\d{2}(?:\1\d{2})?(?:[.,_]\d{1,9})?(?:Z|[+-]\d{2}(?::?\d{2})?)?(?!\d)/g,
     to: '<time>',
+    needles: ['-'],
   },
   {
     name: 'rfc2822',
@@ -180,6 +194,7 @@ const TOKEN_RULES: TokenRule[] = [
     example: { before: 'Date: Mon, 30 Nov 2026 02:40:33 +0000', after: 'Date: <time>' },
     re: new RegExp(`(?:${DAY}, )?(?<!\\d)\\d{1,2} ${MON} \\d{4} \\d{2}:\\d{2}(?::\\d{2})?(?: (?:[+-]\\d{4}|[A-Z]{1,5}))?`, 'g'),
     to: '<time>',
+    needles: MONTHS,
   },
   {
     name: 'ctime',
@@ -191,6 +206,7 @@ const TOKEN_RULES: TokenRule[] = [
       'g',
     ),
     to: '<time>',
+    needles: MONTHS,
   },
   {
     name: 'date',
@@ -201,6 +217,7 @@ const TOKEN_RULES: TokenRule[] = [
       'g',
     ),
     to: '<date>',
+    needles: ['-', '/', ...MONTHS],
   },
   {
     name: 'time-of-day',
@@ -208,6 +225,7 @@ const TOKEN_RULES: TokenRule[] = [
     example: { before: 'Start at  02:40:33\n[9:05:01.250 PM] ready', after: 'Start at  <time>\n[<time>] ready' },
     re: /(?<![\w:.])\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?[AaPp][Mm](?![A-Za-z]))?(?!\d)/g,
     to: '<time>',
+    needles: [':'],
   },
   {
     name: 'epoch',
@@ -215,6 +233,7 @@ const TOKEN_RULES: TokenRule[] = [
     example: { before: '{"level":50,"time":1764470433123,"msg":"boom"}', after: '{"level":50,"time":<epoch>,"msg":"boom"}' },
     re: /\b(timestamp|time|ts|epoch|startTime|endTime)(["']?[ \t]*[:=][ \t]*["']?)1\d{9}(?:\d{3})?(?![\d.])/g,
     to: '$1$2<epoch>',
+    needles: ['time', 'Time', 'ts', 'epoch'],
   },
   {
     name: 'rate',
@@ -225,6 +244,7 @@ const TOKEN_RULES: TokenRule[] = [
     },
     re: /(?<![\w.])\d+(?:\.\d+)? ?(?:(?:[kKMGT]i?)?B\/s|it\/s|s\/it)(?![A-Za-z])/g,
     to: '<rate>',
+    needles: ['/s', 's/it'],
   },
   {
     name: 'buildkit-elapsed',
@@ -232,6 +252,7 @@ const TOKEN_RULES: TokenRule[] = [
     example: { before: '#5 [2/4] RUN npm ci\n#5 0.512 npm warn deprecated\n#5 DONE 12.3s', after: '#5 [2/4] RUN npm ci\n#5 <dur> npm warn deprecated\n#5 DONE <dur>' },
     re: /^(#\d+ )\d+\.\d+(?= )/gm,
     to: '$1<dur>',
+    needles: ['#'],
   },
   {
     name: 'duration',
@@ -254,6 +275,8 @@ const TOKEN_RULES: TokenRule[] = [
     },
     re: /(?<![\w])0x[0-9a-f]{6,}(?![\w])|(?<=[\w$]@)(?=[a-f]*\d)[0-9a-f]{6,8}(?![\w.@-])/gi,
     to: '<hex>',
+    needles: ['0x', '@'],
+    needlesIgnoreCase: true,
     gate: /0x|@/i,
   },
   {
@@ -266,6 +289,8 @@ const TOKEN_RULES: TokenRule[] = [
     },
     re: /(?<![\w])(pid|PID|Pid)(["']?[ \t]*(?:[:=#][ \t]*)?)\d+(?!\d)|(?<![\w])([Pp]rocess[ \t]+)\d{3,}(?!\d)|(\((?:node|bun|deno|electron):)\d+(?=\))|(?<=[A-Za-z0-9_)-]\[)\d{3,}(?=\]:)/g,
     to: '$1$2$3$4<pid>',
+    needles: ['pid', 'process', '(node:', '(bun:', '(deno:', '(electron:', ']:'],
+    needlesIgnoreCase: true,
     gate: /pid|[Pp]rocess|\((?:node|bun|deno|electron):|\]:/i,
   },
   {
@@ -278,6 +303,8 @@ const TOKEN_RULES: TokenRule[] = [
     },
     re: /(?<![\w.-])(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\])(:| port )\d{5}(?!\d)/gi,
     to: '$1$2<port>',
+    needles: ['localhost', '127.0.0.1', '0.0.0.0', '[::'],
+    needlesIgnoreCase: true,
   },
   {
     name: 'rule-line',
@@ -289,6 +316,7 @@ const TOKEN_RULES: TokenRule[] = [
     },
     re: /([=\-_~*\u2500\u2501\u2550\u23af])\1{3,}/g,
     to: '$1$1$1',
+    needles: ['====', '----', '____', '~~~~', '****', '\u2500\u2500\u2500\u2500', '\u2501\u2501\u2501\u2501', '\u2550\u2550\u2550\u2550', '\u23af\u23af\u23af\u23af'],
   },
 ];
 
@@ -297,7 +325,18 @@ export function normalizeOutput(text: string): string {
   if (!text) return '';
   let s = text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text;
   s = normalizeLines(stripTerminal(s));
-  for (const rule of TOKEN_RULES) if (!rule.gate || rule.gate.test(s)) s = s.replace(rule.re, rule.to);
+  let lower: string | undefined;
+  let lowerOf: string | undefined;
+  for (const rule of TOKEN_RULES) {
+    if (rule.needles) {
+      // The lower-cased copy is made at most once per distinct text, and only if a rule asks for it.
+      if (rule.needlesIgnoreCase && lowerOf !== s) (lower = s.toLowerCase()), (lowerOf = s);
+      const hay = rule.needlesIgnoreCase ? (lower as string) : s;
+      if (!rule.needles.some((n) => hay.includes(n))) continue;
+    }
+    if (rule.gate && !rule.gate.test(s)) continue;
+    s = s.replace(rule.re, rule.to);
+  }
   return s;
 }
 

@@ -1,0 +1,130 @@
+// A V8 code cache for the hook file, kept in the guard's per-user state directory.
+//
+// Why: the hook is start-up dominated and compiling its ~100 KB is most of what it adds to `node -e 0`. The loader
+// (loader.ts) compiles the hook's body with vm.Script and hands it the cached data written by an earlier run.
+// Trust rules, all checked on every read:
+// - the directory is a real directory owned by this user with no group/other access (0700), and the cache file is a
+//   regular file owned by this user, not writable by others, opened without following symlinks: a cache planted by
+//   someone else is never used;
+// - the cache's key names the Node version, arch, flags and the hook file's identity (dev, inode, size, mtime,
+//   ctime) and the body's build hash: an upgrade, an edit or another Node rejects it, and V8 rejects it too on a
+//   V8 version or flag change;
+// - every error means "no cache": the hook then compiles from source, as without this module.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, renameSync, type Stats, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { hash64 } from './core/hash.ts';
+
+/** Event kinds a cache file has seen run; a run of a kind not yet covered rewrites it with that kind's functions. */
+export const KIND_BITS: Record<string, number> = { pre: 1, post: 2, userTurn: 4 };
+const MAX_CACHE_BYTES = 8 * 1024 * 1024;
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+const MAGIC = 'LGCC1';
+
+export interface CacheEntry {
+  /** V8 code cache bytes, or undefined when there is no usable cache. */
+  data: Buffer | undefined;
+  /** Kinds the stored cache covers (bit mask). */
+  kinds: number;
+}
+
+/** The user this process runs as, or undefined where ownership cannot be checked (Windows): then no cache. */
+function currentUid(): number | undefined {
+  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+}
+
+/** True when `st` is owned by `uid` and grants nothing to group or others (what a 0700 state dir looks like). */
+function privateTo(st: Stats, uid: number, mask: number): boolean {
+  return st.uid === uid && (st.mode & mask) === 0;
+}
+
+/** The state dir is usable for a cache only if it is ours alone. */
+export function trustedDir(dir: string): boolean {
+  const uid = currentUid();
+  if (uid === undefined) return false;
+  try {
+    const st = lstatSync(dir);
+    return st.isDirectory() && privateTo(st, uid, 0o077);
+  } catch {
+    return false;
+  }
+}
+
+/** File name for this Node (version, arch, flags): several Node versions on one machine keep their own cache. */
+export function cacheFileName(): string {
+  const flags = `${process.execArgv.join(' ')}\u0000${process.env.NODE_OPTIONS ?? ''}`;
+  return `code-cache-${process.version}-${process.arch}-${hash64(flags).slice(0, 8)}.bin`;
+}
+
+/** What must match for a stored cache to be used: this body, in this file as it is now, under this Node. */
+export function cacheKey(hookFile: Stats, bodyHash: string): string {
+  return [MAGIC, process.version, process.arch, bodyHash, hookFile.dev, hookFile.ino, hookFile.size, hookFile.mtimeMs, hookFile.ctimeMs].join(':');
+}
+
+/** Reads the cache for `key`; { data: undefined } when missing, untrusted, stale or unreadable. */
+export function readCache(dir: string, key: string): CacheEntry {
+  const none: CacheEntry = { data: undefined, kinds: 0 };
+  const uid = currentUid();
+  if (uid === undefined || !trustedDir(dir)) return none;
+  let fd: number;
+  try {
+    fd = openSync(join(dir, cacheFileName()), READ_FLAGS);
+  } catch {
+    return none;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || !privateTo(st, uid, 0o022) || st.size > MAX_CACHE_BYTES || st.size === 0) return none;
+    const buf = Buffer.allocUnsafe(st.size);
+    let off = 0;
+    while (off < buf.length) {
+      const n = readSync(fd, buf, off, buf.length - off, off);
+      if (n === 0) return none;
+      off += n;
+    }
+    // Layout: "<key>\n<kinds>\n" then the V8 bytes.
+    const nl1 = buf.indexOf(10);
+    const nl2 = nl1 < 0 ? -1 : buf.indexOf(10, nl1 + 1);
+    if (nl2 < 0 || buf.toString('latin1', 0, nl1) !== key) return none;
+    const kinds = Number(buf.toString('latin1', nl1 + 1, nl2));
+    if (!Number.isInteger(kinds)) return none;
+    return { data: buf.subarray(nl2 + 1), kinds };
+  } catch {
+    return none;
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {
+      // A failed close of a read-only fd loses nothing.
+    }
+  }
+}
+
+/** Writes the cache atomically (private temp file + rename). Never throws; a failed write only costs the next run. */
+export function writeCache(dir: string, key: string, kinds: number, data: Buffer): void {
+  if (!trustedDir(dir) || data.length === 0 || data.length > MAX_CACHE_BYTES) return;
+  const target = join(dir, cacheFileName());
+  const tmp = `${target}.${process.pid.toString(36)}-${Math.floor(Math.random() * 0x7fffffff).toString(36)}.tmp`;
+  let fd: number | undefined;
+  try {
+    fd = openSync(tmp, 'wx', 0o600);
+    const head = Buffer.from(`${key}\n${kinds}\n`, 'latin1');
+    for (const part of [head, data]) {
+      let off = 0;
+      while (off < part.length) off += writeSync(fd, part, off, part.length - off);
+    }
+    closeSync(fd);
+    fd = undefined;
+    renameSync(tmp, target);
+  } catch {
+    try {
+      if (fd !== undefined) closeSync(fd);
+    } catch {
+      // The temp file is removed below either way.
+    }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // Nothing was created, or someone else already cleaned up.
+    }
+  }
+}

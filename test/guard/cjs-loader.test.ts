@@ -1,0 +1,162 @@
+// The BUILT dist/loop-guard.cjs: same answers as the ES-module build, and a code cache that is only ever an
+// optimisation (written to a private state dir only, never read when planted, stale, corrupt or someone else's).
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cacheFileName, cacheKey, readCache, trustedDir, writeCache } from '../../src/guard/code-cache.ts';
+import { freshStateDir, guardEnv, guardFile, loadPayload, payloadsDir, repoRoot, requireBuilt, type Json } from '../helpers/guard.ts';
+
+const cjsFile = join(repoRoot, 'dist', 'loop-guard.cjs');
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function stateDir(mode = 0o700): string {
+  const d = freshStateDir();
+  chmodSync(d, mode);
+  dirs.push(d);
+  return d;
+}
+
+function run(file: string, tool: string, payload: Json, dir: string): { stdout: string; status: number | null; stderr: string } {
+  const r = spawnSync(process.execPath, [file, tool], { input: JSON.stringify(payload), env: guardEnv(dir), encoding: 'utf8' });
+  return { stdout: r.stdout, status: r.status, stderr: r.stderr };
+}
+
+const cacheFiles = (dir: string) => readdirSync(dir).filter((n) => n.startsWith('code-cache-'));
+const post = (n: number): Json => ({ ...loadPayload('claude/PostToolUseFailure-failure.json'), tool_use_id: `t${n}` });
+const pre = (): Json => loadPayload('claude/PreToolUse-failure.json');
+
+describe('dist/loop-guard.cjs', () => {
+  requireBuilt();
+
+  it('requires nothing but node: builtins and is LF-only', () => {
+    const text = readFileSync(cjsFile, 'utf8');
+    const required = [...text.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
+    expect(required.length).toBeGreaterThan(0);
+    expect(required.filter((r) => !r?.startsWith('node:'))).toEqual([]);
+    expect(text.includes('\r')).toBe(false);
+    expect(text.split('\n')[0]).toMatch(/^\/\/ create-loop-guard v\d+\.\d+\.\d+/);
+  });
+
+  it('answers every recorded payload exactly as loop-guard.mjs does', () => {
+    for (const tool of ['claude', 'codex', 'cursor'].filter((t) => existsSync(join(payloadsDir, t)))) {
+      for (const name of readdirSync(join(payloadsDir, tool)).filter((n) => n.endsWith('.json'))) {
+        const payload = loadPayload(`${tool}/${name}`);
+        const a = run(guardFile, tool, payload, stateDir());
+        const b = run(cjsFile, tool, payload, stateDir());
+        expect({ name, out: b.stdout, status: b.status }).toEqual({ name, out: a.stdout, status: a.status });
+      }
+    }
+  });
+
+  it('counts, warns and refuses across runs, with the cache in use', () => {
+    const dir = stateDir();
+    const outs = [1, 2, 3, 4].map((n) => run(cjsFile, 'claude', post(n), dir).stdout);
+    expect(outs[0]).toBe('');
+    expect(outs[2]).toMatch(/returned the same result/);
+    expect(cacheFiles(dir)).toHaveLength(1);
+    const denied = JSON.parse(run(cjsFile, 'claude', pre(), dir).stdout) as { hookSpecificOutput: { permissionDecision: string } };
+    expect(denied.hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
+  it('writes a private cache once per kind of event, then only reads it', () => {
+    const dir = stateDir();
+    run(cjsFile, 'claude', post(1), dir);
+    const [name] = cacheFiles(dir);
+    const file = join(dir, name as string);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const first = statSync(file).mtimeMs;
+    utimesSync(file, 1000, 1000);
+    run(cjsFile, 'claude', post(2), dir);
+    expect(statSync(file).mtimeMs).toBe(1000 * 1000); // same kind: read, not rewritten
+    run(cjsFile, 'claude', pre(), dir);
+    expect(statSync(file).mtimeMs).not.toBe(1000 * 1000); // a new kind adds its functions
+    expect(first).toBeGreaterThan(0);
+  });
+
+  it('writes no cache into a state dir others can read, and still answers', () => {
+    const dir = stateDir(0o755);
+    const outs = [1, 2, 3].map((n) => run(cjsFile, 'claude', post(n), dir).stdout);
+    expect(outs[2]).toMatch(/returned the same result/);
+    expect(cacheFiles(dir)).toEqual([]);
+  });
+
+  it('replaces a corrupt, truncated or foreign-keyed cache and answers as without it', () => {
+    for (const garbage of ['', 'x', 'LGCC1:wrong-key\n7\nnot v8 data', `${'\u0000'.repeat(64)}`]) {
+      const dir = stateDir();
+      run(cjsFile, 'claude', post(1), dir);
+      const [name] = cacheFiles(dir);
+      writeFileSync(join(dir, name as string), garbage, { mode: 0o600 });
+      const r = run(cjsFile, 'claude', post(2), dir);
+      expect(r.status).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(run(cjsFile, 'claude', post(3), dir).stdout).toMatch(/returned the same result 3 times/);
+      expect(readFileSync(join(dir, name as string), 'latin1').startsWith('LGCC1:')).toBe(true);
+    }
+  });
+
+  it('rejects a cache whose key matches but whose V8 bytes are wrong (V8 refuses them), and rewrites it', () => {
+    const dir = stateDir();
+    run(cjsFile, 'claude', post(1), dir);
+    const file = join(dir, cacheFiles(dir)[0] as string);
+    const buf = readFileSync(file);
+    const head = buf.indexOf(10, buf.indexOf(10) + 1) + 1;
+    writeFileSync(file, Buffer.concat([buf.subarray(0, head), Buffer.alloc(buf.length - head, 7)]), { mode: 0o600 });
+    expect(run(cjsFile, 'claude', post(2), dir).status).toBe(0);
+    expect(readFileSync(file).subarray(head)).not.toEqual(Buffer.alloc(buf.length - head, 7));
+  });
+
+  it('ignores a symlinked cache file (never follows it)', () => {
+    const dir = stateDir();
+    run(cjsFile, 'claude', post(1), dir);
+    const file = join(dir, cacheFiles(dir)[0] as string);
+    const elsewhere = join(stateDir(), 'planted.bin');
+    writeFileSync(elsewhere, readFileSync(file));
+    rmSync(file);
+    symlinkSync(elsewhere, file);
+    expect(run(cjsFile, 'claude', post(2), dir).status).toBe(0);
+    // The planted target is untouched; the symlink was replaced by a real file of our own.
+    expect(statSync(file, { throwIfNoEntry: false })?.isFile()).toBe(true);
+    expect(existsSync(elsewhere)).toBe(true);
+  });
+
+  it.runIf(process.getuid?.() === 0)('never reads a cache owned by another user', () => {
+    const dir = stateDir();
+    writeCache(dir, 'k', 2, Buffer.from('v8 bytes'));
+    const file = join(dir, cacheFileName());
+    chownSync(file, 4242, 4242);
+    expect(readCache(dir, 'k').data).toBeUndefined();
+    chownSync(file, 0, 0);
+    expect(readCache(dir, 'k').data).toEqual(Buffer.from('v8 bytes'));
+    chownSync(dir, 4242, 4242);
+    expect(readCache(dir, 'k').data).toBeUndefined();
+  });
+});
+
+describe('code-cache (in-process)', () => {
+  it('keys on Node version and on the hook file identity', () => {
+    const st = statSync(cjsFile);
+    expect(cacheFileName()).toContain(process.version);
+    expect(cacheKey(st, 'h1')).not.toBe(cacheKey(st, 'h2'));
+    expect(cacheKey(st, 'h1')).not.toBe(cacheKey({ ...st, mtimeMs: st.mtimeMs + 1 } as typeof st, 'h1'));
+  });
+
+  it('trusts only a private directory owned by this user', () => {
+    expect(trustedDir(stateDir())).toBe(true);
+    expect(trustedDir(stateDir(0o750))).toBe(false);
+    expect(trustedDir(join(stateDir(), 'missing'))).toBe(false);
+  });
+
+  it('round-trips, and a write into an untrusted dir is a no-op', () => {
+    const dir = stateDir();
+    writeCache(dir, 'k', 3, Buffer.from('abc'));
+    expect(readCache(dir, 'k')).toEqual({ data: Buffer.from('abc'), kinds: 3 });
+    expect(readCache(dir, 'other').data).toBeUndefined();
+    const open = stateDir(0o755);
+    writeCache(open, 'k', 3, Buffer.from('abc'));
+    expect(readdirSync(open)).toEqual([]);
+  });
+});

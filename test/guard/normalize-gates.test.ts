@@ -1,0 +1,48 @@
+// The needle gates may only skip a rule when its regex could not have matched: a wrong needle would silently
+// change fingerprints, so every gated rule is checked against its own example and against generated text.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { TOKEN_RULES } from '../../src/guard/core/normalize.ts';
+
+const gated = TOKEN_RULES.filter((r) => r.needles);
+
+function needlePresent(rule: (typeof TOKEN_RULES)[number], text: string): boolean {
+  const hay = rule.needlesIgnoreCase ? text.toLowerCase() : text;
+  return (rule.needles ?? []).some((n) => hay.includes(n));
+}
+
+function matches(rule: (typeof TOKEN_RULES)[number], text: string): boolean {
+  return new RegExp(rule.re.source, rule.re.flags.replace('g', '')).test(text);
+}
+
+// Fragments of the things the rules look for, in odd cases and joins, so generated text often matches some rule.
+const FRAGMENTS = [
+  '/tmp/x', '/TMP/a', 'C:\\Users\\me\\AppData\\Local\\Temp\\f', '%TEMP%', '$TMPDIR', '$env:TMP', '/var/folders/ab/',
+  '2026-11-30T02:40:33Z', '2026_11', 'Mon, 30 Nov 2026 02:40:33 +0000', 'Nov 30 02:40:33', '11/30/2026', '30 Nov 2026',
+  '02:40:33', '9:05:01.250 PM', '"time":1764470433123', 'ts=1764470433', 'startTime=1764470433', '1.2 MiB/s', '45.00it/s',
+  '2 s/it', '#5 0.512 ', '0x7f3a2c1b9e50', '0X7F3A2C1B9E50', 'Foo@1b6d3586', 'pid 12345', 'PID: 9', 'Process 4242',
+  '(node:48213)', 'sshd[4242]:', 'localhost:53211', 'LOCALHOST:53211', '[::1]:49152', '127.0.0.1 port 49152', '=====',
+  '----', '\u2500\u2500\u2500\u2500', '\u23af\u23af\u23af\u23af', '[12345 characters truncated]', 'original token count: 5',
+  'Total output lines: 9', 'Full output saved to: /x/y', 'Output too large (4.8MB)', '01A22A20-2246-7E30-8194-8565cb9bf97b',
+  ' ', '\n', ':', '-', '/', '\\', 'a', 'Z', '7', '@', '#', '.', '\u212a', '\u0130',
+];
+
+describe('normalization needle gates', () => {
+  it('every gated rule has needles that its own example contains', () => {
+    expect(gated.length).toBeGreaterThan(5);
+    for (const rule of gated) {
+      if (matches(rule, rule.example.before)) expect({ rule: rule.name, ok: needlePresent(rule, rule.example.before) }).toEqual({ rule: rule.name, ok: true });
+    }
+  });
+
+  it('never skips a rule whose regex would match (generated text)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 12 }), (parts) => {
+        const text = parts.join('');
+        for (const rule of gated) if (matches(rule, text) && !needlePresent(rule, text)) return false;
+        return true;
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
