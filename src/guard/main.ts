@@ -6,6 +6,7 @@ import { coerceState, emptyState, onPost, onPre, type SessionState } from './cor
 import { checkHang } from './core/hang.ts';
 import { readSettings } from './core/settings.ts';
 import type { Decision, GuardSettings } from './core/types.ts';
+import { recordDecision } from './event-log.ts';
 import { pruneOldSessions, readState, resolveStateDir, sessionFileName, updateState } from './state.ts';
 
 /** Payloads above this are not read whole; the guard allows and moves on. */
@@ -55,7 +56,9 @@ export function runHook(stdin: string, toolArg: string | undefined, env: Env): s
     const settings = readSettings(env);
     if (!settings.enabled) return failOpenOutput(format, eventName);
     const parsed = parseHook(toolArg, payload, env);
-    return render(parsed.format, parsed.eventName, decide(parsed, settings, env));
+    const decision = decide(parsed, settings, env);
+    if (decision.action !== 'allow') recordDecision(resolveStateDir(env as NodeJS.ProcessEnv), parsed.family, parsed.event && 'command' in parsed.event ? parsed.event.command : undefined, decision, process.cwd());
+    return render(parsed.format, parsed.eventName, decision);
   } catch {
     return failOpenOutput(format, eventName);
   }

@@ -4,6 +4,8 @@ import { coerceState, emptyState, onPost, onPre, type SessionState } from '../gu
 import { AGENT_ENV } from '../guard/core/env.ts';
 import { checkHang } from '../guard/core/hang.ts';
 import { readSettings } from '../guard/core/settings.ts';
+import { recordDecision } from '../guard/event-log.ts';
+import { resolveStateDir } from '../guard/state.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -46,7 +48,10 @@ export const LoopGuard = async (_ctx?: unknown) => {
         return; // fail open: an internal error never stops a command
       }
       // Throwing is how a before-hook refuses a call: the model receives exactly this text as the tool result.
-      if (reason) throw new Error(reason);
+      if (reason) {
+        recordDecision(resolveStateDir(process.env), 'opencode', String(obj(output?.args)?.command ?? ''), { action: 'deny', rule: 'loop', message: reason }, process.cwd());
+        throw new Error(reason);
+      }
     },
 
     'tool.execute.after': async (
@@ -68,7 +73,10 @@ export const LoopGuard = async (_ctx?: unknown) => {
         );
         save(id, next);
         // The same result object goes to the model, so appending here adds the warning after the real output.
-        if (decision.action === 'warn') output.output = `${output.output ?? ''}\n\n${decision.message}`;
+        if (decision.action === 'warn') {
+          output.output = `${output.output ?? ''}\n\n${decision.message}`;
+          recordDecision(resolveStateDir(process.env), 'opencode', command, decision, process.cwd());
+        }
       } catch {
         // fail open
       }
