@@ -57,6 +57,12 @@ export function createGeminiParser(): RecordParser {
       if (type === 'user') {
         const content = Array.isArray(r.content) ? r.content : [];
         // Tool results are echoed back as user records; only text from the person starts a turn.
+        // The session's folder is only named inside the context the CLI writes as the first user message.
+        if (!info.cwd) {
+          const first = content.map((c) => str(obj(c)?.text) ?? '').join('\n');
+          const m = /Workspace Directories:\*{0,2}\n\s*- ([^\n]+)/.exec(first) ?? /currently working in the directory: ([^\n]+)/.exec(first);
+          if (m) info.cwd = (m[1] as string).trim();
+        }
         const fromPerson = typeof r.content === 'string' || content.some((c) => typeof obj(c)?.text === 'string' && !String(obj(c)?.text).startsWith('<session_context>'));
         if (fromPerson) emit({ kind: 'user', ...when });
         return true;
