@@ -39,10 +39,23 @@ export function createGeminiParser(): RecordParser {
     if (set.size > 256) set.delete(set.values().next().value as string);
   };
 
+  /** The session's folder is only named inside the context the CLI writes as the first user message. */
+  const findCwd = (content: unknown) => {
+    if (info.cwd || !Array.isArray(content)) return;
+    const text = content.map((c) => str(obj(c)?.text) ?? '').join('\n');
+    const m = /Workspace Directories:\*{0,2}\n\s*- ([^\n]+)/.exec(text) ?? /currently working in the directory: ([^\n]+)/.exec(text);
+    if (m) info.cwd = (m[1] as string).trim();
+  };
+
   return {
     info,
     push(r: Obj, emit: (e: AuditEvent) => void): boolean {
-      if (r.$set !== undefined) return true;
+      const set = obj(r.$set);
+      if (set) {
+        // The first patch holds the context message that names the session's folder.
+        if (!info.cwd && Array.isArray(set.messages)) for (const m of set.messages) findCwd(obj(m)?.content);
+        return true;
+      }
       if (typeof r.sessionId === 'string' && r.type === undefined) {
         info.id ??= r.sessionId;
         // Older whole-file sessions: the messages are inside.
@@ -57,12 +70,7 @@ export function createGeminiParser(): RecordParser {
       if (type === 'user') {
         const content = Array.isArray(r.content) ? r.content : [];
         // Tool results are echoed back as user records; only text from the person starts a turn.
-        // The session's folder is only named inside the context the CLI writes as the first user message.
-        if (!info.cwd) {
-          const first = content.map((c) => str(obj(c)?.text) ?? '').join('\n');
-          const m = /Workspace Directories:\*{0,2}\n\s*- ([^\n]+)/.exec(first) ?? /currently working in the directory: ([^\n]+)/.exec(first);
-          if (m) info.cwd = (m[1] as string).trim();
-        }
+        findCwd(content);
         const fromPerson = typeof r.content === 'string' || content.some((c) => typeof obj(c)?.text === 'string' && !String(obj(c)?.text).startsWith('<session_context>'));
         if (fromPerson) emit({ kind: 'user', ...when });
         return true;

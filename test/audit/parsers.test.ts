@@ -1,0 +1,109 @@
+// Each format's parser on transcripts the real CLIs wrote.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { obj, type AuditEvent } from '../../src/audit/events.ts';
+import { createClaudeParser } from '../../src/audit/formats/claude.ts';
+import { codexOutput, createCodexParser } from '../../src/audit/formats/codex.ts';
+import { copilotShellResult, createCopilotParser } from '../../src/audit/formats/copilot.ts';
+import { createGeminiParser, geminiShellResult } from '../../src/audit/formats/gemini.ts';
+import type { RecordParser } from '../../src/audit/formats/types.ts';
+import { forEachLine } from '../../src/audit/lines.ts';
+import { LOOP_CMD, PROGRESS_CMD, transcripts } from './fixtures.ts';
+
+function parse(parser: RecordParser, file: string): { events: AuditEvent[]; unknown: number } {
+  const events: AuditEvent[] = [];
+  let unknown = 0;
+  forEachLine(file, (line) => {
+    if (!line) return;
+    const rec = obj(JSON.parse(line));
+    if (!rec || !parser.push(rec, (e) => events.push(e))) unknown++;
+  });
+  return { events, unknown };
+}
+
+const shells = (events: AuditEvent[]) => events.filter((e): e is Extract<AuditEvent, { kind: 'shell' }> => e.kind === 'shell');
+const kinds = (events: AuditEvent[], kind: AuditEvent['kind']) => events.filter((e) => e.kind === kind).length;
+const LS_ERROR = "ls: cannot access '/definitely-missing-dir': No such file or directory";
+
+describe('Claude Code 2.1.332', () => {
+  const dir = join(transcripts, 'claude', 'projects');
+  it('the looping session: six Bash calls with exit code 2 and the same output, one user turn, usage per request', () => {
+    const parser = createClaudeParser();
+    const { events, unknown } = parse(parser, join(dir, '-home-dev-loop', '23de7ca1-4800-4e2f-a018-a131f1951a9d.jsonl'));
+    expect(unknown).toBe(0);
+    expect(parser.info).toEqual({ id: '23de7ca1-4800-4e2f-a018-a131f1951a9d', cwd: '/home/dev/loop' });
+    const calls = shells(events);
+    expect(calls.map((c) => c.command)).toEqual(Array(6).fill(LOOP_CMD));
+    expect(calls.map((c) => c.exitCode)).toEqual(Array(6).fill(2));
+    expect(calls.every((c) => c.output.trim() === LS_ERROR)).toBe(true);
+    expect(calls.every((c) => typeof c.at === 'number')).toBe(true);
+    expect(kinds(events, 'user')).toBe(1);
+    expect(kinds(events, 'usage')).toBe(7);
+  });
+  it('the progress session: exit 0 and a growing count', () => {
+    const { events } = parse(createClaudeParser(), join(dir, '-home-dev-progress', '06ff25db-305e-4f19-98f2-6a9e8b1ab39a.jsonl'));
+    const calls = shells(events);
+    expect(calls.map((c) => c.command)).toEqual(Array(6).fill(PROGRESS_CMD));
+    expect(calls.map((c) => c.exitCode)).toEqual(Array(6).fill(0));
+    expect(calls.map((c) => c.output.trim())).toEqual(['1', '2', '3', '4', '5', '6']);
+  });
+});
+
+describe('Codex 0.171.0', () => {
+  const dir = join(transcripts, 'codex', 'sessions', '2026', '11', '30');
+  const files = readdirSync(dir).sort();
+  it('the looping session: exec_command calls with the executed command record (output, exit code)', () => {
+    const parser = createCodexParser();
+    const { events, unknown } = parse(parser, join(dir, files[0] as string));
+    expect(unknown).toBe(0);
+    expect(parser.info.cwd).toBe('/home/dev/loop');
+    const calls = shells(events);
+    expect(calls.map((c) => c.command)).toEqual(Array(6).fill(LOOP_CMD));
+    expect(calls.map((c) => c.exitCode)).toEqual(Array(6).fill(2));
+    expect(calls.every((c) => c.output.trim() === LS_ERROR)).toBe(true);
+    expect(kinds(events, 'user')).toBeGreaterThanOrEqual(1);
+    expect(kinds(events, 'usage')).toBe(7);
+  });
+  it('the progress session', () => {
+    const { events } = parse(createCodexParser(), join(dir, files[1] as string));
+    expect(shells(events).map((c) => c.output.trim())).toEqual(['1', '2', '3', '4', '5', '6']);
+  });
+  it('model-facing output text: the header with its per-run chunk id is not part of the output', () => {
+    expect(codexOutput('Chunk ID: 32a525\nWall time: 0.0000 seconds\nProcess exited with code 2\nOriginal token count: 18\nOutput:\nboom\n')).toEqual({ output: 'boom\n', exitCode: 2 });
+    expect(codexOutput('{"output":"x","metadata":{"exit_code":1}}')).toEqual({ output: 'x', exitCode: 1 });
+    expect(codexOutput('plain')).toEqual({ output: 'plain' });
+  });
+});
+
+describe('Gemini CLI 0.61.0', () => {
+  it('run_shell_command calls, written twice by the CLI, are read once each; the per-run PGID is dropped', () => {
+    const parser = createGeminiParser();
+    const { events, unknown } = parse(parser, join(transcripts, 'gemini', 'tmp', 'proj', 'chats', 'session-2026-11-30T11-37-866f8e1f.jsonl'));
+    expect(unknown).toBe(0);
+    expect(parser.info).toEqual({ id: '866f8e1f-4280-4505-8ef3-ce8f665538f9', cwd: '/home/dev/proj' });
+    expect(shells(events).map((c) => [c.command, c.output, c.exitCode])).toEqual([
+      ['echo hello-from-mock', 'hello-from-mock', 0],
+      ['cat /nonexistent-file', 'cat: /nonexistent-file: No such file or directory', 1],
+    ]);
+    expect(kinds(events, 'user')).toBe(1);
+    expect(kinds(events, 'usage')).toBe(3);
+    expect(geminiShellResult('Output: a\nProcess Group PGID: 1\n').output).toBe(geminiShellResult('Output: a\nProcess Group PGID: 2\n').output);
+  });
+});
+
+describe('Copilot CLI 1.0.102', () => {
+  it('bash calls with their exit codes; the per-run shell id trailer is dropped; a call that never ran a command is not a shell call', () => {
+    const parser = createCopilotParser();
+    const { events, unknown } = parse(parser, join(transcripts, 'copilot', 'session-state', '4c783a63-9dfb-45e7-9eb2-bb3b0e3448d6', 'events.jsonl'));
+    expect(unknown).toBe(0);
+    expect(parser.info).toEqual({ id: '4c783a63-9dfb-45e7-9eb2-bb3b0e3448d6', cwd: '/home/dev/proj' });
+    expect(shells(events).map((c) => [c.command, c.output, c.exitCode])).toEqual([
+      ['echo hello-from-mock', 'hello-from-mock', 0],
+      ['cat /nonexistent-file', 'cat: /nonexistent-file: No such file or directory', 1],
+    ]);
+    expect(kinds(events, 'user')).toBe(1);
+    expect(kinds(events, 'usage')).toBe(4);
+    expect(copilotShellResult('x\n<shellId: 7 completed with exit code 3>')).toEqual({ output: 'x', exitCode: 3 });
+  });
+});
