@@ -205,9 +205,24 @@ function varint(buf: Buffer, off: number): [bigint | number, number] {
 export function columnsOf(reader: SqliteReader, table: string): string[] | undefined {
   for (const row of reader.rows(1)) {
     if (row[0] !== 'table' || row[1] !== table || typeof row[4] !== 'string') continue;
-    const body = row[4].slice(row[4].indexOf('(') + 1);
+    const sql = row[4];
+    // Split the definitions on top-level commas (a constraint's column list has its own parentheses).
+    const parts: string[] = [];
+    let depth = 0;
+    let start = sql.indexOf('(') + 1;
+    for (let i = start; i < sql.length; i++) {
+      const ch = sql[i];
+      if (ch === '(') depth++;
+      else if (ch === ')' && depth-- === 0) {
+        parts.push(sql.slice(start, i));
+        break;
+      } else if (ch === ',' && depth === 0) {
+        parts.push(sql.slice(start, i));
+        start = i + 1;
+      }
+    }
     const cols: string[] = [];
-    for (const part of body.split(/,(?![^(]*\))/)) {
+    for (const part of parts) {
       const m = /^\s*[`"[]?([A-Za-z_][A-Za-z0-9_]*)[`"\]]?\s/.exec(part);
       if (m && !/^(CONSTRAINT|PRIMARY|FOREIGN|UNIQUE|CHECK)$/i.test(m[1] as string)) cols.push(m[1] as string);
     }
