@@ -82,6 +82,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`create-loop-guard: unexpected argument ${JSON.stringify(known ? rest[0] : command)}. Run with --help for usage.\n`);
     return EXIT.error;
   }
+  const auditOnly = (['all', 'since', 'tool', 'limit', 'redact'] as const).filter((k) => v[k] !== undefined);
+  if (command !== 'audit' && auditOnly.length) {
+    process.stderr.write(`create-loop-guard: --${auditOnly[0]} belongs to the audit command (npx create-loop-guard audit --${auditOnly[0]} …).\n`);
+    return EXIT.error;
+  }
   if (v.check && v.remove) {
     process.stderr.write('create-loop-guard: --check and --remove cannot be combined.\n');
     return EXIT.error;

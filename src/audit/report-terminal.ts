@@ -30,7 +30,7 @@ function clip(s: string, max: number): string {
 }
 
 function cost(l: { requests: number; tokens?: number }): string {
-  return `${fmtInt(l.requests)} requests${l.tokens !== undefined ? `, ${fmtTokens(l.tokens)} tokens` : ''}`;
+  return `${fmtInt(l.requests)} request${l.requests === 1 ? '' : 's'}${l.tokens !== undefined ? `, ${fmtTokens(l.tokens)} tokens` : ''}`;
 }
 
 function loopLines(l: Loop, i: number, c: Palette): string[] {
