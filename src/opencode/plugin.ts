@@ -35,21 +35,23 @@ export const LoopGuard = async (_ctx?: unknown) => {
 
     'tool.execute.before': async (input: { tool?: string; sessionID?: string; callID?: string }, output: { args?: unknown }) => {
       let reason: string | null = null;
+      let rule = '';
       try {
         if (!settings.enabled || input?.tool !== 'bash') return;
         const command = obj(output?.args)?.command;
         if (typeof command !== 'string') return;
-        if (settings.hangGuard) reason = checkHang(command, { tool: 'opencode', background: false })?.message ?? null;
+        const hang = settings.hangGuard ? checkHang(command, { tool: 'opencode', background: false }) : null;
+        if (hang) [reason, rule] = [hang.message, hang.rule];
         if (!reason) {
           const decision = onPre(load(String(input.sessionID ?? '')), { command }, settings);
-          if (decision.action === 'deny') reason = decision.message;
+          if (decision.action === 'deny') [reason, rule] = [decision.message, decision.rule];
         }
       } catch {
         return; // fail open: an internal error never stops a command
       }
       // Throwing is how a before-hook refuses a call: the model receives exactly this text as the tool result.
       if (reason) {
-        recordDecision(resolveStateDir(process.env), 'opencode', String(obj(output?.args)?.command ?? ''), { action: 'deny', rule: 'loop', message: reason }, process.cwd());
+        recordDecision(resolveStateDir(process.env), 'opencode', String(obj(output?.args)?.command ?? ''), { action: 'deny', rule, message: reason }, process.cwd());
         throw new Error(reason);
       }
     },
