@@ -4,6 +4,8 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 
 export const MAX_LINE_CHARS = 32 * 1024 * 1024;
+/** Reads start small, because a session out of scope stops after its first line, and grow to 1 MB. */
+const FIRST_CHUNK = 1 << 16;
 const CHUNK = 1 << 20;
 
 export interface LineStats {
@@ -23,8 +25,8 @@ export function forEachLine(path: string, onLine: (line: string) => boolean | vo
   let carry = '';
   let skipping = false;
   try {
-    for (;;) {
-      const n = readSync(fd, buf, 0, CHUNK, null);
+    for (let size = FIRST_CHUNK; ; size = Math.min(CHUNK, size * 4)) {
+      const n = readSync(fd, buf, 0, size, null);
       if (n === 0) break;
       stats.bytes += n;
       const text = decoder.write(buf.subarray(0, n));
