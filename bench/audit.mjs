@@ -2,6 +2,8 @@
 //   throughput   --all over one large Claude Code transcript (BENCH_AUDIT_MB, default 300 MB): MB/s of transcript read.
 //                Per step: a file read (~5 KB result), then a Bash call with a ~1.4 KB failing-test output, plus a
 //                bookkeeping line; every 50th step starts a loop of 8 identical failures.
+//   parse only   the same file through the line streamer and the Claude Code parser, without the judgment: what
+//                reading costs, apart from replaying every shell call through the guard core
 //   default run  a developer HOME of BENCH_AUDIT_PROJECTS Claude Code projects × 8 sessions plus as many Codex sessions,
 //                audited from one project (the default scope): wall time of the whole CLI process, and ÷ `node -e 0`
 // Lines are shaped like Claude Code 2.1.332's and Codex 0.171.0's (test/fixtures/transcripts), with real-sized outputs.
@@ -9,7 +11,8 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'dist', 'cli.mjs');
@@ -99,6 +102,28 @@ try {
     runs.push(last.report.read.ms);
   }
   const scanMs = median(runs);
+  // Reading alone: the same streamer and parser the CLI uses, bundled from src/ for this measurement.
+  const probe = join(work, 'probe.mjs');
+  await build({
+    stdin: { contents: "export { forEachLine } from './src/audit/lines.ts'; export { createClaudeParser, claudeLineMatters } from './src/audit/formats/claude.ts';", resolveDir: root, loader: 'ts' },
+    bundle: true, platform: 'node', format: 'esm', outfile: probe, logLevel: 'error',
+  });
+  const { forEachLine, createClaudeParser, claudeLineMatters } = await import(pathToFileURL(probe).href);
+  const parseRuns = [];
+  let shellCalls = 0;
+  for (let i = 0; i < Math.max(1, Math.min(RUNS, 3)); i++) {
+    const parser = createClaudeParser();
+    let calls = 0;
+    const t0 = process.hrtime.bigint();
+    forEachLine(join(big, '.claude', 'projects', '-home-dev-big', 'big.jsonl'), (line) => {
+      if (!line || (parser.info.cwd !== undefined && !claudeLineMatters(line))) return;
+      parser.push(JSON.parse(line), (e) => { if (e.kind === 'shell') calls++; });
+    });
+    parseRuns.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    shellCalls = calls;
+  }
+  console.log(`parse only: ${(bytes / 1e6 / (median(parseRuns) / 1000)).toFixed(0)} MB/s (${shellCalls.toLocaleString('en')} shell calls, one per ${(bytes / shellCalls / 1000).toFixed(1)} KB; ` +
+    `judging them through the guard core costs ${((scanMs - median(parseRuns)) * 1000 / shellCalls).toFixed(0)} µs each)`);
   console.log(`throughput: ${(bytes / 1e6).toFixed(0)} MB Claude Code transcript, ${last.report.loops.length} loops found, ` +
     `read in ${(scanMs / 1000).toFixed(2)} s = ${(bytes / 1e6 / (scanMs / 1000)).toFixed(0)} MB/s (median of ${runs.length}; whole process ${(last.ms / 1000).toFixed(2)} s)`);
   rmSync(big, { recursive: true, force: true });
