@@ -102,6 +102,8 @@ try {
     runs.push(last.report.read.ms);
   }
   const scanMs = median(runs);
+  console.log(`throughput: ${(bytes / 1e6).toFixed(0)} MB Claude Code transcript, ${last.report.loops.length} loops found, ` +
+    `read in ${(scanMs / 1000).toFixed(2)} s = ${(bytes / 1e6 / (scanMs / 1000)).toFixed(0)} MB/s (median of ${runs.length}; whole process ${(last.ms / 1000).toFixed(2)} s)`);
   // Reading alone: the same streamer and parser the CLI uses, bundled from src/ for this measurement.
   const probe = join(work, 'probe.mjs');
   await build({
@@ -124,8 +126,6 @@ try {
   }
   console.log(`parse only: ${(bytes / 1e6 / (median(parseRuns) / 1000)).toFixed(0)} MB/s (${shellCalls.toLocaleString('en')} shell calls, one per ${(bytes / shellCalls / 1000).toFixed(1)} KB; ` +
     `judging them through the guard core costs ${((scanMs - median(parseRuns)) * 1000 / shellCalls).toFixed(0)} µs each)`);
-  console.log(`throughput: ${(bytes / 1e6).toFixed(0)} MB Claude Code transcript, ${last.report.loops.length} loops found, ` +
-    `read in ${(scanMs / 1000).toFixed(2)} s = ${(bytes / 1e6 / (scanMs / 1000)).toFixed(0)} MB/s (median of ${runs.length}; whole process ${(last.ms / 1000).toFixed(2)} s)`);
   rmSync(big, { recursive: true, force: true });
 
   // A typical developer HOME, audited from one project.
