@@ -101,3 +101,12 @@ describe('judge', () => {
     expect(l?.ms).toBe(5000);
   });
 });
+
+describe('judge: waits and formats we cannot run', () => {
+  it('a command that waits for a person is listed as one the hang rules would refuse', () => {
+    const j = new SessionJudge('claude', settings, () => 0);
+    j.feed(shell('git commit', 'Aborting commit due to empty commit message.', 1));
+    j.feed(shell('git status', 'clean', 0));
+    expect(j.waits.map((w) => [w.command, w.rule])).toEqual([['git commit', 'git-commit-editor']]);
+  });
+});

@@ -107,3 +107,35 @@ describe('Copilot CLI 1.0.102', () => {
     expect(copilotShellResult('x\n<shellId: 7 completed with exit code 3>')).toEqual({ output: 'x', exitCode: 3 });
   });
 });
+
+describe('loops in Gemini CLI and Copilot CLI sessions (the real records, repeated)', () => {
+  // The captured sessions have no loop; repeating their real failing-call records (new ids) makes one.
+  it('Gemini: five identical `cat /nonexistent-file` results are one loop', async () => {
+    const { SessionRun } = await import('../../src/audit/session.ts');
+    const { guardSettings } = await import('../../src/audit/judge.ts');
+    const lines: string[] = [];
+    forEachLine(join(transcripts, 'gemini', 'tmp', 'proj', 'chats', 'session-2026-11-30T11-37-866f8e1f.jsonl'), (l) => void lines.push(l));
+    const failing = lines.find((l) => l.includes('"toolCalls"') && l.includes('cat /nonexistent-file')) as string;
+    const parser = createGeminiParser();
+    const run = new SessionRun('gemini', 'f', guardSettings({}));
+    for (let i = 0; i < 5; i++) parser.push(obj(JSON.parse(failing.replaceAll('1796038655598_0', `r${i}`).replace(/"id":"[^"]+"/, `"id":"m${i}"`))) as never, (e) => run.feed(e));
+    const s = run.finish(parser.info);
+    expect(s.loops.map((l) => [l.command, l.repeats, l.guard.warnAt, l.guard.refuseAt])).toEqual([['cat /nonexistent-file', 5, 2, 5]]);
+  });
+
+  it('Copilot: five identical `cat /nonexistent-file` results are one loop', async () => {
+    const { SessionRun } = await import('../../src/audit/session.ts');
+    const { guardSettings } = await import('../../src/audit/judge.ts');
+    const lines: string[] = [];
+    forEachLine(join(transcripts, 'copilot', 'session-state', '4c783a63-9dfb-45e7-9eb2-bb3b0e3448d6', 'events.jsonl'), (l) => void lines.push(l));
+    const start = lines.find((l) => l.includes('"tool.execution_start"') && l.includes('call_mock_2')) as string;
+    const done = lines.find((l) => l.includes('"tool.execution_complete"') && l.includes('call_mock_2')) as string;
+    const parser = createCopilotParser();
+    const run = new SessionRun('copilot', 'f', guardSettings({}));
+    for (let i = 0; i < 5; i++) {
+      for (const l of [start, done]) parser.push(obj(JSON.parse(l.replaceAll('call_mock_2', `call_${i}`).replace(/shellId: \d+/, `shellId: ${i}`))) as never, (e) => run.feed(e));
+    }
+    const s = run.finish(parser.info);
+    expect(s.loops.map((l) => [l.command, l.repeats, l.guard.warnAt, l.guard.refuseAt])).toEqual([['cat /nonexistent-file', 5, 2, 5]]);
+  });
+});
