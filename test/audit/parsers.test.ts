@@ -139,3 +139,11 @@ describe('loops in Gemini CLI and Copilot CLI sessions (the real records, repeat
     expect(s.loops.map((l) => [l.command, l.repeats, l.guard.warnAt, l.guard.refuseAt])).toEqual([['cat /nonexistent-file', 5, 2, 5]]);
   });
 });
+
+describe('Claude Code sub-agents', () => {
+  it("a sub-agent's file is its own session, keyed session/agent as the guard keys it", () => {
+    const parser = createClaudeParser();
+    parser.push({ type: 'user', sessionId: 's1', agentId: 'a7', isSidechain: true, cwd: '/p', message: { role: 'user', content: 'look around' } }, () => {});
+    expect(parser.info).toEqual({ id: 's1/a7', cwd: '/p' });
+  });
+});

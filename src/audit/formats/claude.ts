@@ -20,7 +20,8 @@ export function createClaudeParser(): RecordParser {
     push(r: Obj, emit: (e: AuditEvent) => void): boolean {
       const type = str(r.type);
       if (type === undefined) return false;
-      if (!info.id && typeof r.sessionId === 'string') info.id = r.sessionId;
+      // A sub-agent's file (<session>/subagents/agent-*.jsonl) is its own session, keyed as the guard keys it.
+      if (!info.id && typeof r.sessionId === 'string') info.id = typeof r.agentId === 'string' ? `${r.sessionId}/${r.agentId}` : r.sessionId;
       if (!info.cwd && typeof r.cwd === 'string') info.cwd = r.cwd;
       const at = timeOf(r.timestamp);
       const message = obj(r.message);
