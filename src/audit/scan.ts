@@ -59,8 +59,17 @@ export function scanSource(src: Source, scope: Scope, settings: GuardSettings, s
   const parser = parserFor(src.tool);
   const run = new SessionRun(src.tool, src.path, settings);
   const emit = (e: AuditEvent) => run.feed(e);
+  // Older Claude Code versions wrote a sub-agent's turns into the main file (isSidechain); the guard counts a
+  // sub-agent apart from its session, so they are replayed apart.
+  let side: { parser: RecordParser; run: SessionRun } | undefined;
   let outOfScope = false;
   const onRecord = (rec: Obj): boolean => {
+    if (src.tool === 'claude' && rec.isSidechain === true && src.path.indexOf(`${sep}subagents${sep}`) === -1) {
+      side ??= { parser: createClaudeParser(), run: new SessionRun(src.tool, src.path, settings) };
+      const lane = side;
+      if (!lane.parser.push(rec, (e) => lane.run.feed(e))) stats.unknownLines++;
+      return true;
+    }
     if (!parser.push(rec, emit)) stats.unknownLines++;
     // Stop reading as soon as the session says it ran elsewhere.
     if (parser.info.cwd !== undefined && !inScope(parser.info.cwd, scope)) {
@@ -115,9 +124,9 @@ export function scanSource(src: Source, scope: Scope, settings: GuardSettings, s
   if (outOfScope) return [];
   const info: SessionInfo = parser.info;
   if (scope.project !== undefined && !inScope(info.cwd, scope)) return [];
-  const summary = run.finish(info);
-  if (scope.since !== undefined && summary.lastAt !== undefined && summary.lastAt < scope.since) return [];
-  return [summary];
+  const summaries = [run.finish(info)];
+  if (side) summaries.push(side.run.finish({ ...side.parser.info, id: `${side.parser.info.id ?? info.id ?? ''}/sidechain`, ...(info.cwd ? { cwd: info.cwd } : {}) }));
+  return summaries.filter((s) => scope.since === undefined || s.lastAt === undefined || s.lastAt >= scope.since);
 }
 
 /** OpenCode's database: sessions from `session`, then every part in insertion order, routed to its session's replay. */

@@ -147,3 +147,27 @@ describe('Claude Code sub-agents', () => {
     expect(parser.info).toEqual({ id: 's1/a7', cwd: '/p' });
   });
 });
+
+describe('Claude Code sidechains in the main file (older versions)', () => {
+  it("a sub-agent's calls are replayed apart from the main conversation, as the guard counts them", async () => {
+    const { scanSource } = await import('../../src/audit/scan.ts');
+    const { guardSettings } = await import('../../src/audit/judge.ts');
+    const { mkdtempSync, writeFileSync, statSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const lines: string[] = [];
+    const call = (i: number, side: boolean) => {
+      const id = `t${i}`;
+      lines.push(JSON.stringify({ type: 'assistant', isSidechain: side, sessionId: 's', cwd: '/p', message: { id: `m${i}`, content: [{ type: 'tool_use', id, name: 'Bash', input: { command: 'npm test' } }] } }));
+      lines.push(JSON.stringify({ type: 'user', isSidechain: side, sessionId: 's', cwd: '/p', message: { content: [{ type: 'tool_result', tool_use_id: id, is_error: true, content: 'Exit code 1\nFAIL' }] } }));
+    };
+    // Two attempts in the main conversation and two in the sub-agent: neither reaches the warning on its own.
+    for (let i = 0; i < 4; i++) call(i, i % 2 === 1);
+    const dir = mkdtempSync(join(tmpdir(), 'lg-sidechain-'));
+    const path = join(dir, 's.jsonl');
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const stats = { files: 0, bytes: 0, unknownLines: 0, oversizeLines: 0, unreadable: [] };
+    const st = statSync(path);
+    const sessions = scanSource({ tool: 'claude', path, kind: 'jsonl', size: st.size, mtimeMs: st.mtimeMs }, {}, guardSettings({}), stats);
+    expect(sessions.map((s) => [s.session, s.shellCalls, s.loops.length])).toEqual([['s', 2, 0], ['s/sidechain', 2, 0]]);
+  });
+});
