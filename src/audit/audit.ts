@@ -77,7 +77,7 @@ export function runAudit(opts: AuditOptions, io: AuditIO): { report: AuditReport
 }
 
 export async function audit(opts: AuditOptions, io: AuditIO): Promise<number> {
-  let limit = 10;
+  let limit = 5;
   if (opts.limit !== undefined) {
     limit = Number(opts.limit);
     if (!Number.isInteger(limit) || limit < 1) {

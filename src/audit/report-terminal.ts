@@ -33,18 +33,18 @@ function cost(l: { requests: number; tokens?: number }): string {
   return `${fmtInt(l.requests)} request${l.requests === 1 ? '' : 's'}${l.tokens !== undefined ? `, ${fmtTokens(l.tokens)} tokens` : ''}`;
 }
 
+/** Three lines per loop: the command; what it cost and where the guard would have stepped in; when, where, and what it said. */
 function loopLines(l: Loop, i: number, c: Palette): string[] {
   const what = l.kind === 'cycle' ? `cycle of ${l.commands.length}, ×${l.repeats}` : `×${l.repeats} identical`;
   const time = l.ms !== undefined ? ` over ${fmtMs(l.ms)}` : '';
-  const guard = [l.guard.warnAt !== null ? `warn at attempt ${l.guard.warnAt}` : null, l.guard.refuseAt !== null ? `refuse at ${l.guard.refuseAt}` : null].filter(Boolean).join(', ');
-  const saved = l.saved.requests > 0 || l.saved.tokens ? `; would have saved ${cost(l.saved)}` : '';
-  const when = l.firstAt ? l.firstAt.slice(0, 16).replace('T', ' ') : '';
+  const steps = [l.guard.warnAt !== null ? `warn at ${l.guard.warnAt}` : null, l.guard.refuseAt !== null ? `refuse at ${l.guard.refuseAt}` : null].filter(Boolean).join(', ');
+  const saved = l.saved.requests > 0 || l.saved.tokens ? `, saves ${cost(l.saved)}` : '';
+  const when = l.firstAt ? `${l.firstAt.slice(0, 16).replace('T', ' ')} · ` : '';
+  const where = l.project ? `${clip(l.project, 40)} · ` : '';
   return [
-    `${c.bold(`${String(i + 1).padStart(2)}.`)} ${c.cyan(clip(l.command, 90))}`,
-    `    ${TOOL_NAMES[l.tool] ?? l.tool} · ${what}${time} · ${cost(l)}${l.exitCode !== undefined ? ` · exit ${l.exitCode}` : ''}`,
-    `    ${c.dim(`${when} · session ${l.session.slice(0, 8)}${l.project ? ` · ${l.project}` : ''}`)}`,
-    ...(l.excerpt ? [`    ${c.dim(`“${clip(l.excerpt, 100)}”`)}`] : []),
-    `    ${c.yellow(`guard: ${guard || 'no action'}${saved}`)}`,
+    `${c.bold(`${String(i + 1).padStart(2)}.`)} ${c.cyan(clip(l.command, 100))}`,
+    `    ${TOOL_NAMES[l.tool] ?? l.tool} · ${what}${time} · ${cost(l)}${l.exitCode !== undefined ? ` · exit ${l.exitCode}` : ''} · ${c.yellow(`guard: ${steps || 'no action'}${saved}`)}`,
+    `    ${c.dim(`${when}${where}session ${l.session.slice(0, 8)}${l.excerpt ? ` · “${clip(l.excerpt, 70)}”` : ''}`)}`,
   ];
 }
 
@@ -65,7 +65,7 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
     if (r.loops.length > limit) out.push(c.dim(`    … ${r.loops.length - limit} more (--limit ${r.loops.length} shows all, --json gives every field)`));
 
     out.push('', c.bold('Loop cost per day'));
-    const days = t.byDay.slice(-14);
+    const days = t.byDay.slice(-7);
     const metric = (d: { requests: number; tokens: number }) => (t.tokens > 0 ? d.tokens : d.requests);
     const max = Math.max(1, ...days.map(metric));
     for (const d of days) {

@@ -104,7 +104,7 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(LOOP_CMD);
     expect(r.stdout).toContain('×6 identical');
-    expect(r.stdout).toContain('warn at attempt 2, refuse at 5');
+    expect(r.stdout).toContain('guard: warn at 2, refuse at 5, saves 1 request, 15 tokens');
     expect(r.stdout).toContain('3 loops');
     expect(r.stdout).not.toContain('\u001b[');
   });
