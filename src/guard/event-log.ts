@@ -4,6 +4,7 @@
 import { appendFileSync, closeSync, mkdirSync, openSync, readSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Decision } from './core/types.ts';
+import { resolveStateDir } from './state.ts';
 
 export const EVENT_LOG = 'events.log';
 /** The log rotates into events.log.1 past this size, so both together never exceed twice this. */
@@ -22,17 +23,22 @@ export interface GuardLogEntry {
   cwd?: string;
 }
 
-/** Appends one line when the decision is a warning or a refusal; does nothing (and costs nothing) on allow. */
-export function recordDecision(dir: string, tool: string, command: string | undefined, decision: Decision, cwd?: string): void {
+/**
+ * Appends one line to the log in the state directory of `env` (LOOP_GUARD_STATE_DIR, XDG_STATE_HOME, ~) when the
+ * decision is a warning or a refusal, with the working directory (the project); nothing on allow. Never throws.
+ */
+export function recordDecision(env: NodeJS.ProcessEnv, tool: string, command: string | undefined, decision: Decision, cwd: () => string = process.cwd): void {
   if (decision.action === 'allow') return;
   try {
+    const dir = resolveStateDir(env);
     const entry: GuardLogEntry = {
       t: Date.now(),
       tool,
       a: decision.action,
       ...(decision.action === 'deny' ? { rule: decision.rule } : {}),
       cmd: (command ?? '').slice(0, MAX_COMMAND),
-      ...(cwd ? { cwd } : {}),
+      // The hook runs in the agent's working directory: that is the project the audit scopes by.
+      cwd: cwd(),
     };
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const file = join(dir, EVENT_LOG);

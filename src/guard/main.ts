@@ -57,7 +57,7 @@ export function runHook(stdin: string, toolArg: string | undefined, env: Env): s
     if (!settings.enabled) return failOpenOutput(format, eventName);
     const parsed = parseHook(toolArg, payload, env);
     const decision = decide(parsed, settings, env);
-    if (decision.action !== 'allow') recordDecision(resolveStateDir(env as NodeJS.ProcessEnv), parsed.family, parsed.event && 'command' in parsed.event ? parsed.event.command : undefined, decision, process.cwd());
+    if (decision.action !== 'allow') recordDecision(env as NodeJS.ProcessEnv, parsed.family, parsed.event && 'command' in parsed.event ? parsed.event.command : undefined, decision);
     return render(parsed.format, parsed.eventName, decision);
   } catch {
     return failOpenOutput(format, eventName);

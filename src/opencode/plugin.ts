@@ -5,7 +5,6 @@ import { AGENT_ENV } from '../guard/core/env.ts';
 import { checkHang } from '../guard/core/hang.ts';
 import { readSettings } from '../guard/core/settings.ts';
 import { recordDecision } from '../guard/event-log.ts';
-import { resolveStateDir } from '../guard/state.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -51,7 +50,7 @@ export const LoopGuard = async (_ctx?: unknown) => {
       }
       // Throwing is how a before-hook refuses a call: the model receives exactly this text as the tool result.
       if (reason) {
-        recordDecision(resolveStateDir(process.env), 'opencode', String(obj(output?.args)?.command ?? ''), { action: 'deny', rule, message: reason }, process.cwd());
+        recordDecision(process.env, 'opencode', String(obj(output?.args)?.command ?? ''), { action: 'deny', rule, message: reason });
         throw new Error(reason);
       }
     },
@@ -77,7 +76,7 @@ export const LoopGuard = async (_ctx?: unknown) => {
         // The same result object goes to the model, so appending here adds the warning after the real output.
         if (decision.action === 'warn') {
           output.output = `${output.output ?? ''}\n\n${decision.message}`;
-          recordDecision(resolveStateDir(process.env), 'opencode', command, decision, process.cwd());
+          recordDecision(process.env, 'opencode', command, decision);
         }
       } catch {
         // fail open

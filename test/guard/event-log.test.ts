@@ -9,22 +9,28 @@ import { runHook } from '../../src/guard/main.ts';
 const dir = () => mkdtempSync(join(tmpdir(), 'lg-event-log-'));
 
 describe('guard event log', () => {
-  it('allow writes nothing; warn and deny append one line each', () => {
+  it('allow writes nothing; warn and deny append one line each; a failure loses only that entry', () => {
     const d = dir();
-    recordDecision(d, 'claude', 'ls', { action: 'allow' });
+    recordDecision({ LOOP_GUARD_STATE_DIR: d }, 'claude', 'ls', { action: 'allow' });
     expect(existsSync(join(d, EVENT_LOG))).toBe(false);
-    recordDecision(d, 'claude', 'ls', { action: 'warn', message: 'm' }, '/p');
-    recordDecision(d, 'codex', 'ls', { action: 'deny', message: 'm', rule: 'repeat' });
+    recordDecision({ LOOP_GUARD_STATE_DIR: d }, 'claude', 'ls', { action: 'warn', message: 'm' }, () => '/p');
+    expect(() =>
+      recordDecision({ LOOP_GUARD_STATE_DIR: d }, 'codex', 'ls', { action: 'deny', message: 'm', rule: 'repeat' }, () => {
+        throw new Error('ENOENT: the working directory was deleted');
+      }),
+    ).not.toThrow();
+    recordDecision({ LOOP_GUARD_STATE_DIR: d }, 'codex', 'ls', { action: 'deny', message: 'm', rule: 'repeat' }, () => '/q');
     expect(readGuardLog(d).map((e) => [e.tool, e.a, e.rule, e.cmd, e.cwd])).toEqual([
       ['claude', 'warn', undefined, 'ls', '/p'],
-      ['codex', 'deny', 'repeat', 'ls', undefined],
+      ['codex', 'deny', 'repeat', 'ls', '/q'],
+
     ]);
   });
 
   it('stays bounded: past the cap it rotates into one older file', () => {
     const d = dir();
     const cmd = 'x'.repeat(150);
-    for (let i = 0; i < 3000; i++) recordDecision(d, 'claude', cmd, { action: 'warn', message: 'm' });
+    for (let i = 0; i < 3000; i++) recordDecision({ LOOP_GUARD_STATE_DIR: d }, 'claude', cmd, { action: 'warn', message: 'm' });
     expect(statSync(join(d, EVENT_LOG)).size).toBeLessThanOrEqual(EVENT_LOG_MAX_BYTES + 400);
     expect(statSync(join(d, `${EVENT_LOG}.1`)).size).toBeLessThanOrEqual(EVENT_LOG_MAX_BYTES + 400);
     expect(readGuardLog(d).length).toBeGreaterThan(500);
@@ -33,7 +39,7 @@ describe('guard event log', () => {
   it('an unwritable place never throws', () => {
     const d = dir();
     writeFileSync(join(d, 'file'), '');
-    expect(() => recordDecision(join(d, 'file', 'sub'), 'claude', 'ls', { action: 'warn', message: 'm' })).not.toThrow();
+    expect(() => recordDecision({ LOOP_GUARD_STATE_DIR: join(d, 'file', 'sub') }, 'claude', 'ls', { action: 'warn', message: 'm' })).not.toThrow();
   });
 
   it('the hook records its warnings and refusals, and nothing for allowed calls', () => {
