@@ -30,8 +30,8 @@ export interface AuditReport {
   };
   /** Commands that wait for a person, which the guard would have refused before they ran. */
   waits: { count: number; examples: Array<{ tool: AuditTool; command: string; rule: string; at?: string }> };
-  /** What the installed guard did (its own event log). */
-  guard: { warnings: number; refusals: number; since: string | null };
+  /** What the installed guard did: its own event log, and the refusals visible in the transcripts read. */
+  guard: { warnings: number; refusals: number; since: string | null; refusedInTranscripts: number };
   read: { files: number; bytes: number; ms: number; unknownLines: number; oversizeLines: number; unreadable: Array<{ file: string; error: string }> };
 }
 
@@ -100,6 +100,7 @@ export function aggregate(
       warnings: log.filter((e) => e.a === 'warn').length,
       refusals: log.filter((e) => e.a === 'deny').length,
       since: log.length > 0 ? new Date(Math.min(...log.map((e) => e.t))).toISOString() : null,
+      refusedInTranscripts: sessions.reduce((n, s) => n + s.refusedByGuard, 0),
     },
     read: { files: stats.files, bytes: stats.bytes, ms: stats.ms, unknownLines: stats.unknownLines, oversizeLines: stats.oversizeLines, unreadable: stats.unreadable },
   };

@@ -4,6 +4,7 @@
 import { checkHang } from '../guard/core/hang.ts';
 import { commandKey } from '../guard/core/fingerprint.ts';
 import { detectCycle, emptyState, onPost, onPre, type SessionState } from '../guard/core/detector.ts';
+import { MARKER } from '../guard/core/messages.ts';
 import { readSettings } from '../guard/core/settings.ts';
 import type { GuardSettings, ToolName } from '../guard/core/types.ts';
 import type { AuditEvent, AuditTool } from './events.ts';
@@ -14,6 +15,17 @@ export type { GuardSettings };
 export function guardSettings(env: Record<string, string | undefined>): GuardSettings {
   return { ...readSettings(env), enabled: true };
 }
+
+/**
+ * A result that is an installed guard's refusal, as each tool wraps it ("PreToolUse:Bash hook error: loop-guard: …",
+ * "Command blocked by PreToolUse hook: loop-guard: …", OpenCode's bare error): the command never ran, and the guard
+ * never counted it. A warning is not one: it follows the command's real output.
+ */
+export function isGuardRefusal(output: string): boolean {
+  const head = output.trimStart().slice(0, 200);
+  return head.startsWith(MARKER) || HOOK_REFUSAL.test(head);
+}
+const HOOK_REFUSAL = new RegExp(`^[^\\n]{0,80}\\bhook\\b[^\\n]{0,40}: ${MARKER}`, 'i');
 
 /** A loop the guard would have acted on. M is the caller's mark (e.g. a cost meter reading) taken at each attempt. */
 export interface Episode<M> {
@@ -77,6 +89,8 @@ export class SessionJudge<M> {
   readonly episodes: Episode<M>[] = [];
   readonly waits: Wait[] = [];
   shellCalls = 0;
+  /** Attempts an installed guard refused in this session (they never ran). */
+  refusedByGuard = 0;
 
   constructor(
     private readonly tool: AuditTool,
@@ -104,6 +118,10 @@ export class SessionJudge<M> {
 
   private shell(e: Extract<AuditEvent, { kind: 'shell' }>): void {
     this.shellCalls++;
+    if (isGuardRefusal(e.output)) {
+      this.refusedByGuard++;
+      return;
+    }
     const attempt: Attempt<M> = { mark: this.mark(), ...(e.at !== undefined ? { at: e.at } : {}) };
     const settings = this.settings;
     const ck = commandKey(e.command);

@@ -83,7 +83,8 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
   const tools = Object.entries(t.byTool).map(([k, v]) => `${TOOL_NAMES[k] ?? k} ${v.sessions} session${v.sessions === 1 ? '' : 's'}/${v.loops} loop${v.loops === 1 ? '' : 's'}`);
   if (tools.length) out.push('', `Tools: ${tools.join(' · ')}`);
   if (r.waits.count > 0) out.push(`Commands that wait for a person (refused before running by the guard's hang rules): ${r.waits.count}, e.g. ${c.cyan(clip(r.waits.examples[0]?.command ?? '', 60))}`);
-  out.push(`Stopped since install (the guard's own log): ${r.guard.warnings} warning${r.guard.warnings === 1 ? '' : 's'}, ${r.guard.refusals} refusal${r.guard.refusals === 1 ? '' : 's'}${r.guard.since ? ` since ${r.guard.since.slice(0, 10)}` : ''}.`);
+  const inTranscripts = r.guard.refusedInTranscripts ? ` The transcripts show ${r.guard.refusedInTranscripts} attempt${r.guard.refusedInTranscripts === 1 ? '' : 's'} it refused.` : '';
+  out.push(`Stopped since install (the guard's own log): ${r.guard.warnings} warning${r.guard.warnings === 1 ? '' : 's'}, ${r.guard.refusals} refusal${r.guard.refusals === 1 ? '' : 's'}${r.guard.since ? ` since ${r.guard.since.slice(0, 10)}` : ''}.${inTranscripts}`);
   const mb = r.read.bytes / 1e6;
   const extra = [
     r.read.unknownLines ? `${fmtInt(r.read.unknownLines)} unknown lines skipped` : '',

@@ -37,6 +37,8 @@ export interface SessionSummary {
   session: string;
   project: string;
   shellCalls: number;
+  /** Attempts the installed guard refused in this session (they never ran, and are not replayed). */
+  refusedByGuard: number;
   requests: number;
   tokens?: number;
   firstAt?: number;
@@ -91,6 +93,7 @@ export class SessionRun {
       session,
       project,
       shellCalls: this.judge.shellCalls,
+      refusedByGuard: this.judge.refusedByGuard,
       requests: end.requests,
       ...(end.metered > 0 ? { tokens: end.tokens } : {}),
       ...(this.firstAt !== undefined ? { firstAt: this.firstAt } : {}),

@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentStatus, AGENT_NAMES, describeRun, openCodeWarmTemplate, removeDir, runAgent, runProcess, type AgentName, type AgentRun } from './agents.ts';
-import { CLI_PATH, makeRepo } from './helpers.ts';
+import { CLI_PATH, makeRepo, scaffold } from './helpers.ts';
 import { startMockServer, type MockModelServer } from './mock-server.ts';
 
 const LOOP_CMD = 'echo ran >> ran.txt; ls /definitely-missing-dir';
@@ -75,10 +75,11 @@ for (const agent of AGENT_NAMES) {
     const status = agentStatus(agent);
     if (agent === 'opencode' && status.ok) beforeAll(async () => void (await openCodeWarmTemplate()), 300_000);
 
-    it('finds the loop in the looping session and nothing in the progress session', async () => {
+    it('finds the loop in the looping session, nothing in the progress session, and what the installed guard stopped', async () => {
       if (!status.ok) throw new Error(`${agent} CLI unavailable: ${status.reason}`);
       const loopRepo = makeRepo();
       const progressRepo = makeRepo();
+      const guardedRepo = makeRepo();
       let home: string | undefined;
       const runs: AgentRun[] = [];
       try {
@@ -127,8 +128,21 @@ for (const agent of AGENT_NAMES) {
         const everything = JSON.parse(all.stdout) as { loops: unknown[]; totals: { sessions: number } };
         expect(everything.loops.length, all.stdout).toBe(1);
         expect(everything.totals.sessions, all.stdout).toBe(2);
+
+        // With the guard installed, the same loop is stopped, and audit shows it from the guard's own event log.
+        await scaffold(guardedRepo);
+        server.setScript({ turns: [{ commands: Array<string>(ATTEMPTS).fill(LOOP_CMD) }] });
+        const guarded = await runAgent(agent, guardedRepo, server, { home });
+        expect(guarded.exitCode, describeRun(guarded, server)).toBe(0);
+        const stopped = await audit(home, guardedRepo);
+        const after = JSON.parse(stopped.stdout) as { loops: Array<{ repeats: number; guard: { refuseAt: number } }>; guard: { warnings: number; refusals: number; refusedInTranscripts: number } };
+        expect(after.guard.warnings, stopped.stdout).toBeGreaterThanOrEqual(1);
+        expect(after.guard.refusals, stopped.stdout).toBeGreaterThanOrEqual(1);
+        // The 4 attempts that ran are the loop; the 2 refused ones never ran and are counted apart, not replayed.
+        expect(after.loops.map((l) => [l.repeats, l.guard.refuseAt]), stopped.stdout).toEqual([[4, null]]);
+        expect(after.guard.refusedInTranscripts, stopped.stdout).toBe(2);
       } finally {
-        if (!keepTmp) for (const d of [loopRepo, progressRepo, ...runs.map((r) => r.home)]) removeDir(d);
+        if (!keepTmp) for (const d of [loopRepo, progressRepo, guardedRepo, ...runs.map((r) => r.home)]) removeDir(d);
         else console.log(`[audit] kept ${loopRepo} ${progressRepo} ${home}`);
       }
     });

@@ -110,3 +110,23 @@ describe('judge: waits and formats we cannot run', () => {
     expect(j.waits.map((w) => [w.command, w.rule])).toEqual([['git commit', 'git-commit-editor']]);
   });
 });
+
+describe('judge: refusals of an installed guard in a transcript', () => {
+  it('are recognised as each tool wraps them, not replayed, and counted', () => {
+    const refusal = 'loop-guard: `npm test` was not run: its last 4 runs returned the identical result.';
+    const j = new SessionJudge('claude', settings, () => 0);
+    for (let i = 0; i < 4; i++) j.feed(shell('npm test', 'FAIL', 1));
+    j.feed(shell('npm test', `PreToolUse:Bash hook error: ${refusal}`, 1));
+    j.feed(shell('npm test', `Command blocked by PreToolUse hook: ${refusal}`));
+    j.feed(shell('npm test', refusal));
+    expect(j.refusedByGuard).toBe(3);
+    const eps = j.finish();
+    expect(eps.map((e) => [e.repeats, e.attempts, e.refuseAt])).toEqual([[4, 4, undefined]]);
+  });
+
+  it('a warning that follows the real output is not a refusal', async () => {
+    const { isGuardRefusal } = await import('../../src/audit/judge.ts');
+    expect(isGuardRefusal('FAIL src/a.test.ts\n\nloop-guard: `npm test` returned the same result 3 times in a row.')).toBe(false);
+    expect(isGuardRefusal('echo loop-guard: hi')).toBe(false);
+  });
+});
