@@ -1,12 +1,13 @@
 // The line streamer: exact lines across read boundaries, UTF-8 split between reads, oversize lines skipped and counted.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { forEachLine } from '../../src/audit/lines.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lg-lines-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, text: string) => {
   const p = join(dir, name);
   writeFileSync(p, text);

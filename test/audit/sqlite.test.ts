@@ -1,5 +1,5 @@
 // The read-only SQLite reader on OpenCode 1.18.33's real database, WAL included.
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,6 +65,7 @@ describe('SqliteReader', () => {
       expect(table(db, 'session').map((s) => s.directory)).toEqual(['/home/dev/loop', '/home/dev/progress']);
     } finally {
       db.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -72,5 +73,6 @@ describe('SqliteReader', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lg-sqlite-'));
     writeFileSync(join(dir, 'x.db'), 'hello');
     expect(() => new SqliteReader(join(dir, 'x.db'))).toThrow(/not an SQLite database/);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
