@@ -9,7 +9,7 @@ import type { Options } from './scaffold/run.ts';
 const HELP = `create-loop-guard v${VERSION}
 Stop coding agents (Claude Code, Codex, Cursor, OpenCode) from running the same failing command again and again.
 
-Usage: npx create-loop-guard [doctor] [options]
+Usage: npx create-loop-guard [doctor | audit] [options]
 
 Run it in a repository: it finds the agent tools you use, shows the changes as a diff, and writes them
 after you confirm. Rerun to upgrade; use --check in CI to catch drift.
@@ -30,6 +30,9 @@ Options:
 
 Commands:
   doctor               check that the guard is installed, wired and working in this repo (read-only)
+  audit                the loops in your agents' past sessions on this machine, what they cost, and what the
+                       guard would have saved (read-only, local). Options: --all (every project), --since 30d,
+                       --tool claude,codex,opencode,gemini,copilot, --limit 5, --json, --redact
 
 Exit codes: 0 done or nothing to do · 1 drift, declined or conflicts · 2 usage error or unreadable file
 `;
@@ -51,6 +54,11 @@ export async function main(argv: string[]): Promise<number> {
         force: { type: 'boolean' },
         'shell-profile': { type: 'boolean' },
         json: { type: 'boolean' },
+        all: { type: 'boolean' },
+        since: { type: 'string' },
+        tool: { type: 'string' },
+        limit: { type: 'string' },
+        redact: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -69,8 +77,14 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   const [command, ...rest] = parsed.positionals;
-  if (rest.length || (command !== undefined && command !== 'doctor')) {
-    process.stderr.write(`create-loop-guard: unexpected argument ${JSON.stringify(command === 'doctor' ? rest[0] : command)}. Run with --help for usage.\n`);
+  const known = command === 'doctor' || command === 'audit';
+  if (rest.length || (command !== undefined && !known)) {
+    process.stderr.write(`create-loop-guard: unexpected argument ${JSON.stringify(known ? rest[0] : command)}. Run with --help for usage.\n`);
+    return EXIT.error;
+  }
+  const auditOnly = (['all', 'since', 'tool', 'limit', 'redact'] as const).filter((k) => v[k] !== undefined);
+  if (command !== 'audit' && auditOnly.length) {
+    process.stderr.write(`create-loop-guard: --${auditOnly[0]} belongs to the audit command (npx create-loop-guard audit --${auditOnly[0]} …).\n`);
     return EXIT.error;
   }
   if (v.check && v.remove) {
@@ -87,6 +101,11 @@ export async function main(argv: string[]): Promise<number> {
     err: (s: string) => process.stderr.write(s),
     prompter: lazyPrompter,
   };
+  if (command === 'audit') {
+    const { audit } = await import('./audit/audit.ts');
+    const a = { all: v.all === true, json: v.json === true, redact: v.redact === true, ...(v.cwd ? { cwd: v.cwd } : {}) };
+    return audit({ ...a, ...(v.since !== undefined ? { since: v.since } : {}), ...(v.tool !== undefined ? { tool: v.tool } : {}), ...(v.limit !== undefined ? { limit: v.limit } : {}) }, io);
+  }
   if (command === 'doctor') {
     const { doctor } = await import('./doctor/index.ts');
     return doctor({ json: v.json === true, ...(v.cwd ? { cwd: v.cwd } : {}) }, io);

@@ -5,6 +5,7 @@ import { obj, type OutputFormat, type ParsedHook } from './adapters/types.ts';
 import { decide, type SessionStore } from './core/decide.ts';
 import { readSettings } from './core/settings.ts';
 import type { Decision } from './core/types.ts';
+import { recordDecision } from './event-log.ts';
 import { pruneOldSessions, readState, resolveStateDir, sessionFileName, updateState } from './state.ts';
 
 /** Payloads above this are not read whole; the guard allows and moves on. */
@@ -55,6 +56,7 @@ function hookOutput(stdin: string, toolArg: string | undefined, env: Env, onKind
     const parsed = parseHook(toolArg, payload, env);
     const decision = parsed.event ? decide(parsed.event, settings, factsFor(parsed), fileStore(parsed, env)) : { action: 'allow' as const };
     if (parsed.event) onKind(parsed.event.kind);
+    if (parsed.event && decision.action !== 'allow') recordDecision(env as NodeJS.ProcessEnv, parsed.family, 'command' in parsed.event ? parsed.event.command : undefined, decision);
     return render(parsed.format, parsed.eventName, decision);
   } catch {
     return failOpenOutput(format, eventName);

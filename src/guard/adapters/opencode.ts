@@ -6,6 +6,7 @@ import type { SessionState } from '../core/detector.ts';
 import { readSettings } from '../core/settings.ts';
 import type { GuardEvent } from '../core/types.ts';
 import { opencodeFacts } from './opencode-facts.ts';
+import { recordDecision } from '../event-log.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -44,17 +45,21 @@ export const LoopGuard = async (_ctx?: unknown) => {
 
     'tool.execute.before': async (input: { tool?: string; sessionID?: string; callID?: string }, output: { args?: unknown }) => {
       let reason: string | null = null;
+      let rule = '';
       try {
         if (!settings.enabled || input?.tool !== 'bash') return;
         const command = obj(output?.args)?.command;
         if (typeof command !== 'string') return;
         const decision = run({ kind: 'pre', command, background: false }, input.sessionID);
-        if (decision.action === 'deny') reason = decision.message;
+        if (decision.action === 'deny') [reason, rule] = [decision.message, decision.rule];
       } catch {
         return; // fail open: an internal error never stops a command
       }
       // Throwing is how a before-hook refuses a call: the model receives exactly this text as the tool result.
-      if (reason) throw new Error(reason);
+      if (reason) {
+        recordDecision(process.env, 'opencode', String(obj(output?.args)?.command ?? ''), { action: 'deny', rule, message: reason });
+        throw new Error(reason);
+      }
     },
 
     'tool.execute.after': async (
@@ -73,7 +78,10 @@ export const LoopGuard = async (_ctx?: unknown) => {
           input.sessionID,
         );
         // The same result object goes to the model, so appending here adds the warning after the real output.
-        if (decision.action === 'warn') output.output = `${output.output ?? ''}\n\n${decision.message}`;
+        if (decision.action === 'warn') {
+          output.output = `${output.output ?? ''}\n\n${decision.message}`;
+          recordDecision(process.env, 'opencode', command, decision);
+        }
       } catch {
         // fail open
       }

@@ -1,0 +1,160 @@
+// Benchmark: `create-loop-guard audit` on generated transcripts (printed, never asserted).
+//   throughput   --all over one large Claude Code transcript (BENCH_AUDIT_MB, default 300 MB): MB/s of transcript read.
+//                Per step: a file read (~5 KB result), then a Bash call with a ~1.4 KB failing-test output, plus a
+//                bookkeeping line; every 50th step starts a loop of 8 identical failures.
+//   parse only   the same file through the line streamer and the Claude Code parser, without the judgment: what
+//                reading costs, apart from replaying every shell call through the guard core
+//   default run  a developer HOME of BENCH_AUDIT_PROJECTS Claude Code projects × 8 sessions plus as many Codex sessions,
+//                audited from one project (the default scope): wall time of the whole CLI process, and ÷ `node -e 0`
+// Lines are shaped like Claude Code 2.1.332's and Codex 0.171.0's (test/fixtures/transcripts), with real-sized outputs.
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(root, 'dist', 'cli.mjs');
+const MB = Number(process.env.BENCH_AUDIT_MB ?? 300);
+const PROJECTS = Number(process.env.BENCH_AUDIT_PROJECTS ?? 40);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const work = mkdtempSync(join(tmpdir(), 'lg-bench-audit-'));
+
+/** A Claude Code session of about `bytes`: per step an assistant Bash call with usage, its result, and bookkeeping lines. */
+function claudeSession(file, cwd, bytes, loopEvery = 50) {
+  const fd = openSync(file, 'w');
+  const session = `s-${Math.random().toString(16).slice(2)}`;
+  const t0 = Date.parse('2026-11-20T09:00:00Z');
+  const output = `${'src/foo.test.ts > adds numbers: AssertionError: expected 3 to be 4\n'.repeat(20)}`;
+  const source = Array.from({ length: 120 }, (_, k) => `${String(k + 1).padStart(6)}\texpect(add(${k}, 1)).toBe(${k + 1}); // case ${k}`).join('\n');
+  const bookkeeping = JSON.stringify({ type: 'attachment', attachment: { type: 'total_tokens_reminder', text: 'x'.repeat(1500) }, sessionId: session, cwd });
+  let written = 0;
+  let buf = '';
+  for (let i = 0; written < bytes; i++) {
+    const at = new Date(t0 + i * 4000).toISOString();
+    // Every loopEvery steps the agent falls into a loop of 8 identical failing runs; otherwise each result differs.
+    const inLoop = i % loopEvery >= loopEvery - 8;
+    const command = inLoop ? 'npm test' : `npm test -- --grep case${i}`;
+    const result = inLoop ? `Exit code 1\n${output}` : `Exit code 1\n${output}run ${i}\n`;
+    const id = `toolu_${i}`;
+    const readId = `toolu_r${i}`;
+    const lines = [
+      // Between two shell calls, a file read: most of a real transcript's bytes are tool results like this one.
+      JSON.stringify({ parentUuid: null, isSidechain: false, message: { id: `msg_r${i}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Let me look at the test file first.' }, { type: 'tool_use', id: readId, name: 'Read', input: { file_path: `${cwd}/src/foo${i % 9}.test.ts` } }], usage: { input_tokens: 12, cache_creation_input_tokens: 300, cache_read_input_tokens: 44000, output_tokens: 60 } }, type: 'assistant', timestamp: at, cwd, sessionId: session }),
+      JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', content: source, tool_use_id: readId }] }, timestamp: at, cwd, sessionId: session }),
+      JSON.stringify({ parentUuid: null, isSidechain: false, message: { id: `msg_${i}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id, name: 'Bash', input: { command, description: 'run tests' } }], usage: { input_tokens: 12, cache_creation_input_tokens: 300, cache_read_input_tokens: 45000, output_tokens: 80 } }, type: 'assistant', timestamp: at, cwd, sessionId: session }),
+      JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', content: result, is_error: true, tool_use_id: id }] }, toolUseResult: `Error: ${result}`, timestamp: at, cwd, sessionId: session }),
+      bookkeeping,
+    ];
+    const text = `${lines.join('\n')}\n`;
+    buf += text;
+    written += Buffer.byteLength(text);
+    if (buf.length > 1 << 20) {
+      writeSync(fd, buf);
+      buf = '';
+    }
+  }
+  writeSync(fd, buf);
+  closeSync(fd);
+  return written;
+}
+
+function codexSession(file, cwd, bytes) {
+  const fd = openSync(file, 'w');
+  let written = 0;
+  const meta = JSON.stringify({ timestamp: '2026-11-20T09:00:00.000Z', type: 'session_meta', payload: { id: 'x', cwd, cli_version: '0.171.0' } });
+  writeSync(fd, `${meta}\n`);
+  for (let i = 0; written < bytes; i++) {
+    const call = `call_${i}`;
+    const text = [
+      JSON.stringify({ timestamp: '2026-11-20T09:00:01.000Z', type: 'response_item', payload: { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: `cargo test t${i}` }), call_id: call } }),
+      JSON.stringify({ timestamp: '2026-11-20T09:00:02.000Z', type: 'response_item', payload: { type: 'function_call_output', call_id: call, output: `Process exited with code 101\nOutput:\n${'error[E0308]: mismatched types\n'.repeat(30)}${i}` } }),
+      JSON.stringify({ timestamp: '2026-11-20T09:00:02.000Z', type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 40000, cached_input_tokens: 39000, output_tokens: 60 } } } }),
+    ].join('\n');
+    writeSync(fd, `${text}\n`);
+    written += text.length + 1;
+  }
+  closeSync(fd);
+  return written;
+}
+
+function audit(home, args, cwd = work) {
+  const env = { PATH: process.env.PATH, HOME: home, NO_COLOR: '1' };
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, [cli, 'audit', '--json', ...args], { cwd, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`audit ${args.join(' ')}: exit ${r.status}\n${r.stderr}`);
+  return { ms, report: JSON.parse(r.stdout) };
+}
+
+try {
+  // Throughput: one big transcript.
+  const big = join(work, 'big');
+  mkdirSync(join(big, '.claude', 'projects', '-home-dev-big'), { recursive: true });
+  const bytes = claudeSession(join(big, '.claude', 'projects', '-home-dev-big', 'big.jsonl'), '/home/dev/big', MB * 1e6);
+  const runs = [];
+  let last;
+  for (let i = 0; i < Math.max(1, Math.min(RUNS, 3)); i++) {
+    last = audit(big, ['--all']);
+    runs.push(last.report.read.ms);
+  }
+  const scanMs = median(runs);
+  console.log(`throughput: ${(bytes / 1e6).toFixed(0)} MB Claude Code transcript, ${last.report.loops.length} loops found, ` +
+    `read in ${(scanMs / 1000).toFixed(2)} s = ${(bytes / 1e6 / (scanMs / 1000)).toFixed(0)} MB/s (median of ${runs.length}; whole process ${(last.ms / 1000).toFixed(2)} s)`);
+  // Reading alone: the same streamer and parser the CLI uses, bundled from src/ for this measurement.
+  const probe = join(work, 'probe.mjs');
+  await build({
+    stdin: { contents: "export { forEachLine } from './src/audit/lines.ts'; export { createClaudeParser, claudeLineMatters } from './src/audit/formats/claude.ts';", resolveDir: root, loader: 'ts' },
+    bundle: true, platform: 'node', format: 'esm', outfile: probe, logLevel: 'error',
+  });
+  const { forEachLine, createClaudeParser, claudeLineMatters } = await import(pathToFileURL(probe).href);
+  const parseRuns = [];
+  let shellCalls = 0;
+  for (let i = 0; i < Math.max(1, Math.min(RUNS, 3)); i++) {
+    const parser = createClaudeParser();
+    let calls = 0;
+    const t0 = process.hrtime.bigint();
+    forEachLine(join(big, '.claude', 'projects', '-home-dev-big', 'big.jsonl'), (line) => {
+      if (!line || (parser.info.cwd !== undefined && !claudeLineMatters(line))) return;
+      parser.push(JSON.parse(line), (e) => { if (e.kind === 'shell') calls++; });
+    });
+    parseRuns.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    shellCalls = calls;
+  }
+  console.log(`parse only: ${(bytes / 1e6 / (median(parseRuns) / 1000)).toFixed(0)} MB/s (${shellCalls.toLocaleString('en')} shell calls, one per ${(bytes / shellCalls / 1000).toFixed(1)} KB; ` +
+    `judging them through the guard core costs ${((scanMs - median(parseRuns)) * 1000 / shellCalls).toFixed(0)} µs each)`);
+  rmSync(big, { recursive: true, force: true });
+
+  // A typical developer HOME, audited from one project.
+  const home = join(work, 'home');
+  let total = 0;
+  for (let p = 0; p < PROJECTS; p++) {
+    const cwd = `/home/dev/project-${p}`;
+    const dir = join(home, '.claude', 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
+    mkdirSync(dir, { recursive: true });
+    for (let s = 0; s < 8; s++) total += claudeSession(join(dir, `session-${s}.jsonl`), cwd, 400_000 + ((p * 8 + s) % 5) * 300_000);
+    const cdir = join(home, '.codex', 'sessions', '2026', '11', String(10 + (p % 20)).padStart(2, '0'));
+    mkdirSync(cdir, { recursive: true });
+    for (let s = 0; s < 8; s++) total += codexSession(join(cdir, `rollout-2026-11-20T09-00-00-${p}-${s}.jsonl`), cwd, 300_000);
+  }
+  const node0 = [];
+  const scoped = [];
+  const all = [];
+  for (let i = 0; i < RUNS; i++) {
+    let t0 = process.hrtime.bigint();
+    spawnSync(process.execPath, ['-e', '0']);
+    node0.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    scoped.push(audit(home, ['--cwd', '/home/dev/project-3']).ms);
+    t0 = process.hrtime.bigint();
+    all.push(audit(home, ['--all']).ms);
+  }
+  const files = PROJECTS * 16;
+  console.log(`default run: HOME with ${files} sessions (${(total / 1e6).toFixed(0)} MB) in ${PROJECTS} projects, audited from one project: ` +
+    `${median(scoped).toFixed(0)} ms (${(median(scoped) / median(node0)).toFixed(1)}× node -e 0 = ${median(node0).toFixed(0)} ms); ` +
+    `--all: ${(median(all) / 1000).toFixed(2)} s = ${(total / 1e6 / (median(all) / 1000)).toFixed(0)} MB/s (medians of ${RUNS})`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

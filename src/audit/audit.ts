@@ -1,0 +1,96 @@
+// `create-loop-guard audit`: the loops in this machine's agent transcripts, judged by the guard's own core, with what
+// they cost and what the guard would have saved. Read-only and local.
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { colorEnabled, palette } from '../report/colors.ts';
+import { aggregate, type AuditReport } from './aggregate.ts';
+import { discover } from './discover.ts';
+import { AUDIT_TOOLS, type AuditTool } from './events.ts';
+import { guardSettings, readGuardLog, resolveStateDir } from './judge.ts';
+import { redactReport } from './redact.ts';
+import { terminalReport } from './report-terminal.ts';
+import { scanSource, type ScanStats } from './scan.ts';
+import type { SessionSummary } from './session.ts';
+
+export interface AuditOptions {
+  all: boolean;
+  since?: string;
+  tool?: string;
+  limit?: string;
+  json: boolean;
+  redact: boolean;
+  cwd?: string;
+}
+
+export interface AuditIO {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  home: string;
+  stdoutIsTTY: boolean;
+  out(s: string): void;
+  err(s: string): void;
+  now?: () => number;
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** "30d", "12h", "2w" or an ISO date → epoch ms; undefined when the text is neither. */
+export function parseSince(text: string, now: number): number | undefined {
+  const m = /^(\d{1,5})([hdw])$/.exec(text.trim());
+  if (m) return now - Number(m[1]) * (m[2] === 'h' ? DAY / 24 : m[2] === 'w' ? 7 * DAY : DAY);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text.trim())) return undefined;
+  const t = Date.parse(text.trim());
+  return Number.isNaN(t) ? undefined : t;
+}
+
+/** The repository a directory belongs to (its git root), else the directory itself. */
+function projectRoot(dir: string): string {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return dir;
+  }
+}
+
+export function runAudit(opts: AuditOptions, io: AuditIO): { report: AuditReport; sessions: SessionSummary[] } | { error: string } {
+  const now = (io.now ?? Date.now)();
+  const since = opts.since !== undefined ? parseSince(opts.since, now) : undefined;
+  if (opts.since !== undefined && since === undefined) return { error: `--since ${JSON.stringify(opts.since)}: use a number of days, hours or weeks (30d, 12h, 2w) or a date (2026-11-01).` };
+  let tools: AuditTool[] = [...AUDIT_TOOLS];
+  if (opts.tool !== undefined) {
+    const asked = opts.tool.split(',').map((s) => s.trim()).filter(Boolean);
+    const bad = asked.filter((t) => !(AUDIT_TOOLS as readonly string[]).includes(t));
+    if (bad.length || asked.length === 0) return { error: `--tool ${JSON.stringify(opts.tool)}: choose from ${AUDIT_TOOLS.join(', ')}.` };
+    tools = asked as AuditTool[];
+  }
+  const project = opts.all ? undefined : projectRoot(resolve(io.cwd, opts.cwd ?? '.'));
+  const scope = { ...(project !== undefined ? { project } : {}), ...(since !== undefined ? { since } : {}) };
+  const settings = guardSettings(io.env);
+  const t0 = (io.now ?? Date.now)();
+  const found = discover({ home: io.home, env: io.env }, tools);
+  const stats: ScanStats = { files: 0, bytes: 0, unknownLines: 0, oversizeLines: 0, unreadable: found.unreadable.map((u) => ({ file: u.path, error: u.error })) };
+  const sessions: SessionSummary[] = [];
+  for (const src of found.sources) sessions.push(...scanSource(src, scope, settings, stats));
+  const ms = Math.round((io.now ?? Date.now)() - t0);
+  const log = readGuardLog(resolveStateDir(io.env as NodeJS.ProcessEnv));
+  const report = aggregate(sessions, { ...stats, ms }, { project: project ?? null, since: since !== undefined ? new Date(since).toISOString() : null, tools }, log);
+  return { report: opts.redact ? redactReport(report) : report, sessions };
+}
+
+export async function audit(opts: AuditOptions, io: AuditIO): Promise<number> {
+  let limit = 5;
+  if (opts.limit !== undefined) {
+    limit = Number(opts.limit);
+    if (!Number.isInteger(limit) || limit < 1) {
+      io.err(`create-loop-guard: --limit ${JSON.stringify(opts.limit)}: a whole number of loops to show (1 or more).\n`);
+      return 2;
+    }
+  }
+  const result = runAudit(opts, io);
+  if ('error' in result) {
+    io.err(`create-loop-guard: ${result.error}\n`);
+    return 2;
+  }
+  if (opts.json) io.out(`${JSON.stringify(result.report, null, 2)}\n`);
+  else io.out(terminalReport(result.report, limit, palette(colorEnabled(io.env, io.stdoutIsTTY))));
+  return 0;
+}

@@ -1,0 +1,101 @@
+// Where each agent tool keeps its transcripts on this machine. Only listing and stat here: nothing is read.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AuditTool } from './events.ts';
+
+export type SourceKind = 'jsonl' | 'json' | 'sqlite';
+
+export interface Source {
+  tool: AuditTool;
+  path: string;
+  kind: SourceKind;
+  size: number;
+  mtimeMs: number;
+  /** The folder name says which project the session ran in (Claude Code's encoded cwd). */
+  projectDir?: string;
+}
+
+export interface DiscoverEnv {
+  home: string;
+  env: Record<string, string | undefined>;
+}
+
+export interface Discovery {
+  sources: Source[];
+  /** Folders or files that exist but could not be listed or stat'ed. */
+  unreadable: Array<{ path: string; error: string }>;
+}
+
+/** The transcript roots per tool (each honours the tool's own environment variable). */
+export function roots(where: DiscoverEnv): Record<AuditTool, string> {
+  const { home, env } = where;
+  const dataHome = env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith('/') ? env.XDG_DATA_HOME : join(home, '.local', 'share');
+  return {
+    claude: join(env.CLAUDE_CONFIG_DIR || join(home, '.claude'), 'projects'),
+    codex: join(env.CODEX_HOME || join(home, '.codex'), 'sessions'),
+    opencode: join(dataHome, 'opencode'),
+    gemini: join(home, '.gemini', 'tmp'),
+    copilot: join(env.COPILOT_HOME || join(home, '.copilot'), 'session-state'),
+  };
+}
+
+/** Claude Code names a project folder after its cwd with every non-alphanumeric character turned into "-". */
+export function claudeProjectDir(cwd: string): string {
+  return cwd.replace(/[^A-Za-z0-9]/g, '-');
+}
+
+function list(dir: string, out: Discovery): string[] {
+  try {
+    return readdirSync(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') out.unreadable.push({ path: dir, error: code ?? String(err) });
+    return [];
+  }
+}
+
+function add(out: Discovery, tool: AuditTool, path: string, kind: SourceKind, extra: Partial<Source> = {}): void {
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) return;
+    out.sources.push({ tool, path, kind, size: st.size, mtimeMs: st.mtimeMs, ...extra });
+  } catch (err) {
+    out.unreadable.push({ path, error: (err as NodeJS.ErrnoException).code ?? String(err) });
+  }
+}
+
+/** Every file under dir (bounded depth) whose name passes the test. */
+function walk(dir: string, depth: number, test: (name: string) => boolean, found: (path: string) => void, out: Discovery): void {
+  for (const name of list(dir, out)) {
+    const p = join(dir, name);
+    if (test(name)) found(p);
+    else if (depth > 0 && !name.includes('.')) walk(p, depth - 1, test, found, out);
+  }
+}
+
+export function discover(where: DiscoverEnv, tools: readonly AuditTool[]): Discovery {
+  const out: Discovery = { sources: [], unreadable: [] };
+  const r = roots(where);
+  if (tools.includes('claude')) {
+    for (const project of list(r.claude, out)) {
+      // Sessions, and their sub-agents in <session>/subagents/.
+      walk(join(r.claude, project), 2, (n) => n.endsWith('.jsonl'), (p) => add(out, 'claude', p, 'jsonl', { projectDir: project }), out);
+    }
+  }
+  if (tools.includes('codex')) walk(r.codex, 4, (n) => n.startsWith('rollout-') && n.endsWith('.jsonl'), (p) => add(out, 'codex', p, 'jsonl'), out);
+  if (tools.includes('opencode')) add(out, 'opencode', join(r.opencode, 'opencode.db'), 'sqlite');
+  if (tools.includes('gemini')) {
+    for (const project of list(r.gemini, out)) {
+      for (const name of list(join(r.gemini, project, 'chats'), out)) {
+        if (/^session-.*\.jsonl$/.test(name)) add(out, 'gemini', join(r.gemini, project, 'chats', name), 'jsonl');
+        else if (/^session-.*\.json$/.test(name)) add(out, 'gemini', join(r.gemini, project, 'chats', name), 'json');
+      }
+    }
+  }
+  if (tools.includes('copilot')) {
+    for (const id of list(r.copilot, out)) add(out, 'copilot', join(r.copilot, id, 'events.jsonl'), 'jsonl');
+  }
+  // A missing opencode.db is not an error; add() recorded ENOENT for it only when it was unreadable otherwise.
+  out.unreadable = out.unreadable.filter((u) => u.error !== 'ENOENT');
+  return out;
+}

@@ -1,0 +1,99 @@
+// Claude Code: ~/.claude/projects/<project>/<session>.jsonl (and <session>/subagents/agent-*.jsonl). One JSON object
+// per line; `type` user/assistant lines carry the conversation, the rest (attachments, api-request records, …) are
+// bookkeeping. Shapes: test/fixtures/transcripts/claude (written by Claude Code 2.1.332).
+import { EDIT_TOOL_NAMES, num, obj, str, timeOf, type AuditEvent, type Obj, type SessionInfo } from '../events.ts';
+import { Pending, textOf, type RecordParser } from './types.ts';
+
+/** "Exit code N\n<output>", the way Claude Code reports a failed Bash call to the model. */
+function splitExit(text: string): { exitCode?: number; output: string } {
+  const m = /^(?:Error: )?Exit code (\d+)\r?\n?/.exec(text);
+  return m ? { exitCode: Number(m[1]), output: text.slice(m[0].length) } : { output: text };
+}
+
+export function createClaudeParser(): RecordParser {
+  const info: SessionInfo = {};
+  const calls = new Pending<{ name: string; command?: string }>();
+  let lastMessageId: string | undefined;
+
+  return {
+    info,
+    push(r: Obj, emit: (e: AuditEvent) => void): boolean {
+      const type = str(r.type);
+      if (type === undefined) return false;
+      // A sub-agent's file (<session>/subagents/agent-*.jsonl) is its own session, keyed as the guard keys it.
+      if (!info.id && typeof r.sessionId === 'string') info.id = typeof r.agentId === 'string' ? `${r.sessionId}/${r.agentId}` : r.sessionId;
+      if (!info.cwd && typeof r.cwd === 'string') info.cwd = r.cwd;
+      const at = timeOf(r.timestamp);
+      const message = obj(r.message);
+      if (type === 'assistant' && message) {
+        // One API response may be written as several lines (one per content block) sharing its message id.
+        const id = str(message.id);
+        const usage = obj(message.usage);
+        if (usage && (id === undefined || id !== lastMessageId)) {
+          emit({
+            kind: 'usage',
+            ...(at !== undefined ? { at } : {}),
+            tokens: {
+              input: num(usage.input_tokens),
+              cacheRead: num(usage.cache_read_input_tokens),
+              cacheWrite: num(usage.cache_creation_input_tokens),
+              output: num(usage.output_tokens),
+            },
+          });
+        }
+        lastMessageId = id;
+        const content = Array.isArray(message.content) ? message.content : [];
+        for (const b of content) {
+          const block = obj(b);
+          if (!block || block.type !== 'tool_use' || typeof block.id !== 'string') continue;
+          const name = str(block.name) ?? '';
+          const command = name === 'Bash' ? str(obj(block.input)?.command) : undefined;
+          // A background start returns a task id, not the command's result.
+          if (obj(block.input)?.run_in_background === true) continue;
+          calls.set(block.id, command !== undefined ? { name, command } : { name });
+        }
+        return true;
+      }
+      if (type === 'user' && message) {
+        const content = message.content;
+        if (typeof content === 'string') {
+          // Injected meta lines (command output, caveats) are the harness, not the person.
+          if (r.isMeta !== true) emit({ kind: 'user', ...(at !== undefined ? { at } : {}) });
+          return true;
+        }
+        if (!Array.isArray(content)) return true;
+        let results = 0;
+        for (const b of content) {
+          const block = obj(b);
+          if (!block || block.type !== 'tool_result') continue;
+          results++;
+          const id = str(block.tool_use_id);
+          const call = id ? calls.take(id) : undefined;
+          if (!call) continue;
+          if (call.command === undefined) {
+            emit({ kind: 'tool', name: call.name, edit: EDIT_TOOL_NAMES.has(call.name), ...(at !== undefined ? { at } : {}), ...(id ? { callId: id } : {}) });
+            continue;
+          }
+          const text = textOf(block.content);
+          const { exitCode, output } = block.is_error === true ? splitExit(text) : { exitCode: 0, output: text };
+          emit({
+            kind: 'shell',
+            command: call.command,
+            output,
+            ...(exitCode !== undefined ? { exitCode } : {}),
+            ...(at !== undefined ? { at } : {}),
+            ...(id ? { callId: id } : {}),
+          });
+        }
+        if (results === 0 && r.isMeta !== true) emit({ kind: 'user', ...(at !== undefined ? { at } : {}) });
+        return true;
+      }
+      return true;
+    },
+  };
+}
+
+/** Lines worth parsing: every other line type is bookkeeping (counted as known without a JSON.parse). */
+export function claudeLineMatters(line: string): boolean {
+  return line.includes('"type":"user"') || line.includes('"type":"assistant"');
+}

@@ -1,0 +1,136 @@
+// Codex: $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl. Lines are {timestamp, type, payload}: session_meta (cwd),
+// response_item (function_call / function_call_output / custom_tool_call …), event_msg (token_count, exec results,
+// user messages). Shapes: test/fixtures/transcripts/codex (written by Codex 0.171.0).
+import { EDIT_TOOL_NAMES, num, obj, str, timeOf, type AuditEvent, type Obj, type SessionInfo } from '../events.ts';
+import { Pending, type RecordParser } from './types.ts';
+
+const SHELL_TOOLS = new Set(['shell', 'exec_command', 'local_shell', 'container.exec', 'shell_command']);
+
+function commandText(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return undefined;
+  const argv = v as string[];
+  // ["bash", "-lc", "<script>"] is how Codex runs a shell line; the script is what the model wrote.
+  if (argv.length === 3 && /(^|\/)(ba|z|)sh$/.test(argv[0] as string) && /^-l?c$/.test(argv[1] as string)) return argv[2];
+  return argv.join(' ');
+}
+
+function parseArgs(raw: unknown): Obj {
+  if (typeof raw !== 'string') return obj(raw) ?? {};
+  try {
+    return obj(JSON.parse(raw)) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The text of a function_call_output: older versions wrote JSON {output, metadata: {exit_code}}, newer ones a
+ * header ("Chunk ID: …", "Wall time: …", "Process exited with code N", "Output:") before the output.
+ */
+export function codexOutput(raw: unknown): { output: string; exitCode?: number } {
+  const text = typeof raw === 'string' ? raw : str(obj(raw)?.content) ?? '';
+  if (text.startsWith('{')) {
+    try {
+      const o = obj(JSON.parse(text));
+      if (o && typeof o.output === 'string') {
+        const code = obj(o.metadata)?.exit_code;
+        return typeof code === 'number' ? { output: o.output, exitCode: code } : { output: o.output };
+      }
+    } catch {
+      // plain text that happens to start with a brace
+    }
+  }
+  const head = /^(?:(?:Chunk ID|Wall time|Original token count|Process exited with code|Exit code|Process running with session ID)[^\n]*\n)+Output:\n?/.exec(text);
+  if (!head) return { output: text };
+  const code = /(?:Process exited with code|Exit code:?) (-?\d+)/.exec(head[0]);
+  const output = text.slice(head[0].length);
+  return code ? { output, exitCode: Number(code[1]) } : { output };
+}
+
+export function createCodexParser(): RecordParser {
+  const info: SessionInfo = {};
+  const calls = new Pending<{ name: string; command?: string; done?: boolean }>();
+
+  return {
+    info,
+    push(r: Obj, emit: (e: AuditEvent) => void): boolean {
+      const type = str(r.type);
+      const p = obj(r.payload);
+      if (!type || !p) return false;
+      const at = timeOf(r.timestamp);
+      const when = at !== undefined ? { at } : {};
+      const ptype = str(p.type);
+
+      if (type === 'session_meta') {
+        info.id ??= str(p.id) ?? str(p.session_id);
+        info.cwd ??= str(p.cwd);
+        return true;
+      }
+      if (type === 'turn_context') {
+        info.cwd ??= str(p.cwd);
+        return true;
+      }
+      if (type === 'response_item') {
+        if (ptype === 'function_call' || ptype === 'custom_tool_call' || ptype === 'local_shell_call') {
+          const id = str(p.call_id) ?? str(p.id);
+          if (!id) return true;
+          const name = str(p.name) ?? (ptype === 'local_shell_call' ? 'local_shell' : '');
+          const args = ptype === 'local_shell_call' ? obj(p.action) ?? {} : parseArgs(p.arguments ?? p.input);
+          const command = SHELL_TOOLS.has(name) ? commandText(args.command ?? args.cmd) : undefined;
+          calls.set(id, command !== undefined ? { name, command } : { name });
+          return true;
+        }
+        if (ptype === 'function_call_output' || ptype === 'custom_tool_call_output' || ptype === 'local_shell_call_output') {
+          const id = str(p.call_id);
+          const call = id ? calls.take(id) : undefined;
+          if (!call || call.done) return true;
+          if (call.command === undefined) {
+            emit({ kind: 'tool', name: call.name, edit: EDIT_TOOL_NAMES.has(call.name), ...when, ...(id ? { callId: id } : {}) });
+            return true;
+          }
+          const { output, exitCode } = codexOutput(p.output);
+          emit({ kind: 'shell', command: call.command, output, ...(exitCode !== undefined ? { exitCode } : {}), ...when, ...(id ? { callId: id } : {}) });
+          return true;
+        }
+        return true;
+      }
+      if (type === 'event_msg') {
+        if (ptype === 'token_count') {
+          const last = obj(obj(p.info)?.last_token_usage);
+          // Rate-limit-only updates carry no usage and are not a model request.
+          if (!last) return true;
+          const cached = num(last.cached_input_tokens);
+          emit({
+            kind: 'usage',
+            ...when,
+            tokens: { input: Math.max(0, num(last.input_tokens) - cached), cacheRead: cached, cacheWrite: num(last.cache_write_input_tokens), output: num(last.output_tokens) },
+          });
+          return true;
+        }
+        if (ptype === 'user_message') {
+          emit({ kind: 'user', ...when, ...(str(p.turn_id) ? { turnId: str(p.turn_id) as string } : {}) });
+          return true;
+        }
+        // The executed command's own record (aggregated output and exit code) is cleaner than the model-facing text.
+        const item = ptype === 'item_completed' ? obj(p.item) : ptype === 'exec_command_end' ? p : undefined;
+        if (item && ptype === 'item_completed' && item.type === 'UserMessage') {
+          emit({ kind: 'user', ...when, ...(str(p.turn_id) ? { turnId: str(p.turn_id) as string } : {}) });
+          return true;
+        }
+        if (item && (ptype === 'exec_command_end' || item.type === 'CommandExecution')) {
+          const id = str(item.call_id) ?? str(item.id);
+          const call = id ? calls.get(id) : undefined;
+          if (!call || call.command === undefined || call.done) return true;
+          const out = str(item.aggregated_output) ?? [str(item.stdout), str(item.stderr)].filter(Boolean).join('\n');
+          const code = item.exit_code;
+          call.done = true;
+          emit({ kind: 'shell', command: call.command, output: out, ...(typeof code === 'number' ? { exitCode: code } : {}), ...when, ...(id ? { callId: id } : {}) });
+          return true;
+        }
+        return true;
+      }
+      return true;
+    },
+  };
+}

@@ -1,0 +1,43 @@
+// What every transcript format parser is: a record at a time in, events out, in order.
+import type { AuditEvent, Obj, SessionInfo } from '../events.ts';
+
+export interface RecordParser {
+  /** What the parser has learnt about the session so far (id, cwd). */
+  readonly info: SessionInfo;
+  /** One JSON record (a JSONL line, or one element of a whole-file format). False when it is not a record this format knows. */
+  push(record: Obj, emit: (event: AuditEvent) => void): boolean;
+  /** Called once at the end: calls still waiting for their result are dropped (an interrupted session). */
+  end?(emit: (event: AuditEvent) => void): void;
+}
+
+/** Calls waiting for their results, bounded so a transcript of unanswered calls cannot grow memory. */
+export class Pending<T> {
+  private map = new Map<string, T>();
+  constructor(private readonly max = 512) {}
+  set(id: string, value: T): void {
+    this.map.set(id, value);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
+  }
+  take(id: string): T | undefined {
+    const v = this.map.get(id);
+    if (v !== undefined) this.map.delete(id);
+    return v;
+  }
+  get(id: string): T | undefined {
+    return this.map.get(id);
+  }
+}
+
+/** Text of a tool result whose content is a string or a list of text blocks. */
+export function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    let out = '';
+    for (const b of content) {
+      const t = typeof b === 'string' ? b : b && typeof b === 'object' && typeof (b as Obj).text === 'string' ? ((b as Obj).text as string) : '';
+      if (t) out = out ? `${out}\n${t}` : t;
+    }
+    return out;
+  }
+  return '';
+}

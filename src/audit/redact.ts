@@ -1,0 +1,50 @@
+// --redact: a report safe to share. Paths become placeholders, commands keep only their program names, outputs go.
+import type { AuditReport } from './aggregate.ts';
+import type { Loop } from './session.ts';
+
+/** `npm test -- --grep foo && cat /etc/x` → `npm … && cat …`: each simple command keeps its program name. */
+export function redactCommand(command: string): string {
+  return command
+    .split(/(\s*(?:&&|\|\||[;|])\s*)/)
+    .map((part, i) => {
+      if (i % 2 === 1) return part;
+      const words = part.trim().split(/\s+/).filter(Boolean);
+      // Leading VAR=value assignments are dropped with their values.
+      const program = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+      if (!program) return '';
+      const name = program.includes('/') ? program.slice(program.lastIndexOf('/') + 1) : program;
+      return words.length > 1 ? `${name} …` : name;
+    })
+    .join('');
+}
+
+export function redactReport(report: AuditReport): AuditReport {
+  const projects = new Map<string, string>();
+  const project = (p: string) => {
+    if (!p) return p;
+    if (!projects.has(p)) projects.set(p, `<project-${projects.size + 1}>`);
+    return projects.get(p) as string;
+  };
+  const sessions = new Map<string, string>();
+  const session = (s: string) => {
+    if (!sessions.has(s)) sessions.set(s, `<session-${sessions.size + 1}>`);
+    return sessions.get(s) as string;
+  };
+  const loop = (l: Loop): Loop => ({
+    ...l,
+    file: `<${l.tool} transcript>`,
+    session: session(l.session),
+    project: project(l.project),
+    command: l.commands.map(redactCommand).join(' → '),
+    commands: l.commands.map(redactCommand),
+    excerpt: '',
+  });
+  return {
+    ...report,
+    scope: { ...report.scope, project: report.scope.project === null ? null : project(report.scope.project) },
+    loops: report.loops.map(loop),
+    totals: { ...report.totals, byProject: report.totals.byProject.map((p) => ({ ...p, project: project(p.project) })) },
+    waits: { ...report.waits, examples: report.waits.examples.map((w) => ({ ...w, command: redactCommand(w.command) })) },
+    read: { ...report.read, unreadable: report.read.unreadable.map((u) => ({ ...u, file: '<transcript>' })) },
+  };
+}

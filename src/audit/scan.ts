@@ -1,0 +1,200 @@
+// Reads each transcript as a stream and replays its sessions; unknown lines are skipped and counted, an unreadable
+// transcript is reported by name, and sessions outside the scope are dropped as early as their path or first lines allow.
+import { sep } from 'node:path';
+import { claudeProjectDir, type Source } from './discover.ts';
+import { obj, type AuditEvent, type Obj, type SessionInfo } from './events.ts';
+import { createClaudeParser, claudeLineMatters } from './formats/claude.ts';
+import { createCodexParser } from './formats/codex.ts';
+import { createCopilotParser } from './formats/copilot.ts';
+import { createGeminiParser } from './formats/gemini.ts';
+import { openCodePartEvents } from './formats/opencode.ts';
+import type { RecordParser } from './formats/types.ts';
+import type { GuardSettings } from './judge.ts';
+import { forEachLine, MAX_LINE_CHARS } from './lines.ts';
+import { SessionRun, type SessionSummary } from './session.ts';
+import { columnsOf, SqliteReader } from './sqlite.ts';
+import { readFileSync } from 'node:fs';
+
+export interface Scope {
+  /** Only sessions whose working directory is this folder or inside it; undefined = every project. */
+  project?: string;
+  /** Only sessions active at or after this time (epoch ms). */
+  since?: number;
+}
+
+export interface ScanStats {
+  files: number;
+  bytes: number;
+  /** Lines that were not JSON or not a record the format knows. */
+  unknownLines: number;
+  oversizeLines: number;
+  unreadable: Array<{ file: string; error: string }>;
+}
+
+export function inScope(cwd: string | undefined, scope: Scope): boolean {
+  if (scope.project === undefined) return true;
+  if (cwd === undefined) return false;
+  const root = scope.project.endsWith(sep) ? scope.project.slice(0, -1) : scope.project;
+  return cwd === root || cwd.startsWith(root + sep);
+}
+
+function parserFor(tool: Source['tool']): RecordParser {
+  if (tool === 'claude') return createClaudeParser();
+  if (tool === 'codex') return createCodexParser();
+  if (tool === 'gemini') return createGeminiParser();
+  return createCopilotParser();
+}
+
+/** Claude Code's folder name rules a session in or out before a byte of it is read. */
+function pathMayBeInScope(src: Source, scope: Scope): boolean {
+  if (scope.project === undefined || src.projectDir === undefined) return true;
+  const enc = claudeProjectDir(scope.project);
+  return src.projectDir === enc || src.projectDir.startsWith(`${enc}-`);
+}
+
+export function scanSource(src: Source, scope: Scope, settings: GuardSettings, stats: ScanStats, maxLine = MAX_LINE_CHARS): SessionSummary[] {
+  if (scope.since !== undefined && src.mtimeMs < scope.since) return [];
+  if (src.kind === 'sqlite') return scanOpenCode(src, scope, settings, stats);
+  if (!pathMayBeInScope(src, scope)) return [];
+  const parser = parserFor(src.tool);
+  const run = new SessionRun(src.tool, src.path, settings);
+  const emit = (e: AuditEvent) => run.feed(e);
+  // Older Claude Code versions wrote a sub-agent's turns into the main file (isSidechain); the guard counts a
+  // sub-agent apart from its session, so they are replayed apart.
+  let side: { parser: RecordParser; run: SessionRun } | undefined;
+  let outOfScope = false;
+  const onRecord = (rec: Obj): boolean => {
+    if (src.tool === 'claude' && rec.isSidechain === true && src.path.indexOf(`${sep}subagents${sep}`) === -1) {
+      side ??= { parser: createClaudeParser(), run: new SessionRun(src.tool, src.path, settings) };
+      const lane = side;
+      if (!lane.parser.push(rec, (e) => lane.run.feed(e))) stats.unknownLines++;
+      return true;
+    }
+    if (!parser.push(rec, emit)) stats.unknownLines++;
+    // Stop reading as soon as the session says it ran elsewhere.
+    if (parser.info.cwd !== undefined && !inScope(parser.info.cwd, scope)) {
+      outOfScope = true;
+      return false;
+    }
+    return true;
+  };
+  stats.files++;
+  try {
+    if (src.kind === 'json') {
+      if (src.size > maxLine) {
+        stats.oversizeLines++;
+        return [];
+      }
+      const rec = obj(JSON.parse(readFileSync(src.path, 'utf8')));
+      stats.bytes += src.size;
+      if (!rec) stats.unknownLines++;
+      else onRecord(rec);
+    } else {
+      const lineStats = forEachLine(
+        src.path,
+        (line) => {
+          if (line.length === 0) return true;
+          // Claude Code writes many bookkeeping lines (request shapes, attachments): known, and not worth a JSON.parse.
+          if (src.tool === 'claude' && !claudeLineMatters(line) && parser.info.cwd !== undefined) {
+            if (!line.startsWith('{') || !line.includes('"type":"')) stats.unknownLines++;
+            return true;
+          }
+          let rec: Obj | undefined;
+          try {
+            rec = obj(JSON.parse(line));
+          } catch {
+            rec = undefined;
+          }
+          if (!rec) {
+            stats.unknownLines++;
+            return true;
+          }
+          return onRecord(rec);
+        },
+        maxLine,
+      );
+      stats.bytes += lineStats.bytes;
+      stats.oversizeLines += lineStats.oversize;
+    }
+    parser.end?.(emit);
+  } catch (err) {
+    stats.unreadable.push({ file: src.path, error: (err as Error).message ?? String(err) });
+    return [];
+  }
+  if (outOfScope) return [];
+  const info: SessionInfo = parser.info;
+  if (scope.project !== undefined && !inScope(info.cwd, scope)) return [];
+  const summaries = [run.finish(info)];
+  if (side) summaries.push(side.run.finish({ ...side.parser.info, id: `${side.parser.info.id ?? info.id ?? ''}/sidechain`, ...(info.cwd ? { cwd: info.cwd } : {}) }));
+  return summaries.filter((s) => scope.since === undefined || s.lastAt === undefined || s.lastAt >= scope.since);
+}
+
+/** OpenCode's database: sessions from `session`, then every part in insertion order, routed to its session's replay. */
+function scanOpenCode(src: Source, scope: Scope, settings: GuardSettings, stats: ScanStats): SessionSummary[] {
+  let db: SqliteReader | undefined;
+  stats.files++;
+  try {
+    db = new SqliteReader(src.path);
+    const table = (name: string) => {
+      const root = db?.rootPage(name);
+      const cols = db ? columnsOf(db, name) : undefined;
+      if (root === undefined || !cols) throw new Error(`no ${name} table (an OpenCode version this audit does not know)`);
+      return { root, col: (c: string) => cols.indexOf(c) };
+    };
+    const sessions = new Map<string, { info: SessionInfo; run: SessionRun; updated: number }>();
+    const s = table('session');
+    for (const row of db.rows(s.root)) {
+      const id = row[s.col('id')];
+      const dir = row[s.col('directory')];
+      const updated = row[s.col('time_updated')];
+      if (typeof id !== 'string' || typeof dir !== 'string') {
+        stats.unknownLines++;
+        continue;
+      }
+      if (!inScope(dir, scope)) continue;
+      if (scope.since !== undefined && typeof updated === 'number' && updated < scope.since) continue;
+      sessions.set(id, { info: { id, cwd: dir }, run: new SessionRun('opencode', `${src.path}#${id}`, settings), updated: typeof updated === 'number' ? updated : 0 });
+    }
+    if (sessions.size === 0) return [];
+    const m = table('message');
+    const userMessages = new Set<string>();
+    for (const row of db.rows(m.root)) {
+      const sid = row[m.col('session_id')];
+      if (typeof sid !== 'string' || !sessions.has(sid)) continue;
+      const data = row[m.col('data')];
+      // Cheap test first: most messages are the assistant's.
+      if (typeof data === 'string' && data.includes('"role":"user"')) userMessages.add(String(row[m.col('id')]));
+    }
+    const p = table('part');
+    const started = new Set<string>();
+    for (const row of db.rows(p.root)) {
+      const sid = row[p.col('session_id')];
+      const session = typeof sid === 'string' ? sessions.get(sid) : undefined;
+      if (!session) continue;
+      const raw = row[p.col('data')];
+      let data: Obj | undefined;
+      try {
+        data = typeof raw === 'string' ? obj(JSON.parse(raw)) : undefined;
+      } catch {
+        data = undefined;
+      }
+      if (!data) {
+        stats.unknownLines++;
+        continue;
+      }
+      stats.bytes += typeof raw === 'string' ? raw.length : 0;
+      const mid = String(row[p.col('message_id')]);
+      const isUser = userMessages.has(mid);
+      const first = isUser && !started.has(mid);
+      if (first) started.add(mid);
+      const created = row[p.col('time_created')];
+      for (const e of openCodePartEvents(data, isUser, first, typeof created === 'number' ? created : undefined)) session.run.feed(e);
+    }
+    return [...sessions.values()].map(({ info, run }) => run.finish(info));
+  } catch (err) {
+    stats.unreadable.push({ file: src.path, error: (err as Error).message ?? String(err) });
+    return [];
+  } finally {
+    db?.close();
+  }
+}

@@ -1,0 +1,133 @@
+// One session's replay: events → the judge (through the guard core) and the cost meter → loop records.
+import { costBetween, Meter, type Reading } from './cost.ts';
+import type { AuditEvent, AuditTool, SessionInfo } from './events.ts';
+import { SessionJudge, type Episode, type GuardSettings, type Wait } from './judge.ts';
+
+export interface Loop {
+  tool: AuditTool;
+  /** The transcript this loop was found in. */
+  file: string;
+  session: string;
+  project: string;
+  kind: 'repeat' | 'cycle';
+  /** The command as the agent wrote it (a cycle: its commands joined with " → "). */
+  command: string;
+  commands: string[];
+  /** Identical results in a row (a cycle: full repetitions of the block). */
+  repeats: number;
+  attempts: number;
+  firstAt?: string;
+  lastAt?: string;
+  /** Wall time from the first to the last attempt. */
+  ms?: number;
+  /** Model requests spent inside the loop. */
+  requests: number;
+  /** Tokens those requests used, when the transcript records usage. */
+  tokens?: number;
+  exitCode?: number;
+  excerpt: string;
+  guard: { warnAt: number | null; refuseAt: number | null };
+  /** What the guard would have saved: everything after the attempt it would have refused. */
+  saved: { requests: number; tokens?: number; ms?: number };
+}
+
+export interface SessionSummary {
+  tool: AuditTool;
+  file: string;
+  session: string;
+  project: string;
+  shellCalls: number;
+  /** Attempts the installed guard refused in this session (they never ran, and are not replayed). */
+  refusedByGuard: number;
+  requests: number;
+  tokens?: number;
+  firstAt?: number;
+  lastAt?: number;
+  loops: Loop[];
+  waits: Wait[];
+}
+
+function iso(t: number | undefined): string | undefined {
+  return t === undefined ? undefined : new Date(t).toISOString();
+}
+
+/** A clipped, single-spaced excerpt of an output. */
+export function excerpt(text: string, max = 160): string {
+  const flat = text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+export class SessionRun {
+  private readonly meter = new Meter();
+  private readonly judge: SessionJudge<Reading>;
+  private firstAt: number | undefined;
+  private lastAt: number | undefined;
+
+  constructor(
+    readonly tool: AuditTool,
+    readonly file: string,
+    settings: GuardSettings,
+  ) {
+    this.judge = new SessionJudge<Reading>(tool, settings, () => this.meter.read());
+  }
+
+  feed(e: AuditEvent): void {
+    if (e.at !== undefined) {
+      if (this.firstAt === undefined || e.at < this.firstAt) this.firstAt = e.at;
+      if (this.lastAt === undefined || e.at > this.lastAt) this.lastAt = e.at;
+    }
+    if (e.kind === 'usage') this.meter.add(e.tokens);
+    else this.judge.feed(e);
+  }
+
+  finish(info: SessionInfo): SessionSummary {
+    const episodes = this.judge.finish();
+    const metered = this.meter.seen;
+    const end = this.meter.read();
+    const session = info.id ?? '';
+    const project = info.cwd ?? '';
+    const loops = episodes.map((ep) => this.toLoop(ep, metered, session, project));
+    return {
+      tool: this.tool,
+      file: this.file,
+      session,
+      project,
+      shellCalls: this.judge.shellCalls,
+      refusedByGuard: this.judge.refusedByGuard,
+      requests: end.requests,
+      ...(end.metered > 0 ? { tokens: end.tokens } : {}),
+      ...(this.firstAt !== undefined ? { firstAt: this.firstAt } : {}),
+      ...(this.lastAt !== undefined ? { lastAt: this.lastAt } : {}),
+      loops,
+      waits: this.judge.waits,
+    };
+  }
+
+  private toLoop(ep: Episode<Reading>, metered: boolean, session: string, project: string): Loop {
+    const cost = costBetween(ep.firstMark, ep.lastMark, ep.attempts - 1, metered, ep.firstAt, ep.lastAt);
+    const saved =
+      ep.refuseMark !== undefined
+        ? costBetween(ep.refuseMark, ep.lastMark, ep.attempts - (ep.refuseAt ?? ep.attempts), metered, ep.refusedAtTime, ep.lastAt)
+        : { requests: 0 };
+    return {
+      tool: this.tool,
+      file: this.file,
+      session,
+      project,
+      kind: ep.kind,
+      command: ep.commands.join(' → '),
+      commands: ep.commands,
+      repeats: ep.repeats,
+      attempts: ep.attempts,
+      ...(iso(ep.firstAt) ? { firstAt: iso(ep.firstAt) as string } : {}),
+      ...(iso(ep.lastAt) ? { lastAt: iso(ep.lastAt) as string } : {}),
+      ...(cost.ms !== undefined ? { ms: cost.ms } : {}),
+      requests: cost.requests,
+      ...(cost.tokens !== undefined ? { tokens: cost.tokens } : {}),
+      ...(ep.exitCode !== undefined ? { exitCode: ep.exitCode } : {}),
+      excerpt: excerpt(ep.output),
+      guard: { warnAt: ep.warnAt ?? null, refuseAt: ep.refuseAt ?? null },
+      saved,
+    };
+  }
+}

@@ -1,0 +1,33 @@
+// The real transcripts in test/fixtures/transcripts, laid out as a HOME the way each CLI keeps them.
+import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from '../helpers/guard.ts';
+
+export const transcripts = join(repoRoot, 'test', 'fixtures', 'transcripts');
+export const LOOP_CMD = 'echo ran >> ran.txt; ls /definitely-missing-dir';
+export const PROGRESS_CMD = 'echo ran >> ran.txt; wc -l < ran.txt';
+
+/** A temp HOME holding every fixture transcript where its CLI would have written it. */
+export function fixtureHome(opts: { wal?: boolean } = {}): string {
+  const home = mkdtempSync(join(tmpdir(), 'lg-audit-home-'));
+  cpSync(join(transcripts, 'claude'), join(home, '.claude'), { recursive: true });
+  cpSync(join(transcripts, 'codex'), join(home, '.codex'), { recursive: true });
+  mkdirSync(join(home, '.local', 'share'), { recursive: true });
+  cpSync(join(transcripts, opts.wal ? 'opencode-wal' : 'opencode'), join(home, '.local', 'share', 'opencode'), { recursive: true });
+  cpSync(join(transcripts, 'gemini'), join(home, '.gemini'), { recursive: true });
+  cpSync(join(transcripts, 'copilot'), join(home, '.copilot'), { recursive: true });
+  return home;
+}
+
+/** The environment a child gets: this HOME only, never the real one. */
+export function homeEnv(home: string): Record<string, string> {
+  return {
+    HOME: home,
+    CLAUDE_CONFIG_DIR: join(home, '.claude'),
+    CODEX_HOME: join(home, '.codex'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    COPILOT_HOME: join(home, '.copilot'),
+  };
+}
