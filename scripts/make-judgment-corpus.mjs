@@ -117,7 +117,8 @@ class Session {
       return { ...t, session_id: this.session, turn_id: this.turn,
         transcript_path: `/home/dev/home/.codex/sessions/2026/11/30/rollout-2026-11-30T12-00-00-${this.session}.jsonl` };
     }
-    return { ...t, conversation_id: this.session, generation_id: this.turn, workspace_roots: [PROJ], cwd: PROJ };
+    // Only the fields the documented event has: cwd is on tool events, not on afterFileEdit or beforeSubmitPrompt.
+    return { ...t, conversation_id: this.session, generation_id: this.turn, workspace_roots: [PROJ], ...('cwd' in t ? { cwd: PROJ } : {}) };
   }
 
   push(step) {
