@@ -98,8 +98,7 @@ async function capture(agent: AgentName, turn: (repo: string) => Turn, install: 
   const requests = server.agentRequests();
   // What tools the agent offered the model, kept next to the payloads as evidence of what exists in this version.
   const first = requests[0]?.body as { tools?: Array<Record<string, unknown>> } | undefined;
-  const tools = (first?.tools ?? []).map((t) => ({ name: (t.name ?? (t.function as { name?: string } | undefined)?.name ?? t.type) as string,
-    schema: t.input_schema ?? t.parameters ?? (t.function as { parameters?: unknown } | undefined)?.parameters ?? t.format ?? null }));
+  const tools = (first?.tools ?? []).map((t) => (t.name ?? (t.function as { name?: string } | undefined)?.name ?? t.type) as string);
   return { run, repo, home, dir, tools, requests, captures: readCaptures(dir), context: describeRun(run, server) };
 }
 
