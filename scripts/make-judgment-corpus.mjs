@@ -114,7 +114,8 @@ class Session {
       return o;
     }
     if (this.tool === 'codex') {
-      return { ...t, session_id: this.session, turn_id: this.turn,
+      // One model per session: the apply_patch captures ran as gpt-5.5 (Codex offers that tool only to catalog models).
+      return { ...t, session_id: this.session, turn_id: this.turn, model: 'gpt-5.5',
         transcript_path: `/home/dev/home/.codex/sessions/2026/11/30/rollout-2026-11-30T12-00-00-${this.session}.jsonl` };
     }
     // Only the fields the documented event has: cwd is on tool events, not on afterFileEdit or beforeSubmitPrompt.
@@ -641,7 +642,8 @@ const HANG_COMMANDS = [
   'xargs vim', 'find . -name "*.ts" -exec vim {} +', '$EDITOR src/app.ts',
 ];
 cls('hang-waits-for-person', 'loop', 'Commands that wait for a person (scaffolders, REPLs, interactive auth, full-screen tools, editors): refused before they run.', (s, v) => {
-  s.shell(HANG_COMMANDS[v], '', 143, { attempt: 1, timeout: s.tool !== 'codex' });
+  // Left to run, it never ends: a timeout (Claude, Cursor, OpenCode) or, in Codex, no post event at all.
+  s.shell(HANG_COMMANDS[v], '', 143, { attempt: 1, timeout: true });
 }, HANG_COMMANDS.length, { expect: HANG, rotateTools: true, verbatim: ISSUE.hangMissed });
 
 // ---------------------------------------------------------------------------------------------------------
