@@ -619,8 +619,8 @@ cls('static-log-poll', 'loop', 'A log or port polled many times with the identic
 
 cls('subagent-repeat', 'loop', 'A sub-agent repeating its own command with the same error.', (s, v) => {
   const [cmd, out] = [['ls -la', 'ls: cannot open directory \'.\': Permission denied\n'], ['ls -la packages/core/dist', 'ls: cannot access \'packages/core/dist\': No such file or directory\n']][v];
-  s.subagent('Inspect the build output', 'Could not list the directory.',
-    Array.from({ length: 8 }, () => [cmd, out, 2]).map((x) => x), { attemptFrom: 1 });
+  // The sub-agent's own calls are the attempts (numbered in buildAll).
+  s.subagent('Inspect the build output', 'Could not list the directory.', Array.from({ length: 8 }, () => [cmd, out, 2]));
 }, 2, { tools: ['claude', 'opencode'], expect: REPEAT, verbatim: ISSUE.realLoops });
 
 cls('truncated-repeat', 'loop', 'A result too big for the tool, cut the same way each time (Claude\'s saved-to-file preview, Codex\'s truncation warning, OpenCode\'s "Full output saved to").', (s, v) => {
