@@ -18,9 +18,20 @@ export type Protocol = 'anthropic' | 'responses' | 'chat' | 'gemini';
  */
 const CHAT_SHELL_TOOLS = ['bash', 'run_shell_command', 'run_commands'] as const;
 
-/** One user turn: the commands the model runs one by one, then its closing text. */
+/**
+ * A call of a tool other than the plain shell command (an edit tool, a sub-agent, a shell call with extra
+ * arguments), written in the tool's own wire terms: `name` and `input` as that protocol's model would send
+ * them. `custom: true` sends a Responses `custom_tool_call` (free-text input, e.g. Codex's apply_patch).
+ */
+export interface ToolStep {
+  name: string;
+  input: Record<string, unknown> | string;
+  custom?: boolean;
+}
+
+/** One user turn: the steps the model runs one by one (a string is a shell command), then its closing text. */
 export interface Turn {
-  commands: string[];
+  commands: Array<string | ToolStep>;
   finalText?: string;
 }
 
@@ -226,7 +237,7 @@ function position(items: Item[]): { turn: number; markerIndex: number } | null {
   return found;
 }
 
-type Action = { type: 'tool'; command: string; id: string } | { type: 'text'; text: string };
+type Action = { type: 'tool'; command: string; id: string; step?: ToolStep } | { type: 'text'; text: string };
 
 // --- wire encoders -----------------------------------------------------------------------------
 
@@ -249,7 +260,8 @@ function replyAnthropic(res: ServerResponse, body: Record<string, unknown>, acti
   const id = `msg_lg_${Date.now()}_${step}`;
   const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const block = action.type === 'tool'
-    ? { type: 'tool_use', id: action.id, name: 'Bash', input: { command: action.command, description: `scripted step ${step}` } }
+    ? { type: 'tool_use', id: action.id, name: action.step?.name ?? 'Bash',
+      input: action.step ? action.step.input : { command: action.command, description: `scripted step ${step}` } }
     : { type: 'text', text: action.text };
   if (body.stream !== true) {
     json(res, 200, { id, type: 'message', role: 'assistant', model, content: [block],
@@ -275,9 +287,12 @@ function replyAnthropic(res: ServerResponse, body: Record<string, unknown>, acti
 function replyResponses(res: ServerResponse, body: Record<string, unknown>, action: Action, step: number): void {
   const model = typeof body.model === 'string' ? body.model : 'mock-model';
   const respId = `resp_lg_${Date.now()}_${step}`;
-  const item = action.type === 'tool'
-    ? { type: 'function_call', id: `fc_${action.id}`, call_id: action.id, name: 'exec_command',
-      arguments: JSON.stringify({ cmd: action.command }), status: 'completed' }
+  const item = action.type === 'tool' && action.step?.custom
+    ? { type: 'custom_tool_call', id: `ctc_${action.id}`, call_id: action.id, name: action.step.name,
+      input: typeof action.step.input === 'string' ? action.step.input : JSON.stringify(action.step.input), status: 'completed' }
+    : action.type === 'tool'
+    ? { type: 'function_call', id: `fc_${action.id}`, call_id: action.id, name: action.step?.name ?? 'exec_command',
+      arguments: JSON.stringify(action.step ? action.step.input : { cmd: action.command }), status: 'completed' }
     : { type: 'message', id: `msg_lg_${step}_${Date.now()}`, role: 'assistant', status: 'completed',
       content: [{ type: 'output_text', text: action.text, annotations: [] }] };
   const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5,
@@ -291,7 +306,8 @@ function replyResponses(res: ServerResponse, body: Record<string, unknown>, acti
   const events: Array<{ event?: string; data: unknown }> = [
     { event: 'response.created', data: { type: 'response.created', response: { ...response, status: 'in_progress', output: [] } } },
     { event: 'response.output_item.added', data: { type: 'response.output_item.added', output_index: 0,
-      item: action.type === 'tool' ? { ...item, arguments: '', status: 'in_progress' } : { ...item, content: [], status: 'in_progress' } } },
+      item: action.type === 'tool' ? { ...item, ...('input' in item ? { input: '' } : { arguments: '' }), status: 'in_progress' }
+        : { ...item, content: [], status: 'in_progress' } } },
   ];
   if (action.type === 'text') {
     events.push({ event: 'response.output_text.delta', data: { type: 'response.output_text.delta', item_id: item.id,
@@ -310,11 +326,13 @@ function replyChat(res: ServerResponse, body: Record<string, unknown>, action: A
   const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
   const tool = chatShellTool(body) ?? 'bash';
   const args = action.type !== 'tool' ? ''
+    : action.step ? JSON.stringify(action.step.input)
     : tool === 'run_commands' ? JSON.stringify({ commands: [action.command] })
     : JSON.stringify({ command: action.command, description: `scripted step ${step}` });
+  const fnName = action.type === 'tool' && action.step ? action.step.name : tool;
   if (body.stream !== true) {
     const message = action.type === 'tool'
-      ? { role: 'assistant', content: null, tool_calls: [{ id: action.id, type: 'function', function: { name: tool, arguments: args } }] }
+      ? { role: 'assistant', content: null, tool_calls: [{ id: action.id, type: 'function', function: { name: fnName, arguments: args } }] }
       : { role: 'assistant', content: action.text };
     json(res, 200, { ...base, object: 'chat.completion',
       choices: [{ index: 0, message, finish_reason: action.type === 'tool' ? 'tool_calls' : 'stop' }], usage });
@@ -324,7 +342,7 @@ function replyChat(res: ServerResponse, body: Record<string, unknown>, action: A
   const events = action.type === 'tool'
     ? [
       chunk([{ index: 0, delta: { role: 'assistant', content: null, tool_calls: [{ index: 0, id: action.id, type: 'function',
-        function: { name: tool, arguments: '' } }] }, finish_reason: null }]),
+        function: { name: fnName, arguments: '' } }] }, finish_reason: null }]),
       chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args } }] }, finish_reason: null }]),
       chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]),
     ]
@@ -340,7 +358,8 @@ function replyGemini(res: ServerResponse, url: string, body: Record<string, unkn
   const config = isRecord(body.generationConfig) ? body.generationConfig : {};
   const wantsJson = config.responseMimeType === 'application/json' || 'responseJsonSchema' in config || 'responseSchema' in config;
   const part = action.type === 'tool'
-    ? { functionCall: { name: 'run_shell_command', args: { command: action.command, description: `scripted step ${step}` } } }
+    ? action.step ? { functionCall: { name: action.step.name, args: action.step.input } }
+    : { functionCall: { name: 'run_shell_command', args: { command: action.command, description: `scripted step ${step}` } } }
     // Side calls that want JSON (routing, next-speaker checks) get an empty object rather than prose.
     : { text: wantsJson ? '{}' : action.text };
   const reply = {
@@ -486,13 +505,15 @@ export class MockModelServer {
       this.problems.push(`${url}: no script for turn ${pos.turn}`);
       action = { type: 'text', text: `No script for turn ${pos.turn}.` };
     } else if (done < turn.commands.length) {
-      action = { type: 'tool', command: turn.commands[done] ?? '', id: `call_lg_t${pos.turn}_s${done + 1}` };
+      const next = turn.commands[done] ?? '';
+      const id = `call_lg_t${pos.turn}_s${done + 1}`;
+      action = typeof next === 'string' ? { type: 'tool', command: next, id } : { type: 'tool', command: '', id, step: next };
     } else {
       action = { type: 'text', text: turn.finalText ?? `Done with turn ${pos.turn}.` };
     }
     // Claude's tool_use ids conventionally start with toolu_; the other two accept any id.
     if (action.type === 'tool' && protocol === 'anthropic') action.id = action.id.replace(/^call_/, 'toolu_');
-    rec.reply = action.type === 'tool' ? `tool: ${action.command}` : `text: ${action.text}`;
+    rec.reply = action.type === 'tool' ? `tool: ${action.step ? action.step.name : action.command}` : `text: ${action.text}`;
     this.send(protocol, res, url, body, action, done + 1);
   }
 
