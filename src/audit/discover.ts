@@ -73,28 +73,33 @@ function walk(dir: string, depth: number, test: (name: string) => boolean, found
   }
 }
 
+/** How each tool's transcripts are laid out under its root. */
+const FINDERS: Readonly<Record<AuditTool, (root: string, out: Discovery) => void>> = {
+  claude: (root, out) => {
+    for (const project of list(root, out)) {
+      // Sessions, and their sub-agents in <session>/subagents/.
+      walk(join(root, project), 2, (n) => n.endsWith('.jsonl'), (p) => add(out, 'claude', p, 'jsonl', { projectDir: project }), out);
+    }
+  },
+  codex: (root, out) => walk(root, 4, (n) => n.startsWith('rollout-') && n.endsWith('.jsonl'), (p) => add(out, 'codex', p, 'jsonl'), out),
+  opencode: (root, out) => add(out, 'opencode', join(root, 'opencode.db'), 'sqlite'),
+  gemini: (root, out) => {
+    for (const project of list(root, out)) {
+      for (const name of list(join(root, project, 'chats'), out)) {
+        if (/^session-.*\.jsonl$/.test(name)) add(out, 'gemini', join(root, project, 'chats', name), 'jsonl');
+        else if (/^session-.*\.json$/.test(name)) add(out, 'gemini', join(root, project, 'chats', name), 'json');
+      }
+    }
+  },
+  copilot: (root, out) => {
+    for (const id of list(root, out)) add(out, 'copilot', join(root, id, 'events.jsonl'), 'jsonl');
+  },
+};
+
 export function discover(where: DiscoverEnv, tools: readonly AuditTool[]): Discovery {
   const out: Discovery = { sources: [], unreadable: [] };
   const r = roots(where);
-  if (tools.includes('claude')) {
-    for (const project of list(r.claude, out)) {
-      // Sessions, and their sub-agents in <session>/subagents/.
-      walk(join(r.claude, project), 2, (n) => n.endsWith('.jsonl'), (p) => add(out, 'claude', p, 'jsonl', { projectDir: project }), out);
-    }
-  }
-  if (tools.includes('codex')) walk(r.codex, 4, (n) => n.startsWith('rollout-') && n.endsWith('.jsonl'), (p) => add(out, 'codex', p, 'jsonl'), out);
-  if (tools.includes('opencode')) add(out, 'opencode', join(r.opencode, 'opencode.db'), 'sqlite');
-  if (tools.includes('gemini')) {
-    for (const project of list(r.gemini, out)) {
-      for (const name of list(join(r.gemini, project, 'chats'), out)) {
-        if (/^session-.*\.jsonl$/.test(name)) add(out, 'gemini', join(r.gemini, project, 'chats', name), 'jsonl');
-        else if (/^session-.*\.json$/.test(name)) add(out, 'gemini', join(r.gemini, project, 'chats', name), 'json');
-      }
-    }
-  }
-  if (tools.includes('copilot')) {
-    for (const id of list(r.copilot, out)) add(out, 'copilot', join(r.copilot, id, 'events.jsonl'), 'jsonl');
-  }
+  for (const tool of tools) FINDERS[tool](r[tool], out);
   // A missing opencode.db is not an error; add() recorded ENOENT for it only when it was unreadable otherwise.
   out.unreadable = out.unreadable.filter((u) => u.error !== 'ENOENT');
   return out;

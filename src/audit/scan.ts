@@ -38,12 +38,14 @@ export function inScope(cwd: string | undefined, scope: Scope): boolean {
   return cwd === root || cwd.startsWith(root + sep);
 }
 
-function parserFor(tool: Source['tool']): RecordParser {
-  if (tool === 'claude') return createClaudeParser();
-  if (tool === 'codex') return createCodexParser();
-  if (tool === 'gemini') return createGeminiParser();
-  return createCopilotParser();
-}
+/** What the scanner needs per transcript format: its parser, and Claude Code's quirks (sub-agent lanes, bookkeeping lines). OpenCode is a database, read apart. */
+const FORMATS: Readonly<Record<Source['tool'], { parser?: () => RecordParser; sidechains?: boolean; worthParsing?: (line: string) => boolean }>> = {
+  claude: { parser: createClaudeParser, sidechains: true, worthParsing: claudeLineMatters },
+  codex: { parser: createCodexParser },
+  gemini: { parser: createGeminiParser },
+  copilot: { parser: createCopilotParser },
+  opencode: {},
+};
 
 /** Claude Code's folder name rules a session in or out before a byte of it is read. */
 function pathMayBeInScope(src: Source, scope: Scope): boolean {
@@ -56,7 +58,10 @@ export function scanSource(src: Source, scope: Scope, settings: GuardSettings, s
   if (scope.since !== undefined && src.mtimeMs < scope.since) return [];
   if (src.kind === 'sqlite') return scanOpenCode(src, scope, settings, stats);
   if (!pathMayBeInScope(src, scope)) return [];
-  const parser = parserFor(src.tool);
+  const format = FORMATS[src.tool];
+  if (!format.parser) return [];
+  const parser = format.parser();
+  const newParser = format.parser;
   const run = new SessionRun(src.tool, src.path, settings);
   const emit = (e: AuditEvent) => run.feed(e);
   // Older Claude Code versions wrote a sub-agent's turns into the main file (isSidechain); the guard counts a
@@ -64,8 +69,8 @@ export function scanSource(src: Source, scope: Scope, settings: GuardSettings, s
   let side: { parser: RecordParser; run: SessionRun } | undefined;
   let outOfScope = false;
   const onRecord = (rec: Obj): boolean => {
-    if (src.tool === 'claude' && rec.isSidechain === true && src.path.indexOf(`${sep}subagents${sep}`) === -1) {
-      side ??= { parser: createClaudeParser(), run: new SessionRun(src.tool, src.path, settings) };
+    if (format.sidechains && rec.isSidechain === true && src.path.indexOf(`${sep}subagents${sep}`) === -1) {
+      side ??= { parser: newParser(), run: new SessionRun(src.tool, src.path, settings) };
       const lane = side;
       if (!lane.parser.push(rec, (e) => lane.run.feed(e))) stats.unknownLines++;
       return true;
@@ -95,7 +100,7 @@ export function scanSource(src: Source, scope: Scope, settings: GuardSettings, s
         (line) => {
           if (line.length === 0) return true;
           // Claude Code writes many bookkeeping lines (request shapes, attachments): known, and not worth a JSON.parse.
-          if (src.tool === 'claude' && !claudeLineMatters(line) && parser.info.cwd !== undefined) {
+          if (format.worthParsing && !format.worthParsing(line) && parser.info.cwd !== undefined) {
             if (!line.startsWith('{') || !line.includes('"type":"')) stats.unknownLines++;
             return true;
           }
