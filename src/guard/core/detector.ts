@@ -109,7 +109,7 @@ export function onPost(
   if (seenKey && state.seen.includes(seenKey)) return { next: state, decision: { action: 'allow' } };
 
   const ck = commandKey(input.command);
-  const rk = resultKey(input.output, input.exitCode);
+  const rk = resultKey(input.output, input.exitCode, input.command);
   const failure = input.exitCode === 0 ? null : classifyFailure(input.output, input.exitCode);
   const prev = state.cmds[ck];
   const n = prev && prev.r === rk ? prev.n + 1 : 1;
