@@ -199,14 +199,14 @@ export const TOKEN_RULES: ReadonlyArray<TokenRule> = [
   {
     name: 'request-id',
     description:
-      'Request, trace and correlation ids: a token of 8+ letters, digits, "_" or "-" with a digit in it, right after "request", "request id", "x-request-id:", "trace_id=", "correlation-id". Words after them ("request from 10.0.0.5", "Request failed") are kept.',
+      'Request, trace and correlation ids: a token of 8+ letters, digits, "_" or "-" with a digit in it, right after "request", "request id", "x-request-id:", "req_id=", "trace_id=", "correlation-id". Words after them ("request from 10.0.0.5", "Request failed") are kept.',
     example: {
       before: '[x] request 9f1c2ab8-1a2f POST /api/login -> 500; trace_id=4bf92f3577b34da6',
       after: '[x] request <id> POST /api/login -> 500; trace_id=<id>',
     },
-    re: /(\b(?:[Rr]equest|REQUEST|[Rr]eq|[Tt]race|[Cc]orrelation)(?:[ _-]?(?:[Ii][Dd]|ID))?["']?[ \t]*[:=]?[ \t]*["']?)(?=[\w-]{0,80}\d)[A-Za-z0-9][\w-]{7,}/g,
+    re: /(\b(?:[Rr]equest(?:[ _-]?[Ii][Dd])?|REQUEST(?:[ _-]?ID)?|(?:[Rr]eq|[Tt]race|TRACE|[Cc]orrelation|CORRELATION)[ _-]?(?:[Ii][Dd]|ID))["']?[ \t]*[:=]?[ \t]*["']?)(?=[\w-]{0,80}\d)[A-Za-z0-9][\w-]{7,}/g,
     to: '$1<id>',
-    needles: ['req', 'trace', 'correlation'],
+    needles: ['request', 'reqid', 'req id', 'req_id', 'req-id', 'traceid', 'trace id', 'trace_id', 'trace-id', 'correlation'],
     needlesIgnoreCase: true,
   },
   {
@@ -353,6 +353,14 @@ export const TOKEN_RULES: ReadonlyArray<TokenRule> = [
     needlesIgnoreCase: true,
   },
   {
+    name: 'pytest-progress',
+    description: 'The running percentage after a pytest file line ("tests/test_a.py ..F [ 50%]"): it depends on the order files ran in, not on their results.',
+    example: { before: 'tests/test_b.py ..F  [ 50%]\ntests/test_a.py ....  [100%]', after: 'tests/test_a.py ....\ntests/test_b.py ..F' },
+    re: /^([\w./-]+\.py [.FEsxX]+) +\[ *\d+%\]$/gm,
+    to: '$1',
+    needles: ['%]'],
+  },
+  {
     name: 'rule-line',
     description:
       'Runs of 4 or more of one rule character (= - _ ~ * ─ ━ ═ ⎯) shorten to 3: pytest and others pad centred banners to the terminal width around volatile text.',
@@ -397,7 +405,7 @@ function meaningAware(to: string): (match: string, ...rest: unknown[]) => string
 // Order of independent test-file blocks
 
 // A per-file result line: vitest " ✓ src/a.test.ts (4 tests) 12ms", jest "PASS src/a.test.js", pytest "tests/test_a.py ..F [ 50%]".
-const FILE_HEAD_RE = /^(\s*)(?:(?:[\u2713\u2714\u276f\u00d7\u2717\u2718\u2193]|PASS|FAIL)\s+[\w./@-]+\.\w+(?:\s|$)|[\w./-]+\.py [.FEsxX]+(?: +\[ *\d+%\])?$)/;
+const FILE_HEAD_RE = /^(\s*)(?:(?:[\u2713\u2714\u276f\u00d7\u2717\u2718\u2193]|PASS|FAIL)\s+[\w./@-]+\.\w+(?:\s|$)|[\w./-]+\.py [.FEsxX]+$)/;
 const FILE_HEAD_NEEDLES = ['\u2713', '\u2714', '\u276f', '\u00d7', '\u2717', '\u2718', '\u2193', 'PASS', 'FAIL', '.py '];
 
 /**
@@ -533,9 +541,31 @@ const LINE_RULES: NormalizeRule[] = [
   },
 ];
 
+// Rules that are not one regex: the meaning-line exception of the time rules, and the order of file blocks.
+const CONTEXT_RULES: NormalizeRule[] = [
+  {
+    name: 'meaning-lines',
+    description:
+      'Dates, clock times and durations on a line that says what failed (expected/received/actual/assert…, toBe/toEqual, p50–p999, latency, throughput, budget, threshold) are kept: there they are the result. A timestamp that opens the line (a log prefix) is still removed.',
+    example: {
+      before: "→ expected '2024-03-10T00:00:00Z' to be '2024-03-10T01:00:00Z'\n  p95 latency 900ms\n[2026-11-30T12:01:11Z] expected 3 to be 4\n   Duration  1.52s",
+      after: "→ expected '2024-03-10T00:00:00Z' to be '2024-03-10T01:00:00Z'\n  p95 latency 900ms\n[<time>] expected 3 to be 4\n   Duration  <dur>",
+    },
+  },
+  {
+    name: 'test-file-order',
+    description:
+      'Runs of per-file result blocks (vitest "✓/❯/× file", jest "PASS/FAIL file", pytest "file.py ..F [ 50%]", each with its more-indented lines) are put in a fixed order: parallel runners print files as they finish.',
+    example: {
+      before: ' ❯ src/c.test.ts (2 tests | 1 failed) 14ms\n   × c > adds\n ✓ src/a.test.ts (4 tests) 12ms\n\n Test Files  1 failed | 1 passed (2)',
+      after: ' ✓ src/a.test.ts (4 tests) <dur>\n ❯ src/c.test.ts (2 tests | 1 failed) <dur>\n   × c > adds\n\n Test Files  1 failed | 1 passed (2)',
+    },
+  },
+];
+
 /** The rules as data, for docs and tests: name, what it matches, one example before/after. */
 export const NORMALIZE_RULES: ReadonlyArray<NormalizeRule> = Object.freeze(
-  [...LINE_RULES, ...TOKEN_RULES].map(({ name, description, example }) =>
+  [...LINE_RULES, ...TOKEN_RULES, ...CONTEXT_RULES].map(({ name, description, example }) =>
     Object.freeze({ name, description, example: Object.freeze({ ...example }) }),
   ),
 );
