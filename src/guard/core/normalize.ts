@@ -377,6 +377,8 @@ export const TOKEN_RULES: ReadonlyArray<TokenRule> = [
 // A line that says what failed: an assertion's values or a measured metric. Time-like values there are the result.
 const MEANING_LINE_RE =
   /\b(?:expected|received|actual|assert\w*|to(?:Be|Equal)\w*|to (?:be|equal)|p(?:50|75|90|95|99|999)|latency|throughput|budget|threshold)\b/i;
+// Lower-case substrings one of which every meaning line contains: without one, the plain (faster) replacement runs.
+const MEANING_NEEDLES = ['expect', 'receiv', 'actual', 'assert', 'tobe', 'toequal', 'to be', 'to equal', 'p50', 'p75', 'p90', 'p95', 'p99', 'latency', 'throughput', 'budget', 'threshold'];
 // What may precede a log-line timestamp at the start of a line: it stays noise even on a meaning line.
 const LINE_PREFIX_RE = /^[\s[(]*$/;
 
@@ -408,6 +410,15 @@ function meaningAware(to: string): (match: string, ...rest: unknown[]) => string
 const FILE_HEAD_RE = /^(\s*)(?:(?:[\u2713\u2714\u276f\u00d7\u2717\u2718\u2193]|PASS|FAIL)\s+[\w./@-]+\.\w+(?:\s|$)|[\w./-]+\.py [.FEsxX]+$)/;
 const FILE_HEAD_NEEDLES = ['\u2713', '\u2714', '\u276f', '\u00d7', '\u2717', '\u2718', '\u2193', 'PASS', 'FAIL', '.py '];
 
+const HEAD_MARKS = new Set([0x2713, 0x2714, 0x276f, 0xd7, 0x2717, 0x2718, 0x2193, 0x50 /* P */, 0x46 /* F */]);
+
+/** A cheap first look, so the head pattern runs only on lines that can be one. */
+function maybeFileHead(line: string): boolean {
+  let i = 0;
+  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+  return HEAD_MARKS.has(line.charCodeAt(i)) || line.includes('.py ');
+}
+
 /**
  * Runs of consecutive per-file blocks (a file's result line and the more-indented lines under it) in a fixed order:
  * runners that work in parallel print files in the order they finish, which changes between identical runs.
@@ -426,7 +437,7 @@ export function sortFileBlocks(text: string): string {
   };
   for (let k = 0; k < lines.length; k++) {
     const line = lines[k] as string;
-    const head = FILE_HEAD_RE.exec(line);
+    const head = maybeFileHead(line) ? FILE_HEAD_RE.exec(line) : null;
     if (head && (runIndent === -1 || head[1]!.length === runIndent)) {
       runIndent = head[1]!.length;
       const block = [line];
@@ -468,6 +479,7 @@ export function normalizeOutput(text: string): string {
   s = normalizeLines(stripTerminal(s));
   let lower: string | undefined;
   let lowerOf: string | undefined;
+  let meaning: boolean | undefined;
   for (const rule of TOKEN_RULES) {
     if (rule.needles) {
       // The lower-cased copy is made at most once per distinct text, and only if a rule asks for it.
@@ -476,7 +488,12 @@ export function normalizeOutput(text: string): string {
       if (!rule.needles.some((n) => hay.includes(n))) continue;
     }
     if (rule.gate && !rule.gate.test(s)) continue;
-    s = rule.keepOnMeaningLines ? s.replace(rule.re, meaningAware(rule.to)) : s.replace(rule.re, rule.to);
+    if (rule.keepOnMeaningLines && meaning === undefined) {
+      if (lowerOf !== s) (lower = s.toLowerCase()), (lowerOf = s);
+      const hay = lower as string;
+      meaning = MEANING_NEEDLES.some((n) => hay.includes(n)) && MEANING_LINE_RE.test(s);
+    }
+    s = rule.keepOnMeaningLines && meaning ? s.replace(rule.re, meaningAware(rule.to)) : s.replace(rule.re, rule.to);
   }
   return sortFileBlocks(s);
 }
