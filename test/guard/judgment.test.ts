@@ -159,6 +159,10 @@ describe('the guard on the corpus (issue 9 goals)', () => {
     expect(failing(['edit-test-cycle', 'flaky-retry', 'bisect', 'exploration', 'poll-log-progress', 'user-turn-between'])).toEqual([]);
   });
 
+  it('catches noisy and reworded repeats and reworded polls in time, and keeps results that differ in meaning apart', () => {
+    expect(failing(['noisy-repeat', 'reworded-repeat', 'reworded-poll', 'meaningful-differences'])).toEqual([]);
+  });
+
   // The goals below fail with today's guard; the judgment work of issue 9 (change tracking, normalization,
   // command keys, hang rules) flips them. When one starts passing, vitest reports it: drop its `.fails`.
   it.fails('refuses no legitimate work (goal: 0)', () => {

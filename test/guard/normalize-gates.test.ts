@@ -23,7 +23,7 @@ const FRAGMENTS = [
   '2 s/it', '#5 0.512 ', '0x7f3a2c1b9e50', '0X7F3A2C1B9E50', 'Foo@1b6d3586', 'pid 12345', 'PID: 9', 'Process 4242',
   '(node:48213)', 'sshd[4242]:', 'localhost:53211', 'LOCALHOST:53211', '[::1]:49152', '127.0.0.1 port 49152', '=====',
   '----', '\u2500\u2500\u2500\u2500', '\u23af\u23af\u23af\u23af', '[12345 characters truncated]', 'original token count: 5',
-  'Total output lines: 9', 'Full output saved to: /x/y', 'Output too large (4.8MB)', '01A22A20-2246-7E30-8194-8565cb9bf97b',
+  'Total output lines: 9', 'Full output saved to: /x/y', 'Output too large (4.8MB)', 'Randomized with seed 12', '--randomly-seed=3', 'Seed: 5', 'container 3f9a1c2b7d4e', 'request 9f1c2ab8-1a2f', 'Trace_ID=ab12cd34ef', 'x-request-id: 7d2f9c1e4b8a', 'Correlation-Id: 12345678', 'tests/t.py ..F [ 50%]', '%]', '01A22A20-2246-7E30-8194-8565cb9bf97b',
   ' ', '\n', ':', '-', '/', '\\', 'a', 'Z', '7', '@', '#', '.', '\u212a', '\u0130',
 ];
 

@@ -45,7 +45,8 @@ describe('NORMALIZE_RULES', () => {
         'line-endings', 'ansi-osc', 'ansi-csi', 'control-chars', 'carriage-return', 'spinner', 'progress-bar',
         'trailing-whitespace', 'blank-edges', 'codex-header', 'saved-output-path', 'truncated-size', 'truncated-count',
         'temp-path', 'uuid', 'ulid', 'iso-datetime', 'rfc2822', 'ctime', 'date', 'time-of-day', 'epoch', 'rate',
-        'buildkit-elapsed', 'duration', 'hex-address', 'pid', 'loopback-port', 'rule-line',
+        'buildkit-elapsed', 'duration', 'hex-address', 'pid', 'loopback-port', 'rule-line', 'seed', 'container-id', 'request-id',
+        'meaning-lines', 'test-file-order', 'pytest-progress',
       ]),
     );
   });
@@ -132,7 +133,7 @@ describe('rule: carriage-return redraws, spinners and progress', () => {
       '  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current\n100  1234  100  1234    0     0  56789      0 --:--:-- --:--:-- --:--:-- 56789\n100 12.1M  100 12.1M    0     0  3214k      0  0:00:03  0:00:03 --:--:-- 3215k\n{"ok":false}',
       '  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current\n{"ok":false}',
     ],
-    ['pytest progress column stays', 'tests/test_a.py ..F.                   [100%]', 'tests/test_a.py ..F.                   [100%]'],
+    ['pytest progress column goes (it follows the file order), the results stay', 'tests/test_a.py ..F.                   [100%]', 'tests/test_a.py ..F.'],
     ['a bar without a percentage is not dropped', 'built [=====]', 'built [===]'],
   ]);
 });
@@ -428,7 +429,7 @@ describe('realistic outputs', () => {
         'rootdir: /home/dev/proj',
         'collected 3 items',
         '',
-        'tests/test_parser.py .F.                                                 [100%]',
+        'tests/test_parser.py .F.',
         '',
         '=== FAILURES ===',
         '___ test_parse_empty ___',
@@ -1042,5 +1043,87 @@ describe('large and pathological input', () => {
     expect(normalizeOutput('/tmp/'.repeat(40_000))).toBe('<tmp>');
     expect(normalizeOutput('a'.repeat(200_000))).toBe('a'.repeat(200_000));
     expect(normalizeOutput('1'.repeat(200_000))).toBe('1'.repeat(200_000));
+  });
+});
+
+describe('noise in context (issue 9)', () => {
+  table([
+    ['rspec seed', 'Randomized with seed 1234\n\n12 examples, 1 failure', 'Randomized with seed <seed>\n\n12 examples, 1 failure'],
+    ['pytest-randomly seed', 'Using --randomly-seed=3141863\nrootdir: /home/dev/proj', 'Using --randomly-seed=<seed>\nrootdir: /home/dev/proj'],
+    ['jest seed', 'Tests:       1 failed, 7 passed, 8 total\nSeed:        -1795830470', 'Tests:       1 failed, 7 passed, 8 total\nSeed:        <seed>'],
+    ['vitest seed', 'Running tests with seed "1700000123"', 'Running tests with seed "<seed>'.concat('"')],
+    ['a seed in an error message is kept', 'Error: invalid seed 1234 for generator', 'Error: invalid seed 1234 for generator'],
+    ['container id', 'container 3f9a1c2b7d4e started\nFAIL src/db.test.ts', 'container <id> started\nFAIL src/db.test.ts'],
+    ['a git SHA is kept', 'HEAD is now at 3f9a1c2b7d4e Fix', 'HEAD is now at 3f9a1c2b7d4e Fix'],
+    ['request id', 'request 9f1c2ab8-1a2f POST /api/login -> 500', 'request <id> POST /api/login -> 500'],
+    ['x-request-id header', 'x-request-id: 7d2f9c1e4b8a', 'x-request-id: <id>'],
+    ['a request from an address is kept', 'Error: request from 10.0.0.51:51200 rejected', 'Error: request from 10.0.0.51:51200 rejected'],
+    ['Request failed is kept', 'Request failed with status code 500', 'Request failed with status code 500'],
+    ['stack-frame address', '#3 0x00007f3a2c1b9e50 in main () at a.c:12', '#3 <hex> in main () at a.c:12'],
+    ['a caller address is kept', 'guard: invalid free, caller address 0x55d3c1a2b3c4', 'guard: invalid free, caller address 0x55d3c1a2b3c4'],
+    ['log-line timestamp on an assertion line', '2026-11-30 12:00:01 expected 3 to be 4', '<time> expected 3 to be 4'],
+  ]);
+});
+
+describe('meaning is kept (issue 9: "erases real differences")', () => {
+  const differ = (a: string, b: string) => expect(normalizeOutput(a)).not.toBe(normalizeOutput(b));
+  it('assertion values that are timestamps or times of day', () => {
+    differ("AssertionError: expected '2024-03-10T00:00:00Z' to be '2024-03-10T01:00:00Z'", "AssertionError: expected '2024-03-10T02:00:00Z' to be '2024-03-10T01:00:00Z'");
+    differ('    Expected: "12:00:00"\n    Received: "11:30:00"', '    Expected: "12:00:00"\n    Received: "11:31:01"');
+    differ('assert resp.elapsed < 2s, took 3.1s', 'assert resp.elapsed < 2s, took 2.4s');
+  });
+  it('metrics', () => {
+    differ('  p95 latency 900ms', '  p95 latency 870ms');
+    differ('throughput 1200 req/s over budget of 400ms', 'throughput 1200 req/s over budget of 500ms');
+  });
+  it('file paths in errors and caller addresses', () => {
+    differ("Error: ENOENT: no such file or directory, open '/home/dev/proj/config/env0.json'", "Error: ENOENT: no such file or directory, open '/home/dev/proj/config/env1.json'");
+    differ('caller address 0x55d3c1a2b3c4', 'caller address 0x55d3c1a2b564');
+  });
+  it('durations in summaries are still noise', () => {
+    expect(normalizeOutput('Tests  1 failed | 3 passed\n   Duration  1.52s')).toBe(normalizeOutput('Tests  1 failed | 3 passed\n   Duration  2.01s'));
+  });
+});
+
+describe('test-file order', () => {
+  const a = ' ✓ src/a.test.ts (4 tests) 12ms\n';
+  const b = ' ✓ src/b.test.ts (3 tests) 9ms\n';
+  const c = ' ❯ src/c.test.ts (2 tests | 1 failed) 14ms\n   × c > adds\n     → expected 3 to be 4\n';
+  const run = (order: string[]) => ` RUN  v4.1.12 /home/dev/proj\n\n${order.join('')}\n Test Files  1 failed | 2 passed (3)\n`;
+
+  it('any order of independent file blocks is one result (property)', () => {
+    fc.assert(
+      fc.property(fc.shuffledSubarray([a, b, c], { minLength: 3, maxLength: 3 }), (order) => normalizeOutput(run(order)) === normalizeOutput(run([a, b, c]))),
+    );
+  });
+
+  it('a changed block is still a change, and detail lines stay with their file', () => {
+    expect(normalizeOutput(run([c, a, b]))).not.toBe(normalizeOutput(run([c.replace('3 to be 4', '3 to be 5'), a, b])));
+    expect(normalizeOutput(run([c, a, b]))).toContain(' ❯ src/c.test.ts (2 tests | 1 failed) <dur>\n   × c > adds\n     → expected 3 to be 4');
+  });
+
+  it('jest PASS/FAIL blocks with their details, and pytest file lines', () => {
+    const j1 = 'PASS src/a.test.js\nFAIL src/b.test.js\n  ● b › works\n\n    expect(x).toBe(1)\n\nTests: 1 failed';
+    const j2 = 'FAIL src/b.test.js\n  ● b › works\n\n    expect(x).toBe(1)\nPASS src/a.test.js\n\nTests: 1 failed';
+    expect(normalizeOutput(j1)).toBe(normalizeOutput(j2));
+    expect(normalizeOutput('tests/test_b.py ..F  [ 50%]\ntests/test_a.py ....  [100%]')).toBe(normalizeOutput('tests/test_a.py ....  [ 50%]\ntests/test_b.py ..F  [100%]'));
+  });
+});
+
+describe('property: noise injected → same result; meaning changed → different result', () => {
+  const base = (seed: number, ts: string, req: string, ctr: string, assertion: string) =>
+    `Randomized with seed ${seed}\n[${ts}] request ${req} POST /api/login -> 500\ncontainer ${ctr} started\nFailure/Error: ${assertion}\n12 examples, 1 failure\n`;
+  const hex = (n: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${n}}$`));
+  const iso = fc.date({ min: new Date('2000-01-01'), max: new Date('2099-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+  it('holds for generated seeds, timestamps and ids', () => {
+    fc.assert(
+      fc.property(fc.nat(), fc.nat(), iso, iso, hex(8), hex(8), hex(12), hex(12), (s1, s2, t1, t2, r1, r2, c1, c2) => {
+        const r = (x: string) => `${x.replace(/^\d/, 'a')}-1a2f`;
+        const same = normalizeOutput(base(s1, t1, r(r1), c1, 'expected 3 to be 4')) === normalizeOutput(base(s2, t2, r(r2), c2, 'expected 3 to be 4'));
+        const changed = normalizeOutput(base(s1, t1, r(r1), c1, `expected '${t1}' to be null`)) !== normalizeOutput(base(s1, t1, r(r1), c1, `expected '${t2}' to be null`));
+        return same && (t1 === t2 || changed);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

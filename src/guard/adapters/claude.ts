@@ -39,7 +39,10 @@ export function parseClaude(p: Payload): ParsedHook {
     if (background || response?.backgroundTaskId !== undefined || response?.interrupted === true) return { ...base, event: null };
     const stdout = str(response?.stdout) ?? '';
     const stderr = str(response?.stderr) ?? '';
-    const output = stderr ? `${stdout}\n${stderr}` : stdout;
+    const saved = str(response?.persistedOutputPath);
+    // An over-long output reaches the model as a preview and a saved file; the hook gets the head and the path.
+    const shown = saved ? `Output too large. Full output saved to: ${saved}\n\n${stdout}` : stdout;
+    const output = stderr ? `${shown}\n${stderr}` : shown;
     // PostToolUse fires only for exit code 0; every non-zero exit goes to PostToolUseFailure.
     return { ...base, event: { kind: 'post', command, output, exitCode: 0, ...(callId ? { callId } : {}) } };
   }

@@ -71,7 +71,9 @@ export const LoopGuard = async (_ctx?: unknown) => {
         const command = obj(input.args)?.command;
         if (typeof command !== 'string') return;
         const meta = obj(output.metadata);
-        const text = typeof meta?.output === 'string' ? meta.output : typeof output.output === 'string' ? output.output : '';
+        // A cut output: the model's text names the saved file; metadata.output has only the preview.
+        const cut = meta?.truncated === true && typeof output.output === 'string';
+        const text = cut ? (output.output as string) : typeof meta?.output === 'string' ? meta.output : typeof output.output === 'string' ? output.output : '';
         const exit = typeof meta?.exit === 'number' ? meta.exit : undefined;
         const decision = run(
           { kind: 'post', command, output: text, ...(exit !== undefined ? { exitCode: exit } : {}), ...(input.callID ? { callId: String(input.callID) } : {}) },

@@ -3,6 +3,7 @@ import { classifyFailure } from './classify.ts';
 import { commandKey, resultKey } from './fingerprint.ts';
 import { cycleBlock, cycleWarning, repeatBlock, repeatWarning } from './messages.ts';
 import type { Decision, FailureClass, GuardSettings } from './types.ts';
+import { unseenResult } from './unseen.ts';
 
 /** Per-command memory: the last result and how many times in a row it came back. */
 export interface CommandRecord {
@@ -109,7 +110,7 @@ export function onPost(
   if (seenKey && state.seen.includes(seenKey)) return { next: state, decision: { action: 'allow' } };
 
   const ck = commandKey(input.command);
-  const rk = resultKey(input.output, input.exitCode);
+  const rk = resultKey(input.output, input.exitCode, input.command);
   const failure = input.exitCode === 0 ? null : classifyFailure(input.output, input.exitCode);
   const prev = state.cmds[ck];
   const n = prev && prev.r === rk ? prev.n + 1 : 1;
@@ -133,7 +134,7 @@ export function onPost(
   // Failures that retrying cannot fix are flagged one result earlier than the rest.
   const warnAt = failure ? Math.min(2, settings.warn) : settings.warn;
   if (n >= warnAt) {
-    return { next, decision: { action: 'warn', message: repeatWarning(input.command, n, settings.block, failure) } };
+    return { next, decision: { action: 'warn', message: repeatWarning(input.command, n, settings.block, failure, unseenResult(input.output)) } };
   }
   return { next, decision: { action: 'allow' } };
 }

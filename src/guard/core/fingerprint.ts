@@ -1,13 +1,14 @@
+import { commandShape } from './command-key.ts';
 import { hash64 } from './hash.ts';
-import { normalizeCommand, normalizeOutput } from './normalize.ts';
+import { normalizeOutput } from './normalize.ts';
 
 /** Outputs longer than this are fingerprinted by their head and tail, so a huge log costs the same as a short one. */
 export const MAX_FINGERPRINT_CHARS = 256 * 1024;
 const HALF = MAX_FINGERPRINT_CHARS / 2;
 
-/** The identity of a command: its whitespace-normalized text. */
+/** The identity of a command: its canonical form, shared by rewordings that cannot change what runs (command-key.ts). */
 export function commandKey(command: string): string {
-  return hash64(normalizeCommand(command));
+  return hash64(commandShape(command).key);
 }
 
 /** Head and tail of a long output; the middle of a huge log rarely decides whether two runs are the same. */
@@ -16,8 +17,23 @@ export function clipForFingerprint(output: string): string {
   return `${output.slice(0, HALF)}\n<clipped>\n${output.slice(-HALF)}`;
 }
 
-/** The identity of a result: the normalized output plus the exit code where the tool reports one. */
-export function resultKey(output: string, exitCode: number | undefined): string {
-  const normalized = normalizeOutput(clipForFingerprint(output));
-  return hash64(`${exitCode ?? ''}\u0000${normalized}`);
+/**
+ * The identity of a result: the normalized output. The exit code is not part of it: a trimming pipe or a
+ * `|| true` fallback changes the code without changing what ran, and an empty result is the same whatever code the
+ * tool reports for it. When `command` is given, the lines its dropped `|| echo …` fallbacks print are left out too.
+ */
+export function resultKey(output: string, _exitCode?: number, command?: string): string {
+  let text = output;
+  if (command !== undefined && command.includes('||')) {
+    for (const printed of commandShape(command).fallbackOutputs) text = dropLastLine(text, printed);
+  }
+  return hash64(normalizeOutput(clipForFingerprint(text)));
+}
+
+/** The output without the last line that is exactly `line` (what a fallback echo printed). */
+function dropLastLine(text: string, line: string): string {
+  const trimmed = text.replace(/\s+$/, '');
+  if (trimmed === line) return '';
+  if (!trimmed.endsWith(`\n${line}`)) return text;
+  return trimmed.slice(0, trimmed.length - line.length - 1);
 }

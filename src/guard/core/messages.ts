@@ -1,5 +1,6 @@
 import { FAILURE_ADVICE as CLASS_ADVICE } from './classify.ts';
 import type { FailureClass } from './types.ts';
+import type { Unseen } from './unseen.ts';
 
 /** Every message starts with this, so people and tests can find ours in any tool's wrapping. */
 export const MARKER = 'loop-guard:';
@@ -26,9 +27,22 @@ function plural(n: number, one: string, many: string): string {
   return n === 1 ? one : many;
 }
 
+const MAX_PATH_CHARS = 140;
+
+/** What a repeated result the agent could not see whole needs instead of another identical run. */
+export function unseenAdvice(unseen: Unseen): string {
+  if (unseen.kind === 'timeout') {
+    return "It was stopped at the timeout again; a longer timeout does not help a command that waits for input or never exits. It can run in the background with its output in a file (`cmd > run.log 2>&1 &`), then a bounded wait: `timeout 60 sh -c 'until grep -q ready run.log; do sleep 2; done'`.";
+  }
+  const narrow = unseen.savedTo
+    ? `The full output is in ${showCommand(unseen.savedTo, MAX_PATH_CHARS)}: \`grep -n -iE 'error|fail'\` or \`tail -50\` on that file shows the part not seen.`
+    : "Narrowing it to the failing lines (`2>&1 | grep -n -iE 'error|fail'`, or `| tail -50`) shows the part not seen.";
+  return `That output was cut before it was shown, so the cause may be in the part not seen. ${narrow}`;
+}
+
 /** Warning after the n-th identical result of one command. */
-export function repeatWarning(command: string, n: number, block: number, failure: FailureClass | null): string {
-  const advice = failure ? CLASS_ADVICE[failure] : GENERIC_ADVICE;
+export function repeatWarning(command: string, n: number, block: number, failure: FailureClass | null, unseen?: Unseen | null): string {
+  const advice = unseen ? unseenAdvice(unseen) : failure ? CLASS_ADVICE[failure] : GENERIC_ADVICE;
   const left = block - n;
   const next =
     left <= 0

@@ -95,6 +95,12 @@ interface TokenRule extends NormalizeRule {
    */
   needles?: readonly string[];
   needlesIgnoreCase?: boolean;
+  /**
+   * Leave matches alone on a line that says what failed (an assertion's expected/received, a metric such as
+   * `p95 latency 900ms`): there the value is the result, not noise. A match that opens the line (a log prefix) is
+   * still noise.
+   */
+  keepOnMeaningLines?: boolean;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -170,6 +176,40 @@ export const TOKEN_RULES: ReadonlyArray<TokenRule> = [
     gate: /[0-9a-f]{8}-[0-9a-f]{4}-/i,
   },
   {
+    name: 'seed',
+    description:
+      'Random seeds that test runners print when they shuffle: rspec "Randomized with seed 1234", pytest-randomly "--randomly-seed=N", jest "Seed: N", vitest "with seed N", "random seed: N". A seed anywhere else (an argument in an error) is kept.',
+    example: {
+      before: 'Randomized with seed 1234\nUsing --randomly-seed=3141863\nSeed:        -1795830470',
+      after: 'Randomized with seed <seed>\nUsing --randomly-seed=<seed>\nSeed:        <seed>',
+    },
+    re: /(Randomized with seed |--randomly-seed=|^Seed:[ \t]+|[Rr]unning tests with seed "?|[Rr]andom seed:? )-?\d+/gm,
+    to: '$1<seed>',
+    needles: ['seed'],
+    needlesIgnoreCase: true,
+  },
+  {
+    name: 'container-id',
+    description: 'Docker container ids (12 or 64 hex digits) after the word "container"; image digests and git SHAs are kept.',
+    example: { before: 'container 3f9a1c2b7d4e started', after: 'container <id> started' },
+    re: /(\b[Cc]ontainer[ \t:]+)[0-9a-f]{12}(?:[0-9a-f]{52})?(?![0-9A-Za-z])/g,
+    to: '$1<id>',
+    needles: ['ontainer'],
+  },
+  {
+    name: 'request-id',
+    description:
+      'Request, trace and correlation ids: a token of 8+ letters, digits, "_" or "-" with a digit in it, right after "request", "request id", "x-request-id:", "req_id=", "trace_id=", "correlation-id". Words after them ("request from 10.0.0.5", "Request failed") are kept.',
+    example: {
+      before: '[x] request 9f1c2ab8-1a2f POST /api/login -> 500; trace_id=4bf92f3577b34da6',
+      after: '[x] request <id> POST /api/login -> 500; trace_id=<id>',
+    },
+    re: /(\b(?:[Rr]equest(?:[ _-]?[Ii][Dd])?|REQUEST(?:[ _-]?ID)?|(?:[Rr]eq|[Tt]race|TRACE|[Cc]orrelation|CORRELATION)[ _-]?(?:[Ii][Dd]|ID))["']?[ \t]*[:=]?[ \t]*["']?)(?=[\w-]{0,80}\d)[A-Za-z0-9][\w-]{7,}/g,
+    to: '$1<id>',
+    needles: ['request', 'reqid', 'req id', 'req_id', 'req-id', 'traceid', 'trace id', 'trace_id', 'trace-id', 'correlation'],
+    needlesIgnoreCase: true,
+  },
+  {
     name: 'ulid',
     description: 'ULIDs: 26 Crockford base32 characters, first one 0-7.',
     example: { before: 'job 01KBC7Z3QW9X8Y7V6T5S4R3P2N queued', after: 'job <ulid> queued' },
@@ -187,6 +227,7 @@ export const TOKEN_RULES: ReadonlyArray<TokenRule> = [
     re: /(?<!\d)\d{4}-\d{2}-\d{2}[T ]\d{2}([:_-])\d{2}(?:\1\d{2})?(?:[.,_]\d{1,9})?(?:Z|[+-]\d{2}(?::?\d{2})?)?(?!\d)/g,
     to: '<time>',
     needles: ['-'],
+    keepOnMeaningLines: true,
   },
   {
     name: 'rfc2822',
@@ -195,6 +236,7 @@ export const TOKEN_RULES: ReadonlyArray<TokenRule> = [
     re: new RegExp(`(?:${DAY}, )?(?<!\\d)\\d{1,2} ${MON} \\d{4} \\d{2}:\\d{2}(?::\\d{2})?(?: (?:[+-]\\d{4}|[A-Z]{1,5}))?`, 'g'),
     to: '<time>',
     needles: MONTHS,
+    keepOnMeaningLines: true,
   },
   {
     name: 'ctime',
@@ -207,6 +249,7 @@ export const TOKEN_RULES: ReadonlyArray<TokenRule> = [
     ),
     to: '<time>',
     needles: MONTHS,
+    keepOnMeaningLines: true,
   },
   {
     name: 'date',
@@ -218,6 +261,7 @@ export const TOKEN_RULES: ReadonlyArray<TokenRule> = [
     ),
     to: '<date>',
     needles: ['-', '/', ...MONTHS],
+    keepOnMeaningLines: true,
   },
   {
     name: 'time-of-day',
@@ -226,6 +270,7 @@ export const TOKEN_RULES: ReadonlyArray<TokenRule> = [
     re: /(?<![\w:.])\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?[AaPp][Mm](?![A-Za-z]))?(?!\d)/g,
     to: '<time>',
     needles: [':'],
+    keepOnMeaningLines: true,
   },
   {
     name: 'epoch',
@@ -264,16 +309,17 @@ export const TOKEN_RULES: ReadonlyArray<TokenRule> = [
     },
     re: new RegExp(`(?<![\\w.])${DURATION}`, 'g'),
     to: '<dur>',
+    keepOnMeaningLines: true,
   },
   {
     name: 'hex-address',
     description:
-      'Memory addresses: 0x followed by 6+ hex digits, and Java identity hashes (Foo@1b6d3586). Other bare hex (git SHAs, hashes) is kept: a changed commit is a real change.',
+      'Memory addresses: 0x followed by 6+ hex digits (stack frames, object reprs), and Java identity hashes (Foo@1b6d3586). A "caller address 0x…" names what failed and is kept; other bare hex (git SHAs, hashes) is kept: a changed commit is a real change.',
     example: {
       before: '<Foo object at 0x7f3a2c1b9e50>; expected: Foo@1b6d3586; commit 1a2b3c4d',
       after: '<Foo object at <hex>>; expected: Foo@<hex>; commit 1a2b3c4d',
     },
-    re: /(?<![\w])0x[0-9a-f]{6,}(?![\w])|(?<=[\w$]@)(?=[a-f]*\d)[0-9a-f]{6,8}(?![\w.@-])/gi,
+    re: /(?<![\w])(?<!\bcaller (?:address )?)0x[0-9a-f]{6,}(?![\w])|(?<=[\w$]@)(?=[a-f]*\d)[0-9a-f]{6,8}(?![\w.@-])/gi,
     to: '<hex>',
     needles: ['0x', '@'],
     needlesIgnoreCase: true,
@@ -307,6 +353,14 @@ export const TOKEN_RULES: ReadonlyArray<TokenRule> = [
     needlesIgnoreCase: true,
   },
   {
+    name: 'pytest-progress',
+    description: 'The running percentage after a pytest file line ("tests/test_a.py ..F [ 50%]"): it depends on the order files ran in, not on their results.',
+    example: { before: 'tests/test_b.py ..F  [ 50%]\ntests/test_a.py ....  [100%]', after: 'tests/test_a.py ....\ntests/test_b.py ..F' },
+    re: /^([\w./-]+\.py [.FEsxX]+) +\[ *\d+%\]$/gm,
+    to: '$1',
+    needles: ['%]'],
+  },
+  {
     name: 'rule-line',
     description:
       'Runs of 4 or more of one rule character (= - _ ~ * ─ ━ ═ ⎯) shorten to 3: pytest and others pad centred banners to the terminal width around volatile text.',
@@ -320,6 +374,104 @@ export const TOKEN_RULES: ReadonlyArray<TokenRule> = [
   },
 ];
 
+// A line that says what failed: an assertion's values or a measured metric. Time-like values there are the result.
+const MEANING_LINE_RE =
+  /\b(?:expected|received|actual|assert\w*|to(?:Be|Equal)\w*|to (?:be|equal)|p(?:50|75|90|95|99|999)|latency|throughput|budget|threshold)\b/i;
+// Lower-case substrings one of which every meaning line contains: without one, the plain (faster) replacement runs.
+const MEANING_NEEDLES = ['expect', 'receiv', 'actual', 'assert', 'tobe', 'toequal', 'to be', 'to equal', 'p50', 'p75', 'p90', 'p95', 'p99', 'latency', 'throughput', 'budget', 'threshold'];
+// What may precede a log-line timestamp at the start of a line: it stays noise even on a meaning line.
+const LINE_PREFIX_RE = /^[\s[(]*$/;
+
+/** A replacer that keeps a match on a meaning line unless it opens the line. */
+function meaningAware(to: string): (match: string, ...rest: unknown[]) => string {
+  let lineStart = -1;
+  let meaning = false;
+  let of = '';
+  return (match, ...rest) => {
+    const offset = rest[rest.length - 2] as number;
+    const text = rest[rest.length - 1] as string;
+    const start = text.lastIndexOf('\n', offset - 1) + 1;
+    if (start !== lineStart || of !== text) {
+      let end = text.indexOf('\n', offset);
+      if (end === -1) end = text.length;
+      lineStart = start;
+      of = text;
+      meaning = MEANING_LINE_RE.test(text.slice(start, end));
+    }
+    if (!meaning || LINE_PREFIX_RE.test(text.slice(start, offset))) return to;
+    return match;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Order of independent test-file blocks
+
+// A per-file result line: vitest " ✓ src/a.test.ts (4 tests) 12ms", jest "PASS src/a.test.js", pytest "tests/test_a.py ..F [ 50%]".
+const FILE_HEAD_RE = /^(\s*)(?:(?:[\u2713\u2714\u276f\u00d7\u2717\u2718\u2193]|PASS|FAIL)\s+[\w./@-]+\.\w+(?:\s|$)|[\w./-]+\.py [.FEsxX]+$)/;
+const FILE_HEAD_NEEDLES = ['\u2713', '\u2714', '\u276f', '\u00d7', '\u2717', '\u2718', '\u2193', 'PASS', 'FAIL', '.py '];
+
+const HEAD_MARKS = new Set([0x2713, 0x2714, 0x276f, 0xd7, 0x2717, 0x2718, 0x2193, 0x50 /* P */, 0x46 /* F */]);
+
+/** A cheap first look, so the head pattern runs only on lines that can be one. */
+function maybeFileHead(line: string): boolean {
+  let i = 0;
+  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+  return HEAD_MARKS.has(line.charCodeAt(i)) || line.includes('.py ');
+}
+
+/**
+ * Runs of consecutive per-file blocks (a file's result line and the more-indented lines under it) in a fixed order:
+ * runners that work in parallel print files in the order they finish, which changes between identical runs.
+ */
+export function sortFileBlocks(text: string): string {
+  if (!FILE_HEAD_NEEDLES.some((n) => text.includes(n))) return text;
+  const lines = text.split('\n');
+  const out: string[] = [];
+  let run: string[][] = [];
+  let runIndent = -1;
+  const flush = (): void => {
+    if (run.length > 1) run.sort((a, b) => (a.join('\n') < b.join('\n') ? -1 : a.join('\n') > b.join('\n') ? 1 : 0));
+    for (const block of run) out.push(...block);
+    run = [];
+    runIndent = -1;
+  };
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k] as string;
+    const head = maybeFileHead(line) ? FILE_HEAD_RE.exec(line) : null;
+    if (head && (runIndent === -1 || head[1]!.length === runIndent)) {
+      runIndent = head[1]!.length;
+      const block = [line];
+      // The lines under a file's result line are indented deeper; blank lines belong to it when deeper lines follow.
+      while (k + 1 < lines.length) {
+        const nextLine = lines[k + 1] as string;
+        const indent = nextLine.length - nextLine.trimStart().length;
+        if (nextLine.trim() !== '' && indent > runIndent) {
+          block.push(nextLine);
+          k++;
+          continue;
+        }
+        if (nextLine.trim() === '') {
+          let m = k + 1;
+          while (m < lines.length && (lines[m] as string).trim() === '') m++;
+          const after = lines[m];
+          if (after !== undefined && after.length - after.trimStart().length > runIndent && !FILE_HEAD_RE.test(after)) {
+            block.push(...lines.slice(k + 1, m));
+            k = m - 1;
+            continue;
+          }
+        }
+        break;
+      }
+      run.push(block);
+      continue;
+    }
+    flush();
+    out.push(line);
+  }
+  flush();
+  return out.join('\n');
+}
+
 /** The result text with everything removed that changes between identical runs. */
 export function normalizeOutput(text: string): string {
   if (!text) return '';
@@ -327,6 +479,7 @@ export function normalizeOutput(text: string): string {
   s = normalizeLines(stripTerminal(s));
   let lower: string | undefined;
   let lowerOf: string | undefined;
+  let meaning: boolean | undefined;
   for (const rule of TOKEN_RULES) {
     if (rule.needles) {
       // The lower-cased copy is made at most once per distinct text, and only if a rule asks for it.
@@ -335,9 +488,14 @@ export function normalizeOutput(text: string): string {
       if (!rule.needles.some((n) => hay.includes(n))) continue;
     }
     if (rule.gate && !rule.gate.test(s)) continue;
-    s = s.replace(rule.re, rule.to);
+    if (rule.keepOnMeaningLines && meaning === undefined) {
+      if (lowerOf !== s) (lower = s.toLowerCase()), (lowerOf = s);
+      const hay = lower as string;
+      meaning = MEANING_NEEDLES.some((n) => hay.includes(n)) && MEANING_LINE_RE.test(s);
+    }
+    s = rule.keepOnMeaningLines && meaning ? s.replace(rule.re, meaningAware(rule.to)) : s.replace(rule.re, rule.to);
   }
-  return s;
+  return sortFileBlocks(s);
 }
 
 const LINE_RULES: NormalizeRule[] = [
@@ -400,9 +558,31 @@ const LINE_RULES: NormalizeRule[] = [
   },
 ];
 
+// Rules that are not one regex: the meaning-line exception of the time rules, and the order of file blocks.
+const CONTEXT_RULES: NormalizeRule[] = [
+  {
+    name: 'meaning-lines',
+    description:
+      'Dates, clock times and durations on a line that says what failed (expected/received/actual/assert…, toBe/toEqual, p50–p999, latency, throughput, budget, threshold) are kept: there they are the result. A timestamp that opens the line (a log prefix) is still removed.',
+    example: {
+      before: "→ expected '2024-03-10T00:00:00Z' to be '2024-03-10T01:00:00Z'\n  p95 latency 900ms\n[2026-11-30T12:01:11Z] expected 3 to be 4\n   Duration  1.52s",
+      after: "→ expected '2024-03-10T00:00:00Z' to be '2024-03-10T01:00:00Z'\n  p95 latency 900ms\n[<time>] expected 3 to be 4\n   Duration  <dur>",
+    },
+  },
+  {
+    name: 'test-file-order',
+    description:
+      'Runs of per-file result blocks (vitest "✓/❯/× file", jest "PASS/FAIL file", pytest "file.py ..F [ 50%]", each with its more-indented lines) are put in a fixed order: parallel runners print files as they finish.',
+    example: {
+      before: ' ❯ src/c.test.ts (2 tests | 1 failed) 14ms\n   × c > adds\n ✓ src/a.test.ts (4 tests) 12ms\n\n Test Files  1 failed | 1 passed (2)',
+      after: ' ✓ src/a.test.ts (4 tests) <dur>\n ❯ src/c.test.ts (2 tests | 1 failed) <dur>\n   × c > adds\n\n Test Files  1 failed | 1 passed (2)',
+    },
+  },
+];
+
 /** The rules as data, for docs and tests: name, what it matches, one example before/after. */
 export const NORMALIZE_RULES: ReadonlyArray<NormalizeRule> = Object.freeze(
-  [...LINE_RULES, ...TOKEN_RULES].map(({ name, description, example }) =>
+  [...LINE_RULES, ...TOKEN_RULES, ...CONTEXT_RULES].map(({ name, description, example }) =>
     Object.freeze({ name, description, example: Object.freeze({ ...example }) }),
   ),
 );

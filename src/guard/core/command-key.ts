@@ -1,0 +1,307 @@
+// One key for the rewordings of a command that cannot change what runs: `2>&1`, trimming pipes, comments,
+// `|| true` fallbacks, output-only env prefixes, package-manager aliases. Messages still quote the command as written.
+//
+// A small tokenizer of its own (not shell/split.ts, which answers "which programs run" and drops the operators):
+// the key needs the operators and the words' quoting. Anything it does not understand (command substitution,
+// heredocs, subshells, brace groups) leaves the command as written, whitespace-normalized.
+
+/** The canonical text of a command, and the literal lines its dropped `|| echo …` fallbacks print. */
+export interface CommandShape {
+  key: string;
+  /** Text that a dropped `|| echo …` / `|| printf …` fallback prints, so the result can ignore it too. */
+  fallbackOutputs: string[];
+}
+
+interface Word {
+  t: 'word';
+  /** the text as written, quotes included */
+  raw: string;
+  /** the text after quote removal */
+  value: string;
+  /** a `$` outside single quotes: the value expands, so the raw form is the key */
+  expands: boolean;
+}
+interface Op {
+  t: 'op';
+  op: string;
+}
+interface Redir {
+  t: 'redir';
+  /** the operator with its fd, e.g. `2>&`, `>`, `&>` */
+  op: string;
+  target: Word;
+}
+type Token = Word | Op | Redir;
+
+/** Thrown inside the tokenizer for syntax it leaves alone; caught by commandShape. */
+class Opaque extends Error {}
+
+const SPACE = /[ \t]/;
+const WORD_END = /[\s;&|<>()]/;
+
+function tokenize(s: string): Token[] {
+  const out: Token[] = [];
+  let i = 0;
+  const n = s.length;
+  while (i < n) {
+    const c = s[i]!;
+    if (SPACE.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '\\' && s[i + 1] === '\n') {
+      i += 2;
+      continue;
+    }
+    if (c === '\n' || c === '\r') {
+      out.push({ t: 'op', op: ';' });
+      i++;
+      continue;
+    }
+    // A comment starts only where a word would start.
+    if (c === '#') {
+      while (i < n && s[i] !== '\n') i++;
+      continue;
+    }
+    if (c === '(' || c === ')' || c === '`' || c === '{' || c === '}') throw new Opaque();
+    if (c === '|' || c === '&' || c === ';') {
+      const two = s.slice(i, i + 2);
+      if (two === '&>') {
+        const op = s[i + 2] === '>' ? '&>>' : '&>';
+        out.push(readTarget(op, s, (i0) => (i = i0), i + op.length));
+        continue;
+      }
+      const op = two === '||' || two === '&&' || two === '|&' || two === ';;' ? two : c;
+      if (op === ';;') throw new Opaque();
+      out.push({ t: 'op', op });
+      i += op.length;
+      continue;
+    }
+    if (c === '<' || c === '>' || (/\d/.test(c) && /^\d+[<>]/.test(s.slice(i, i + 4)))) {
+      let j = i;
+      while (/\d/.test(s[j]!)) j++;
+      const m = /^(?:>>|>&|>\||<&|<>|<<|>|<)/.exec(s.slice(j, j + 2));
+      if (!m || m[0] === '<<') throw new Opaque();
+      j += m[0].length;
+      const op = s.slice(i, j);
+      out.push(readTarget(op, s, (i0) => (i = i0), j));
+      continue;
+    }
+    const [word, next] = readWord(s, i);
+    out.push(word);
+    i = next;
+  }
+  return out;
+}
+
+function readTarget(op: string, s: string, setI: (i: number) => void, from: number): Redir {
+  let i = from;
+  while (i < s.length && SPACE.test(s[i]!)) i++;
+  const [target, next] = readWord(s, i);
+  if (target.raw === '') throw new Opaque();
+  setI(next);
+  return { t: 'redir', op, target };
+}
+
+function readWord(s: string, start: number): [Word, number] {
+  let i = start;
+  let value = '';
+  let expands = false;
+  while (i < s.length && !WORD_END.test(s[i]!)) {
+    const c = s[i]!;
+    if (c === '`' || c === '{' || c === '}') throw new Opaque();
+    if (c === "'") {
+      const end = s.indexOf("'", i + 1);
+      if (end === -1) throw new Opaque();
+      value += s.slice(i + 1, end);
+      i = end + 1;
+    } else if (c === '"') {
+      i++;
+      while (i < s.length && s[i] !== '"') {
+        if (s[i] === '`' || (s[i] === '$' && s[i + 1] === '(')) throw new Opaque();
+        if (s[i] === '$') expands = true;
+        if (s[i] === '\\' && i + 1 < s.length && '"\\$`\n'.includes(s[i + 1]!)) i++;
+        value += s[i];
+        i++;
+      }
+      if (i >= s.length) throw new Opaque();
+      i++;
+    } else if (c === '\\') {
+      value += s[i + 1] ?? '';
+      i += 2;
+    } else {
+      if (c === '$') {
+        if (s[i + 1] === '(') throw new Opaque();
+        expands = true;
+      }
+      value += c;
+      i++;
+    }
+  }
+  return [{ t: 'word', raw: s.slice(start, i), value, expands }, i];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Env prefixes that change how output looks or where it goes, never which program runs or what it does. */
+const OUTPUT_ONLY_ENV = new Set([
+  'CI', 'FORCE_COLOR', 'NO_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'TERM', 'COLUMNS', 'LINES', 'PAGER', 'GIT_PAGER',
+  'MANPAGER', 'PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', 'PYTHONIOENCODING', 'NODE_NO_WARNINGS',
+  'NPM_CONFIG_COLOR', 'NPM_CONFIG_PROGRESS', 'NPM_CONFIG_FUND', 'NPM_CONFIG_AUDIT', 'NPM_CONFIG_UPDATE_NOTIFIER',
+  'NO_UPDATE_NOTIFIER', 'GIT_TERMINAL_PROMPT', 'DEBIAN_FRONTEND',
+]);
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
+
+/** Package-manager subcommands that are another spelling of `run <script>`. */
+const PM_ALIASES: Record<string, Record<string, string>> = {
+  npm: { t: 'test', tst: 'test', test: 'test', start: 'start', stop: 'stop', 'run-script': '', rum: '', urn: '', run: '' },
+  pnpm: { t: 'test', tst: 'test', test: 'test', start: 'start', 'run-script': '', run: '' },
+  yarn: { test: 'test', start: 'start', run: '' },
+  // `bun test` is bun's own test runner, not the "test" script, so only start is an alias.
+  bun: { start: 'start', run: '' },
+};
+
+const COUNT = /^(?:-n|--lines|-c|--bytes)$/;
+const COUNT_JOINED = /^(?:-\d+|-[nc][+-]?\d+|--(?:lines|bytes)=[+-]?\d+)$/;
+const NUMBER = /^[+-]?\d+[kKmMbB]?$/;
+
+/** `tail -N`, `head -n N`, `cat`, `grep -v PATTERN`: a view of the output, not part of what runs. */
+function isTrimmer(argv: Word[]): boolean {
+  const name = argv[0]?.value;
+  const args = argv.slice(1).map((w) => w.value);
+  if (name === 'cat') return args.length === 0;
+  if (name === 'head' || name === 'tail') {
+    for (let k = 0; k < args.length; k++) {
+      const a = args[k]!;
+      if (COUNT_JOINED.test(a) || a === '-q') continue;
+      if (COUNT.test(a) && NUMBER.test(args[k + 1] ?? '')) {
+        k++;
+        continue;
+      }
+      return false; // a file, -f/-F (never returns), or an option we do not know
+    }
+    return true;
+  }
+  if (name === 'grep' || name === 'egrep' || name === 'fgrep') {
+    let invert = false;
+    let patterns = 0;
+    for (let k = 0; k < args.length; k++) {
+      const a = args[k]!;
+      if (a === '-e') {
+        patterns++;
+        k++;
+      } else if (/^-[vivEFwx]+$/.test(a) && a !== '-') {
+        if (a.includes('v')) invert = true;
+      } else if (a === '--invert-match') invert = true;
+      else if (!a.startsWith('-') && patterns === 0) patterns++;
+      else return false;
+    }
+    return invert && patterns > 0;
+  }
+  return false;
+}
+
+/** `true`, `:`, `exit 0`, `echo …`, `printf …`: a fallback that only hides the exit status. */
+function fallbackPrints(argv: Word[]): string | null | false {
+  const name = argv[0]?.value;
+  if (argv.some((w) => w.expands)) return false;
+  if (name === 'true' || name === ':') return argv.length === 1 ? null : false;
+  if (name === 'exit') return argv.length <= 2 ? null : false;
+  if (name === 'echo') {
+    const args = argv.slice(1).map((w) => w.value);
+    if (args[0]?.startsWith('-')) return false;
+    return args.join(' ');
+  }
+  return false;
+}
+
+interface Cmd {
+  words: Word[];
+  redirs: Redir[];
+}
+
+function renderWord(w: Word): string {
+  if (w.expands) return w.raw;
+  // Quoting that cannot change the value is not part of the key: "ready", 'ready' and ready are one word.
+  return /^[\w@%+=:,./-]+$/.test(w.value) ? w.value : `'${w.value.replace(/'/g, `'\\''`)}'`;
+}
+
+function canonicalCmd(cmd: Cmd): string {
+  let words = cmd.words;
+  while (words.length > 1) {
+    const m = ASSIGNMENT.exec(words[0]!.value);
+    if (!m || !OUTPUT_ONLY_ENV.has(m[1]!)) break;
+    words = words.slice(1);
+  }
+  const parts = words.map(renderWord);
+  let p = 0;
+  while (p < words.length - 1 && ASSIGNMENT.test(words[p]!.value)) p++;
+  const pm = PM_ALIASES[parts[p] ?? ''];
+  const sub = parts[p + 1];
+  if (pm && sub !== undefined && Object.prototype.hasOwnProperty.call(pm, sub)) {
+    const script = pm[sub];
+    parts.splice(p + 1, 1, ...(script ? ['run', script] : ['run']));
+  }
+  for (const r of cmd.redirs) {
+    const to = r.target.value;
+    // Duplicating a descriptor (2>&1) or discarding to /dev/null changes what is shown, never what runs.
+    if (/&$/.test(r.op) && /^(?:\d+|-)$/.test(to)) continue;
+    if (to === '/dev/null' && !r.op.startsWith('<')) continue;
+    parts.push(`${r.op}${renderWord(r.target)}`);
+  }
+  return parts.join(' ');
+}
+
+/** The canonical key text of a command line; see the module comment for what it drops. */
+export function commandShape(command: string): CommandShape {
+  const flat = command.trim().replace(/\s+/g, ' ');
+  let tokens: Token[];
+  try {
+    tokens = tokenize(command);
+  } catch {
+    return { key: flat, fallbackOutputs: [] };
+  }
+  // A list of pipelines joined by ; && || & and newlines; each pipeline a list of commands joined by | or |&.
+  const list: Array<{ pipe: Cmd[]; op: string }> = [];
+  let pipe: Cmd[] = [];
+  let cur: Cmd = { words: [], redirs: [] };
+  const endCmd = (): void => {
+    if (cur.words.length || cur.redirs.length) pipe.push(cur);
+    cur = { words: [], redirs: [] };
+  };
+  for (const tok of tokens) {
+    if (tok.t === 'word') cur.words.push(tok);
+    else if (tok.t === 'redir') cur.redirs.push(tok);
+    else if (tok.op === '|' || tok.op === '|&') endCmd();
+    else {
+      endCmd();
+      if (pipe.length) list.push({ pipe, op: tok.op });
+      else if (list.length && tok.op !== ';') list[list.length - 1]!.op = tok.op;
+      pipe = [];
+    }
+  }
+  endCmd();
+  if (pipe.length) list.push({ pipe, op: ';' });
+  if (list.length === 0) return { key: flat, fallbackOutputs: [] };
+
+  const fallbackOutputs: string[] = [];
+  // Only a fallback at the very end: `a || true && b` runs b when a fails, so there the fallback matters.
+  while (list.length > 1 && list[list.length - 2]!.op === '||') {
+    const last = list[list.length - 1]!;
+    if (last.pipe.length !== 1 || last.pipe[0]!.redirs.length) break;
+    const printed = fallbackPrints(last.pipe[0]!.words);
+    if (printed === false) break;
+    if (printed) fallbackOutputs.push(printed);
+    list.pop();
+    list[list.length - 1]!.op = ';';
+  }
+  const parts: string[] = [];
+  list.forEach(({ pipe: p, op }, k) => {
+    const stages = p.slice();
+    while (stages.length > 1 && isTrimmer(stages[stages.length - 1]!.words)) stages.pop();
+    parts.push(stages.map(canonicalCmd).join(' | '));
+    if (k < list.length - 1 || op === '&') parts.push(op === ';' ? ';' : op);
+  });
+  const key = parts.join(' ').replace(/ ;/g, ';');
+  return { key: key || flat, fallbackOutputs };
+}
