@@ -63,7 +63,7 @@ function hookOutput(stdin: string, toolArg: string | undefined, env: Env, onKind
     const settings = readSettings(env);
     if (!settings.enabled) return failOpenOutput(format, eventName);
     const parsed = parseHook(toolArg, payload, env);
-    const decision = parsed.event ? decide(parsed.event, settings, factsFor(parsed), fileStore(parsed, env), () => treeFingerprint(projectDir(payload, env))) : { action: 'allow' as const };
+    const decision = parsed.event ? decide(parsed.event, settings, factsFor(parsed), fileStore(parsed, env), (skip) => treeFingerprint(projectDir(payload, env), skip)) : { action: 'allow' as const };
     if (parsed.event) onKind(parsed.event.kind);
     if (parsed.event && decision.action !== 'allow') recordDecision(env as NodeJS.ProcessEnv, parsed.family, 'command' in parsed.event ? parsed.event.command : undefined, decision);
     return render(parsed.format, parsed.eventName, decision);

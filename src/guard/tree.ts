@@ -30,7 +30,7 @@ function statLine(fs: Fs, path: string): string {
 }
 
 /** git status (porcelain v2, with the HEAD commit) plus size and mtime of each listed path; null when this is not a git tree. */
-function gitLook(dir: string, fs: Fs): string | null | undefined {
+function gitLook(dir: string, fs: Fs, skip: ReadonlySet<string>): string | null | undefined {
   const { spawnSync } = load<ChildProcess>('node:child_process');
   const r = spawnSync('git', ['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=dirty'], {
     cwd: dir,
@@ -43,23 +43,24 @@ function gitLook(dir: string, fs: Fs): string | null | undefined {
   if (r.error) return (r.error as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
   if (r.status === 128) return null; // not a repository
   if (r.status !== 0 || typeof r.stdout !== 'string') return undefined;
-  const parts = [r.stdout];
+  const parts: string[] = [];
   let n = 0;
   for (const rec of r.stdout.split('\0')) {
-    if (n >= MAX_STAT_PATHS) break;
+    if (rec.startsWith('#')) parts.push(rec); // branch head and upstream
     if (rec.startsWith('#') || rec === '') continue;
     // v2 records put the path after a fixed number of fields, so a path with spaces stays whole.
     const fields = PATH_FIELD[rec[0] ?? ''];
     if (fields === undefined) continue; // a rename's original path, already covered by its record
     const path = rec.split(' ').slice(fields).join(' ');
-    parts.push(statLine(fs, `${dir}/${path}`));
-    n++;
+    if (skip.has(path)) continue;
+    parts.push(rec);
+    if (n++ < MAX_STAT_PATHS) parts.push(statLine(fs, `${dir}/${path}`));
   }
   return parts.join('\n');
 }
 
 /** Outside git: names, sizes and mtimes of the top two levels (hidden entries and node_modules skipped). */
-function plainLook(dir: string, fs: Fs): string | undefined {
+function plainLook(dir: string, fs: Fs, skip: ReadonlySet<string>): string | undefined {
   const lines: string[] = [];
   const walk = (d: string, depth: number) => {
     let names: string[];
@@ -71,6 +72,7 @@ function plainLook(dir: string, fs: Fs): string | undefined {
     for (const name of names) {
       if (lines.length >= MAX_PLAIN_ENTRIES || name.startsWith('.') || name === 'node_modules') continue;
       const p = `${d}/${name}`;
+      if (skip.has(p.slice(dir.length + 1))) continue;
       lines.push(statLine(fs, p));
       if (depth < 1) {
         try {
@@ -86,14 +88,17 @@ function plainLook(dir: string, fs: Fs): string | undefined {
 }
 
 /** The fingerprint of the tree at `dir`, or undefined when there is no such directory or it cannot be read in time. */
-export function treeFingerprint(dir: string | undefined): string | undefined {
+export function treeFingerprint(dir: string | undefined, skip: readonly string[] = []): string | undefined {
   try {
     if (!dir) return undefined;
     const fs = load<Fs>('node:fs');
     if (!fs.statSync(dir).isDirectory()) return undefined;
-    const git = gitLook(dir, fs);
+    // Paths the command writes itself, relative to the directory as git lists them.
+    const prefix = `${dir.replace(/\/+$/, '')}/`;
+    const skipped = new Set(skip.map((p) => (p.startsWith(prefix) ? p.slice(prefix.length) : p)));
+    const git = gitLook(dir, fs, skipped);
     if (git === undefined) return undefined;
-    const text = git ?? plainLook(dir, fs);
+    const text = git ?? plainLook(dir, fs, skipped);
     return text === undefined ? undefined : hash64(text);
   } catch {
     return undefined;

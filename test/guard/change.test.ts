@@ -10,7 +10,7 @@ import { CODEX_CHANGE_TOOLS } from '../../src/guard/adapters/codex.ts';
 import { parseHook } from '../../src/guard/adapters/index.ts';
 import { LoopGuard } from '../../src/guard/adapters/opencode.ts';
 import { OPENCODE_CHANGE_TOOLS } from '../../src/guard/adapters/opencode-facts.ts';
-import { THRASH_RUNS } from '../../src/guard/core/change.ts';
+import { THRASH_RUNS, writtenPaths } from '../../src/guard/core/change.ts';
 import { onChange, onPost, onPre, type SessionState } from '../../src/guard/core/detector.ts';
 import { MAX_MESSAGE_CHARS } from '../../src/guard/core/messages.ts';
 import { pollKind } from '../../src/guard/core/poll.ts';
@@ -86,6 +86,16 @@ describe('change resets the count, whoever made it', () => {
     expect(drive([a, b, a, b, a, b, a, b]).length).toBeGreaterThan(0);
     expect(drive([a, b, { change: 'edit' }, a, b, { change: 'edit' }, a, b, { change: 'edit' }, a, b])).toEqual([]);
   });
+});
+
+describe('files the command writes itself', () => {
+  it.each([
+    ['echo ran >> ran.txt; ls /missing', ['ran.txt']],
+    ['npm test 2>&1 | tee test.log', ['test.log']],
+    ['npm test > ./out/result.txt 2> err.log', ['out/result.txt', 'err.log']],
+    ['npm test 2>&1 >/dev/null', []],
+    ['npm test', []],
+  ])('%s → %j', (cmd, paths) => expect(writtenPaths(cmd).sort()).toEqual([...paths].sort()));
 });
 
 describe('thrash: the same failure across edits', () => {
@@ -184,7 +194,7 @@ describe('change events from each tool (captured payloads)', () => {
       for (const [k, tool] of ['edit', 'write', 'apply_patch', 'task', 'edit', 'write', 'edit'].entries()) {
         const edit = load(`payloads/opencode/captured/tool.execute.after-${tool === 'apply_patch' ? 'apply_patch-patch' : `${tool}-${tool}`}.json`) as typeof after;
         expect(OPENCODE_CHANGE_TOOLS.has(String(edit.input.tool))).toBe(true);
-        await hooks['tool.execute.after']({ ...structuredClone(edit.input), sessionID: after.input.sessionID, callID: `e${k}` }, structuredClone(edit.output) as never);
+        await hooks['tool.execute.after']({ ...structuredClone(edit.input), sessionID: String(after.input.sessionID), callID: `e${k}` }, structuredClone(edit.output) as never);
         const out = structuredClone(after.output) as { output?: string };
         await hooks['tool.execute.after']({ ...structuredClone(after.input), callID: `x${k}` }, out as never);
         // The thrash note may come (six edits, the same failure); a repeat warning may not.
@@ -258,6 +268,14 @@ describe('the tree fingerprint (a real git repository)', () => {
       const still: string[] = [];
       for (let i = 6; i < 10; i++) still.push(runHook(post(i), 'claude', env));
       expect(still.some((o) => o.includes('same result'))).toBe(true);
+      // A command that appends to a file of its own each run is still a repeat: its own writes are not change.
+      const own = (i: number) => JSON.stringify({ ...base, cwd: dir, tool_use_id: `o${i}`, tool_input: { command: 'echo ran >> ran.txt; ls /missing' }, error: 'Exit code 2\nls: cannot access' });
+      const ownOuts: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        writeFileSync(join(dir, 'ran.txt'), 'x'.repeat(i + 1));
+        ownOuts.push(runHook(own(i), 'claude', env));
+      }
+      expect(ownOuts.some((o) => o.includes('loop-guard:'))).toBe(true);
     } finally {
       rmSync(state, { recursive: true, force: true });
     }

@@ -23,7 +23,7 @@ export const LoopGuard = async (ctx?: unknown) => {
   // The project directory OpenCode gives the plugin; the tree is looked at only when a result repeats.
   const c = obj(ctx);
   const dir = typeof c?.worktree === 'string' && c.worktree !== '/' ? c.worktree : typeof c?.directory === 'string' ? c.directory : undefined;
-  const look = () => treeFingerprint(dir);
+  const look = (skip: readonly string[]) => treeFingerprint(dir, skip);
   const sessions = new Map<string, SessionState>();
 
   const save = (id: string, state: SessionState) => {

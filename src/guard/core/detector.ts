@@ -2,7 +2,7 @@
 import { classifyFailure } from './classify.ts';
 import { commandKey, resultKey } from './fingerprint.ts';
 import { pollBlock, pollCycleWarning, pollWarning, thrashNote } from './change-messages.ts';
-import { looksFailed, THRASH_RUNS, type TreeLook } from './change.ts';
+import { looksFailed, THRASH_RUNS, writtenPaths, type TreeLook } from './change.ts';
 import { cycleBlock, cycleWarning, repeatBlock, repeatWarning } from './messages.ts';
 import { pollKind, pollThresholds } from './poll.ts';
 import type { Decision, FailureClass, GuardSettings } from './types.ts';
@@ -154,7 +154,7 @@ export function onPost(
   let changed = same && (prev.e ?? 0) !== (state.ch ?? 0);
   let tree: string | undefined;
   if (same && !changed && look) {
-    tree = look();
+    tree = look(writtenPaths(input.command));
     if (tree !== undefined && prev.t !== undefined && tree !== prev.t) {
       changed = true;
       state = onChange(state, { by: 'edit' });
@@ -230,7 +230,7 @@ export function onPre(
   const changedSince = (r: CommandRecord): boolean => {
     if ((r.e ?? 0) !== (state.ch ?? 0)) return true;
     if (r.t === undefined || !opts.look) return false;
-    const tree = opts.look();
+    const tree = opts.look(writtenPaths(input.command));
     return tree !== undefined && tree !== r.t;
   };
   if (rec && rec.p !== 2) {
