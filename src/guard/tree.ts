@@ -17,7 +17,8 @@ const PATH_FIELD: Readonly<Record<string, number>> = { '1': 8, '2': 9, u: 10, '?
 type Fs = typeof import('node:fs');
 type ChildProcess = typeof import('node:child_process');
 // Loaded only here, on the repeat path: the common path loads neither module.
-const load = <T>(id: string): T => createRequire(process.execPath)(id) as T;
+let req: NodeJS.Require | undefined;
+const load = <T>(id: string): T => (req ??= createRequire(process.execPath))(id) as T;
 
 function statLine(fs: Fs, path: string): string {
   let st: Stats | undefined;
@@ -92,7 +93,7 @@ export function treeFingerprint(dir: string | undefined, skip: readonly string[]
   try {
     if (!dir) return undefined;
     const fs = load<Fs>('node:fs');
-    if (!fs.statSync(dir).isDirectory()) return undefined;
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return undefined;
     // Paths the command writes itself, relative to the directory as git lists them.
     const prefix = `${dir.replace(/\/+$/, '')}/`;
     const skipped = new Set(skip.map((p) => (p.startsWith(prefix) ? p.slice(prefix.length) : p)));

@@ -165,7 +165,9 @@ export function onPost(
   // A check right after a bare wait (`sleep 10`, then `git status`) is a poll too, and stays one.
   const last = state.recent[state.recent.length - 1];
   const afterWait = last !== undefined && state.cmds[commandOf(last)]?.p === 2;
-  const kind = pollKind(input.command) ?? (afterWait || prev?.p === 1 ? 'poll' : null);
+  // Classified only once a result repeats (a repeat always comes before any warning), so a new result runs no regex.
+  const sticky = same && prev.p !== undefined ? (prev.p === 1 ? 'poll' : 'wait') : null;
+  const kind = n >= 2 ? (pollKind(input.command) ?? (afterWait || prev?.p === 1 ? 'poll' : null)) : sticky;
   // A poll's "connection refused" is what it waits for, not a failure that retrying cannot fix.
   if (kind && failure === 'network') failure = null;
   const failed = input.exitCode !== undefined ? input.exitCode !== 0 : looksFailed(input.output);
