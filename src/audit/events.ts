@@ -51,6 +51,9 @@ export const EDIT_TOOL_NAMES = new Set([
   'str_replace_editor', 'create', 'str_replace', 'insert',
 ]);
 
+/** Sub-agent tools: their completion is change (the guard counts it as progress), not an edit. */
+export const SUBAGENT_TOOL_NAMES = new Set(['Agent', 'Task', 'task']);
+
 export function tokenTotal(t: Tokens): number {
   return t.input + t.cacheRead + t.cacheWrite + t.output;
 }

@@ -4,11 +4,11 @@
 import { TOOL_FACTS } from '../guard/adapters/index.ts';
 import { checkHang } from '../guard/core/hang/rules.ts';
 import { commandKey } from '../guard/core/fingerprint.ts';
-import { detectCycle, emptyState, onPost, onPre, type SessionState } from '../guard/core/detector.ts';
+import { detectCycle, emptyState, onChange, onPost, onPre, type SessionState } from '../guard/core/detector.ts';
 import { MARKER } from '../guard/core/messages.ts';
 import { readSettings } from '../guard/core/settings.ts';
 import type { GuardSettings, ToolName } from '../guard/core/types.ts';
-import type { AuditEvent, AuditTool } from './events.ts';
+import { SUBAGENT_TOOL_NAMES, type AuditEvent, type AuditTool } from './events.ts';
 
 export type { GuardSettings };
 
@@ -102,8 +102,10 @@ export class SessionJudge<M> {
       this.closeAll();
       this.state = emptyState(event.turnId);
     } else if (event.kind === 'tool') {
-      // Today's core has no event for edits and other tools (they change nothing in its counts); a judgment that
-      // counts them as progress plugs in here.
+      // As the guard: an edit or a finished sub-agent is change, so the next identical result is progress, not a repeat.
+      if (event.edit || SUBAGENT_TOOL_NAMES.has(event.name)) {
+        this.state = onChange(this.state, { by: event.edit ? 'edit' : 'agent', ...(event.callId ? { callId: event.callId } : {}) });
+      }
     } else if (event.kind === 'shell') {
       this.shell(event);
     }

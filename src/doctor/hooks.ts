@@ -64,8 +64,6 @@ export function hookSpecOf(tool: ToolName): (Intent & { kind: 'json' }) | undefi
 /** Events that take no matcher: a matcher there is ignored by the tool, so it cannot hide our entry. */
 const NO_MATCHER = new Set(['UserPromptSubmit', 'beforeSubmitPrompt', 'Stop', 'stop']);
 
-const SHELL_TOOL: Partial<Record<ToolName, string>> = { claude: 'Bash', codex: 'Bash', cursor: 'Shell' };
-
 export interface HookAudit {
   check: Check;
   /** Our command per required event that has one: what the replay runs. */
@@ -81,15 +79,17 @@ export function auditHooks(tool: ToolName, found: readonly HookCommand[], config
   const id = `${tool}.hooks`;
   if (!spec) return { check: pass(id, 'no hook entries needed'), commands: {} };
   if (problem) return { check: fail(id, `${configPath}: ${problem}`, `${RERUN} (it adds the hook entries), or fix the file by hand`), commands: {} };
-  const shellTool = SHELL_TOOL[tool] ?? 'Bash';
   const commands: Record<string, string> = {};
   const missing: string[] = [];
   const unmatched: string[] = [];
-  for (const { event } of spec.hooks.events) {
+  for (const { event, matcher } of spec.hooks.events) {
     const ours = found.filter((h) => h.event === event && isOurHookCommand(h.command));
-    const selecting = ours.filter((h) => NO_MATCHER.has(event) || matcherSelects(h.matcher, shellTool));
+    // Every tool name the record's matcher lists (the shell tool, and the edit tools on post events) must be selected.
+    const names = matcher === undefined ? [] : matcher.split('|');
+    const unselected = (h: HookCommand) => (NO_MATCHER.has(event) ? [] : names.filter((n) => !matcherSelects(h.matcher, n)));
+    const selecting = ours.filter((h) => unselected(h).length === 0);
     if (selecting[0]) commands[event] = selecting[0].command;
-    else if (ours[0]) unmatched.push(`${event} (matcher ${JSON.stringify(ours[0].matcher)} does not select ${shellTool})`);
+    else if (ours[0]) unmatched.push(`${event} (matcher ${JSON.stringify(ours[0].matcher)} does not select ${unselected(ours[0]).join(', ')})`);
     else missing.push(event);
   }
   const events = spec.hooks.events.map((e) => e.event);
@@ -98,7 +98,7 @@ export function auditHooks(tool: ToolName, found: readonly HookCommand[], config
   }
   const parts: string[] = [];
   if (missing.length) parts.push(`no loop-guard hook on ${missing.join(', ')}`);
-  if (unmatched.length) parts.push(`a loop-guard hook that never runs for shell commands on ${unmatched.join(', ')}`);
+  if (unmatched.length) parts.push(`a loop-guard hook that does not run for every tool it needs on ${unmatched.join(', ')}`);
   const example = spec.hooks.events.find((e) => e.event === (missing[0] ?? unmatched[0]?.split(' ')[0]));
   const entry =
     spec.hooks.style === 'flat'

@@ -6,6 +6,7 @@ import { decide, type SessionStore } from './core/decide.ts';
 import { readSettings } from './core/settings.ts';
 import type { Decision } from './core/types.ts';
 import { recordDecision } from './event-log.ts';
+import { treeFingerprint } from './tree.ts';
 import { pruneOldSessions, readState, resolveStateDir, sessionFileName, updateState } from './state.ts';
 
 /** Payloads above this are not read whole; the guard allows and moves on. */
@@ -31,6 +32,14 @@ function fileStore(parsed: ParsedHook, env: Env): SessionStore {
   };
 }
 
+/** Where the agent works: the payload's cwd (Claude, Codex), Cursor's first workspace root, else the tool's project dir. */
+function projectDir(payload: Record<string, unknown>, env: Env): string | undefined {
+  if (typeof payload.cwd === 'string') return payload.cwd;
+  const roots = payload.workspace_roots;
+  if (Array.isArray(roots) && typeof roots[0] === 'string') return roots[0];
+  return env.CLAUDE_PROJECT_DIR ?? env.CURSOR_PROJECT_DIR;
+}
+
 /** The whole hook as a function of its inputs, for tests and for main(). */
 export function runHook(stdin: string, toolArg: string | undefined, env: Env): string {
   return handleHook(stdin, toolArg, env).out;
@@ -54,7 +63,7 @@ function hookOutput(stdin: string, toolArg: string | undefined, env: Env, onKind
     const settings = readSettings(env);
     if (!settings.enabled) return failOpenOutput(format, eventName);
     const parsed = parseHook(toolArg, payload, env);
-    const decision = parsed.event ? decide(parsed.event, settings, factsFor(parsed), fileStore(parsed, env)) : { action: 'allow' as const };
+    const decision = parsed.event ? decide(parsed.event, settings, factsFor(parsed), fileStore(parsed, env), (skip) => treeFingerprint(projectDir(payload, env), skip)) : { action: 'allow' as const };
     if (parsed.event) onKind(parsed.event.kind);
     if (parsed.event && decision.action !== 'allow') recordDecision(env as NodeJS.ProcessEnv, parsed.family, 'command' in parsed.event ? parsed.event.command : undefined, decision);
     return render(parsed.format, parsed.eventName, decision);

@@ -12,10 +12,11 @@ export const claude: ToolRecord = {
       env: { path: ['env'] },
       hooks: {
         style: 'nested',
-        // A failing command reaches only PostToolUseFailure, so both post events are needed.
+        // A failing command reaches only PostToolUseFailure, so both post events are needed. PostToolUse also takes
+        // the edit tools and the sub-agent tool: a change between two identical results is progress, not a loop.
         events: [
           { event: 'PreToolUse', matcher: 'Bash' },
-          { event: 'PostToolUse', matcher: 'Bash' },
+          { event: 'PostToolUse', matcher: 'Bash|Edit|Write|MultiEdit|NotebookEdit|Agent|Task' },
           { event: 'PostToolUseFailure', matcher: 'Bash' },
           { event: 'UserPromptSubmit' },
         ],

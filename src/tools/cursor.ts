@@ -19,6 +19,8 @@ export const cursor: ToolRecord = {
           { event: 'postToolUse', matcher: 'Shell' },
           { event: 'postToolUseFailure', matcher: 'Shell' },
           { event: 'beforeSubmitPrompt' },
+          // Fired after the agent's edit tools write a file: an edit between two identical results is progress.
+          { event: 'afterFileEdit' },
         ],
         // Cursor runs project hooks from the project root.
         command: 'node .agents/hooks/loop-guard.mjs cursor',

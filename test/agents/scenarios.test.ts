@@ -5,10 +5,12 @@
 //
 // Env: LOOP_GUARD_AGENTS=claude,codex (subset), LOOP_GUARD_REQUIRE_AGENTS=1 (a deselected agent fails),
 // LOOP_GUARD_KEEP_TMP=1 (keep every temp repo/HOME; failed scenarios always keep theirs).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { agentStatus, AGENT_NAMES, describeRun, openCodeWarmTemplate, removeDir, runAgent, type AgentName, type AgentRun, type RunOptions } from './agents.ts';
 import { commitCount, FIRST_COMMIT_SUBJECT, lineCount, makeRepo, MARKER, scaffold } from './helpers.ts';
-import { startMockServer, turnMarker, type MockModelServer, type Script, type StepResult } from './mock-server.ts';
+import { startMockServer, turnMarker, type MockModelServer, type Script, type StepResult, type ToolStep } from './mock-server.ts';
 
 const LOOP_CMD = 'echo ran >> ran.txt; ls /definitely-missing-dir';
 const PROGRESS_CMD = 'echo ran >> ran.txt; wc -l < ran.txt';
@@ -16,6 +18,36 @@ const CYCLE_A = 'echo ran >> a.txt; cat /missing-a';
 const CYCLE_B = 'echo ran >> b.txt; cat /missing-b';
 /** Text that only appears when LOOP_CMD really ran (ls's own error). */
 const LOOP_RAN = 'cannot access';
+
+/** The test the edit scenarios rerun: the same output every time, failing or green. */
+const TEST_CMD = 'sh test.sh';
+const FAIL_TEXT = 'FAIL: expected 42, got 41';
+const GREEN_TEXT = 'ok: 42 passed';
+
+/** The agent's own edit tool, changing app.js from `const v = k;` to `const v = k+1;` (Codex: apply_patch, offered to catalog models only). */
+function editStep(agent: AgentName, repo: string, k: number): ToolStep {
+  const [from, to] = [`const v = ${k};`, `const v = ${k + 1};`];
+  if (agent === 'claude') return { name: 'Edit', input: { file_path: join(repo, 'app.js'), old_string: from, new_string: to } };
+  if (agent === 'codex') return { name: 'apply_patch', input: `*** Begin Patch\n*** Update File: app.js\n@@\n-${from}\n+${to}\n*** End Patch\n`, custom: true };
+  return { name: 'edit', input: { filePath: join(repo, 'app.js'), oldString: from, newString: to } };
+}
+
+/** app.js and test.sh, and what each agent needs to use its edit tool headless. */
+function prepareEdits(agent: AgentName, repo: string, green: boolean): void {
+  writeFileSync(join(repo, 'app.js'), 'const v = 0;\nmodule.exports = { v };\n');
+  writeFileSync(join(repo, 'test.sh'), green ? `echo "${GREEN_TEXT}"\n` : `echo "${FAIL_TEXT}"\nexit 1\n`);
+  if (agent === 'claude') {
+    // In -p mode an edit needs acceptEdits (an allow rule alone is refused); added to the scaffolded settings.
+    const path = join(repo, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    writeFileSync(path, JSON.stringify({ ...settings, permissions: { defaultMode: 'acceptEdits' } }, null, 2));
+  }
+  if (agent === 'codex') {
+    // Codex offers apply_patch only to a model in its catalog: the mock answers whatever the name.
+    const path = join(repo, '.codex', 'config.toml');
+    writeFileSync(path, `model = "gpt-5.5"\n${readFileSync(path, 'utf8')}`);
+  }
+}
 
 const selected = (process.env.LOOP_GUARD_AGENTS || AGENT_NAMES.join(',')).split(',').map((s) => s.trim());
 const requireAll = process.env.LOOP_GUARD_REQUIRE_AGENTS === '1';
@@ -102,13 +134,14 @@ for (const agent of AGENT_NAMES) {
     }
 
     /** Every scenario fails with the install reason when the CLI is missing: never a silent pass. */
-    const scenario = (name: string, script: Script, body: (s: Scenario) => Promise<void>) =>
+    const scenario = (name: string, scriptOf: Script | ((repo: string) => Script), body: (s: Scenario) => Promise<void>) =>
       it(name, async () => {
         if (!status.ok) throw new Error(`${agent} CLI unavailable: ${status.reason}`);
         const t0 = Date.now();
         const repo = makeRepo();
         tmpDirs.push(repo);
         await scaffold(repo);
+        const script = typeof scriptOf === 'function' ? scriptOf(repo) : scriptOf;
         server.setScript(script);
         const s = new Scenario(agent, repo, script);
         try {
@@ -198,6 +231,42 @@ for (const agent of AGENT_NAMES) {
         expect(ran, `some of the 10 attempts were refused\n${dump}`).toBeLessThan(10);
         expect(steps[9]?.text, `the last attempt was refused with our reason\n${dump}`).toContain(MARKER);
         expect(steps[9]?.text, `the last attempt did not run\n${dump}`).not.toContain('No such file');
+      });
+
+    // Issue 9: change is progress. The model edits with the agent's own edit tool between reruns of the same test.
+    const editCycle = (green: boolean) => (repo: string): Script => {
+      prepareEdits(agent, repo, green);
+      // Claude Code refuses an edit of a file the session has not read ("File has not been read yet").
+      const commands: Array<string | ToolStep> = agent === 'claude' ? [{ name: 'Read', input: { file_path: join(repo, 'app.js') } }, TEST_CMD] : [TEST_CMD];
+      for (let k = 0; k < 5; k++) commands.push(editStep(agent, repo, k), TEST_CMD);
+      return { turns: [{ commands }] };
+    };
+
+    scenario('edits: the same failing test rerun after each edit with the edit tool is never refused',
+      editCycle(false),
+      async (s) => {
+        await s.turn(1);
+        const dump = s.dump();
+        const tests = s.steps().filter((x) => x.command === TEST_CMD);
+        expect(tests.length, dump).toBe(6);
+        for (const t of tests) {
+          expect(t.text, `step ${t.step}: the test ran\n${dump}`).toContain(FAIL_TEXT);
+          expect(t.text, `step ${t.step}: not refused\n${dump}`).not.toContain('was not run');
+          expect(t.text, `step ${t.step}: no repeat warning\n${dump}`).not.toContain('same result');
+        }
+        expect(readFileSync(join(s.repo, 'app.js'), 'utf8'), `the five edits were made\n${dump}`).toContain('const v = 5;');
+      });
+
+    scenario('edits: a green test rerun after each of several edits is never warned',
+      editCycle(true),
+      async (s) => {
+        await s.turn(1);
+        const dump = s.dump();
+        const steps = s.steps();
+        expect(steps.filter((x) => x.command === TEST_CMD).length, dump).toBe(6);
+        for (const x of steps) expect(x.text, `step ${x.step}: no loop-guard text\n${dump}`).not.toContain(MARKER);
+        for (const t of steps.filter((x) => x.command === TEST_CMD)) expect(t.text, dump).toContain(GREEN_TEXT);
+        expect(readFileSync(join(s.repo, 'app.js'), 'utf8'), `the five edits were made\n${dump}`).toContain('const v = 5;');
       });
   });
 }

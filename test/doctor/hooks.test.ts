@@ -7,7 +7,8 @@ const nested = (events: Record<string, string | undefined>) => ({
     Object.entries(events).map(([event, matcher]) => [event, [{ ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: 'command', command: CMD, timeout: 10 }] }]]),
   ),
 });
-const claudeAll = nested({ PreToolUse: 'Bash', PostToolUse: 'Bash', PostToolUseFailure: 'Bash', UserPromptSubmit: undefined });
+const CLAUDE_POST = 'Bash|Edit|Write|MultiEdit|NotebookEdit|Agent|Task';
+const claudeAll = nested({ PreToolUse: 'Bash', PostToolUse: CLAUDE_POST, PostToolUseFailure: 'Bash', UserPromptSubmit: undefined });
 
 describe('matcherSelects', () => {
   it.each([
@@ -47,8 +48,18 @@ describe('auditHooks (claude.hooks / codex.hooks / cursor.hooks)', () => {
     expect(a.commands.PreToolUse).toBe(CMD);
   });
 
+  it('fails when PostToolUse selects only the shell tool (an install from before edits counted as change), naming the tools it misses', () => {
+    const doc = nested({ PreToolUse: 'Bash', PostToolUse: 'Bash', PostToolUseFailure: 'Bash', UserPromptSubmit: undefined });
+    const a = auditHooks('claude', listHookCommands(doc, 'nested', 's'), '.claude/settings.json');
+    expect(a.check.ok).toBe(false);
+    expect(a.check.message).toContain('PostToolUse (matcher "Bash" does not select Edit, Write, MultiEdit, NotebookEdit, Agent, Task)');
+    expect(a.check.fix).toContain(CLAUDE_POST);
+    const codex = auditHooks('codex', listHookCommands(nested({ PreToolUse: 'Bash', PostToolUse: 'Bash', UserPromptSubmit: undefined }), 'nested', 'h'), '.codex/hooks.json');
+    expect(codex.check.message).toContain('does not select apply_patch');
+  });
+
   it('fails naming the missing event, with the entry to add', () => {
-    const doc = nested({ PreToolUse: 'Bash', PostToolUse: 'Bash', UserPromptSubmit: undefined });
+    const doc = nested({ PreToolUse: 'Bash', PostToolUse: CLAUDE_POST, UserPromptSubmit: undefined });
     const a = auditHooks('claude', listHookCommands(doc, 'nested', 's'), '.claude/settings.json');
     expect(a.check.ok).toBe(false);
     expect(a.check.message).toContain('no loop-guard hook on PostToolUseFailure');
@@ -57,14 +68,14 @@ describe('auditHooks (claude.hooks / codex.hooks / cursor.hooks)', () => {
   });
 
   it('fails when our entry sits behind a matcher that never selects the shell tool', () => {
-    const doc = nested({ PreToolUse: 'Edit', PostToolUse: 'Bash', UserPromptSubmit: undefined });
+    const doc = nested({ PreToolUse: 'Edit', PostToolUse: 'Bash|apply_patch', UserPromptSubmit: undefined });
     const a = auditHooks('codex', listHookCommands(doc, 'nested', 'h'), '.codex/hooks.json');
     expect(a.check.ok).toBe(false);
     expect(a.check.message).toContain('PreToolUse (matcher "Edit" does not select Bash)');
   });
 
   it('ignores a matcher on the user-prompt event (the tools ignore it too)', () => {
-    const doc = nested({ PreToolUse: 'Bash', PostToolUse: 'Bash', UserPromptSubmit: 'whatever' });
+    const doc = nested({ PreToolUse: 'Bash', PostToolUse: 'Bash|apply_patch', UserPromptSubmit: 'whatever' });
     expect(auditHooks('codex', listHookCommands(doc, 'nested', 'h'), '.codex/hooks.json').check.ok).toBe(true);
   });
 
@@ -72,7 +83,7 @@ describe('auditHooks (claude.hooks / codex.hooks / cursor.hooks)', () => {
     const doc = { version: 1, hooks: { preToolUse: [{ command: 'node my-own.js', matcher: 'Shell' }] } };
     const a = auditHooks('cursor', listHookCommands(doc, 'flat', 'c'), '.cursor/hooks.json');
     expect(a.check.ok).toBe(false);
-    expect(a.check.message).toContain('no loop-guard hook on preToolUse, postToolUse, postToolUseFailure, beforeSubmitPrompt');
+    expect(a.check.message).toContain('no loop-guard hook on preToolUse, postToolUse, postToolUseFailure, beforeSubmitPrompt, afterFileEdit');
   });
 
   it('reports an unreadable config once', () => {

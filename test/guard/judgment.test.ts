@@ -174,7 +174,7 @@ describe('the guard on the corpus (issue 9 goals)', () => {
     expect(score.overall.workWarnedUnjustified).toBe(0);
   });
 
-  it.fails('gives thrash (the same failure across edits) exactly one note and no refusal', () => {
+  it('gives thrash (the same failure across edits) exactly one note and no refusal', () => {
     expect(score.overall.noteOk).toBe(score.overall.notes);
   });
 

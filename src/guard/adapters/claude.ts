@@ -5,6 +5,14 @@ import { obj, sessionOf, str, type ParsedHook, type Payload } from './types.ts';
 // Turns the harness injects by itself are not the user speaking, so they must not reset the counts.
 const MACHINE_PROMPT_SOURCES = new Set(['system', 'loop_wakeup', 'schedule_wakeup', 'poll_event']);
 
+/**
+ * Tools whose completion changes the workspace: the edit tools and the sub-agent tool. Claude Code 2.1.332 sends Edit,
+ * Write and Agent (captured); MultiEdit, NotebookEdit and Task are the names other releases use. The tool record's
+ * PostToolUse matcher lists the same names (a test keeps them equal).
+ */
+export const CLAUDE_CHANGE_TOOLS = ['Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'Agent', 'Task'] as const;
+const CHANGE_TOOLS: ReadonlySet<string> = new Set(CLAUDE_CHANGE_TOOLS);
+
 /** Split Claude's failure text "Exit code N\n<output>" into the code and the output. */
 export function splitExitCode(error: string): { exitCode?: number; output: string } {
   const m = /^Exit code (\d+)\r?\n?/.exec(error);
@@ -26,6 +34,11 @@ export function parseClaude(p: Payload): ParsedHook {
   if (eventName === 'UserPromptSubmit') {
     const source = str(p.source);
     return { ...base, event: source && MACHINE_PROMPT_SOURCES.has(source) ? null : { kind: 'userTurn' } };
+  }
+  // An edit or a finished sub-agent is progress; a refused edit fires no post event, so every post is a change.
+  if (eventName === 'PostToolUse' && CHANGE_TOOLS.has(str(p.tool_name) ?? '')) {
+    const by = str(p.tool_name) === 'Agent' || str(p.tool_name) === 'Task' ? 'agent' : 'edit';
+    return { ...base, event: { kind: 'change', by, ...(callId ? { callId } : {}) } };
   }
   if (!isBash || command === undefined) return { ...base, event: null };
   const background = input?.run_in_background === true;

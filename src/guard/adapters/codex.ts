@@ -10,6 +10,10 @@ export function codexOutput(response: unknown): { output: string } {
   return { output: response === undefined || response === null ? '' : JSON.stringify(response) };
 }
 
+/** Codex's edit tool (captured: it fires Pre/PostToolUse with this tool_name); the tool record's PostToolUse matcher names it too. */
+export const CODEX_CHANGE_TOOLS = ['apply_patch'] as const;
+const CHANGE_TOOLS: ReadonlySet<string> = new Set(CODEX_CHANGE_TOOLS);
+
 /** Codex hands control back from long commands, and shows the command beside a refusal. */
 export const codexFacts: GuardToolFacts = { longRunsReturn: true, blockSaysThisCommand: true };
 
@@ -23,6 +27,7 @@ export function parseCodex(p: Payload): ParsedHook {
   const call = callId ? { callId } : {};
 
   if (eventName === 'UserPromptSubmit') return { ...base, event: { kind: 'userTurn', ...turn } };
+  if (eventName === 'PostToolUse' && CHANGE_TOOLS.has(str(p.tool_name) ?? '')) return { ...base, event: { kind: 'change', by: 'edit', ...call, ...turn } };
   if (str(p.tool_name) !== 'Bash' || command === undefined) return { ...base, event: null };
   // Codex exec sessions hand control back from long-running commands, so those never hang the agent.
   if (eventName === 'PreToolUse') return { ...base, event: { kind: 'pre', command, background: true, ...call, ...turn } };

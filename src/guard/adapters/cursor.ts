@@ -17,6 +17,9 @@ export function cursorOutput(raw: unknown): { output: string; exitCode?: number 
   return typeof parsed.exitCode === 'number' ? { output, exitCode: parsed.exitCode } : { output };
 }
 
+/** The event Cursor sends after an edit by the agent (the tool record subscribes to it). */
+export const CURSOR_CHANGE_EVENT = 'afterFileEdit';
+
 /** Cursor waits for every foreground command. */
 export const cursorFacts: GuardToolFacts = { longRunsReturn: false, blockSaysThisCommand: false };
 
@@ -34,6 +37,8 @@ export function parseCursor(p: Payload): ParsedHook {
   const command = str(input?.command);
 
   if (eventName === 'beforeSubmitPrompt') return { ...base, event: { kind: 'userTurn', ...turn } };
+  // Cursor's file-edit event fires after its edit tools wrote a file.
+  if (eventName === CURSOR_CHANGE_EVENT) return { ...base, event: { kind: 'change', by: 'edit', ...turn } };
   if (eventName === 'preToolUse' && isShell && command !== undefined) {
     return { ...base, event: { kind: 'pre', command, background: false, ...call, ...turn } };
   }

@@ -15,7 +15,7 @@ export function factsFor(parsed: ParsedHook): GuardToolFacts {
 }
 import { str, type OutputFormat, type ParsedHook, type Payload } from './types.ts';
 
-const CURSOR_EVENTS = new Set(['preToolUse', 'postToolUse', 'postToolUseFailure', 'beforeSubmitPrompt']);
+const CURSOR_EVENTS = new Set(['preToolUse', 'postToolUse', 'postToolUseFailure', 'beforeSubmitPrompt', 'afterFileEdit']);
 
 function looksLikeCursor(p: Payload): boolean {
   return p.cursor_version !== undefined || p.conversation_id !== undefined || CURSOR_EVENTS.has(str(p.hook_event_name) ?? '');

@@ -5,8 +5,9 @@ import { decide, type SessionStore } from '../core/decide.ts';
 import type { SessionState } from '../core/detector.ts';
 import { readSettings } from '../core/settings.ts';
 import type { GuardEvent } from '../core/types.ts';
-import { opencodeFacts } from './opencode-facts.ts';
+import { OPENCODE_CHANGE_TOOLS, opencodeFacts } from './opencode-facts.ts';
 import { recordDecision } from '../event-log.ts';
+import { treeFingerprint } from '../tree.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -17,8 +18,12 @@ function obj(v: unknown): Obj | undefined {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
 }
 
-export const LoopGuard = async (_ctx?: unknown) => {
+export const LoopGuard = async (ctx?: unknown) => {
   const settings = readSettings(process.env);
+  // The project directory OpenCode gives the plugin; the tree is looked at only when a result repeats.
+  const c = obj(ctx);
+  const dir = typeof c?.worktree === 'string' && c.worktree !== '/' ? c.worktree : typeof c?.directory === 'string' ? c.directory : undefined;
+  const look = (skip: readonly string[]) => treeFingerprint(dir, skip);
   const sessions = new Map<string, SessionState>();
 
   const save = (id: string, state: SessionState) => {
@@ -35,7 +40,7 @@ export const LoopGuard = async (_ctx?: unknown) => {
       return result;
     },
   });
-  const run = (event: GuardEvent, sessionID: unknown) => decide(event, settings, opencodeFacts, store(String(sessionID ?? '')));
+  const run = (event: GuardEvent, sessionID: unknown) => decide(event, settings, opencodeFacts, store(String(sessionID ?? '')), look);
 
   return {
     // Every shell command OpenCode runs gets the non-interactive environment.
@@ -67,7 +72,12 @@ export const LoopGuard = async (_ctx?: unknown) => {
       output: { title?: string; output?: string; metadata?: unknown },
     ) => {
       try {
-        if (!settings.enabled || input?.tool !== 'bash' || !output) return;
+        if (!settings.enabled || !output) return;
+        if (OPENCODE_CHANGE_TOOLS.has(String(input?.tool))) {
+          run({ kind: 'change', by: input.tool === 'task' ? 'agent' : 'edit', ...(input.callID ? { callId: String(input.callID) } : {}) }, input.sessionID);
+          return;
+        }
+        if (input?.tool !== 'bash') return;
         const command = obj(input.args)?.command;
         if (typeof command !== 'string') return;
         const meta = obj(output.metadata);

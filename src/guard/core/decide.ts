@@ -1,6 +1,7 @@
 // One event in, one decision out: the hang rules, then the loop detector. Shared by the hook process (guard/main.ts)
 // and the OpenCode plugin, which differ only in where a session's state is kept.
-import { coerceState, emptyState, onPost, onPre, type SessionState } from './detector.ts';
+import type { TreeLook } from './change.ts';
+import { coerceState, emptyState, onChange, onPost, onPre, type SessionState } from './detector.ts';
 import { checkHang } from './hang/rules.ts';
 import type { Decision, GuardEvent, GuardSettings, GuardToolFacts } from './types.ts';
 
@@ -14,7 +15,8 @@ export interface SessionStore {
   update(change: (current: unknown) => { next: SessionState; result: Decision }): Decision | undefined;
 }
 
-export function decide(event: GuardEvent, settings: GuardSettings, facts: GuardToolFacts, store: SessionStore): Decision {
+/** `look` fingerprints the working tree; the core calls it only when a result repeats (see core/change.ts). */
+export function decide(event: GuardEvent, settings: GuardSettings, facts: GuardToolFacts, store: SessionStore, look?: TreeLook): Decision {
   if (event.kind === 'pre') {
     if (settings.hangGuard) {
       const hang = checkHang(event.command, { longRunsReturn: facts.longRunsReturn, backgroundOption: facts.backgroundOption, background: event.background });
@@ -22,11 +24,12 @@ export function decide(event: GuardEvent, settings: GuardSettings, facts: GuardT
     }
     const state = coerceState(store.read());
     const input = event.turnId === undefined ? { command: event.command } : { command: event.command, turnId: event.turnId };
-    return onPre(state, input, settings, { sayThisCommand: facts.blockSaysThisCommand });
+    return onPre(state, input, settings, look ? { sayThisCommand: facts.blockSaysThisCommand, look } : { sayThisCommand: facts.blockSaysThisCommand });
   }
   const result = store.update((current) => {
     if (event.kind === 'userTurn') return { next: emptyState(event.turnId), result: ALLOW };
-    const { next, decision } = onPost(coerceState(current), event, settings);
+    if (event.kind === 'change') return { next: onChange(coerceState(current), event), result: ALLOW };
+    const { next, decision } = onPost(coerceState(current), event, settings, look);
     return { next, result: decision };
   });
   return result ?? ALLOW;

@@ -1,7 +1,10 @@
 // The loop detector: pure functions over a small, bounded per-session state.
 import { classifyFailure } from './classify.ts';
 import { commandKey, resultKey } from './fingerprint.ts';
+import { pollBlock, pollCycleWarning, pollWarning, thrashNote } from './change-messages.ts';
+import { looksFailed, THRASH_RUNS, writtenPaths, type TreeLook } from './change.ts';
 import { cycleBlock, cycleWarning, repeatBlock, repeatWarning } from './messages.ts';
+import { pollKind, pollThresholds } from './poll.ts';
 import type { Decision, FailureClass, GuardSettings } from './types.ts';
 import { unseenResult } from './unseen.ts';
 
@@ -17,6 +20,18 @@ export interface CommandRecord {
   f?: FailureClass;
   /** the command as shown in messages (clipped) */
   c: string;
+  /** the session's change epoch when this result came (absent = 0) */
+  e?: number;
+  /** the session's edit count when this result came (absent = 0) */
+  d?: number;
+  /** the working tree's fingerprint at this result, when one was taken (only at repeats) */
+  t?: string;
+  /** identical failures in a row, each after a change (thrash) */
+  x?: number;
+  /** the thrash note was given for this result */
+  xn?: 1;
+  /** a poll (1) or a bare wait (2): other thresholds apply */
+  p?: 1 | 2;
 }
 
 export interface SessionState {
@@ -29,6 +44,10 @@ export interface SessionState {
   recent: string[];
   /** the last few delivered post calls, so a call delivered twice counts once */
   seen: string[];
+  /** change epoch: bumped by every change (an edit tool, a sub-agent, a tree that moved); absent = 0 */
+  ch?: number;
+  /** edits only (edit tools, a tree that moved): what "the same failure across edits" counts; absent = 0 */
+  ed?: number;
 }
 
 /** Bounds that keep every state read and write O(1) however long the session runs. */
@@ -99,24 +118,71 @@ function evictOldest(cmds: Record<string, CommandRecord>): Record<string, Comman
   return rest;
 }
 
-/** Count a finished command and decide whether the model should be warned. */
+/** Record that the workspace changed (an edit tool, a sub-agent): the next identical result of any command is progress, not a repeat. */
+export function onChange(current: SessionState | undefined, input: { by: 'edit' | 'agent'; callId?: string; turnId?: string }): SessionState {
+  const state = stateForTurn(current, input.turnId);
+  const seenKey = input.callId ? `change:${input.callId}` : undefined;
+  if (seenKey && state.seen.includes(seenKey)) return state;
+  const ch = (state.ch ?? 0) + 1;
+  // A marker in `recent` breaks any cycle across the change, as the change breaks the loop.
+  return {
+    ...state,
+    ch,
+    ...(input.by === 'edit' ? { ed: (state.ed ?? 0) + 1 } : {}),
+    recent: pushBounded(state.recent, `~:${ch}`, LIMITS.recent),
+    seen: seenKey ? pushBounded(state.seen, seenKey, LIMITS.seen) : state.seen,
+  };
+}
+
+/** Count a finished command and decide whether the model should be warned. `look` fingerprints the working tree (I/O, called only when a result repeats). */
 export function onPost(
   current: SessionState | undefined,
   input: PostInput,
   settings: GuardSettings,
+  look?: TreeLook,
 ): { next: SessionState; decision: Decision } {
-  const state = stateForTurn(current, input.turnId);
+  const state0 = stateForTurn(current, input.turnId);
   const seenKey = input.callId ? `post:${input.callId}` : undefined;
-  if (seenKey && state.seen.includes(seenKey)) return { next: state, decision: { action: 'allow' } };
+  if (seenKey && state0.seen.includes(seenKey)) return { next: state0, decision: { action: 'allow' } };
 
   const ck = commandKey(input.command);
   const rk = resultKey(input.output, input.exitCode, input.command);
-  const failure = input.exitCode === 0 ? null : classifyFailure(input.output, input.exitCode);
-  const prev = state.cmds[ck];
-  const n = prev && prev.r === rk ? prev.n + 1 : 1;
+  let failure = input.exitCode === 0 ? null : classifyFailure(input.output, input.exitCode);
+  const prev = state0.cmds[ck];
+  const same = prev !== undefined && prev.r === rk;
+  let state = state0;
+  // Change since the previous identical result: an edit event (epoch), else, only now that the result repeats, the tree.
+  let changed = same && (prev.e ?? 0) !== (state.ch ?? 0);
+  let tree: string | undefined;
+  if (same && !changed && look) {
+    tree = look(writtenPaths(input.command));
+    if (tree !== undefined && prev.t !== undefined && tree !== prev.t) {
+      changed = true;
+      state = onChange(state, { by: 'edit' });
+    }
+  }
+  const edited = same && (prev.d ?? 0) !== (state.ed ?? 0);
+  const n = same && !changed ? prev.n + 1 : 1;
+  // A check right after a bare wait (`sleep 10`, then `git status`) is a poll too, and stays one.
+  const last = state.recent[state.recent.length - 1];
+  const afterWait = last !== undefined && state.cmds[commandOf(last)]?.p === 2;
+  // Classified only once a result repeats (a repeat always comes before any warning), so a new result runs no regex.
+  const sticky = same && prev.p !== undefined ? (prev.p === 1 ? 'poll' : 'wait') : null;
+  const kind = n >= 2 ? (pollKind(input.command) ?? (afterWait || prev?.p === 1 ? 'poll' : null)) : sticky;
+  // A poll's "connection refused" is what it waits for, not a failure that retrying cannot fix.
+  if (kind && failure === 'network') failure = null;
+  const failed = input.exitCode !== undefined ? input.exitCode !== 0 : looksFailed(input.output);
+  const x = same ? (edited && failed ? (prev.x ?? 1) + 1 : (prev.x ?? 1)) : 1;
   const seq = state.seq + 1;
   const record: CommandRecord = { r: rk, n, s: seq, c: input.command.slice(0, LIMITS.shownCommand) };
   if (failure) record.f = failure;
+  if (state.ch) record.e = state.ch;
+  if (state.ed) record.d = state.ed;
+  if (tree !== undefined) record.t = tree;
+  if (x > 1) record.x = x;
+  const noteNow = failed && x >= THRASH_RUNS && !(same && prev.xn);
+  if (noteNow || (same && prev.xn)) record.xn = 1;
+  if (kind) record.p = kind === 'poll' ? 1 : 2;
   const next: SessionState = {
     ...state,
     seq,
@@ -125,11 +191,25 @@ export function onPost(
     seen: seenKey ? pushBounded(state.seen, seenKey, LIMITS.seen) : state.seen,
   };
 
+  if (noteNow) return { next, decision: { action: 'warn', message: thrashNote(input.command, x) } };
   // A cycle message names the whole sequence, which says more than a repeat message about one of its commands.
   const cycle = detectCycle(next.recent);
-  if (cycle && cycle.reps >= settings.warn) {
-    const commands = next.recent.slice(-cycle.period).map((pair) => next.cmds[commandOf(pair)]?.c ?? '?');
-    return { next, decision: { action: 'warn', message: cycleWarning(commands, cycle.reps, settings.block) } };
+  if (cycle) {
+    const block = next.recent.slice(-cycle.period);
+    const polling = block.some((pair) => next.cmds[commandOf(pair)]?.p !== undefined);
+    const limits = polling ? pollThresholds(settings) : settings;
+    if (cycle.reps >= limits.warn) {
+      const commands = block.map((pair) => next.cmds[commandOf(pair)]?.c ?? '?');
+      const message = polling ? pollCycleWarning(commands, cycle.reps, limits.block) : cycleWarning(commands, cycle.reps, limits.block);
+      return { next, decision: { action: 'warn', message } };
+    }
+  }
+  // A bare wait says nothing by itself; only the check after it can repeat.
+  if (kind === 'wait') return { next, decision: { action: 'allow' } };
+  if (kind === 'poll') {
+    const poll = pollThresholds(settings);
+    if (n >= poll.warn) return { next, decision: { action: 'warn', message: pollWarning(input.command, n, poll.block) } };
+    return { next, decision: { action: 'allow' } };
   }
   // Failures that retrying cannot fix are flagged one result earlier than the rest.
   const warnAt = failure ? Math.min(2, settings.warn) : settings.warn;
@@ -144,19 +224,32 @@ export function onPre(
   current: SessionState | undefined,
   input: { command: string; turnId?: string },
   settings: GuardSettings,
-  opts: { sayThisCommand?: boolean } = {},
+  opts: { sayThisCommand?: boolean; look?: TreeLook } = {},
 ): Decision {
   const state = stateForTurn(current, input.turnId);
   const ck = commandKey(input.command);
   const rec = state.cmds[ck];
-  if (rec && rec.n >= settings.block) {
-    return { action: 'deny', rule: 'repeat', message: repeatBlock(input.command, rec.n, rec.f ?? null, opts.sayThisCommand) };
+  // Anything changed since the last identical result (an edit event, else the tree, looked at only on this rare path) lets it run.
+  const changedSince = (r: CommandRecord): boolean => {
+    if ((r.e ?? 0) !== (state.ch ?? 0)) return true;
+    if (r.t === undefined || !opts.look) return false;
+    const tree = opts.look(writtenPaths(input.command));
+    return tree !== undefined && tree !== r.t;
+  };
+  if (rec && rec.p !== 2) {
+    const block = rec.p === 1 ? pollThresholds(settings).block : settings.block;
+    if (rec.n >= block && !changedSince(rec)) {
+      const message = rec.p === 1 ? pollBlock(input.command, rec.n, opts.sayThisCommand) : repeatBlock(input.command, rec.n, rec.f ?? null, opts.sayThisCommand);
+      return { action: 'deny', rule: rec.p === 1 ? 'poll' : 'repeat', message };
+    }
   }
   const cycle = detectCycle(state.recent);
-  if (cycle && cycle.reps >= settings.block) {
+  if (cycle) {
     const block = state.recent.slice(-cycle.period);
+    const polling = block.some((pair) => state.cmds[commandOf(pair)]?.p !== undefined);
+    const limit = polling ? pollThresholds(settings).block : settings.block;
     // Only the command that would continue the cycle is refused; anything else breaks it.
-    if (block[0] !== undefined && commandOf(block[0]) === ck) {
+    if (cycle.reps >= limit && block[0] !== undefined && commandOf(block[0]) === ck) {
       const commands = block.map((pair) => state.cmds[commandOf(pair)]?.c ?? '?');
       return { action: 'deny', rule: 'cycle', message: cycleBlock(commands, cycle.reps, opts.sayThisCommand) };
     }

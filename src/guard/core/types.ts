@@ -35,6 +35,9 @@ export type GuardEvent =
       callId?: string;
       turnId?: string;
     }
+  /** The workspace changed through a non-shell tool: an edit/write/patch tool, or a sub-agent that finished. */
+  /** `by`: an edit (counts toward "the same failure across edits") or a sub-agent (counts only as change). */
+  | { kind: 'change'; by: 'edit' | 'agent'; callId?: string; turnId?: string }
   | { kind: 'userTurn'; turnId?: string };
 
 /** Failures that the same command cannot fix by being run again. */
