@@ -168,7 +168,9 @@ export function onPost(
   const afterWait = last !== undefined && state.cmds[commandOf(last)]?.p === 2;
   // Classified only once a result repeats (a repeat always comes before any warning), so a new result runs no regex.
   const sticky = same && prev.p !== undefined ? (prev.p === 1 ? 'poll' : 'wait') : null;
-  const kind = n >= 2 ? (pollKind(input.command) ?? (afterWait || prev?.p === 1 ? 'poll' : null)) : sticky;
+  // A command stopped at the tool's timeout never finished its check, so it is no poll: it gets the plain thresholds and the timeout advice.
+  const timedOut = n >= 2 && unseenResult(input.output)?.kind === 'timeout';
+  const kind = timedOut ? null : n >= 2 ? (pollKind(input.command) ?? (afterWait || prev?.p === 1 ? 'poll' : null)) : sticky;
   // A poll's "connection refused" is what it waits for, not a failure that retrying cannot fix.
   if (kind && failure === 'network') failure = null;
   const failed = input.exitCode !== undefined ? input.exitCode !== 0 : looksFailed(input.output);
