@@ -81,7 +81,7 @@ export function auditHooks(tool: ToolName, found: readonly HookCommand[], config
   const id = `${tool}.hooks`;
   if (!spec) return { check: pass(id, 'no hook entries needed'), commands: {} };
   if (problem) return { check: fail(id, `${configPath}: ${problem}`, `${RERUN} (it adds the hook entries), or fix the file by hand`), commands: {} };
-  const shellTool = SHELL_TOOL[tool] ?? 'Bash';
+  const shellTool = TOOLS[tool].doctor.shellTool ?? SHELL_TOOL[tool] ?? 'Bash';
   const commands: Record<string, string> = {};
   const missing: string[] = [];
   const unmatched: string[] = [];

@@ -1,8 +1,9 @@
 import { claude } from './claude.ts';
 import { codex } from './codex.ts';
 import { cursor } from './cursor.ts';
+import { gemini } from './gemini.ts';
 import { opencode } from './opencode.ts';
 import type { ToolName, ToolRecord } from './types.ts';
 
-export const TOOLS: Readonly<Record<ToolName, ToolRecord>> = { claude, codex, cursor, opencode };
+export const TOOLS: Readonly<Record<ToolName, ToolRecord>> = { claude, codex, cursor, opencode, gemini };
 export * from './types.ts';

@@ -31,6 +31,8 @@ export interface DoctorFacts {
   traces: { mentions?: string[]; exists?: string[] };
   /** The shell the tool runs commands in, as a check names it ("Claude Code's shell"). */
   shellLabel: string;
+  /** The name the tool gives its shell tool in hook payloads, which our matchers must select (default 'Bash'). */
+  shellTool?: string;
   /** How to give that shell one of our environment values, when doctor finds it missing. */
   envFix: (key: string, value: string) => string;
 }
