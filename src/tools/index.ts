@@ -1,9 +1,10 @@
 import { claude } from './claude.ts';
 import { codex } from './codex.ts';
+import { copilot } from './copilot.ts';
 import { cursor } from './cursor.ts';
 import { gemini } from './gemini.ts';
 import { opencode } from './opencode.ts';
 import type { ToolName, ToolRecord } from './types.ts';
 
-export const TOOLS: Readonly<Record<ToolName, ToolRecord>> = { claude, codex, cursor, opencode, gemini };
+export const TOOLS: Readonly<Record<ToolName, ToolRecord>> = { claude, codex, cursor, opencode, gemini, copilot };
 export * from './types.ts';

@@ -15,7 +15,10 @@ import { startMockServer, turnMarker, type MockModelServer, type Script } from '
 import { killProcesses, processesUsingHome, runMoreAgent } from './more-agents.ts';
 
 /** The tools whose record and adapter have landed, with the config file the scaffold must write for each. */
-const LANDED: Array<{ agent: MoreAgentName; config: string }> = [{ agent: 'gemini', config: '.gemini/settings.json' }];
+const LANDED: Array<{ agent: MoreAgentName; config: string; ruleVia: string }> = [
+  { agent: 'gemini', config: '.gemini/settings.json', ruleVia: "GEMINI.md's @AGENTS.md import" },
+  { agent: 'copilot', config: '.github/hooks/loop-guard.json', ruleVia: 'AGENTS.md, which Copilot CLI reads itself' },
+];
 
 const LOOP_CMD = 'echo ran >> ran.txt; ls /definitely-missing-dir';
 const PROGRESS_CMD = 'echo ran >> ran.txt; wc -l < ran.txt';
@@ -82,7 +85,7 @@ class Scenario {
   }
 }
 
-for (const { agent, config } of LANDED) {
+for (const { agent, config, ruleVia } of LANDED) {
   describe.concurrent(`${agent}: the guard in the real CLI`, () => {
     if (!selected.includes(agent)) {
       if (requireAll) it(`is required (LOOP_GUARD_REQUIRE_AGENTS=1) but deselected by LOOP_GUARD_AGENTS`, () => {
@@ -194,7 +197,7 @@ for (const { agent, config } of LANDED) {
         expect(steps[9]?.text, `the last attempt did not run\n${dump}`).not.toContain('No such file');
       });
 
-    scenario('stop rule: the AGENTS.md rule reaches the model through GEMINI.md\'s @AGENTS.md import',
+    scenario(`stop rule: the AGENTS.md rule reaches the model through ${ruleVia}`,
       { turns: [{ commands: ['echo hi'] }] },
       async (s) => {
         await s.turn(1);
