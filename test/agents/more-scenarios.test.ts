@@ -197,6 +197,16 @@ for (const { agent, config, ruleVia } of LANDED) {
         expect(steps[9]?.text, `the last attempt did not run\n${dump}`).not.toContain('No such file');
       });
 
+    scenario('fail-open: with the guard file gone, every command still runs (a crashing hook must not deny)',
+      { turns: [{ commands: ['echo ran >> ran.txt', 'echo ran >> ran.txt'] }] },
+      async (s) => {
+        rmSync(join(s.repo, GUARD_PATH));
+        await s.turn(1);
+        const dump = s.dump();
+        expect(lineCount(s.repo, 'ran.txt'), `both commands ran\n${dump}`).toBe(2);
+        for (const step of s.steps()) expect(step.text, `no refusal\n${dump}`).not.toMatch(/denied|blocked/i);
+      });
+
     scenario(`stop rule: the AGENTS.md rule reaches the model through ${ruleVia}`,
       { turns: [{ commands: ['echo hi'] }] },
       async (s) => {
