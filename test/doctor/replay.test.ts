@@ -12,6 +12,8 @@ const EVENTS: Record<ReplayTool, string[]> = {
   claude: ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit'],
   codex: ['PreToolUse', 'PostToolUse', 'UserPromptSubmit'],
   cursor: ['preToolUse', 'postToolUse', 'postToolUseFailure', 'beforeSubmitPrompt'],
+  gemini: ['BeforeTool', 'AfterTool', 'BeforeAgent'],
+  copilot: ['PreToolUse', 'PostToolUse', 'UserPromptSubmit'],
 };
 
 function sender() {
@@ -33,7 +35,7 @@ function script(body: string): string {
 
 const d = drivers('/repo');
 
-describe.concurrent.each(['claude', 'codex', 'cursor'] as const)('%s', { timeout: 60_000 }, (tool) => {
+describe.concurrent.each(['claude', 'codex', 'cursor', 'gemini', 'copilot'] as const)('%s', { timeout: 60_000 }, (tool) => {
   it('passes with the built guard', async () => {
     const c = await replay(tool, d[tool], commands(tool), sender(), 'cfg');
     expect(c).toMatchObject({ id: `${tool}.replay`, ok: true });
