@@ -18,6 +18,7 @@ import { killProcesses, processesUsingHome, runMoreAgent } from './more-agents.t
 const LANDED: Array<{ agent: MoreAgentName; config: string; ruleVia: string }> = [
   { agent: 'gemini', config: '.gemini/settings.json', ruleVia: "GEMINI.md's @AGENTS.md import" },
   { agent: 'copilot', config: '.github/hooks/loop-guard.json', ruleVia: 'AGENTS.md, which Copilot CLI reads itself' },
+  { agent: 'qwen', config: '.qwen/settings.json', ruleVia: 'AGENTS.md, which Qwen Code reads itself' },
 ];
 
 const LOOP_CMD = 'echo ran >> ran.txt; ls /definitely-missing-dir';
