@@ -300,6 +300,15 @@ async function copilotGroup(ctx: Ctx): Promise<Check[]> {
   return checks;
 }
 
+async function qwenGroup(ctx: Ctx): Promise<Check[]> {
+  const path = configOf('qwen', 'json');
+  const { doc, problem } = parseJsonText(ctx.read(path));
+  const off = obj(doc)?.disableAllHooks === true ? fail('qwen.hooks', `${path} sets "disableAllHooks": true, so Qwen Code runs no hooks at all`, `remove "disableAllHooks" from ${path}`) : null;
+  const checks = await hookTool(ctx, 'qwen', path, doc === undefined ? [] : listHookCommands(doc, 'nested', path), problem, { QWEN_PROJECT_DIR: ctx.root, CLAUDE_PROJECT_DIR: ctx.root }, off);
+  checks.push(await gitEnvCheck('qwen', TOOLS.qwen.doctor.shellLabel, ctx.base, { env: { PAGER: 'cat' }, source: "Qwen Code's own shell settings" }, ctx.git));
+  return checks;
+}
+
 function realpathOr(p: string): string {
   try {
     return realpathSync(p);
@@ -314,7 +323,7 @@ async function genericGroup(tool: ToolName, ctx: Ctx): Promise<Check[]> {
 }
 
 /** Tools whose config has quirks worth checking (disabled hooks, trust, replayed payloads); the rest get genericGroup. */
-const TOOL_GROUPS: Partial<Record<ToolName, (c: Ctx) => Promise<Check[]>>> = { claude: claudeGroup, codex: codexGroup, cursor: cursorGroup, opencode: opencodeGroup, gemini: geminiGroup, copilot: copilotGroup };
+const TOOL_GROUPS: Partial<Record<ToolName, (c: Ctx) => Promise<Check[]>>> = { claude: claudeGroup, codex: codexGroup, cursor: cursorGroup, opencode: opencodeGroup, gemini: geminiGroup, copilot: copilotGroup, qwen: qwenGroup };
 
 // ───────────────────────────── the list ─────────────────────────────
 

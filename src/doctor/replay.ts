@@ -4,7 +4,7 @@ import { type Json, loadPayload } from './payloads.ts';
 import { describeExit, type ProcResult } from './exec.ts';
 import { type Check, fail, pass, RERUN } from './types.ts';
 
-export type ReplayTool = 'claude' | 'codex' | 'cursor' | 'gemini' | 'copilot';
+export type ReplayTool = 'claude' | 'codex' | 'cursor' | 'gemini' | 'copilot' | 'qwen';
 
 /** The failing command the replay repeats, and its output: a test failure, which the guard counts normally (an
  * "unfixable" class such as a missing file would warn on the 2nd result already). */
@@ -112,6 +112,10 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
   const copilotPre = loadPayload('copilot/PreToolUse-failure.json');
   const copilotPost = loadPayload('copilot/PostToolUse-failure.json');
   const copilotTurn = loadPayload('copilot/UserPromptSubmit.json');
+  const qwenPre = loadPayload('qwen/PreToolUse-failure.json');
+  const qwenPost = loadPayload('qwen/PostToolUseFailure-failure.json');
+  const qwenTurn = loadPayload('qwen/UserPromptSubmit-prompt.json');
+  const qwenPrompt = (turn: number) => `${String(qwenPre.session_id)}########${2 * (turn - 1)}`;
   // Each tool marks a new user message with a new id; the replay does the same after the user turn.
   const promptId = (turn: number) => (turn === 1 ? claudePre.prompt_id : `doctor-prompt-${turn}`);
   const turnId = (turn: number) => (turn === 1 ? codexPre.turn_id : `doctor-turn-${turn}`);
@@ -183,6 +187,20 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
       }),
       userTurn: () => ({ ...copilotTurn, cwd: root, prompt: 'try a different approach' }),
       read: readGeminiOrCopilot,
+    },
+    qwen: {
+      events: { pre: 'PreToolUse', post: 'PostToolUseFailure', turn: 'UserPromptSubmit' },
+      pre: (i, t) => ({ ...qwenPre, cwd: root, prompt_id: qwenPrompt(t), tool_use_id: `toolu_doctor_${i}`, tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' } }),
+      post: (i, t) => ({
+        ...qwenPost,
+        cwd: root,
+        prompt_id: qwenPrompt(t),
+        tool_use_id: `toolu_doctor_${i}`,
+        tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' },
+        error: `Command: ${REPLAY_COMMAND}\nDirectory: (root)\nOutput: ${REPLAY_OUTPUT}\nError: (none)\nExit Code: 1\nSignal: (none)\nProcess Group PGID: (none)`,
+      }),
+      userTurn: (t) => ({ ...qwenTurn, cwd: root, prompt_id: qwenPrompt(t), prompt: 'try a different approach', submitted_prompt: 'try a different approach' }),
+      read: (out, step, event) => readHookSpecific(out, step, event, false),
     },
   };
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { copilotOutput, parseCopilot, renderCopilot, renderCopilotStop } from '../../src/guard/adapters/copilot.ts';
 import { geminiOutput, parseGemini, renderGemini, renderGeminiStop } from '../../src/guard/adapters/gemini.ts';
 import { detectFormat, parseHook } from '../../src/guard/adapters/index.ts';
+import { parseQwen, qwenOutput, renderQwen, renderQwenStop } from '../../src/guard/adapters/qwen.ts';
 import type { Decision } from '../../src/guard/core/types.ts';
 import { freshStateDir, guardEnv, type Json, loadPayload, requireBuilt, runGuardSync } from '../helpers/guard.ts';
 
@@ -67,6 +68,34 @@ describe('copilot adapter', () => {
     expect(renderCopilot('PreToolUse', allow)).toBe('');
     expect(renderCopilot('UserPromptSubmit', warn)).toBe('');
     expect(JSON.parse(renderCopilotStop('done'))).toEqual({ behavior: 'deny', message: 'done', interrupt: true });
+  });
+});
+
+describe('qwen adapter', () => {
+  const prompt = '3ef05533-d889-4f49-965b-c5feab0eaf5c########0';
+  it('reads a PostToolUseFailure: output and exit code out of the tool text, Command/Directory/PGID lines dropped', () => {
+    expect(parseQwen(loadPayload('qwen/PostToolUseFailure-failure.json')).event).toEqual({
+      kind: 'post', command: 'cat /nonexistent-file', output: 'cat: /nonexistent-file: No such file or directory', exitCode: 1, callId: 'toolu_1796038659953_xmn5tbt1w', turnId: prompt,
+    });
+    expect(parseQwen(loadPayload('qwen/PostToolUse-success.json')).event).toMatchObject({ kind: 'post', output: 'hello-from-mock', exitCode: 0 });
+    expect(qwenOutput('Command: x\nDirectory: (root)\nOutput: a\nb\nError: (none)\nExit Code: (none)\nSignal: 9\nProcess Group PGID: 77')).toEqual({ output: 'a\nb\nSignal: 9' });
+  });
+  it('a real prompt (submitted_prompt) is a user turn; the continuation before every model request and a Stop retry are not', () => {
+    expect(parseQwen(loadPayload('qwen/UserPromptSubmit-prompt.json')).event).toEqual({ kind: 'userTurn', turnId: prompt });
+    expect(parseQwen(loadPayload('qwen/UserPromptSubmit-continuation.json')).event).toBeNull();
+    expect(parseQwen(loadPayload('qwen/UserPromptSubmit-retry.json')).event).toBeNull();
+    expect(parseQwen(loadPayload('qwen/UserPromptSubmit-resume.json')).event).toMatchObject({ kind: 'userTurn', turnId: 'd003915d-69ef-48d3-a088-8e428a79936a########2' });
+  });
+  it('pre events carry the prompt id, so a new prompt resets even without its UserPromptSubmit', () => {
+    expect(parseQwen(loadPayload('qwen/PreToolUse-failure.json')).event).toEqual({ kind: 'pre', command: 'cat /nonexistent-file', background: false, callId: 'toolu_1796038659953_xmn5tbt1w', turnId: prompt });
+    expect(parseQwen({ ...loadPayload('qwen/PreToolUse-failure.json'), tool_name: 'write_file' }).event).toBeNull();
+  });
+  it("answers in Claude's shapes; the stop is continue:false (for the UserPromptSubmit continuation)", () => {
+    expect(JSON.parse(renderQwen('PreToolUse', deny))).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'loop-guard: stop.' } });
+    expect(JSON.parse(renderQwen('PostToolUseFailure', warn))).toEqual({ hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'loop-guard: this repeated.' } });
+    expect(renderQwen('UserPromptSubmit', warn)).toBe('');
+    expect(renderQwen('PreToolUse', allow)).toBe('');
+    expect(JSON.parse(renderQwenStop('done'))).toEqual({ continue: false, stopReason: 'done' });
   });
 });
 
