@@ -21,6 +21,7 @@ import { auditHooks, hookSpecOf, type HookCommand, listHookCommands } from './ho
 import { guardFileCheck, manifestCheck, readManifestText } from './install.ts';
 import { agentsBlockCheck, blockEndOffset, claudeImportCheck, codexInstructionsCheck, type InstructionDoc } from './instructions.ts';
 import { nodeCheck } from './node.ts';
+import { copilotTrustCheck, geminiTrustCheck } from './trust.ts';
 import { judgePlugin, pluginFileCheck, probePlugin } from './opencode.ts';
 import { type Driver, drivers, replay, type ReplayTool } from './replay.ts';
 import { type ProcResult, runProcess, runShell } from './exec.ts';
@@ -273,13 +274,56 @@ async function opencodeGroup(ctx: Ctx): Promise<Check[]> {
   return checks;
 }
 
+async function geminiGroup(ctx: Ctx): Promise<Check[]> {
+  const path = configOf('gemini', 'json');
+  const { doc, problem } = parseJsonText(ctx.read(path));
+  const userPath = join(ctx.env.GEMINI_CLI_HOME ?? ctx.home, '.gemini');
+  const user = parseJsonText(readAbs(join(userPath, 'settings.json'))).doc;
+  const foldersPath = ctx.env.GEMINI_CLI_TRUSTED_FOLDERS_PATH ?? join(userPath, 'trustedFolders.json');
+  const off = [[path, doc], ['~/.gemini/settings.json', user]].find(([, d]) => obj(obj(d)?.hooksConfig)?.enabled === false);
+  const disabled = off ? fail('gemini.hooks', `${String(off[0])} sets "hooksConfig": { "enabled": false }, so Gemini CLI runs no hooks at all`, `remove it from ${String(off[0])}`) : null;
+  const checks = await hookTool(ctx, 'gemini', path, doc === undefined ? [] : listHookCommands(doc, 'nested', path), problem, {}, disabled);
+  checks.push(geminiTrustCheck(realpathOr(ctx.root), ctx.base, user, parseJsonText(readAbs(foldersPath)).doc, ctx.tilde(foldersPath)));
+  checks.push(await gitEnvCheck('gemini', TOOLS.gemini.doctor.shellLabel, ctx.base, { env: { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' }, source: "Gemini CLI's own shell settings" }, ctx.git));
+  return checks;
+}
+
+async function copilotGroup(ctx: Ctx): Promise<Check[]> {
+  const path = configOf('copilot', 'json');
+  const { doc, problem } = parseJsonText(ctx.read(path));
+  const configPath = join(ctx.env.COPILOT_HOME ?? join(ctx.home, '.copilot'), 'config.json');
+  const config = parseJsonText(readAbs(configPath)).doc;
+  const disabled = obj(config)?.disableAllHooks === true ? fail('copilot.hooks', `${ctx.tilde(configPath)} sets "disableAllHooks": true, so Copilot CLI runs no hooks at all`, `remove it from ${ctx.tilde(configPath)}`) : null;
+  const checks = await hookTool(ctx, 'copilot', path, doc === undefined ? [] : listHookCommands(doc, 'nested', path), problem, {}, disabled);
+  checks.push(copilotTrustCheck(realpathOr(ctx.root), ctx.base, config, ctx.tilde(configPath)));
+  checks.push(await gitEnvCheck('copilot', TOOLS.copilot.doctor.shellLabel, ctx.base, { env: {}, source: 'no setting of ours (Copilot CLI has none for its shell)' }, ctx.git));
+  return checks;
+}
+
+async function qwenGroup(ctx: Ctx): Promise<Check[]> {
+  const path = configOf('qwen', 'json');
+  const { doc, problem } = parseJsonText(ctx.read(path));
+  const off = obj(doc)?.disableAllHooks === true ? fail('qwen.hooks', `${path} sets "disableAllHooks": true, so Qwen Code runs no hooks at all`, `remove "disableAllHooks" from ${path}`) : null;
+  const checks = await hookTool(ctx, 'qwen', path, doc === undefined ? [] : listHookCommands(doc, 'nested', path), problem, { QWEN_PROJECT_DIR: ctx.root, CLAUDE_PROJECT_DIR: ctx.root }, off);
+  checks.push(await gitEnvCheck('qwen', TOOLS.qwen.doctor.shellLabel, ctx.base, { env: { PAGER: 'cat' }, source: "Qwen Code's own shell settings" }, ctx.git));
+  return checks;
+}
+
+function realpathOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
 /** A tool with no checks of its own yet: whether its shell's git pager and editor wait for a person. */
 async function genericGroup(tool: ToolName, ctx: Ctx): Promise<Check[]> {
   return [await gitEnvCheck(tool, TOOLS[tool].doctor.shellLabel, ctx.base, { env: {}, source: 'no setting of ours' }, ctx.git)];
 }
 
 /** Tools whose config has quirks worth checking (disabled hooks, trust, replayed payloads); the rest get genericGroup. */
-const TOOL_GROUPS: Partial<Record<ToolName, (c: Ctx) => Promise<Check[]>>> = { claude: claudeGroup, codex: codexGroup, cursor: cursorGroup, opencode: opencodeGroup };
+const TOOL_GROUPS: Partial<Record<ToolName, (c: Ctx) => Promise<Check[]>>> = { claude: claudeGroup, codex: codexGroup, cursor: cursorGroup, opencode: opencodeGroup, gemini: geminiGroup, copilot: copilotGroup, qwen: qwenGroup };
 
 // ───────────────────────────── the list ─────────────────────────────
 

@@ -4,7 +4,7 @@ import { type Json, loadPayload } from './payloads.ts';
 import { describeExit, type ProcResult } from './exec.ts';
 import { type Check, fail, pass, RERUN } from './types.ts';
 
-export type ReplayTool = 'claude' | 'codex' | 'cursor';
+export type ReplayTool = 'claude' | 'codex' | 'cursor' | 'gemini' | 'copilot' | 'qwen';
 
 /** The failing command the replay repeats, and its output: a test failure, which the guard counts normally (an
  * "unfixable" class such as a missing file would warn on the 2nd result already). */
@@ -75,6 +75,26 @@ function readCursor(stdout: string, step: Step, event: string): Reading {
   return { kind: 'silent' };
 }
 
+/** Gemini CLI and Copilot CLI: a deny is a top-level decision (Gemini) or hookSpecificOutput (Copilot); a warning is
+ * hookSpecificOutput.additionalContext (Gemini) or a top-level additionalContext (Copilot); silence otherwise. */
+function readGeminiOrCopilot(stdout: string, step: Step, event: string): Reading {
+  const out = stdout.trim();
+  if (out === '') return { kind: 'silent' };
+  const parsed = parseJson(out);
+  if (typeof parsed === 'string') return { kind: 'bad', why: `${parsed} on ${event}` };
+  const h = obj(parsed.hookSpecificOutput);
+  const denyReason = parsed.decision === 'deny' ? parsed.reason : h?.permissionDecision === 'deny' ? h.permissionDecisionReason : undefined;
+  if (parsed.decision === 'deny' || h?.permissionDecision === 'deny') {
+    if (step !== 'pre') return { kind: 'bad', why: `denied on ${event}, which replaces the output` };
+    if (typeof denyReason !== 'string' || denyReason === '') return { kind: 'bad', why: 'denied without a reason' };
+    return { kind: 'deny', text: denyReason };
+  }
+  if (parsed.continue === false) return { kind: 'bad', why: `stopped the run on ${event}` };
+  const context = parsed.additionalContext ?? h?.additionalContext;
+  if (typeof context === 'string') return { kind: 'warn', text: context };
+  return { kind: 'silent' };
+}
+
 /** The payload drivers, built from the shipped payloads with only command, output and ids changed. */
 export function drivers(root: string): Record<ReplayTool, Driver> {
   const claudePre = loadPayload('claude/PreToolUse-failure.json');
@@ -86,6 +106,16 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
   const cursorPre = loadPayload('cursor/preToolUse.json');
   const cursorPost = loadPayload('cursor/postToolUse.json');
   const cursorTurn = loadPayload('cursor/beforeSubmitPrompt.json');
+  const geminiPre = loadPayload('gemini/BeforeTool-failure.json');
+  const geminiPost = loadPayload('gemini/AfterTool-failure.json');
+  const geminiTurn = loadPayload('gemini/BeforeAgent-prompt.json');
+  const copilotPre = loadPayload('copilot/PreToolUse-failure.json');
+  const copilotPost = loadPayload('copilot/PostToolUse-failure.json');
+  const copilotTurn = loadPayload('copilot/UserPromptSubmit.json');
+  const qwenPre = loadPayload('qwen/PreToolUse-failure.json');
+  const qwenPost = loadPayload('qwen/PostToolUseFailure-failure.json');
+  const qwenTurn = loadPayload('qwen/UserPromptSubmit-prompt.json');
+  const qwenPrompt = (turn: number) => `${String(qwenPre.session_id)}########${2 * (turn - 1)}`;
   // Each tool marks a new user message with a new id; the replay does the same after the user turn.
   const promptId = (turn: number) => (turn === 1 ? claudePre.prompt_id : `doctor-prompt-${turn}`);
   const turnId = (turn: number) => (turn === 1 ? codexPre.turn_id : `doctor-turn-${turn}`);
@@ -133,6 +163,44 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
       }),
       userTurn: (t) => ({ ...cursorTurn, workspace_roots: [root], generation_id: generation(t), prompt: 'try a different approach' }),
       read: readCursor,
+    },
+    gemini: {
+      events: { pre: 'BeforeTool', post: 'AfterTool', turn: 'BeforeAgent' },
+      pre: () => ({ ...geminiPre, cwd: root, tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' } }),
+      post: (i) => ({
+        ...geminiPost,
+        cwd: root,
+        tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' },
+        tool_response: { llmContent: `<untrusted_context>\nOutput: ${REPLAY_OUTPUT}\nExit Code: 1\nProcess Group PGID: ${4000 + i}\n</untrusted_context>`, returnDisplay: REPLAY_OUTPUT },
+      }),
+      userTurn: () => ({ ...geminiTurn, cwd: root, prompt: 'try a different approach' }),
+      read: readGeminiOrCopilot,
+    },
+    copilot: {
+      events: { pre: 'PreToolUse', post: 'PostToolUse', turn: 'UserPromptSubmit' },
+      pre: () => ({ ...copilotPre, cwd: root, tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' } }),
+      post: (i) => ({
+        ...copilotPost,
+        cwd: root,
+        tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' },
+        tool_result: { result_type: 'success', text_result_for_llm: `${REPLAY_OUTPUT}\n<shellId: ${i} completed with exit code 1>` },
+      }),
+      userTurn: () => ({ ...copilotTurn, cwd: root, prompt: 'try a different approach' }),
+      read: readGeminiOrCopilot,
+    },
+    qwen: {
+      events: { pre: 'PreToolUse', post: 'PostToolUseFailure', turn: 'UserPromptSubmit' },
+      pre: (i, t) => ({ ...qwenPre, cwd: root, prompt_id: qwenPrompt(t), tool_use_id: `toolu_doctor_${i}`, tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' } }),
+      post: (i, t) => ({
+        ...qwenPost,
+        cwd: root,
+        prompt_id: qwenPrompt(t),
+        tool_use_id: `toolu_doctor_${i}`,
+        tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' },
+        error: `Command: ${REPLAY_COMMAND}\nDirectory: (root)\nOutput: ${REPLAY_OUTPUT}\nError: (none)\nExit Code: 1\nSignal: (none)\nProcess Group PGID: (none)`,
+      }),
+      userTurn: (t) => ({ ...qwenTurn, cwd: root, prompt_id: qwenPrompt(t), prompt: 'try a different approach', submitted_prompt: 'try a different approach' }),
+      read: (out, step, event) => readHookSpecific(out, step, event, false),
     },
   };
 }

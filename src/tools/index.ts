@@ -1,8 +1,11 @@
 import { claude } from './claude.ts';
 import { codex } from './codex.ts';
+import { copilot } from './copilot.ts';
 import { cursor } from './cursor.ts';
+import { gemini } from './gemini.ts';
 import { opencode } from './opencode.ts';
+import { qwen } from './qwen.ts';
 import type { ToolName, ToolRecord } from './types.ts';
 
-export const TOOLS: Readonly<Record<ToolName, ToolRecord>> = { claude, codex, cursor, opencode };
+export const TOOLS: Readonly<Record<ToolName, ToolRecord>> = { claude, codex, cursor, opencode, gemini, copilot, qwen };
 export * from './types.ts';

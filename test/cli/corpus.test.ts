@@ -14,7 +14,7 @@ import { fixtureRepo, readTree, requireCli, runCliAsync } from '../helpers/cli.t
 beforeAll(requireCli);
 
 const CORPUS = fileURLToPath(new URL('../fixtures/corpus/', import.meta.url));
-const LABELS: Record<ToolName, string> = { claude: 'Claude Code', codex: 'Codex', cursor: 'Cursor', opencode: 'OpenCode' };
+const LABELS: Record<ToolName, string> = { claude: 'Claude Code', codex: 'Codex', cursor: 'Cursor', opencode: 'OpenCode', gemini: 'Gemini CLI', copilot: 'GitHub Copilot CLI', qwen: 'Qwen Code' };
 
 /**
  * Shapes the CLI refuses with a conflict (exit 1, names the file and a fix) instead of merging:
@@ -247,6 +247,9 @@ const OWNED: Record<ToolName, string> = {
   codex: '.agents/hooks/loop-guard.mjs',
   cursor: '.agents/hooks/loop-guard.mjs',
   opencode: '.opencode/plugins/loop-guard.js',
+  gemini: '.agents/hooks/loop-guard.mjs',
+  copilot: '.agents/hooks/loop-guard.mjs',
+  qwen: '.agents/hooks/loop-guard.mjs',
 };
 
 // Install keeps every key, value and comment; rerun is a no-op; --check is clean; --remove restores the tree.

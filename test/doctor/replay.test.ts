@@ -12,6 +12,9 @@ const EVENTS: Record<ReplayTool, string[]> = {
   claude: ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit'],
   codex: ['PreToolUse', 'PostToolUse', 'UserPromptSubmit'],
   cursor: ['preToolUse', 'postToolUse', 'postToolUseFailure', 'beforeSubmitPrompt'],
+  gemini: ['BeforeTool', 'AfterTool', 'BeforeAgent'],
+  copilot: ['PreToolUse', 'PostToolUse', 'UserPromptSubmit'],
+  qwen: ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit'],
 };
 
 function sender() {
@@ -33,7 +36,7 @@ function script(body: string): string {
 
 const d = drivers('/repo');
 
-describe.concurrent.each(['claude', 'codex', 'cursor'] as const)('%s', { timeout: 60_000 }, (tool) => {
+describe.concurrent.each(['claude', 'codex', 'cursor', 'gemini', 'copilot', 'qwen'] as const)('%s', { timeout: 60_000 }, (tool) => {
   it('passes with the built guard', async () => {
     const c = await replay(tool, d[tool], commands(tool), sender(), 'cfg');
     expect(c).toMatchObject({ id: `${tool}.replay`, ok: true });

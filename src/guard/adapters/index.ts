@@ -2,12 +2,15 @@
 import type { Decision, GuardToolFacts, ToolName } from '../core/types.ts';
 import { claudeFacts, parseClaude, renderClaude } from './claude.ts';
 import { codexFacts, parseCodex, renderCodex } from './codex.ts';
+import { copilotFacts, parseCopilot, renderCopilot } from './copilot.ts';
 import { cursorFacts, parseCursor, renderCursor } from './cursor.ts';
+import { geminiFacts, parseGemini, renderGemini } from './gemini.ts';
 import { opencodeFacts } from './opencode-facts.ts';
+import { parseQwen, qwenFacts, renderQwen } from './qwen.ts';
 export { formatFromArg, quietOutput } from './quiet.ts';
 
 /** Each tool's facts for the core, by tool. */
-export const TOOL_FACTS: Readonly<Record<ToolName, GuardToolFacts>> = { claude: claudeFacts, codex: codexFacts, cursor: cursorFacts, opencode: opencodeFacts };
+export const TOOL_FACTS: Readonly<Record<ToolName, GuardToolFacts>> = { claude: claudeFacts, codex: codexFacts, cursor: cursorFacts, opencode: opencodeFacts, gemini: geminiFacts, copilot: copilotFacts, qwen: qwenFacts };
 
 /** The facts the core uses: the session family's for the hang rules, the answer format's for how a block reads. */
 export function factsFor(parsed: ParsedHook): GuardToolFacts {
@@ -24,7 +27,7 @@ function looksLikeCursor(p: Payload): boolean {
 /** The tool that sent this payload: the argument when valid, else sniffed from fields. */
 export function detectFormat(toolArg: string | undefined, p: Payload): OutputFormat {
   if (looksLikeCursor(p)) return 'cursor';
-  if (toolArg === 'claude' || toolArg === 'codex' || toolArg === 'cursor') return toolArg;
+  if (toolArg === 'claude' || toolArg === 'codex' || toolArg === 'cursor' || toolArg === 'gemini' || toolArg === 'copilot' || toolArg === 'qwen') return toolArg;
   if (p.turn_id !== undefined) return 'codex';
   return 'claude';
 }
@@ -33,6 +36,9 @@ export function parseHook(toolArg: string | undefined, p: Payload, env: Record<s
   const format = detectFormat(toolArg, p);
   if (format === 'cursor') return parseCursor(p);
   if (format === 'codex') return parseCodex(p);
+  if (format === 'gemini') return parseGemini(p);
+  if (format === 'copilot') return parseCopilot(p);
+  if (format === 'qwen') return parseQwen(p);
   const parsed = parseClaude(p);
   // Cursor also runs .claude/settings.json hooks: count those with Cursor's own so one call is never counted twice.
   if (env.CURSOR_VERSION !== undefined || env.CURSOR_PROJECT_DIR !== undefined) {
@@ -45,6 +51,9 @@ export function parseHook(toolArg: string | undefined, p: Payload, env: Record<s
 export function render(format: OutputFormat, eventName: string, decision: Decision): string {
   if (format === 'cursor') return renderCursor(eventName, decision);
   if (format === 'codex') return renderCodex(eventName, decision);
+  if (format === 'gemini') return renderGemini(eventName, decision);
+  if (format === 'copilot') return renderCopilot(eventName, decision);
+  if (format === 'qwen') return renderQwen(eventName, decision);
   return renderClaude(eventName, decision);
 }
 

@@ -1,7 +1,7 @@
 import type { Decision, GuardEvent, ToolName } from '../core/types.ts';
 
 /** Which answer format the calling tool expects on stdout. */
-export type OutputFormat = 'claude' | 'codex' | 'cursor';
+export type OutputFormat = 'claude' | 'codex' | 'cursor' | 'gemini' | 'copilot' | 'qwen';
 
 /** A hook payload understood: what happened, in which session, and how to answer. */
 export interface ParsedHook {

@@ -1,0 +1,36 @@
+import { GUARD_INTENT, GUARD_PATH, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
+
+export const copilot: ToolRecord = {
+  name: 'copilot',
+  label: 'GitHub Copilot CLI',
+  evidence: ['.github/copilot-instructions.md', '.github/hooks/'],
+  intents: [
+    GUARD_INTENT,
+    {
+      kind: 'json',
+      // A file of its own in .github/hooks: Copilot merges every *.json there. Its cloud coding agent reads the same folder.
+      path: '.github/hooks/loop-guard.json',
+      ensureTop: { version: 1 },
+      hooks: {
+        style: 'nested',
+        // PascalCase events give Claude-shaped payloads; a failing command still arrives on PostToolUse. No matcher:
+        // the adapter keeps only the Bash tool.
+        events: [{ event: 'PreToolUse' }, { event: 'PostToolUse' }, { event: 'UserPromptSubmit' }],
+        // A preToolUse hook that exits non-zero DENIES the command in Copilot, so the command line itself fails open:
+        // a missing node or guard file ends in `|| true` (exit 0, no output = allow). Hooks run in the repo root.
+        command: `node ${GUARD_PATH} copilot 2>/dev/null || true`,
+        timeout: HOOK_TIMEOUT_SECONDS,
+        marker: HOOK_MARKER,
+      },
+    },
+  ],
+  doctor: {
+    traces: { mentions: ['.github/hooks/loop-guard.json'] },
+    shellLabel: "Copilot CLI's shell",
+    envFix: (key, value) => `Copilot CLI has no project setting for its shell's environment: export ${key}=${value} before starting copilot`,
+  },
+  nextSteps: [
+    'Copilot CLI loads .github/hooks only in a trusted folder: accept its trust prompt (or add this folder to trustedFolders in ~/.copilot/config.json).',
+    "Copilot's cloud coding agent reads the same .github/hooks on the default branch; it runs the guard there too, which we could not test here.",
+  ],
+};

@@ -1,0 +1,35 @@
+import { GUARD_INTENT, GUARD_PATH, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
+
+export const qwen: ToolRecord = {
+  name: 'qwen',
+  label: 'Qwen Code',
+  evidence: ['.qwen/', 'QWEN.md'],
+  intents: [
+    GUARD_INTENT,
+    {
+      kind: 'json',
+      // Qwen reads project settings only from <cwd>/.qwen, so the agent must be started at the repo root.
+      path: '.qwen/settings.json',
+      hooks: {
+        style: 'nested',
+        // Claude's format: a failing command reaches only PostToolUseFailure, so both post events are needed.
+        events: [
+          { event: 'PreToolUse', matcher: 'run_shell_command' },
+          { event: 'PostToolUse', matcher: 'run_shell_command' },
+          { event: 'PostToolUseFailure', matcher: 'run_shell_command' },
+          { event: 'UserPromptSubmit' },
+        ],
+        command: `node "$QWEN_PROJECT_DIR"/${GUARD_PATH} qwen`,
+        timeout: HOOK_TIMEOUT_SECONDS,
+        marker: HOOK_MARKER,
+      },
+    },
+  ],
+  doctor: {
+    traces: { mentions: ['.qwen/settings.json'] },
+    shellLabel: "Qwen Code's shell",
+    // Qwen's shell sets PAGER=cat itself (not GIT_PAGER); it has no project setting for other variables.
+    envFix: (key, value) => `Qwen Code has no project setting for its shell's environment: export ${key}=${value} before starting qwen`,
+  },
+  nextSteps: ['Start qwen at the repository root: it reads .qwen/settings.json from the current directory only.'],
+};
