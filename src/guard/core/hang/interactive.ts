@@ -90,7 +90,7 @@ const sqlite3: Row = (args) => {
 };
 
 const redis: Row = (args) =>
-  positionals(args, new Set(['-h', '-p', '-a', '-n', '-u', '-s', '--user', '--pass', '-r', '-i', '-d', '--tls-cert', '--cacert'])).length > 0 || hasAny(args, HELP)
+  positionals(args, new Set(['-h', '-p', '-a', '-n', '-u', '-s', '--user', '--pass', '-r', '-i', '-d', '--tls-cert', '--cacert'])).length > 0 || hasAny(args, ['--help', '--version'])
     ? null
     : repl('redis-cli without a command', 'A command given on the line runs and exits: `redis-cli ping`, `redis-cli -n 0 keys "user:*"`.');
 
