@@ -159,6 +159,12 @@ describe('the guard on the corpus (issue 9 goals)', () => {
     expect(failing(['edit-test-cycle', 'flaky-retry', 'bisect', 'exploration', 'poll-log-progress', 'user-turn-between'])).toEqual([]);
   });
 
+  it('refuses none of the harmless look-alikes, and every command that waits for a person but two long runs in Codex', () => {
+    expect(failing(['hang-harmless'])).toEqual([]);
+    // Codex hands long runs back (README, hang guard), so its `ping host` and `npm start` rows are not refused there.
+    expect(failing(['hang-waits-for-person']).map((f) => f.split(':')[0])).toEqual(['hang-waits-for-person/codex/18', 'hang-waits-for-person/codex/22']);
+  });
+
   // The goals below fail with today's guard; the judgment work of issue 9 (change tracking, normalization,
   // command keys, hang rules) flips them. When one starts passing, vitest reports it: drop its `.fails`.
   it.fails('refuses no legitimate work (goal: 0)', () => {

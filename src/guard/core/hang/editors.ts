@@ -175,6 +175,7 @@ export function initFinding(name: string, args: string[], env: Map<string, strin
 const VAR_PROGRAM = /^\$\{?(VISUAL|EDITOR|GIT_EDITOR|SUDO_EDITOR|KUBE_EDITOR|PAGER|MANPAGER|GIT_PAGER)(?=[}:]|$)/;
 
 export function variableFinding(word: string, cmd: SimpleCommand, env: Map<string, string>): Finding | null {
+  if (word[0] !== '$') return null;
   const m = VAR_PROGRAM.exec(word);
   if (!m) return null;
   const variable = m[1]!;

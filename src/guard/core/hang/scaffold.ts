@@ -64,7 +64,7 @@ function scaffolderCall(original: string[], resolved: string[]): { pkg: string; 
     }
   }
   const name = resolved[0];
-  if (name !== undefined && /^(?:@[^/]+\/)?create-[\w.-]+$/.test(name)) {
+  if (name !== undefined && name.includes('create-') && /^(?:@[^/]+\/)?create-[\w.-]+$/.test(name)) {
     return { pkg: name, args: resolved.slice(1).filter((a) => a !== '--'), npm: false };
   }
   return null;
