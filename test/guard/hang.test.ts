@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { checkHang, HANG_RULES, type HangContext } from '../../src/guard/core/hang/rules.ts';
+import { interactiveTableNames } from '../../src/guard/core/hang/interactive.ts';
 import type { ToolName } from '../../src/guard/core/types.ts';
 import { TOOL_FACTS } from '../../src/guard/adapters/index.ts';
 
@@ -701,6 +702,32 @@ describe('checkHang: exemptions for long-running commands', () => {
   it('still refuses an editor that is backgrounded or time-limited', () => {
     expect(checkHang('vim x &', claude)?.rule).toBe('editor');
     expect(checkHang('timeout 5 vim x', claude)?.rule).toBe('editor');
+  });
+});
+
+describe('checkHang: the interactive table', () => {
+  it('gates on exactly the program names it has rows for (a name missing from the gate would never be checked)', () => {
+    const { gate, table } = interactiveTableNames();
+    expect(gate).toEqual(table);
+  });
+
+  it.each([
+    ['psql', 'psql -c', 'psql < q.sql'],
+    ['python3', 'python3 -c', 'echo "print(1)" | python3'],
+    ['ssh host', "ssh host 'uptime'", 'ssh host < script.sh'],
+    ['npm init', 'npm init -y', 'yes "" | npm init'],
+    ['npm create vite@latest', '--template', 'yes "" | npm create vite@latest'],
+  ])('%j is refused naming %j, and runs with its input on stdin: %j', (plain, form, fed) => {
+    expect(checkHang(plain, claude)?.message).toContain(form);
+    expect(checkHang(fed, claude)).toBeNull();
+  });
+
+  it('refuses the interactive forms in every tool, even in the background', () => {
+    for (const tool of TOOLS) {
+      for (const c of ['python', 'ssh host', 'top', 'man git', 'gh auth login', 'npx create-next-app']) {
+        expect(checkHang(`${c} &`, { ...TOOL_FACTS[tool], background: true }), `${tool}: ${c}`).not.toBeNull();
+      }
+    }
   });
 });
 
