@@ -371,6 +371,8 @@ const ALLOWED: readonly string[] = [
   'screen -dmS work npm run dev',
   'fzf --filter "query" < files.txt',
   'w3m -dump https://example.com',
+  'mc ls myminio/bucket',
+  'mc cp file.txt myminio/bucket/',
 ];
 
 describe('checkHang: everyday commands pass', () => {

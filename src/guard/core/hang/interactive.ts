@@ -409,7 +409,9 @@ function build(): Map<string, Row> {
   set('tig lazygit gitui', screenRow('this git browser', '`git log --oneline -n 20`, `git status` and `git diff` print and return.', (a) => a[0] === '--version'));
   set('lazydocker ctop', screenRow('this container browser', '`docker ps` and `docker logs --tail 100 <container>` print and return.'));
   set('k9s', screenRow('k9s', '`kubectl get pods` and `kubectl logs --tail 100 <pod>` print and return.', (a) => ['info', 'version', 'help'].includes(positionals(a)[0] ?? '')));
-  set('ranger mc nnn vifm lf yazi', screenRow('this file manager', '`ls -la` and `find . -maxdepth 2` print and return.'));
+  set('ranger nnn vifm lf yazi', screenRow('this file manager', '`ls -la` and `find . -maxdepth 2` print and return.'));
+  // `mc` is also the MinIO client, which always takes a subcommand (mc ls, mc cp).
+  set('mc', screenRow('Midnight Commander', '`ls -la` and `find . -maxdepth 2` print and return.', (a) => positionals(a).some((w) => !w.includes('/'))));
   set('fzf sk', screenRow('this fuzzy finder', 'A non-interactive match prints and returns: `… | fzf --filter "query"` (or `grep`).', (a) => startsAny(a, ['-f', '--filter'])));
   set('tmux', screenRow('tmux attached to a session', 'A detached session runs a command and returns: `tmux new-session -d -s work "npm run dev"`; `tmux capture-pane -p -t work` reads its screen.', (a) => {
     const first = a.find((w) => !w.startsWith('-'));
