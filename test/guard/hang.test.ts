@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { checkHang, HANG_RULES, type HangContext } from '../../src/guard/core/hang/rules.ts';
+import { interactiveTableNames } from '../../src/guard/core/hang/interactive.ts';
 import type { ToolName } from '../../src/guard/core/types.ts';
 import { TOOL_FACTS } from '../../src/guard/adapters/index.ts';
 
@@ -166,14 +167,12 @@ const ALLOWED: readonly string[] = [
   'npm init -y',
   'npm init --yes',
   'npm init vite@latest my-app -- --template react',
-  'npm create vite@latest',
   'yarn init -y',
   'bun init -y',
   'pnpm init',
   'npm install',
   'npm ci',
   'npm test',
-  'npm start',
   'npm run build',
   'npm run lint -- --fix',
   'npm run build:dev',
@@ -266,6 +265,114 @@ const ALLOWED: readonly string[] = [
   'timeout 60 tail -f app.log | grep -m1 ready',
   'nohup python -m http.server 8000 &',
   'tsc --watch &',
+  // near misses of the interactive rules (issue 9): the batch forms, input on stdin, output piped
+  'npm run dev -- --help',
+  'npm run watch -- --help',
+  'npm start -- --help',
+  'yes "" | npm init',
+  'less -F README.md',
+  'less -FRX log.txt',
+  'git stash show -p | head',
+  'git stash show -p stash@{1}',
+  'npm create vite@latest my-app -- --template react',
+  'npm init vite@latest my-app -- --template react-ts',
+  'yarn create vite my-app --template react',
+  'pnpm create vite my-app --template vue-ts',
+  'bun create vite my-app --template react',
+  'npx create-next-app@latest my-app --yes',
+  'npx create-next-app@latest my-app --ts --tailwind --eslint --app --src-dir --use-npm',
+  'CI=1 npx create-next-app my-app',
+  'npm create astro@latest my-site -- --yes',
+  'npx create-react-app my-app',
+  'npm create some-tool@latest my-thing',
+  'npm init playwright@latest -- --quiet',
+  'python3 script.py',
+  'python3 script.py -i',
+  'python -V',
+  'python3 - <<EOF\nprint(1)\nEOF',
+  'echo "print(1)" | python3',
+  'node script.js',
+  'node --version',
+  'node -p "1+1"',
+  'node --test',
+  'ts-node src/index.ts',
+  'tsx src/index.ts',
+  'deno run main.ts',
+  'ruby -e "puts 1"',
+  'bin/rails runner "puts 1"',
+  'python manage.py shell -c "print(1)"',
+  'php artisan tinker --execute="dump(1)"',
+  "psql -c 'select 1'",
+  'psql -X -A -t -c "select 1" mydb',
+  'psql -f schema.sql',
+  'psql mydb < dump.sql',
+  'mysql -e "select 1"',
+  'mysql -uroot -psecret -e "show databases"',
+  'mysql db < script.sql',
+  'sqlite3 app.db "select count(*) from users;"',
+  'sqlite3 app.db < schema.sql',
+  'redis-cli ping',
+  'mongosh "$URL" --quiet --eval "db.stats()"',
+  'gdb -batch -ex run -ex bt --args ./prog',
+  'echo "2^10" | bc',
+  'bash script.sh',
+  'bash -lc "npm test"',
+  'ssh host uptime',
+  "ssh host 'cd app && git pull'",
+  'ssh -T git@github.com',
+  'ssh host < script.sh',
+  'ssh -N -f -L 5432:localhost:5432 host',
+  'docker run --rm img cmd',
+  'docker run --rm -it node:20 node -v',
+  'docker run -i --rm img < input.txt',
+  'docker exec web npm test',
+  'docker exec -it web npm test',
+  'kubectl exec web-0 -- ls /app',
+  'kubectl exec -it web-0 -- ls',
+  'top -b -n 1',
+  'top -bn1 | head -20',
+  'ps aux --sort=-%cpu | head',
+  'ping -c 3 host',
+  'ping -c3 example.com',
+  'ping -w 5 host',
+  'timeout 5 ping host',
+  'nc -z localhost 3000',
+  'nc -w 2 host 80 < req.txt',
+  'man git | cat',
+  'man -P cat git',
+  'MANPAGER=cat man git',
+  'man -k socket',
+  'git help',
+  'git help -a',
+  'git help commit | cat',
+  'git help -w commit',
+  'gh auth status',
+  'gh auth login --with-token < token.txt',
+  'echo "$GH_TOKEN" | gh auth login --with-token',
+  'npm whoami',
+  'echo "$TOKEN" | docker login -u bot --password-stdin',
+  'aws configure set region eu-west-1',
+  'aws configure list',
+  'git merge --no-edit feature',
+  'git merge -e --no-edit feature',
+  'git cherry-pick a1b2c3d',
+  'git revert --no-edit HEAD',
+  'git notes add -m "reviewed" HEAD',
+  'git notes show HEAD',
+  'git notes list',
+  'git am 0001-fix.patch',
+  'find . -name "*.ts" -exec grep -l TODO {} +',
+  'find . -type f -exec sed -i "s/a/b/" {} \\;',
+  'xargs -n1 echo < list.txt',
+  'EDITOR=true; $EDITOR x',
+  'echo "$EDITOR"',
+  'tmux new-session -d -s work "npm run dev"',
+  'tmux capture-pane -p -t work',
+  'screen -dmS work npm run dev',
+  'fzf --filter "query" < files.txt',
+  'w3m -dump https://example.com',
+  'mc ls myminio/bucket',
+  'mc cp file.txt myminio/bucket/',
 ];
 
 describe('checkHang: everyday commands pass', () => {
@@ -412,9 +519,86 @@ const DENIED: ReadonlyArray<readonly [string, string, string]> = [
   ['streamlit run app.py', 'dev-server', 'in the background'],
   ['deno task dev', 'dev-server', 'in the background'],
   ['turbo dev', 'dev-server', 'in the background'],
+  // issue 9: commands that wait for a person and were let through
+  ['npm create vite@latest', 'scaffolder', 'npm create vite@latest my-app -- --template react'],
+  ['npm init vite', 'scaffolder', '--template react'],
+  ['npx create-next-app', 'scaffolder', 'create-next-app@latest my-app --yes'],
+  ['yarn create vite', 'scaffolder', '--template'],
+  ['pnpm create vite', 'scaffolder', '--template'],
+  ['bun create vite', 'scaffolder', '--template'],
+  ['pnpm dlx create-vite my-app', 'scaffolder', '--template'],
+  ['npm create vite@latest my-app --template react', 'scaffolder', 'before `--`'],
+  ['npm create astro@latest', 'scaffolder', '--yes'],
+  ['npm create vue@latest', 'scaffolder', '--default'],
+  ['npm init @eslint/config', 'scaffolder', '--help'],
+  ['python', 'repl', 'python3 script.py'],
+  ['python3', 'repl', 'python3 -c'],
+  ['python3 -i x.py', 'repl', 'python3 script.py'],
+  ['uv run python', 'repl', 'python3 script.py'],
+  ['node', 'repl', 'node script.js'],
+  ['node -i', 'repl', 'node -e'],
+  ['ipython', 'repl', 'ipython -c'],
+  ['irb', 'repl', 'ruby -e'],
+  ['rails console', 'repl', 'rails runner'],
+  ['python manage.py shell', 'repl', 'shell -c'],
+  ['python -m pdb app.py', 'repl', 'python3 script.py'],
+  ['psql', 'repl', 'psql -c'],
+  ['psql -h db -U app mydb', 'repl', 'psql -f script.sql'],
+  ['mysql -p', 'repl', '-e'],
+  ['mysql -u root mydb', 'repl', 'mysql -e'],
+  ['sqlite3', 'repl', 'sqlite3 app.db "select'],
+  ['sqlite3 app.db', 'repl', 'sqlite3 app.db < script.sql'],
+  ['redis-cli -h cache', 'repl', 'redis-cli ping'],
+  ['mongosh', 'repl', '--eval'],
+  ['gdb ./prog', 'repl', 'gdb -batch'],
+  ['bash', 'repl', 'bash script.sh'],
+  ['ssh host', 'remote-shell', "ssh host 'uptime'"],
+  ['ssh -i key.pem ubuntu@10.0.0.5', 'remote-shell', "ssh host 'uptime'"],
+  ['docker run -it ubuntu bash', 'remote-shell', 'Without -it'],
+  ['docker run -it --rm node:20', 'remote-shell', 'docker run --rm <image> <command>'],
+  ['docker exec -it web sh', 'remote-shell', 'docker exec <container> <command>'],
+  ['docker exec -it db psql -U postgres', 'remote-shell', 'Without -it'],
+  ['kubectl exec -it web-0 -- sh', 'remote-shell', 'kubectl exec web-0 -- sh -c'],
+  ['kubectl exec -ti web-0 -- /bin/bash', 'remote-shell', 'Without -it'],
+  ['top', 'full-screen', 'top -b -n 1'],
+  ['htop', 'full-screen', 'ps aux'],
+  ['lazygit', 'full-screen', 'git status'],
+  ['tmux attach -t work', 'full-screen', 'tmux new-session -d'],
+  ['ls | fzf', 'full-screen', '--filter'],
+  ['ping host', 'endless', 'ping -c 3 host'],
+  ['ping 8.8.8.8', 'endless', 'ping -c 3'],
+  ['nc -l 8080', 'dev-server', 'nc -l listens'],
+  ['man git', 'manual', 'man -P cat'],
+  ['info grep', 'manual', 'info <topic> | cat'],
+  ['git help commit', 'manual', 'git commit -h'],
+  ['git help rebase', 'manual', 'man -P cat git-rebase'],
+  ['npm start', 'dev-server', 'in the background'],
+  ['yarn start', 'dev-server', 'in the background'],
+  ['npm run preview', 'dev-server', 'in the background'],
+  ['gh auth login', 'login', 'gh auth login --with-token'],
+  ['npm login', 'login', 'npm config set //registry.npmjs.org/:_authToken'],
+  ['npm adduser', 'login', '_authToken'],
+  ['docker login', 'login', '--password-stdin'],
+  ['aws configure', 'login', 'aws configure set'],
+  ['gcloud auth login', 'login', 'activate-service-account'],
+  ['git merge --edit feature', 'git-editor', '--no-edit'],
+  ['git merge -e feature', 'git-editor', '-m "'],
+  ['git cherry-pick -e a1b2c3d', 'git-editor', 'keeps the original message'],
+  ['git revert --edit HEAD', 'git-editor', 'Without -e/--edit'],
+  ['git notes add', 'git-editor', 'git notes add -m'],
+  ['git notes edit HEAD', 'git-editor', '-F note.txt'],
+  ['git am -i 0001-fix.patch', 'git-interactive', 'git am 0001-fix.patch'],
+  ['git stash -p', 'git-interactive', 'git stash push --'],
+  ['xargs vim', 'editor', 'sed -i'],
+  ['git ls-files -m | xargs -o vim', 'editor', 'sed -i'],
+  ['find . -name "*.ts" -exec vim {} +', 'editor', 'sed -i'],
+  ['find . -name x.md -execdir nano {} \\;', 'editor', 'sed -i'],
+  ['$EDITOR src/app.ts', 'editor', 'sed -i'],
+  ['"${VISUAL:-vi}" notes.md', 'editor', 'file-editing tool'],
+  ['$PAGER log.txt', 'pager', 'head -n 100'],
 ];
 
-const LONG_RUNNING = new Set(['follow', 'watch', 'watch-mode', 'dev-server']);
+const LONG_RUNNING = new Set(['follow', 'watch', 'watch-mode', 'dev-server', 'endless']);
 
 describe('checkHang: commands that wait are refused', () => {
   it(`has a long deny table (${DENIED.length})`, () => {
@@ -520,6 +704,32 @@ describe('checkHang: exemptions for long-running commands', () => {
   it('still refuses an editor that is backgrounded or time-limited', () => {
     expect(checkHang('vim x &', claude)?.rule).toBe('editor');
     expect(checkHang('timeout 5 vim x', claude)?.rule).toBe('editor');
+  });
+});
+
+describe('checkHang: the interactive table', () => {
+  it('gates on exactly the program names it has rows for (a name missing from the gate would never be checked)', () => {
+    const { gate, table } = interactiveTableNames();
+    expect(gate).toEqual(table);
+  });
+
+  it.each([
+    ['psql', 'psql -c', 'psql < q.sql'],
+    ['python3', 'python3 -c', 'echo "print(1)" | python3'],
+    ['ssh host', "ssh host 'uptime'", 'ssh host < script.sh'],
+    ['npm init', 'npm init -y', 'yes "" | npm init'],
+    ['npm create vite@latest', '--template', 'yes "" | npm create vite@latest'],
+  ])('%j is refused naming %j, and runs with its input on stdin: %j', (plain, form, fed) => {
+    expect(checkHang(plain, claude)?.message).toContain(form);
+    expect(checkHang(fed, claude)).toBeNull();
+  });
+
+  it('refuses the interactive forms in every tool, even in the background', () => {
+    for (const tool of TOOLS) {
+      for (const c of ['python', 'ssh host', 'top', 'man git', 'gh auth login', 'npx create-next-app']) {
+        expect(checkHang(`${c} &`, { ...TOOL_FACTS[tool], background: true }), `${tool}: ${c}`).not.toBeNull();
+      }
+    }
   });
 });
 

@@ -163,9 +163,13 @@ describe('the guard on the corpus (issue 9 goals)', () => {
     expect(failing(['noisy-repeat', 'reworded-repeat', 'reworded-poll', 'meaningful-differences'])).toEqual([]);
   });
 
-  // The goals below fail with today's guard; the judgment work of issue 9 (change tracking, normalization,
-  // command keys, hang rules) flips them. When one starts passing, vitest reports it: drop its `.fails`.
-  it.fails('refuses no legitimate work (goal: 0)', () => {
+  it('refuses none of the harmless look-alikes, and every command that waits for a person', () => {
+    expect(failing(['hang-harmless'])).toEqual([]);
+    expect(failing(['hang-waits-for-person'])).toEqual([]);
+  });
+
+  // Issue 9's goals, measured on the whole corpus (npm run bench:judgment prints the same numbers per class).
+  it('refuses no legitimate work (goal: 0)', () => {
     expect(score.overall.workRefused, failing(score.classes.filter((c) => c.label === 'work').map((c) => c.name)).join('\n')).toBe(GOALS.workRefusals);
   });
 
@@ -178,11 +182,11 @@ describe('the guard on the corpus (issue 9 goals)', () => {
     expect(score.overall.noteOk).toBe(score.overall.notes);
   });
 
-  it.fails('warns (or refuses) at least 95% of loops by their expected attempt (the 3rd for repeats)', () => {
+  it('warns (or refuses) at least 95% of loops by their expected attempt (the 3rd for repeats)', () => {
     expect(score.overall.loopsWarnedShare).toBeGreaterThanOrEqual(GOALS.loopsWarned);
   });
 
-  it.fails('refuses at least 95% of loops by their expected attempt (the 5th for repeats)', () => {
+  it('refuses at least 95% of loops by their expected attempt (the 5th for repeats)', () => {
     expect(score.overall.loopsRefusedShare).toBeGreaterThanOrEqual(GOALS.loopsRefused);
   });
 });

@@ -20,6 +20,7 @@ const VALUE_OPTS_UV = new Set([
   '--index',
   '--from',
 ]);
+const VALUE_OPTS_XARGS = new Set(['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var']);
 const PYTHON = /^python(?:\d+(?:\.\d+)?)?$/;
 
 /** Strip npx, pnpm exec, uv run, bundle exec, python -m … so the rules see the program that runs. */
@@ -59,6 +60,9 @@ function stripRunner(argv: string[]): string[] | null {
       return sub === 'run' ? afterOptions(argv, 2, VALUE_OPTS_UV) : null;
     case 'bundle':
       return sub === 'exec' ? afterOptions(argv, 2, new Set()) : null;
+    case 'xargs':
+      // xargs runs its command on the words it reads: `find … | xargs vim` starts vim.
+      return afterOptions(argv, 1, VALUE_OPTS_XARGS);
     case 'cross-env': {
       let k = 1;
       while (k < argv.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[k]!)) k++;

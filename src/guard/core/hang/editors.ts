@@ -1,6 +1,6 @@
 // Commands that wait for a person: editors, pagers, and package initialisers that ask questions.
 import { type SimpleCommand, baseName, splitCommands } from '../shell/split.ts';
-import { firstSet, hasAny, inCluster, NPM_VALUE_OPTS, positionals } from './argv.ts';
+import { firstSet, hasAny, hasLong, inCluster, NPM_VALUE_OPTS, positionals } from './argv.ts';
 import type { Finding } from './types.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -138,6 +138,8 @@ export function pagerFinding(name: string, args: string[], cmd: SimpleCommand): 
   // With output going to a pipe or a file, these pagers copy their input through and exit.
   if (cmd.pipedOut || cmd.stdoutToFile) return null;
   if (hasAny(args, ['--version', '-V', '--help'])) return null;
+  // less -F (--quit-if-one-screen) prints a short file and exits.
+  if (name === 'less' && (hasLong(args, '--quit-if-one-screen') || inCluster(args, 'F', 'bhjkoOpPtTxyz#'))) return null;
   return {
     rule: 'pager',
     why: `${name} is a pager: on a terminal it waits for keys to scroll and to quit. Output can be read without one: \`cat file\`, \`head -n 100 file\`, or \`… | head -n 100\` at the end of a pipe (for git, \`git --no-pager …\`).`,
@@ -147,8 +149,9 @@ export function pagerFinding(name: string, args: string[], cmd: SimpleCommand): 
 // ---------------------------------------------------------------------------------------------
 // Package initialisers that ask questions.
 
-export function initFinding(name: string, args: string[], env: Map<string, string>): Finding | null {
-  if (name !== 'npm' && name !== 'yarn' && name !== 'bun') return null;
+export function initFinding(name: string, args: string[], env: Map<string, string>, stdinRedirected = false): Finding | null {
+  // With answers coming from a pipe or a file (`yes "" | npm init`) nothing waits for the keyboard.
+  if ((name !== 'npm' && name !== 'yarn' && name !== 'bun') || stdinRedirected) return null;
   const pos = positionals(args, NPM_VALUE_OPTS);
   if (pos[0] !== 'init') return null;
   if (hasAny(args, ['-y', '--yes', '--help', '-h'])) return null;
@@ -164,4 +167,23 @@ export function initFinding(name: string, args: string[], env: Map<string, strin
     rule: 'npm-init',
     why: `${name} init asks a series of questions and waits for the answers. \`${name} init -y\` writes the defaults without asking; fields can be changed afterwards (\`npm pkg set name=…\` or by editing package.json).`,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The user's editor or pager through a variable: $EDITOR file, ${VISUAL:-vi} file, $PAGER file.
+
+const VAR_PROGRAM = /^\$\{?(VISUAL|EDITOR|GIT_EDITOR|SUDO_EDITOR|KUBE_EDITOR|PAGER|MANPAGER|GIT_PAGER)(?=[}:]|$)/;
+
+export function variableFinding(word: string, cmd: SimpleCommand, env: Map<string, string>): Finding | null {
+  if (word[0] !== '$') return null;
+  const m = VAR_PROGRAM.exec(word);
+  if (!m) return null;
+  const variable = m[1]!;
+  const value = env.get(variable);
+  if (variable.endsWith('PAGER')) {
+    if (cmd.pipedOut || cmd.stdoutToFile || (value !== undefined && !/^(?:less|more|most)\b/.test(value))) return null;
+    return { rule: 'pager', why: `$${variable} is the user's pager, which waits on a terminal for keys to scroll and quit. \`cat file\` or \`head -n 100 file\` prints without one.` };
+  }
+  if (value !== undefined && !editorWaits(value)) return null;
+  return { rule: 'editor', why: `$${variable} starts the user's text editor, which waits for someone to save and close it. ${EDIT_ALTERNATIVE}` };
 }

@@ -1,14 +1,20 @@
 // git subcommands that open an editor or ask interactively.
 import { editorWaits } from './editors.ts';
-import { firstSet, hasAny, hasLong, inCluster } from './argv.ts';
+import { firstSet, hasAny, hasLong, inCluster, positionals } from './argv.ts';
 import type { Finding } from './types.ts';
+
+/** Where git's output goes and which pager variables are set, for `git help`. */
+export interface GitOutput {
+  pipedOut: boolean;
+  stdoutToFile: boolean;
+}
 
 // ---------------------------------------------------------------------------------------------
 // git.
 
 const GIT_GLOBAL_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env']);
 
-export function gitFinding(args: string[], env: Map<string, string>): Finding | null {
+export function gitFinding(args: string[], env: Map<string, string>, out: GitOutput = { pipedOut: false, stdoutToFile: false }): Finding | null {
   // Global options come before the subcommand: git -C dir -c k=v --no-pager commit …
   const config = new Map<string, string>();
   let k = 0;
@@ -58,6 +64,8 @@ export function gitFinding(args: string[], env: Map<string, string>): Finding | 
     case 'reset':
     case 'stash':
       if (!hasAny(rest, ['-p', '--patch'])) return null;
+      // Only `git stash [push|save] -p` asks; `git stash show -p` prints a diff.
+      if (sub === 'stash' && !['push', 'save', undefined].includes(positionals(rest, new Set(['-m', '--message']))[0])) return null;
       return gitInteractive(
         `git ${sub} -p walks through each hunk and waits for an answer to every one.`,
         sub === 'stash'
@@ -87,9 +95,68 @@ export function gitFinding(args: string[], env: Map<string, string>): Finding | 
         `git ${sub} launches a merge/diff program and prompts before each file.`,
         '`git diff` prints the changes as text; conflicts can be resolved by editing the files and running `git add`.',
       );
+    case 'merge':
+    case 'pull':
+    case 'cherry-pick':
+    case 'revert':
+      if (editorIsSet || lastOf(rest, ['-e', '--edit'], ['--no-edit']) !== true) return null;
+      return gitEditor(
+        `git ${sub} --edit opens the ${sub === 'revert' || sub === 'cherry-pick' ? 'commit' : 'merge'} message in an editor and waits for it to be saved and closed.`,
+        sub === 'merge' || sub === 'pull' ? `Without -e/--edit git ${sub} writes its own message (\`--no-edit\`), and \`-m "…"\` gives one inline.` : `Without -e/--edit git ${sub} keeps the original message; \`git commit --amend -m "…"\` changes it afterwards.`,
+      );
+    case 'notes':
+      return gitNotes(rest, editorIsSet);
+    case 'am':
+      if (!hasAny(rest, ['-i', '--interactive'])) return null;
+      return gitInteractive('git am -i asks about each patch and waits for an answer.', 'Without -i the patches are applied in order: `git am 0001-fix.patch`.');
+    case 'branch':
+      if (!hasAny(rest, ['--edit-description']) || editorIsSet) return null;
+      return gitEditor('git branch --edit-description opens an editor and waits.', 'The description can be set directly: `git config branch.<name>.description "…"`.');
+    case 'help':
+      return gitHelp(rest, env, out);
     default:
       return null;
   }
+}
+
+/** True/false by the last of the `on`/`off` flags given, undefined when none is. */
+function lastOf(args: readonly string[], on: readonly string[], off: readonly string[]): boolean | undefined {
+  let v: boolean | undefined;
+  for (const a of args) {
+    if (a === '--') break;
+    if (on.includes(a)) v = true;
+    else if (off.includes(a)) v = false;
+  }
+  return v;
+}
+
+function gitEditor(what: string, instead: string): Finding {
+  return { rule: 'git-editor', why: `${what} ${instead}` };
+}
+
+const NOTES_VALUE = new Set(['--ref', '-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message']);
+
+function gitNotes(args: string[], editorIsSet: boolean): Finding | null {
+  const pos = positionals(args, NOTES_VALUE);
+  const action = pos[0];
+  if (editorIsSet || (action !== 'add' && action !== 'append' && action !== 'edit')) return null;
+  const opts = args.slice(args.indexOf(action) + 1);
+  const given = (o: string) => opts.some((a) => a === o || a.startsWith(`${o}=`) || (o.length === 2 && a.startsWith(o) && a.length > 2));
+  if (action !== 'edit' && ['-m', '--message', '-F', '--file', '-C', '--reuse-message'].some(given) && !['-c', '--reedit-message', '-e', '--edit'].some(given)) return null;
+  return gitEditor(`git notes ${action} without -m or -F opens an editor for the note and waits.`, 'The note can be given inline: `git notes add -m "…" <commit>` (or `-F note.txt`).');
+}
+
+function gitHelp(args: string[], env: Map<string, string>, out: GitOutput): Finding | null {
+  if (out.pipedOut || out.stdoutToFile || env.has('MANPAGER') || env.has('PAGER')) return null;
+  // -w opens a browser and returns; -a, -g, -c, -u print lists.
+  if (hasAny(args, ['-w', '--web', '-a', '--all', '-g', '--guides', '-c', '--config', '-u', '--user-interfaces', '--developer-interfaces'])) return null;
+  const word = positionals(args)[0];
+  if (word === undefined) return null;
+  const page = /^[\w.-]{1,40}$/.test(word) ? word : '<command>';
+  return {
+    rule: 'manual',
+    why: `git help opens the manual page in a pager that waits for keys to scroll and quit. \`git ${page} -h\` prints its options and returns; \`git help ${page} | cat\` (or \`man -P cat git-${page}\`) prints the whole page.`,
+  };
 }
 
 function gitInteractive(what: string, instead: string): Finding {

@@ -6,7 +6,7 @@ import { hasAny, hasLong, inCluster, NPM_VALUE_OPTS, positionals } from './argv.
 // Commands that keep running: followers, watchers, servers.
 
 export interface LongRun {
-  rule: 'follow' | 'watch' | 'watch-mode' | 'dev-server';
+  rule: 'follow' | 'watch' | 'watch-mode' | 'dev-server' | 'endless';
   why: string;
   /** Whether starting it in the background is the advice (not for followers, watch, or compose's own -d). */
   hint: boolean;
@@ -25,6 +25,9 @@ const follower = (): LongRun => ({ rule: 'follow', why: FOLLOW_WHY, hint: false 
 const LONG_SCRIPTS = new Map<string, LongRun['rule']>([
   ['dev', 'dev-server'],
   ['develop', 'dev-server'],
+  // `start` runs the app itself (usually a server), like `dev`; a one-shot start script is rare.
+  ['start', 'dev-server'],
+  ['preview', 'dev-server'],
   ['serve', 'dev-server'],
   ['start:dev', 'dev-server'],
   ['dev:server', 'dev-server'],
@@ -124,6 +127,15 @@ const WATCH_TOOLS: Record<string, boolean> = {
 const FOLLOW_TOOLS = new Set(['docker', 'podman', 'kubectl', 'oc', 'docker-compose', 'podman-compose']);
 
 type Rule = (args: string[]) => LongRun | null;
+
+const endless = (why: string): LongRun => ({ rule: 'endless', why, hint: false });
+const pingBounded = (args: string[]): boolean =>
+  hasAny(args, HELP_FLAGS) || ['c', 'w', 'o'].some((l) => inCluster(args, l, 'iIlMpQsStTW'));
+const HELP_FLAGS = ['-V', '--help', '-h'];
+const listener: Rule = (args) =>
+  inCluster(args, 'l', 'pswiIqOPTVx') || hasAny(args, ['--listen'])
+    ? { rule: 'dev-server', why: 'nc -l listens for connections until it is stopped, so this call would not return.', hint: true }
+    : null;
 type ServerRule = (first: string | undefined, pos: string[], args: string[]) => LongRun | null;
 
 const followIf = (test: (args: string[]) => boolean): Rule => (args) => (test(args) ? follower() : null);
@@ -144,6 +156,11 @@ const FOREGROUND: Record<string, Rule> = {
       hint: false,
     };
   },
+  ping: (args) => (pingBounded(args) ? null : endless('ping without a count sends packets until it is stopped, so this call would not return. `ping -c 3 host` sends three and exits (`-w 5` bounds it to five seconds).')),
+  ping6: (args) => (pingBounded(args) ? null : endless('ping without a count sends packets until it is stopped, so this call would not return. `ping -c 3 host` sends three and exits.')),
+  nc: listener,
+  ncat: listener,
+  netcat: listener,
   nodemon: watcher,
   'ts-node-dev': watcher,
   tsnd: watcher,
@@ -213,6 +230,8 @@ export function longRunner(name: string, args: string[]): LongRun | null {
   // Package scripts: npm run dev, pnpm dev, yarn workspace web dev, bun run watch, …
   const script = packageScript(name, args);
   if (script) {
+    // `npm run dev -- --help` passes --help to the script, which prints its usage and exits.
+    if (script.rest.some((a) => a === '--help' || a === '-h' || a === '--version')) return null;
     const rule = LONG_SCRIPTS.get(script.script);
     if (rule) return rule === 'dev-server' ? server() : watcher();
     if (wantsWatch(script.rest)) return watcher();

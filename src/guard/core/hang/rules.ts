@@ -5,8 +5,10 @@ import { clip, MARKER, showCommand } from '../messages.ts';
 import type { HangVerdict } from '../types.ts';
 import { baseName, isDetached, splitCommands, type SimpleCommand } from '../shell/split.ts';
 import { hasAny, resolveRunners } from './argv.ts';
-import { editorFinding, initFinding, pagerFinding } from './editors.ts';
+import { editorFinding, initFinding, pagerFinding, variableFinding } from './editors.ts';
 import { gitFinding } from './git.ts';
+import { interactiveFinding } from './interactive.ts';
+import { scaffoldFinding } from './scaffold.ts';
 import { longRunner, type LongRun } from './long-running.ts';
 import type { Finding, HangContext } from './types.ts';
 
@@ -17,20 +19,48 @@ export const HANG_RULES: ReadonlyArray<{ rule: string; summary: string }> = [
   {
     rule: 'editor',
     summary:
-      'Interactive editors (vi, vim, nvim, nano, emacs without --batch, pico, micro, joe, …), ed/ex with no script on stdin, GUI editors told to wait (code --wait, subl -w), and commands that open one (crontab -e, kubectl edit, visudo, systemctl edit, git config -e).',
+      'Interactive editors (vi, vim, nvim, nano, emacs without --batch, pico, micro, joe, …), ed/ex with no script on stdin, GUI editors told to wait (code --wait, subl -w), commands that open one (crontab -e, kubectl edit, visudo, systemctl edit, git config -e), `$EDITOR file`, and editors started through `xargs` or `find -exec`.',
   },
-  { rule: 'pager', summary: 'less, more or most writing to the terminal, on their own or at the end of a pipe.' },
+  { rule: 'pager', summary: 'less (without -F), more or most writing to the terminal, on their own or at the end of a pipe; `$PAGER file`.' },
   {
     rule: 'git-commit-editor',
     summary: 'git commit (and --amend) with no -m, -F, -C, --no-edit or --fixup=<commit>, or with -e/--edit, unless GIT_EDITOR or core.editor is set to a non-interactive command.',
   },
   { rule: 'git-tag-editor', summary: 'git tag -a/-s/-u without -m or -F.' },
+  {
+    rule: 'git-editor',
+    summary: 'git merge/pull/cherry-pick/revert -e (--edit), git notes add/append without -m or -F, git notes edit, git branch --edit-description (unless an editor setting is non-interactive).',
+  },
   { rule: 'git-rebase-interactive', summary: 'git rebase -i/--interactive/--edit-todo, unless a sequence editor is given.' },
   {
     rule: 'git-interactive',
-    summary: 'git add -p/-i/-e, commit -p/--interactive, checkout/reset/restore/stash -p, clean -i, mergetool, difftool.',
+    summary: 'git add -p/-i/-e, commit -p/--interactive, checkout/reset/restore -p, stash [push] -p, clean -i, am -i, mergetool, difftool.',
   },
-  { rule: 'npm-init', summary: 'npm init / yarn init / bun init that would ask questions (no -y and no initializer).' },
+  { rule: 'npm-init', summary: 'npm init / yarn init / bun init that would ask questions (no -y, no initializer, no answers on stdin).' },
+  {
+    rule: 'scaffolder',
+    summary:
+      'Project scaffolders without the options that make them ask nothing: npm create / npm init <initializer> / yarn, pnpm, bun create / npx create-*; known: create-vite (--template), create-next-app (--yes), create-astro (--yes), create-vue (--default), create-react-router, create-remix, create-expo-app (--yes), create-t3-app (--CI), create-hono, create-cloudflare, create-turbo, create-nuxt, create-playwright (--quiet); an unknown create-* only when given no arguments.',
+  },
+  {
+    rule: 'repl',
+    summary:
+      'REPLs and database shells with nothing to run and nothing on stdin: python (or -i), node, ipython, deno, bun repl, ts-node, tsx, irb, pry, rails console, manage.py shell, artisan tinker, php -a, lua, julia, R, ghci, iex, erl, scala, clojure, swift, jshell, sbt, psql (no -c/-f), mysql (no -e, or -p asking a password), sqlite3 (no SQL), duckdb, mongosh, redis-cli, cqlsh, gdb/lldb without batch mode, pdb, bc, bare shells.',
+  },
+  {
+    rule: 'remote-shell',
+    summary: 'ssh host with no remote command, mosh, telnet, sftp/ftp without a batch, docker/podman run/exec -it with a shell or no command, docker attach, kubectl exec/run/attach -it with a shell.',
+  },
+  {
+    rule: 'full-screen',
+    summary: 'top (without -b/-n), htop, btop, atop, glances, iotop, iftop, nethogs, ncdu, tig, lazygit, lazydocker, k9s, ranger, mc, nnn, fzf (without --filter), tmux/screen/zellij attaching, text browsers, mutt, dialog.',
+  },
+  { rule: 'manual', summary: 'man <page> and info <topic> on the terminal (not piped, no -P/MANPAGER), git help <command>.' },
+  {
+    rule: 'login',
+    summary:
+      'Interactive sign-ins: gh auth login (no --with-token), npm/pnpm/yarn login, docker login (no --password-stdin), az login, gcloud auth login / init, aws configure / sso login, firebase, vercel, netlify, heroku, wrangler, fly, railway, supabase, doctl, terraform, glab, huggingface-cli, cargo login, su, passwd.',
+  },
   {
     rule: 'follow',
     summary: 'tail -f/-F/--follow, journalctl -f, docker/podman/kubectl logs -f in the foreground.',
@@ -43,8 +73,9 @@ export const HANG_RULES: ReadonlyArray<{ rule: string; summary: string }> = [
   {
     rule: 'dev-server',
     summary:
-      'Servers in the foreground: npm/pnpm/yarn/bun run dev|serve, next dev, vite, webpack serve, *-dev-server, python -m http.server, php -S, rails s, flask run, uvicorn, docker compose up without -d, ….',
+      'Servers in the foreground: npm/pnpm/yarn/bun start and run dev|serve|preview, next dev, vite, webpack serve, *-dev-server, python -m http.server, php -S, rails s, flask run, uvicorn, docker compose up without -d, nc -l, ….',
   },
+  { rule: 'endless', summary: 'ping without -c/-w in the foreground.' },
 ];
 
 /** null = fine to run; a verdict = refuse before running, with a message that gives the non-interactive form. */
@@ -73,6 +104,10 @@ const RELEVANT_ENV = new Set([
   'SUDO_EDITOR',
   'SYSTEMD_EDITOR',
   'npm_config_yes',
+  'PAGER',
+  'MANPAGER',
+  'GIT_PAGER',
+  'CI',
 ]);
 
 function rememberEnv(cmd: SimpleCommand, lineEnv: Map<string, string>): void {
@@ -101,18 +136,29 @@ function joinArgs(argv: readonly string[]): string {
 // ---------------------------------------------------------------------------------------------
 // One simple command.
 
-function checkOne(cmd: SimpleCommand, env: Map<string, string>, ctx: HangContext): Finding | null {
+function checkOne(cmd: SimpleCommand, env: Map<string, string>, ctx: HangContext, depth = 0): Finding | null {
   if (cmd.argv.length === 0) return null;
   const argv = resolveRunners(cmd.argv);
   if (argv.length === 0) return null;
+  const variable = variableFinding(argv[0]!, cmd, env);
+  if (variable) return variable;
   const name = baseName(argv[0]!);
   const args = argv.slice(1);
+  if (name === 'find' && depth < 4) {
+    for (const inner of findExecs(args)) {
+      const found = checkOne({ ...cmd, argv: inner }, env, ctx, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
 
   const interactive =
     editorFinding(name, args, cmd, env) ??
     pagerFinding(name, args, cmd) ??
-    (name === 'git' ? gitFinding(args, env) : null) ??
-    initFinding(name, args, env);
+    (name === 'git' ? gitFinding(args, env, cmd) : null) ??
+    initFinding(name, args, env, cmd.stdinRedirected) ??
+    scaffoldFinding(cmd.argv, argv, cmd.stdinRedirected, env) ??
+    interactiveFinding(name, args, cmd, env);
   if (interactive) return interactive;
 
   // Long-running commands are fine wherever the tool or the shell gives control back.
@@ -121,6 +167,18 @@ function checkOne(cmd: SimpleCommand, env: Map<string, string>, ctx: HangContext
   const long = longRunner(name, args);
   if (!long) return null;
   return { rule: long.rule, why: long.hint ? `${long.why} ${backgroundHint(cmd.argv, ctx.backgroundOption, long.rule)}` : long.why };
+}
+
+/** The commands `find … -exec cmd {} ;` (and -execdir, -ok, -okdir) runs. */
+function findExecs(args: readonly string[]): string[][] {
+  const out: string[][] = [];
+  for (let k = 0; k < args.length; k++) {
+    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[k]!)) continue;
+    const start = k + 1;
+    while (k + 1 < args.length && args[k + 1] !== ';' && args[k + 1] !== '+') k++;
+    if (k + 1 > start) out.push(args.slice(start, k + 1));
+  }
+  return out;
 }
 
 /** How to start the same command so that control comes back: with & (or the tool's own background option). */
