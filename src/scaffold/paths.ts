@@ -120,3 +120,15 @@ export function insidePath(root: string, rel: string): string {
   }
   return cur;
 }
+
+/**
+ * Why the installed hook could not run from this repository, or null. Node refuses to start an ES module whose path
+ * holds a backslash (ERR_INVALID_MODULE_SPECIFIER), so a `.mjs` guard there would fail on every call; quotes, `$`,
+ * spaces, newlines and unicode are safe because every hook command quotes the expanded directory.
+ */
+export function hookPathProblem(root: string, guardPath: string): string | null {
+  if (guardPath.endsWith('.mjs') && root.includes('\\')) {
+    return `the repository path ${JSON.stringify(root)} contains a backslash, and Node cannot run an ES module hook (${guardPath}) from such a path: every hook call would fail. Move or rename the directory without the backslash and rerun.`;
+  }
+  return null;
+}

@@ -2,7 +2,8 @@
 import { ApplyError, applyPlan, OUR_DIRS } from './apply.ts';
 import { recover } from './journal.ts';
 import { acquireLock, type Lock, LockError } from './lock.ts';
-import { chooseRoot, EscapeError, insidePath, RootError } from './paths.ts';
+import { chooseRoot, EscapeError, hookPathProblem, insidePath, RootError } from './paths.ts';
+import { GUARD_PATH } from '../tools/markers.ts';
 import { ConfigReadError, readConfig } from './read-config.ts';
 import { buildAssets, VERSION } from '../assets.ts';
 import { type DetectedTool, detectTools, parseToolList } from './detect.ts';
@@ -192,6 +193,12 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       io.err(`create-loop-guard: no agent tool config found in ${ctx.root} (looked for ${looked}).\n  Pass the tools you use: --tools ${TOOL_NAMES.join(',')}\n`);
       return finish(EXIT.error, 'no-tools');
     }
+  }
+
+  const pathProblem = opts.mode === 'remove' ? null : hookPathProblem(ctx.root, GUARD_PATH);
+  if (pathProblem) {
+    io.err(`create-loop-guard: ${pathProblem}\n  Nothing was written.\n`);
+    return finish(EXIT.error, 'unsafe-path');
   }
 
   const toolRows: DetectedTool[] = ctx.tools.map((name) => ({ name, evidence: ctx.detected.find((d) => d.name === name)?.evidence ?? [] }));
