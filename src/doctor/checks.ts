@@ -1,7 +1,8 @@
 // Builds the doctor's checklist for a repository: what is installed, and per tool whether it is wired, runs, guards,
 // and leaves nothing that waits for a person. Reads the repo and the user's configs; writes only temp state dirs.
 import { BLOCK_ID, isOurHookCommand } from '../tools/markers.ts';
-import { lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { readConfig } from '../scaffold/read-config.ts';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse as parseJsonc } from 'comment-json';
@@ -54,9 +55,10 @@ function realpathOr(path: string): string {
   }
 }
 
+/** A config file's text; null when missing or not a regular file under the size cap (a FIFO would hang doctor). */
 function readAbs(path: string): string | null {
   try {
-    return readFileSync(path, 'utf8');
+    return readConfig(path, path);
   } catch {
     return null;
   }

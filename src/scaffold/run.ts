@@ -207,7 +207,8 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
 
   // $HOME is touched only on explicit opt-in, and --check never looks there.
   let profile: ProfileTarget | undefined;
-  if (opts.mode !== 'check' && ctx.tools.some((t) => TOOLS[t].needsShellProfile)) {
+  // --remove --shell-profile takes our block out of the profile even when this repository has no record any more.
+  if (opts.mode !== 'check' && (ctx.tools.some((t) => TOOLS[t].needsShellProfile) || (opts.mode === 'remove' && opts.shellProfile))) {
     let want = opts.shellProfile;
     const existing = profileTarget(io.env, io.home);
     // Once accepted, the profile block is kept current on every rerun without asking again.
@@ -314,6 +315,12 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       return finish(EXIT.error, 'write-error', plan);
     }
     throw err;
+  }
+  if (opts.mode === 'remove' && !profile) {
+    const left = profileTarget(io.env, io.home);
+    if (left && (ctx.manifest?.shellProfile || hasProfileBlock(readHomeFile(left.path)))) {
+      say(`\nKept the loop-guard block in ${left.path}: it is yours for every repository on this machine where Cursor runs, not this one only. Take it out with: npx create-loop-guard --remove --shell-profile`);
+    }
   }
   if (opts.mode === 'apply') {
     const steps = nextSteps(ctx.tools, profile !== undefined);
