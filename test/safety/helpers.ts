@@ -55,6 +55,6 @@ export interface Ran {
 }
 
 export function cli(args: string[], cwd: string, env: Record<string, string>, extra: Record<string, string> = {}): Ran {
-  const r = spawnSync(process.execPath, [cliFile, ...args], { cwd, env: { ...env, ...extra }, encoding: 'utf8', input: '', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [cliFile, ...args], { cwd, env: { ...env, ...extra }, encoding: 'utf8', input: '', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
