@@ -21,6 +21,7 @@ Options:
       --remove         take out everything create-loop-guard added, leave the rest as it was
       --tools <list>   use these tools instead of detecting them: claude,codex,cursor,opencode
       --cwd <dir>      work on this directory (default: the current one; its git root is used)
+      --no-git         with --cwd: accept a directory that is not in a git repository
       --force          replace hand-edited managed blocks, foreign files in our place, and your own
                        values for our environment keys
       --shell-profile  also add Cursor's agent environment to your shell profile in $HOME
@@ -51,6 +52,7 @@ export async function main(argv: string[]): Promise<number> {
         remove: { type: 'boolean' },
         tools: { type: 'string' },
         cwd: { type: 'string' },
+        'no-git': { type: 'boolean' },
         force: { type: 'boolean' },
         'shell-profile': { type: 'boolean' },
         json: { type: 'boolean' },
@@ -118,11 +120,16 @@ export async function main(argv: string[]): Promise<number> {
     json: v.json === true,
     shellProfile: v['shell-profile'] === true,
     ...(v.cwd !== undefined ? { cwd: v.cwd } : {}),
+    ...(v['no-git'] ? { noGit: true } : {}),
     ...(v.tools !== undefined ? { tools: v.tools } : {}),
   };
   const { run } = await import('./scaffold/run.ts');
   return run(opts, io);
 }
+
+// A reader that closes early (`--dry-run | head -1`) is not an error: the rest of the output is dropped, and the run
+// (which may be mid-apply) still finishes.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -1,7 +1,8 @@
 // Builds the doctor's checklist for a repository: what is installed, and per tool whether it is wired, runs, guards,
 // and leaves nothing that waits for a person. Reads the repo and the user's configs; writes only temp state dirs.
 import { BLOCK_ID, isOurHookCommand } from '../tools/markers.ts';
-import { lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { readConfig } from '../scaffold/read-config.ts';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse as parseJsonc } from 'comment-json';
@@ -18,6 +19,7 @@ import { approvalReminder, codexHome, docBudget, hooksDisabled, parseCodexConfig
 import { envSettingsCheck, guardSwitchedOff, includeOnlyDrops } from './env-settings.ts';
 import { type Git, gitEnvCheck, gitRunner, type Overlay } from './git-env.ts';
 import { auditHooks, hookSpecOf, type HookCommand, listHookCommands } from './hooks.ts';
+import { runsOurFile } from './hook-command.ts';
 import { guardFileCheck, manifestCheck, readManifestText } from './install.ts';
 import { agentsBlockCheck, blockEndOffset, claudeImportCheck, codexInstructionsCheck, type InstructionDoc } from './instructions.ts';
 import { nodeCheck } from './node.ts';
@@ -46,9 +48,18 @@ export interface DoctorResult {
 /** The guard's own switches and anything that would make the replay run as another tool or in another state dir. */
 const REPLAY_STRIP = ['LOOP_GUARD', 'LOOP_GUARD_WARN', 'LOOP_GUARD_BLOCK', 'LOOP_GUARD_HANG', 'LOOP_GUARD_STATE_DIR', 'CLAUDE_PROJECT_DIR', 'CURSOR_PROJECT_DIR', 'CURSOR_VERSION'];
 
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** A config file's text; null when missing or not a regular file under the size cap (a FIFO would hang doctor). */
 function readAbs(path: string): string | null {
   try {
-    return readFileSync(path, 'utf8');
+    return readConfig(path, path);
   } catch {
     return null;
   }
@@ -111,13 +122,30 @@ function configOf(tool: ToolName, kind: 'json' | 'toml-env'): string {
   return intent.path;
 }
 
-async function hookTool(ctx: Ctx, tool: ReplayTool, configPath: string, found: HookCommand[], problem: string | undefined, extraEnv: Env, overrides: Check | null) {
-  const audit = auditHooks(tool, found, configPath, problem);
+/** `KEY=value` settings that switch the guard or its hang rules off, as "KEY=value in <where>". */
+function switchOffs(env: Readonly<Record<string, string>>, where: string): string[] {
+  return ['LOOP_GUARD', 'LOOP_GUARD_HANG'].filter((k) => guardSwitchedOff(env[k])).map((k) => `${k}=${env[k]} in ${where}`);
+}
+
+/**
+ * `extraEnv` is what the tool gives every hook: its own variables, plus (Claude Code) the settings' `env`. Entries count
+ * as ours only when they run exactly this repository's guard file with node, after resolving those variables.
+ */
+async function hookTool(ctx: Ctx, tool: ReplayTool, configPath: string, found: HookCommand[], problem: string | undefined, extraEnv: Env, overrides: Check | null, envWhere = '') {
+  const vars: Env = { ...ctx.base, ...extraEnv, PWD: ctx.root };
+  const ourRun = (command: string) => runsOurFile(command, join(ctx.root, GUARD_PATH), ctx.root, vars) ?? runsOurFile(command, join(realpathOr(ctx.root), GUARD_PATH), realpathOr(ctx.root), vars);
+  const audit = auditHooks(tool, found, configPath, problem, (command) => ourRun(command) !== null);
+  const offs = envWhere ? switchOffs(extraEnv, envWhere) : [];
+  for (const [event, command] of Object.entries(audit.commands)) offs.push(...switchOffs(ourRun(command)?.assignments ?? {}, `the ${event} hook command`));
   // A switch that turns all hooks off comes first; missing entries are still named after it.
-  const wiring =
+  let wiring =
     overrides && !audit.check.ok
       ? { ...overrides, message: `${overrides.message}; ${audit.check.message}`, fix: `${overrides.fix}; ${audit.check.fix}` }
       : (overrides ?? audit.check);
+  if (offs.length) {
+    const off = fail(`${tool}.hooks`, `${[...new Set(offs)].join('; ')}: the guard (or its hang rules) is switched off for ${TOOLS[tool].label}`, 'remove that setting');
+    wiring = wiring.ok ? off : { ...wiring, message: `${wiring.message}; ${off.message}`, fix: `${wiring.fix}; ${off.fix}` };
+  }
   const checks: Check[] = [wiring];
   const run = hookRunner(ctx, extraEnv);
   // Separate state dirs, so the two can run side by side.
@@ -137,7 +165,9 @@ async function claudeGroup(ctx: Ctx): Promise<Check[]> {
   const layers: Array<[string, unknown]> = [[path, doc], ['.claude/settings.local.json', local], [ctx.tilde(join(ctx.home, '.claude', 'settings.json')), user]];
   const off = layers.find(([, d]) => obj(d)?.disableAllHooks === true);
   const disabled = off ? fail('claude.hooks', `${off[0]} sets "disableAllHooks": true, so Claude Code runs no hooks at all`, `remove "disableAllHooks" from ${off[0]}`) : null;
-  const checks = await hookTool(ctx, 'claude', path, doc === undefined ? [] : listHookCommands(doc, 'nested', path), problem, { CLAUDE_PROJECT_DIR: ctx.root }, disabled);
+  // Claude Code gives its hooks the settings' env too; later layers win, as in Claude Code.
+  const settingsEnv = { ...stringsOf(obj(user)?.env), ...stringsOf(obj(doc)?.env), ...stringsOf(obj(local)?.env) };
+  const checks = await hookTool(ctx, 'claude', path, doc === undefined ? [] : listHookCommands(doc, 'nested', path), problem, { ...settingsEnv, CLAUDE_PROJECT_DIR: ctx.root }, disabled, 'the Claude Code settings "env"');
   checks.push(envSettingsCheck('claude', `${path} "env"`, problem ? undefined : obj(obj(doc)?.env)));
   // Later settings layers win: user, then project, then local.
   const overlay: Overlay = { env: { ...stringsOf(obj(user)?.env), ...stringsOf(obj(doc)?.env), ...stringsOf(obj(local)?.env) }, source: `${path} "env"` };
@@ -307,14 +337,6 @@ async function qwenGroup(ctx: Ctx): Promise<Check[]> {
   const checks = await hookTool(ctx, 'qwen', path, doc === undefined ? [] : listHookCommands(doc, 'nested', path), problem, { QWEN_PROJECT_DIR: ctx.root, CLAUDE_PROJECT_DIR: ctx.root }, off);
   checks.push(await gitEnvCheck('qwen', TOOLS.qwen.doctor.shellLabel, ctx.base, { env: { PAGER: 'cat' }, source: "Qwen Code's own shell settings" }, ctx.git));
   return checks;
-}
-
-function realpathOr(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
 }
 
 /** A tool with no checks of its own yet: whether its shell's git pager and editor wait for a person. */

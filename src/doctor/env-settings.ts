@@ -50,6 +50,10 @@ export function envSettingsCheck(tool: string, where: string, values: Record<str
     problems.push(`${where} sets LOOP_GUARD=${JSON.stringify(values?.LOOP_GUARD)}, which switches the guard off`);
     fixes.push(`remove LOOP_GUARD from ${where}`);
   }
+  if (guardSwitchedOff(values?.LOOP_GUARD_HANG)) {
+    problems.push(`${where} sets LOOP_GUARD_HANG=${JSON.stringify(values?.LOOP_GUARD_HANG)}, which switches the hang rules off`);
+    fixes.push(`remove LOOP_GUARD_HANG from ${where}`);
+  }
   problems.push(...extra);
   if (extra.length) fixes.push(`make sure ${where} passes ${Object.keys(AGENT_ENV).join(', ')} through`);
   if (problems.length) return fail(id, problems.join('; '), fixes.join('; '));

@@ -4,6 +4,20 @@ import { spawn } from 'node:child_process';
 import type { Env } from './types.ts';
 
 export const HOOK_TIMEOUT_MS = 10_000;
+/** After the shell exits, how long its output pipes may stay open (held by a background process) before doctor stops reading. */
+const EXIT_GRACE_MS = 300;
+
+function killGroup(child: ReturnType<typeof spawn>): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
 
 export interface ProcResult {
   /** Exit code; null when killed or never started. */
@@ -47,11 +61,9 @@ export function runProcess(file: string, args: readonly string[], opts: ProcOpti
     }
     const timer = setTimeout(() => {
       timedOut = true;
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
+      killGroup(child);
+      for (const s of [child.stdout, child.stderr, child.stdin]) s?.destroy();
+      child.unref();
       // A grandchild may still hold the pipes open; do not wait for them.
       done({ status: null, stdout, stderr, timedOut, limitMs: opts.timeoutMs ?? HOOK_TIMEOUT_MS });
     }, opts.timeoutMs ?? HOOK_TIMEOUT_MS);
@@ -59,6 +71,17 @@ export function runProcess(file: string, args: readonly string[], opts: ProcOpti
     child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', (err) => done({ status: null, stdout, stderr, timedOut, spawnError: err.message }));
     child.on('close', (status) => done({ status, stdout, stderr, timedOut }));
+    // The command is over when its shell exits: whatever it left in its process group dies with it, and anything that
+    // escaped the group (setsid) and still holds the pipes gets a moment to flush, then is cut off, so doctor ends.
+    child.on('exit', (status) => {
+      killGroup(child);
+      setTimeout(() => {
+        if (settled) return;
+        for (const s of [child.stdout, child.stderr, child.stdin]) s?.destroy();
+        child.unref();
+        done({ status, stdout, stderr, timedOut });
+      }, EXIT_GRACE_MS).unref();
+    });
     // A hook that exits without reading its stdin is not an error of ours to report.
     child.stdin?.on('error', () => {});
     child.stdin?.end(opts.input ?? '');

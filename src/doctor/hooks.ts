@@ -74,7 +74,7 @@ export interface HookAudit {
  * Our entries on every required event, each selecting the shell tool. `problem` is set when the config could not
  * be read at all (missing file, parse error), so the message says that instead of listing every event.
  */
-export function auditHooks(tool: ToolName, found: readonly HookCommand[], configPath: string, problem?: string): HookAudit {
+export function auditHooks(tool: ToolName, found: readonly HookCommand[], configPath: string, problem?: string, isOurs: (command: string) => boolean = isOurHookCommand): HookAudit {
   const spec = hookSpecOf(tool);
   const id = `${tool}.hooks`;
   if (!spec) return { check: pass(id, 'no hook entries needed'), commands: {} };
@@ -82,8 +82,12 @@ export function auditHooks(tool: ToolName, found: readonly HookCommand[], config
   const commands: Record<string, string> = {};
   const missing: string[] = [];
   const unmatched: string[] = [];
+  const elsewhere: string[] = [];
   for (const { event, matcher } of spec.hooks.events) {
-    const ours = found.filter((h) => h.event === event && isOurHookCommand(h.command));
+    // A command that only mentions our file's name (a copy, another checkout) is not our guard.
+    const impostor = found.find((h) => h.event === event && isOurHookCommand(h.command) && !isOurs(h.command));
+    if (impostor) elsewhere.push(`${event} runs \`${impostor.command}\`, which is not this repository's guard file`);
+    const ours = found.filter((h) => h.event === event && isOurs(h.command));
     // Every tool name the record's matcher lists (the shell tool, and the edit tools on post events) must be selected.
     const names = matcher === undefined ? [] : matcher.split('|');
     const unselected = (h: HookCommand) => (NO_MATCHER.has(event) ? [] : names.filter((n) => !matcherSelects(h.matcher, n)));
@@ -93,17 +97,19 @@ export function auditHooks(tool: ToolName, found: readonly HookCommand[], config
     else missing.push(event);
   }
   const events = spec.hooks.events.map((e) => e.event);
-  if (!missing.length && !unmatched.length) {
+  if (!missing.length && !unmatched.length && !elsewhere.length) {
     return { check: pass(id, `${configPath} runs the guard on ${events.join(', ')}`), commands };
   }
   const parts: string[] = [];
   if (missing.length) parts.push(`no loop-guard hook on ${missing.join(', ')}`);
   if (unmatched.length) parts.push(`a loop-guard hook that does not run for every tool it needs on ${unmatched.join(', ')}`);
+  if (elsewhere.length) parts.push(elsewhere.join('; '));
   const example = spec.hooks.events.find((e) => e.event === (missing[0] ?? unmatched[0]?.split(' ')[0]));
   const entry =
     spec.hooks.style === 'flat'
       ? JSON.stringify({ command: spec.hooks.command, ...(example?.matcher ? { matcher: example.matcher } : {}), timeout: spec.hooks.timeout })
       : JSON.stringify({ ...(example?.matcher ? { matcher: example.matcher } : {}), hooks: [{ type: 'command', command: spec.hooks.command, timeout: spec.hooks.timeout }] });
+  if (!missing.length && !unmatched.length) return { check: fail(id, `${configPath}: ${parts.join('; ')}`, `remove those entries from ${configPath} (the guard is ${spec.hooks.command})`), commands };
   return {
     check: fail(id, `${configPath}: ${parts.join('; ')}`, `${RERUN} to put the entries back, or add ${entry} under hooks.${missing[0] ?? unmatched[0]?.split(' ')[0]} by hand`),
     commands,

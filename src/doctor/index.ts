@@ -1,16 +1,29 @@
 // `create-loop-guard doctor`: proves the installed guard works in this repo, on this machine. Read-only.
 import { resolve } from 'node:path';
 import { VERSION } from '../assets.ts';
+import { EXIT } from '../exit-codes.ts';
 import { findGitRoot } from '../scaffold/detect.ts';
 import { runChecks } from './checks.ts';
 import { exitCodeOf, jsonReport, notSetUpText, textReport } from '../report/doctor.ts';
 import { colorEnabled, palette } from '../report/colors.ts';
 import type { IO } from '../io.ts';
 
-export async function doctor(opts: { json: boolean; cwd?: string }, io: IO): Promise<number> {
+/** doctor as a whole ends within this long, whatever the hooks it runs do (each also has its own timeout). */
+export const DOCTOR_DEADLINE_MS = 90_000;
+
+export async function doctor(opts: { json: boolean; cwd?: string }, io: IO, deadlineMs = DOCTOR_DEADLINE_MS): Promise<number> {
   const start = resolve(io.cwd, opts.cwd ?? '.');
   const root = findGitRoot(start) ?? start;
-  const result = await runChecks({ root, env: io.env, home: io.home, version: VERSION });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((done) => {
+    timer = setTimeout(() => done(null), deadlineMs);
+  });
+  const result = await Promise.race([runChecks({ root, env: io.env, home: io.home, version: VERSION }), late]);
+  clearTimeout(timer);
+  if (result === null) {
+    io.err(`create-loop-guard doctor: the checks did not finish within ${deadlineMs / 1000} s (a hook command that never ends?); stopped.\n`);
+    return EXIT.error;
+  }
   const code = exitCodeOf(result.setUp, result.groups);
   if (opts.json) {
     io.out(`${JSON.stringify(jsonReport(VERSION, root, result.groups, code), null, 2)}\n`);

@@ -11,12 +11,15 @@ export type ReplayTool = 'claude' | 'codex' | 'cursor' | 'gemini' | 'copilot' | 
 export const REPLAY_COMMAND = 'npm test';
 export const REPLAY_OUTPUT = 'FAIL src/sum.test.ts > adds\nAssertionError: expected 2 to be 3\nTests  1 failed | 4 passed (5)\nDuration  1.21s';
 
+/** A command the hang rules refuse before it runs (the `editor` rule, which every tool keeps), so the replay proves they are on. */
+export const HANG_COMMAND = 'vim notes.txt';
+
 export type Reading = { kind: 'silent' } | { kind: 'warn'; text: string } | { kind: 'deny'; text: string } | { kind: 'bad'; why: string };
 export type Step = 'pre' | 'post' | 'turn';
 
 export interface Driver {
   events: Record<Step, string>;
-  pre(attempt: number, turn: number): Json;
+  pre(attempt: number, turn: number, command?: string): Json;
   post(attempt: number, turn: number): Json;
   userTurn(turn: number): Json;
   read(stdout: string, step: Step, event: string): Reading;
@@ -123,7 +126,7 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
   return {
     claude: {
       events: { pre: 'PreToolUse', post: 'PostToolUseFailure', turn: 'UserPromptSubmit' },
-      pre: (i, t) => ({ ...claudePre, cwd: root, prompt_id: promptId(t), tool_use_id: `toolu_doctor_${i}`, tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' } }),
+      pre: (i, t, command = REPLAY_COMMAND) => ({ ...claudePre, cwd: root, prompt_id: promptId(t), tool_use_id: `toolu_doctor_${i}`, tool_input: { command, description: 'Run the tests' } }),
       post: (i, t) => ({
         ...claudePost,
         cwd: root,
@@ -137,20 +140,20 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
     },
     codex: {
       events: { pre: 'PreToolUse', post: 'PostToolUse', turn: 'UserPromptSubmit' },
-      pre: (i, t) => ({ ...codexPre, cwd: root, turn_id: turnId(t), tool_use_id: `call_doctor_${i}`, tool_input: { command: REPLAY_COMMAND } }),
+      pre: (i, t, command = REPLAY_COMMAND) => ({ ...codexPre, cwd: root, turn_id: turnId(t), tool_use_id: `call_doctor_${i}`, tool_input: { command } }),
       post: (i, t) => ({ ...codexPost, cwd: root, turn_id: turnId(t), tool_use_id: `call_doctor_${i}`, tool_input: { command: REPLAY_COMMAND }, tool_response: `${REPLAY_OUTPUT}\n` }),
       userTurn: (t) => ({ ...codexTurn, cwd: root, turn_id: turnId(t), prompt: 'try a different approach' }),
       read: (out, step, event) => readHookSpecific(out, step, event, true),
     },
     cursor: {
       events: { pre: 'preToolUse', post: 'postToolUse', turn: 'beforeSubmitPrompt' },
-      pre: (i, t) => ({
+      pre: (i, t, command = REPLAY_COMMAND) => ({
         ...cursorPre,
         cwd: root,
         workspace_roots: [root],
         generation_id: generation(t),
         tool_use_id: `doctor_${i}`,
-        tool_input: { command: REPLAY_COMMAND, working_directory: root },
+        tool_input: { command, working_directory: root },
       }),
       post: (i, t) => ({
         ...cursorPost,
@@ -166,7 +169,7 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
     },
     gemini: {
       events: { pre: 'BeforeTool', post: 'AfterTool', turn: 'BeforeAgent' },
-      pre: () => ({ ...geminiPre, cwd: root, tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' } }),
+      pre: (_i, _t, command = REPLAY_COMMAND) => ({ ...geminiPre, cwd: root, tool_input: { command, description: 'Run the tests' } }),
       post: (i) => ({
         ...geminiPost,
         cwd: root,
@@ -178,7 +181,7 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
     },
     copilot: {
       events: { pre: 'PreToolUse', post: 'PostToolUse', turn: 'UserPromptSubmit' },
-      pre: () => ({ ...copilotPre, cwd: root, tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' } }),
+      pre: (_i, _t, command = REPLAY_COMMAND) => ({ ...copilotPre, cwd: root, tool_input: { command, description: 'Run the tests' } }),
       post: (i) => ({
         ...copilotPost,
         cwd: root,
@@ -190,7 +193,7 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
     },
     qwen: {
       events: { pre: 'PreToolUse', post: 'PostToolUseFailure', turn: 'UserPromptSubmit' },
-      pre: (i, t) => ({ ...qwenPre, cwd: root, prompt_id: qwenPrompt(t), tool_use_id: `toolu_doctor_${i}`, tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' } }),
+      pre: (i, t, command = REPLAY_COMMAND) => ({ ...qwenPre, cwd: root, prompt_id: qwenPrompt(t), tool_use_id: `toolu_doctor_${i}`, tool_input: { command, description: 'Run the tests' } }),
       post: (i, t) => ({
         ...qwenPost,
         cwd: root,
@@ -268,6 +271,8 @@ export async function replay(tool: ReplayTool, driver: Driver, commands: Readonl
   if (brokenTurn) return brokenTurn;
   const brokenAgain = await deliver('pre', 6, driver.pre(6, 2));
   if (brokenAgain) return brokenAgain;
+  const brokenHang = await deliver('pre', 7, driver.pre(7, 2, HANG_COMMAND));
+  if (brokenHang) return brokenHang;
 
   const seen = timeline(entries);
   const bad = entries.find((e) => e.reading !== 'no-hook' && e.reading.kind === 'bad');
@@ -294,10 +299,12 @@ export async function replay(tool: ReplayTool, driver: Driver, commands: Readonl
   if (kind(turn) === 'warn' || kind(turn) === 'deny') problems.push('the user-prompt event got an answer instead of passing silently');
   const after = at('pre', 6);
   if (kind(after) === 'deny') problems.push('still denied after a new user message');
+  const hang = at('pre', 7);
+  if (commands[driver.events.pre] !== undefined && kind(hang) !== 'deny') problems.push(`\`${HANG_COMMAND}\` was not refused, so the hang rules are off (LOOP_GUARD_HANG=off in the hook's environment?)`);
 
   if (problems.length) {
     const why = hint.length ? ` (${hint.join('; ')})` : '';
     return fail(id, `replaying 5 identical failing \`${REPLAY_COMMAND}\` runs: ${problems.join('; ')}${why}. Seen: ${seen}`, hint.length ? `${RERUN} to put the missing hook entries back in ${configPath}` : fixBroken);
   }
-  return pass(id, `replayed 5 identical failing \`${REPLAY_COMMAND}\` runs through the configured hook commands: warned on the 3rd result, denied the 5th attempt, and a new user message let it run again`);
+  return pass(id, `replayed 5 identical failing \`${REPLAY_COMMAND}\` runs through the configured hook commands: warned on the 3rd result, denied the 5th attempt, a new user message let it run again, and \`${HANG_COMMAND}\` was refused by the hang rules`);
 }

@@ -243,7 +243,8 @@ export function upsertBlock(
       }
       notes.push(`Replaced the hand-edited ${spec.id} block (${span(scan)}) because of --force; edits inside it are gone.`);
     } else if (scan.version !== spec.version) {
-      notes.push(`Upgraded the ${spec.id} block from ${scan.version ? `v${scan.version}` : 'an unknown version'} to v${spec.version}.`);
+      const verb = scan.version && newerThan(scan.version, spec.version) ? 'Downgraded' : 'Upgraded';
+      notes.push(`${verb} the ${spec.id} block from ${scan.version ? `v${scan.version}` : 'an unknown version'} to v${spec.version}.`);
     } else {
       notes.push(`Updated the text of the ${spec.id} block (v${spec.version}).`);
     }
@@ -341,4 +342,12 @@ export function removeBlock(
   }
   const rest = joinLines([...above, ...below]);
   return { outcome: { status: 'changed', text: bom + rest, notes }, becameEmpty: rest === '' };
+}
+
+/** a > b for dotted version numbers (pre-release tags ignored); a block from a newer release is a downgrade to rewrite. */
+function newerThan(a: string, b: string): boolean {
+  const pa = a.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
+  const pb = b.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
+  for (let i = 0; i < 3; i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) > (pb[i] ?? 0);
+  return false;
 }

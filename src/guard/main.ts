@@ -1,5 +1,5 @@
 // The hook process: stdin → adapter → core → adapter → stdout. Any internal error allows the command.
-import { fstatSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { detectFormat, factsFor, failOpenOutput, formatFromArg, parseHook, quietOutput, render } from './adapters/index.ts';
 import { obj, type OutputFormat, type ParsedHook } from './adapters/types.ts';
 import { decide, type SessionStore } from './core/decide.ts';
@@ -11,6 +11,8 @@ import { pruneOldSessions, readState, resolveStateDir, sessionFileName, updateSt
 
 /** Payloads above this are not read whole; the guard allows and moves on. */
 export const MAX_STDIN_BYTES = 32 * 1024 * 1024;
+/** A payload not complete within this long is abandoned (the command is allowed), so a stuck writer never stalls the agent. */
+export const STDIN_DEADLINE_MS = 5_000;
 
 type Env = Record<string, string | undefined>;
 
@@ -75,18 +77,44 @@ function hookOutput(stdin: string, toolArg: string | undefined, env: Env, onKind
 /** True when stdin is a terminal; fstat instead of node:tty, which would load the net and stream modules on every call. */
 function stdinIsTerminal(): boolean {
   try {
-    return fstatSync(0).isCharacterDevice();
+    const st = fstatSync(0);
+    if (!st.isCharacterDevice()) return false;
+    // /dev/null is a character device too, and means "no input", not a person.
+    const devNull = statSync('/dev/null');
+    return !(st.rdev === devNull.rdev && st.ino === devNull.ino);
   } catch {
     return false;
   }
+}
+
+/**
+ * A descriptor for stdin that never blocks, so the read can keep a deadline: a pipe is reopened non-blocking through
+ * /proc (Linux; its own file description, nothing shared changes); a socket (Node-based agents) is made non-blocking by
+ * libuv when process.stdin is created. Anything else (a file) cannot block for long and is read as is.
+ */
+function nonBlockingStdin(): { fd: number; close: boolean } {
+  try {
+    const st = fstatSync(0);
+    if (st.isFIFO()) {
+      try {
+        return { fd: openSync('/proc/self/fd/0', constants.O_RDONLY | constants.O_NONBLOCK), close: true };
+      } catch {
+        void process.stdin;
+      }
+    } else if (st.isSocket()) void process.stdin;
+  } catch {
+    // fall through to fd 0
+  }
+  return { fd: 0, close: false };
 }
 
 function sleepMs(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-/** Read all of stdin synchronously, up to the cap; null when over the cap. */
-export function readStdin(fd = 0): string | null {
+/** Read all of stdin synchronously, up to the cap and the deadline; null when over either. */
+export function readStdin(fd = 0, deadlineMs = STDIN_DEADLINE_MS): string | null {
+  const until = Date.now() + deadlineMs;
   const chunks: Buffer[] = [];
   let total = 0;
   const buf = Buffer.allocUnsafe(1 << 16);
@@ -97,6 +125,7 @@ export function readStdin(fd = 0): string | null {
     } catch (err) {
       // A non-blocking pipe reports EAGAIN until data arrives.
       if ((err as NodeJS.ErrnoException).code === 'EAGAIN') {
+        if (Date.now() > until) return null;
         sleepMs(2);
         continue;
       }
@@ -121,12 +150,20 @@ export function main(): string {
     if (stdinIsTerminal()) {
       process.stderr.write('loop-guard: a hook for coding agents; it reads a hook payload on stdin. Usage: node loop-guard.mjs <claude|codex|cursor> < payload.json\n');
     } else {
-      const stdin = readStdin();
+      const input = nonBlockingStdin();
+      let stdin: string | null;
+      try {
+        stdin = readStdin(input.fd);
+      } finally {
+        if (input.close) closeSync(input.fd);
+      }
       if (stdin !== null) ({ out, kind } = handleHook(stdin, toolArg, process.env));
     }
   } catch {
     // Fail open: whatever broke, the command is allowed.
   }
+  // A reader that has gone away (EPIPE) is not worth a stack trace.
+  process.stdout.on('error', () => {});
   if (out) process.stdout.write(`${out}\n`);
   process.exitCode = 0;
   return kind;

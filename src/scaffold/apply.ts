@@ -1,44 +1,52 @@
-// Writes a plan: every file is replaced atomically (temp file + rename in the same directory), modes kept.
+// Writes a plan all or nothing: a journal first (scaffold/journal.ts), then every file staged as a temp file in its
+// target's directory, then the journal flips to "commit" and the temps are renamed over their targets. A kill at any
+// point is undone or finished by the next run.
 import { chmodSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { clearJournal, type JournalData, rollBack, Steps, writeJournal } from './journal.ts';
+import { EscapeError, insidePath } from './paths.ts';
 import type { FileChange } from './plan.ts';
 
 export class ApplyError extends Error {
   constructor(
     public readonly path: string,
     message: string,
+    /** True when the failure left files changed (the next run finishes the job from the journal). */
+    public readonly partial = false,
   ) {
     super(`${path}: ${message}`);
     this.name = 'ApplyError';
   }
 }
 
-function inside(root: string, target: string): boolean {
-  const rel = relative(root, target);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
-/** Where to write: through a symlink only if it stays in the repository (a rename would otherwise replace the link, and following it would edit a file elsewhere). */
+/** Where to write: resolved through every parent, and refused when any link on the way leads outside the repository. */
 export function writeTarget(root: string, change: FileChange): string {
-  const abs = change.home ? change.path : resolve(root, change.path);
+  let abs: string;
+  if (change.home) abs = change.path;
+  else {
+    try {
+      abs = insidePath(root, change.path);
+    } catch (err) {
+      if (err instanceof EscapeError) throw new ApplyError(change.path, err.message.slice(change.path.length + 2));
+      throw err;
+    }
+  }
   let st;
   try {
     st = lstatSync(abs);
   } catch {
     return abs;
   }
-  if (!st.isSymbolicLink()) return abs;
-  let real: string;
-  try {
-    real = realpathSync(abs);
-  } catch {
-    throw new ApplyError(change.path, 'is a broken symlink; replace it with a file or remove it, then rerun');
+  if (st.isSymbolicLink()) {
+    // Dotfile managers link rc files from elsewhere on purpose, so $HOME files may point anywhere.
+    try {
+      return realpathSync(abs);
+    } catch {
+      throw new ApplyError(change.path, 'is a broken symlink; replace it with a file or remove it, then rerun');
+    }
   }
-  // Dotfile managers link rc files from elsewhere on purpose, so $HOME files may point anywhere.
-  if (!change.home && !inside(realpathSync(root), real)) {
-    throw new ApplyError(change.path, `is a symlink to ${real}, outside the repository; writing through it would change a file that is not part of this repo. Edit that file by hand or replace the link with a file.`);
-  }
-  return real;
+  if (!st.isFile()) throw new ApplyError(change.path, 'is not a regular file; replace it with one (or remove it) and rerun');
+  return abs;
 }
 
 function existingMode(path: string): number | undefined {
@@ -50,50 +58,91 @@ function existingMode(path: string): number | undefined {
 }
 
 /** Directories we may create, removed again by --remove only when left empty. */
-const OUR_DIRS = ['.agents/hooks', '.agents', '.opencode/plugins', '.opencode', '.cursor', '.codex', '.claude'];
+export const OUR_DIRS = ['.agents/hooks', '.agents', '.opencode/plugins', '.opencode', '.cursor', '.codex', '.claude'];
 
 export interface ApplyResult {
   written: string[];
   removed: string[];
 }
 
-export function applyPlan(root: string, changes: readonly FileChange[]): ApplyResult {
+/** The missing ancestors of `dir`, parents first. */
+function missingDirs(dir: string): string[] {
+  const out: string[] = [];
+  let d = dir;
+  for (;;) {
+    try {
+      lstatSync(d);
+      break;
+    } catch {
+      out.unshift(d);
+      const up = dirname(d);
+      if (up === d) break;
+      d = up;
+    }
+  }
+  return out;
+}
+
+export function applyPlan(root: string, changes: readonly FileChange[], env: Record<string, string | undefined> = {}): ApplyResult {
+  const steps = new Steps(env);
   const writes = changes.filter((c) => (c.action === 'create' || c.action === 'update') && c.after !== null);
   const removals = changes.filter((c) => c.action === 'remove');
-  const staged: Array<{ tmp: string; target: string; change: FileChange }> = [];
+  const staged = writes.map((change, i) => {
+    const target = writeTarget(root, change);
+    return { change, target, tmp: join(dirname(target), `.${basename(target)}.loop-guard-${process.pid}-${i}.tmp`) };
+  });
+  const removeTargets = removals.map((change) => ({ change, target: writeTarget(root, change) }));
+  const dirs: string[] = [];
+  for (const s of staged) for (const d of missingDirs(dirname(s.target))) if (!dirs.includes(d)) dirs.push(d);
+  const journal: JournalData = { state: 'staging', writes: staged.map((s) => ({ tmp: s.tmp, target: s.target })), removals: removeTargets.map((r) => r.target), dirs };
+
+  let current = '(journal)';
   try {
-    // Stage every new file first, so a failure part-way leaves the repository exactly as it was.
-    for (const change of writes) {
-      const target = writeTarget(root, change);
-      mkdirSync(dirname(target), { recursive: true });
-      const tmp = join(dirname(target), `.${basename(target)}.loop-guard-${process.pid}-${staged.length}.tmp`);
-      const mode = existingMode(target) ?? change.mode ?? 0o644;
-      writeFileSync(tmp, change.after as string, { mode });
-      chmodSync(tmp, mode);
-      staged.push({ tmp, target, change });
+    writeJournal(root, journal);
+    steps.step();
+    for (const d of dirs) {
+      current = d;
+      mkdirSync(d);
+      steps.step();
     }
-    for (const s of staged) renameSync(s.tmp, s.target);
-  } catch (err) {
     for (const s of staged) {
-      try {
-        unlinkSync(s.tmp);
-      } catch {
-        // already renamed or never written
-      }
+      current = s.change.path;
+      const mode = existingMode(s.target) ?? s.change.mode ?? 0o644;
+      writeFileSync(s.tmp, s.change.after as string, { mode, flag: 'wx' });
+      chmodSync(s.tmp, mode);
+      steps.step();
     }
-    if (err instanceof ApplyError) throw err;
-    throw new ApplyError(staged.at(-1)?.change.path ?? '(plan)', (err as Error).message);
+    current = '(journal)';
+    writeJournal(root, { ...journal, state: 'commit' });
+    steps.step();
+  } catch (err) {
+    rollBack(journal);
+    clearJournal(root);
+    throw new ApplyError(current, (err as Error).message);
+  }
+
+  // Committed: from here a failure is finished by the next run, and the message says so.
+  try {
+    for (const s of staged) {
+      current = s.change.path;
+      renameSync(s.tmp, s.target);
+      steps.step();
+    }
+  } catch (err) {
+    throw new ApplyError(current, `${(err as Error).message}; the files before it were written, and the next run of create-loop-guard finishes the rest`, true);
   }
   const removed: string[] = [];
-  for (const change of removals) {
-    const target = writeTarget(root, change);
+  for (const r of removeTargets) {
     try {
-      unlinkSync(target);
-      removed.push(change.path);
+      unlinkSync(r.target);
+      removed.push(r.change.path);
+      steps.step();
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ApplyError(change.path, (err as Error).message);
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ApplyError(r.change.path, (err as Error).message, true);
     }
   }
+  clearJournal(root);
+  steps.step();
   if (removed.length) {
     for (const dir of OUR_DIRS) {
       const abs = join(root, dir);

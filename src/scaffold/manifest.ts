@@ -22,6 +22,8 @@ export interface Manifest {
   version: string;
   tools: ToolName[];
   files: Record<string, FileRecord>;
+  /** A run here put our block in the user's shell profile (shared by every repository on the machine). */
+  shellProfile?: boolean;
 }
 
 export function emptyManifest(version: string): Manifest {
@@ -43,6 +45,7 @@ export function parseManifest(text: string): Manifest {
     version: m.version,
     tools: m.tools.filter((t): t is ToolName => (TOOL_NAMES as readonly string[]).includes(t)),
     files: m.files as Record<string, FileRecord>,
+    ...(m.shellProfile === true ? { shellProfile: true } : {}),
   };
 }
 
@@ -64,6 +67,7 @@ export function renderManifest(m: Manifest): string {
     version: m.version,
     tools: [...m.tools].sort(),
     files,
+    ...(m.shellProfile ? { shellProfile: true } : {}),
   };
   return `${JSON.stringify(body, null, 2)}\n`;
 }

@@ -180,6 +180,7 @@ export function buildPlan(input: PlanInput): Plan {
   }
   const profile = planProfile(input);
   if (profile) changes.push(profile);
+  if (profile || prev.shellProfile) next.shellProfile = true;
 
   const mBefore = input.files.get(MANIFEST_PATH) ?? null;
   const mAfter = renderManifest(next);

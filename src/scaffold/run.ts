@@ -1,9 +1,12 @@
 // The scaffolder's flow: options → detect → plan → report → (confirm) → apply. I/O comes in through `io`.
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { ApplyError, applyPlan } from './apply.ts';
+import { ApplyError, applyPlan, OUR_DIRS } from './apply.ts';
+import { recover } from './journal.ts';
+import { acquireLock, type Lock, LockError } from './lock.ts';
+import { chooseRoot, EscapeError, hookPathProblem, insidePath, RootError } from './paths.ts';
+import { GUARD_PATH } from '../tools/markers.ts';
+import { ConfigReadError, readConfig } from './read-config.ts';
 import { buildAssets, VERSION } from '../assets.ts';
-import { type DetectedTool, detectTools, findGitRoot, parseToolList } from './detect.ts';
+import { type DetectedTool, detectTools, parseToolList } from './detect.ts';
 import { MANIFEST_PATH, type Manifest, parseManifest } from './manifest.ts';
 import { buildPlan, type FileChange, type Plan, PlanError, planPaths } from './plan.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -31,13 +34,23 @@ export interface Options {
   json: boolean;
   shellProfile: boolean;
   cwd?: string;
+  /** Accept a --cwd directory that is not under git. */
+  noGit?: boolean;
   tools?: string;
 }
 
 
-function readOrNull(path: string): string | null {
+/** A file the plan reads: resolved inside the root through every parent, regular, under the size cap. */
+function readRepoFile(root: string, rel: string): string | null {
+  const text = readConfig(insidePath(root, rel), rel);
+  // An empty JSON config is a reasonable thing to find: it means {}.
+  if (text !== null && rel.endsWith('.json') && text.trim() === '') return '{}\n';
+  return text;
+}
+
+function readHomeFile(path: string): string | null {
   try {
-    return readFileSync(path, 'utf8');
+    return readConfig(path, path);
   } catch {
     return null;
   }
@@ -51,16 +64,8 @@ interface Context {
   manifest: Manifest | null;
 }
 
-function resolveRoot(opts: Options, io: IO): { root: string; note?: string } {
-  const start = resolve(io.cwd, opts.cwd ?? '.');
-  const git = findGitRoot(start);
-  if (!git) return { root: start, note: `No git repository found; working in ${start}.` };
-  if (git !== start) return { root: git, note: `Working in the repository root ${git} (the nearest parent with .git).` };
-  return { root: git };
-}
-
 function loadManifest(root: string): Manifest | null {
-  const text = readOrNull(join(root, MANIFEST_PATH));
+  const text = readRepoFile(root, MANIFEST_PATH);
   if (text === null) return null;
   try {
     return parseManifest(text);
@@ -79,7 +84,44 @@ function nextSteps(tools: readonly ToolName[], profileDone: boolean): string[] {
   return steps;
 }
 
+/** The flow under the repository lock, after an interrupted earlier run has been finished or undone. */
 export async function run(opts: Options, io: IO): Promise<number> {
+  let root: string;
+  let note: string | undefined;
+  try {
+    ({ root, note } = chooseRoot(io.cwd, opts, io.home));
+  } catch (err) {
+    if (err instanceof RootError) {
+      io.err(`create-loop-guard: ${err.message}\n`);
+      if (opts.json) io.out(`${JSON.stringify({ version: VERSION, mode: opts.mode, result: 'usage-error', exitCode: EXIT.error, messages: [err.message] }, null, 2)}\n`);
+      return EXIT.error;
+    }
+    throw err;
+  }
+  let lock: Lock | null;
+  try {
+    lock = acquireLock(root);
+  } catch (err) {
+    if (err instanceof LockError) {
+      io.err(`create-loop-guard: ${err.message}\n`);
+      return EXIT.error;
+    }
+    throw err;
+  }
+  try {
+    const rec = lock ? recover(root, OUR_DIRS) : { swept: [] };
+    const notes: string[] = [];
+    if (note) notes.push(note);
+    if (rec.journal === 'rolled-forward') notes.push('An earlier run was interrupted after it had staged every file; its changes were completed.');
+    if (rec.journal === 'rolled-back') notes.push('An earlier run was interrupted before it changed anything; its temporary files were removed.');
+    if (rec.swept.length) notes.push(`Removed ${rec.swept.length} leftover temporary file(s) of an earlier run.`);
+    return await runLocked(opts, io, root, notes);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function runLocked(opts: Options, io: IO, root: string, notes: string[]): Promise<number> {
   const c: Palette = palette(!opts.json && colorEnabled(io.env, io.stdoutIsTTY));
   const interactive = !opts.json && canPrompt(io.env, io.stdinIsTTY, io.stdoutIsTTY);
   const messages: string[] = [];
@@ -107,9 +149,8 @@ export async function run(opts: Options, io: IO): Promise<number> {
 
   let ctx: Context;
   try {
-    const { root, note } = resolveRoot(opts, io);
     report.root = root;
-    if (note) say(c.dim(note));
+    for (const note of notes) say(c.dim(note));
     const manifest = loadManifest(root);
     const detected = detectTools(root);
     let tools: ToolName[];
@@ -127,9 +168,13 @@ export async function run(opts: Options, io: IO): Promise<number> {
     for (const t of manifest?.tools ?? []) if (!tools.includes(t)) tools.push(t);
     ctx = { root, detected, tools, manifest };
   } catch (err) {
-    if (err instanceof PlanError) {
-      io.err(`create-loop-guard: ${err.message}\n  fix: ${err.fix}\n`);
+    if (err instanceof PlanError || err instanceof ConfigReadError) {
+      io.err(`create-loop-guard: ${err.message}\n  fix: ${err.fix}\n  Nothing was written.\n`);
       return finish(EXIT.error, 'parse-error');
+    }
+    if (err instanceof EscapeError) {
+      io.err(`create-loop-guard: ${err.message}\n  Nothing was written.\n`);
+      return finish(EXIT.error, 'outside-repo');
     }
     throw err;
   }
@@ -150,17 +195,24 @@ export async function run(opts: Options, io: IO): Promise<number> {
     }
   }
 
+  const pathProblem = opts.mode === 'remove' ? null : hookPathProblem(ctx.root, GUARD_PATH);
+  if (pathProblem) {
+    io.err(`create-loop-guard: ${pathProblem}\n  Nothing was written.\n`);
+    return finish(EXIT.error, 'unsafe-path');
+  }
+
   const toolRows: DetectedTool[] = ctx.tools.map((name) => ({ name, evidence: ctx.detected.find((d) => d.name === name)?.evidence ?? [] }));
   report.tools = toolRows;
   if (!opts.json && opts.mode !== 'remove') io.out(toolsReport(toolRows, c));
 
   // $HOME is touched only on explicit opt-in, and --check never looks there.
   let profile: ProfileTarget | undefined;
-  if (opts.mode !== 'check' && ctx.tools.some((t) => TOOLS[t].needsShellProfile)) {
+  // --remove --shell-profile takes our block out of the profile even when this repository has no record any more.
+  if (opts.mode !== 'check' && (ctx.tools.some((t) => TOOLS[t].needsShellProfile) || (opts.mode === 'remove' && opts.shellProfile))) {
     let want = opts.shellProfile;
     const existing = profileTarget(io.env, io.home);
     // Once accepted, the profile block is kept current on every rerun without asking again.
-    if (!want && opts.mode === 'apply' && existing && hasProfileBlock(readOrNull(existing.path))) want = true;
+    if (!want && opts.mode === 'apply' && existing && hasProfileBlock(readHomeFile(existing.path))) want = true;
     if (!want && interactive && opts.mode === 'apply' && !opts.dryRun) {
       const target = existing;
       if (target) {
@@ -186,8 +238,8 @@ export async function run(opts: Options, io: IO): Promise<number> {
   try {
     const paths = planPaths(ctx.tools, ctx.manifest);
     const files = new Map<string, string | null>();
-    for (const p of paths) files.set(p, readOrNull(join(ctx.root, p)));
-    if (profile) files.set(profile.path, readOrNull(profile.path));
+    for (const p of paths) files.set(p, readRepoFile(ctx.root, p));
+    if (profile) files.set(profile.path, readConfig(profile.path, profile.path));
     plan = buildPlan({
       mode: opts.mode === 'remove' ? 'remove' : 'apply',
       tools: ctx.tools,
@@ -199,9 +251,13 @@ export async function run(opts: Options, io: IO): Promise<number> {
       ...(profile ? { profile } : {}),
     });
   } catch (err) {
-    if (err instanceof PlanError) {
+    if (err instanceof PlanError || err instanceof ConfigReadError) {
       io.err(`create-loop-guard: ${err.message}\n  fix: ${err.fix}\n  Nothing was written.\n`);
       return finish(EXIT.error, 'parse-error');
+    }
+    if (err instanceof EscapeError) {
+      io.err(`create-loop-guard: ${err.message}\n  Nothing was written.\n`);
+      return finish(EXIT.error, 'outside-repo');
     }
     throw err;
   }
@@ -251,14 +307,20 @@ export async function run(opts: Options, io: IO): Promise<number> {
   }
 
   try {
-    const result = applyPlan(ctx.root, changes);
+    const result = applyPlan(ctx.root, changes, io.env);
     say(c.green(`\n${opts.mode === 'remove' ? 'Removed' : 'Wrote'} ${result.written.length + result.removed.length} file(s).`));
   } catch (err) {
     if (err instanceof ApplyError) {
-      io.err(`create-loop-guard: ${err.message}\n  Nothing was written.\n`);
+      io.err(`create-loop-guard: ${err.message}\n${err.partial ? '' : '  Nothing was written.\n'}`);
       return finish(EXIT.error, 'write-error', plan);
     }
     throw err;
+  }
+  if (opts.mode === 'remove' && !profile) {
+    const left = profileTarget(io.env, io.home);
+    if (left && (ctx.manifest?.shellProfile || hasProfileBlock(readHomeFile(left.path)))) {
+      say(`\nKept the loop-guard block in ${left.path}: it is yours for every repository on this machine where Cursor runs, not this one only. Take it out with: npx create-loop-guard --remove --shell-profile`);
+    }
   }
   if (opts.mode === 'apply') {
     const steps = nextSteps(ctx.tools, profile !== undefined);

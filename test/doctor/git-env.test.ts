@@ -22,8 +22,8 @@ function repo(config = '') {
 
 describe('pure rules', () => {
   it('pagerWaits', () => {
-    for (const v of ['', 'cat', ' cat ', 'true', 'delta --paging=never', 'bat --paging never']) expect(pagerWaits(v)).toBe(false);
-    for (const v of ['less', 'less -R', 'pager', 'delta', 'more']) expect(pagerWaits(v)).toBe(true);
+    for (const v of ['', 'cat', ' cat ', 'true', 'delta --paging=never', 'bat --paging never', '5', 'tr a b', 'head -100']) expect(pagerWaits(v)).toBe(false);
+    for (const v of ['less', 'less -R', 'pager', 'delta', 'more', 'diff-so-fancy | less --tabs=4 -RFX', '/usr/bin/less']) expect(pagerWaits(v)).toBe(true);
   });
   it('editorWaits', () => {
     expect(editorWaits('true')).toBe(false);

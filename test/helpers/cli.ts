@@ -1,6 +1,6 @@
 // Run the BUILT CLI against a temp copy of a fixture repo, and read the result back as a tree.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { cliFile, repoRoot, requireFiles } from './paths.ts';
@@ -27,8 +27,15 @@ export interface CliRun {
   stderr: string;
 }
 
+/** A HOME next to the repository, never the repository itself (the CLI refuses to treat $HOME as a project). */
+function homeFor(cwd: string): string {
+  const home = `${cwd.replace(/\/+$/, '')}.home`;
+  mkdirSync(home, { recursive: true });
+  return home;
+}
+
 function cliEnv(opts: { cwd: string; env?: Record<string, string> }): Record<string, string> {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: opts.cwd, CI: 'true', NO_COLOR: '1', ...opts.env };
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: opts.env?.HOME ?? homeFor(opts.cwd), CI: 'true', NO_COLOR: '1', ...opts.env };
 }
 
 /** No TTY and no stdin, like CI: the CLI must never wait. */

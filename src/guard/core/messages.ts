@@ -48,7 +48,7 @@ export function repeatWarning(command: string, n: number, block: number, failure
     left <= 0
       ? 'The next identical attempt will not be run until the user writes again.'
       : `After ${left} more identical ${plural(left, 'result', 'results')}, further attempts will not be run until the user writes again.`;
-  return clip(`${MARKER} \`${showCommand(command)}\` returned the same result ${n} times in a row. ${advice} ${next}`);
+  return clip(`${MARKER} \`${showCommand(command)}\` returned the same result ${n} ${plural(n, 'time', 'times')} in a row. ${advice} ${next}`);
 }
 
 /** Reason for refusing a command whose last n results were identical. */

@@ -1,0 +1,57 @@
+// One run at a time per repository: concurrent applies serialize and both tools end up recorded; a dead owner's lock is taken over.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readTree } from '../helpers/cli.ts';
+import { cliFile, requireBuilt } from '../helpers/paths.ts';
+import { box, type Box, cli } from './helpers.ts';
+
+beforeAll(() => requireBuilt());
+
+function runAsync(b: Box, args: string[]): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cliFile, ...args], { cwd: b.root, env: b.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
+}
+
+describe('concurrent runs', () => {
+  it('20 trials of `--tools claude` and `--tools codex` at once: both recorded, --remove gives back the original', async () => {
+    const started = Date.now();
+    for (let trial = 0; trial < 20; trial++) {
+      const b = box();
+      const before = readTree(b.root);
+      const [a, c] = await Promise.all([runAsync(b, ['--yes', '--tools', 'claude']), runAsync(b, ['--yes', '--tools', 'codex'])]);
+      expect(a.status, a.stderr).toBe(0);
+      expect(c.status, c.stderr).toBe(0);
+      const manifest = JSON.parse(readFileSync(join(b.root, '.agents/loop-guard.json'), 'utf8'));
+      expect(manifest.tools, `trial ${trial}`).toEqual(['claude', 'codex']);
+      expect(existsSync(join(b.root, '.loop-guard.lock'))).toBe(false);
+      const r = cli(['--remove', '--yes'], b.root, b.env);
+      expect(r.status, r.stderr).toBe(0);
+      expect(readTree(b.root), `trial ${trial}`).toEqual(before);
+    }
+    console.log(`20 concurrent trials in ${Date.now() - started} ms`);
+  }, 300_000);
+
+  it('a lock left by a dead run is taken over', () => {
+    const b = box();
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    writeFileSync(join(b.root, '.loop-guard.lock'), `${dead.stdout}\n`);
+    const r = cli(['--yes', '--tools', 'claude'], b.root, b.env);
+    expect(r.status, r.stderr).toBe(0);
+    expect(existsSync(join(b.root, '.loop-guard.lock'))).toBe(false);
+  });
+
+  it('an empty lock file (a run killed between creating and writing it) is stale after a moment', () => {
+    const b = box();
+    const lock = join(b.root, '.loop-guard.lock');
+    writeFileSync(lock, '');
+    spawnSync('touch', ['-d', '1 minute ago', lock]);
+    const r = cli(['--yes', '--tools', 'claude'], b.root, b.env);
+    expect(r.status, r.stderr).toBe(0);
+  });
+});
