@@ -159,6 +159,10 @@ describe('the guard on the corpus (issue 9 goals)', () => {
     expect(failing(['edit-test-cycle', 'flaky-retry', 'bisect', 'exploration', 'poll-log-progress', 'user-turn-between'])).toEqual([]);
   });
 
+  it('change is progress: green reruns and identical `git status` after edits, long builds, polls of a server that comes up, sleep/git status pairs and checks between sub-agents pass', () => {
+    expect(failing(['green-rerun-after-edit', 'git-status-between-edits', 'long-build', 'poll-server-up', 'sleep-git-status', 'subagent-between-checks', 'thrash'])).toEqual([]);
+  });
+
   // The goals below fail with today's guard; the judgment work of issue 9 (change tracking, normalization,
   // command keys, hang rules) flips them. When one starts passing, vitest reports it: drop its `.fails`.
   it.fails('refuses no legitimate work (goal: 0)', () => {
