@@ -159,6 +159,10 @@ describe('the guard on the corpus (issue 9 goals)', () => {
     expect(failing(['edit-test-cycle', 'flaky-retry', 'bisect', 'exploration', 'poll-log-progress', 'user-turn-between'])).toEqual([]);
   });
 
+  it('change is progress: green reruns and identical `git status` after edits, long builds, polls of a server that comes up, sleep/git status pairs and checks between sub-agents pass', () => {
+    expect(failing(['green-rerun-after-edit', 'git-status-between-edits', 'long-build', 'poll-server-up', 'sleep-git-status', 'subagent-between-checks', 'thrash'])).toEqual([]);
+  });
+
   it('catches noisy and reworded repeats and reworded polls in time, and keeps results that differ in meaning apart', () => {
     expect(failing(['noisy-repeat', 'reworded-repeat', 'reworded-poll', 'meaningful-differences'])).toEqual([]);
   });

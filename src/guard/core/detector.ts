@@ -118,6 +118,16 @@ function evictOldest(cmds: Record<string, CommandRecord>): Record<string, Comman
   return rest;
 }
 
+/** Files this command and the session's recent commands write by redirection: their output, not edits (a cycle A,B where B appends to its log must stay a cycle). */
+function ownOutputs(state: SessionState, command: string): string[] {
+  const paths = writtenPaths(command);
+  for (const pair of state.recent) {
+    const c = state.cmds[commandOf(pair)]?.c;
+    if (c) paths.push(...writtenPaths(c));
+  }
+  return paths;
+}
+
 /** Record that the workspace changed (an edit tool, a sub-agent): the next identical result of any command is progress, not a repeat. */
 export function onChange(current: SessionState | undefined, input: { by: 'edit' | 'agent'; callId?: string; turnId?: string }): SessionState {
   const state = stateForTurn(current, input.turnId);
@@ -155,7 +165,7 @@ export function onPost(
   let changed = same && (prev.e ?? 0) !== (state.ch ?? 0);
   let tree: string | undefined;
   if (same && !changed && look) {
-    tree = look(writtenPaths(input.command));
+    tree = look(ownOutputs(state, input.command));
     if (tree !== undefined && prev.t !== undefined && tree !== prev.t) {
       changed = true;
       state = onChange(state, { by: 'edit' });
@@ -235,7 +245,7 @@ export function onPre(
   const changedSince = (r: CommandRecord): boolean => {
     if ((r.e ?? 0) !== (state.ch ?? 0)) return true;
     if (r.t === undefined || !opts.look) return false;
-    const tree = opts.look(writtenPaths(input.command));
+    const tree = opts.look(ownOutputs(state, input.command));
     return tree !== undefined && tree !== r.t;
   };
   if (rec && rec.p !== 2) {
