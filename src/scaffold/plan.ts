@@ -8,6 +8,7 @@ import { handlerFor } from './intents/index.ts';
 import type { Assets, IntentContext } from './intents/types.ts';
 import { emptyManifest, type FileRecord, MANIFEST_PATH, type Manifest, renderManifest } from './manifest.ts';
 import type { ProfileTarget } from './profile.ts';
+import { planRetired, RETIRED, retiredPaths } from './legacy.ts';
 
 export type Action = 'create' | 'update' | 'noop' | 'conflict' | 'remove';
 
@@ -30,6 +31,8 @@ export interface FileChange {
   home?: boolean;
   /** A built file we ship (the guard, the plugin): reports summarize it instead of printing every line. */
   generated?: boolean;
+  /** A file an older version installed under a name we no longer use (see legacy.ts). */
+  retired?: boolean;
 }
 
 /** A user file that cannot be parsed: exit 2, nothing written. */
@@ -78,6 +81,7 @@ export function planPaths(tools: readonly ToolName[], manifest: Manifest | null)
     for (const p of intentsFor(manifest.tools)) paths.add(p.path);
     for (const p of Object.keys(manifest.files)) paths.add(p);
   }
+  for (const p of retiredPaths(paths)) paths.add(p);
   paths.add(MANIFEST_PATH);
   return [...paths];
 }
@@ -156,6 +160,11 @@ function planProfile(input: PlanInput): FileChange | null {
   return change(target.path, before, outcome, 'Cursor agent environment', { home: true });
 }
 
+function planRetiredFiles(planned: string[], input: PlanInput): FileChange[] {
+  const wanted = new Set(retiredPaths(planned));
+  return RETIRED.filter((r) => wanted.has(r.path)).flatMap((r) => planRetired(r.path, r.replacedBy, input.files.get(r.path) ?? null) ?? []);
+}
+
 export function buildPlan(input: PlanInput): Plan {
   const prev = input.manifest ?? emptyManifest(input.version);
   const changes: FileChange[] = [];
@@ -164,6 +173,7 @@ export function buildPlan(input: PlanInput): Plan {
     const tools = input.manifest ? input.manifest.tools : input.tools;
     const intents = intentsFor([...new Set([...tools, ...input.tools])]);
     for (const intent of intents) changes.push(planRemoveIntent(intent, input, prev.files[intent.path]));
+    changes.push(...planRetiredFiles(intents.map((i) => i.path), input));
     const profile = planProfile(input);
     if (profile) changes.push(profile);
     const mBefore = input.files.get(MANIFEST_PATH) ?? null;
@@ -178,6 +188,7 @@ export function buildPlan(input: PlanInput): Plan {
     changes.push(planned.change);
     next.files[intent.path] = planned.owned;
   }
+  changes.push(...planRetiredFiles(intentsFor(input.tools).map((i) => i.path), input));
   const profile = planProfile(input);
   if (profile) changes.push(profile);
 

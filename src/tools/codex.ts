@@ -14,7 +14,7 @@ export const codex: ToolRecord = {
         style: 'nested',
         events: [{ event: 'PreToolUse', matcher: 'Bash' }, { event: 'PostToolUse', matcher: 'Bash' }, { event: 'UserPromptSubmit' }],
         // Codex runs hooks in the session's cwd, which may be a subdirectory, so the path is rooted at the repo.
-        command: 'node "$(git rev-parse --show-toplevel 2>/dev/null || pwd)/.agents/hooks/loop-guard.mjs" codex',
+        command: 'node "$(git rev-parse --show-toplevel 2>/dev/null || pwd)/.agents/hooks/loop-guard.cjs" codex',
         timeout: HOOK_TIMEOUT_SECONDS,
         marker: HOOK_MARKER,
       },

@@ -21,7 +21,7 @@ export const cursor: ToolRecord = {
           { event: 'beforeSubmitPrompt' },
         ],
         // Cursor runs project hooks from the project root.
-        command: 'node .agents/hooks/loop-guard.mjs cursor',
+        command: 'node .agents/hooks/loop-guard.cjs cursor',
         timeout: HOOK_TIMEOUT_SECONDS,
         marker: HOOK_MARKER,
       },
