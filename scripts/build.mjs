@@ -8,7 +8,9 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const dist = join(root, 'dist');
+// The two-version --check test builds the same source as another version into another folder.
+if (process.env.LOOP_GUARD_BUILD_VERSION) pkg.version = process.env.LOOP_GUARD_BUILD_VERSION;
+const dist = process.env.LOOP_GUARD_BUILD_DIST || join(root, 'dist');
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 

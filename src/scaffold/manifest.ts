@@ -22,6 +22,8 @@ export interface Manifest {
   version: string;
   tools: ToolName[];
   files: Record<string, FileRecord>;
+  /** A hash of our part of each file as written (outdated.ts), so --check tells an old version's output from an edit. */
+  hashes?: Record<string, string>;
 }
 
 export function emptyManifest(version: string): Manifest {
@@ -43,6 +45,7 @@ export function parseManifest(text: string): Manifest {
     version: m.version,
     tools: m.tools.filter((t): t is ToolName => (TOOL_NAMES as readonly string[]).includes(t)),
     files: m.files as Record<string, FileRecord>,
+    ...(m.hashes && typeof m.hashes === 'object' ? { hashes: m.hashes } : {}),
   };
 }
 
@@ -64,6 +67,7 @@ export function renderManifest(m: Manifest): string {
     version: m.version,
     tools: [...m.tools].sort(),
     files,
+    ...(m.hashes ? { hashes: Object.fromEntries(Object.keys(m.hashes).sort().map((k) => [k, m.hashes![k]!])) } : {}),
   };
   return `${JSON.stringify(body, null, 2)}\n`;
 }

@@ -9,6 +9,7 @@ import type { Assets, IntentContext } from './intents/types.ts';
 import { emptyManifest, type FileRecord, MANIFEST_PATH, type Manifest, renderManifest } from './manifest.ts';
 import type { ProfileTarget } from './profile.ts';
 import { planRetired, RETIRED, retiredPaths } from './legacy.ts';
+import { partHash } from './outdated.ts';
 
 export type Action = 'create' | 'update' | 'noop' | 'conflict' | 'remove';
 
@@ -133,7 +134,7 @@ function planRemoveIntent(intent: Intent, input: PlanInput, rec: FileRecord | un
   if (before === null) return noop('not present');
   const r = wrap(path, () => handlerFor(intent).remove(intent, { ...context(input, before), before }, rec));
   if (r.kind === 'noop') return noop(r.reason);
-  if (r.kind === 'delete') return { path, action: 'remove', before, after: null, reason: r.reason, notes: [] };
+  if (r.kind === 'delete') return { path, action: 'remove', before, after: null, reason: r.reason, notes: [], ...(intent.kind === 'owned' ? { generated: true } : {}) };
   if (r.outcome.status !== 'conflict' && r.becameEmpty && rec?.created === true) {
     return { path, action: 'remove', before, after: null, reason: 'delete (created by create-loop-guard)', notes: [] };
   }
@@ -177,16 +178,19 @@ export function buildPlan(input: PlanInput): Plan {
     const profile = planProfile(input);
     if (profile) changes.push(profile);
     const mBefore = input.files.get(MANIFEST_PATH) ?? null;
-    if (mBefore !== null) changes.push({ path: MANIFEST_PATH, action: 'remove', before: mBefore, after: null, reason: 'delete', notes: [] });
+    if (mBefore !== null) changes.push({ path: MANIFEST_PATH, action: 'remove', before: mBefore, after: null, reason: 'delete', notes: [], generated: true });
     return { changes, manifest: emptyManifest(input.version) };
   }
 
-  const next: Manifest = { version: input.version, tools: [...new Set(input.tools)].sort(), files: {} };
+  const next: Manifest = { version: input.version, tools: [...new Set(input.tools)].sort(), files: {}, hashes: {} };
   for (const intent of intentsFor(input.tools)) {
     // Ownership carries over from earlier runs; a fresh record is built from what this run finds.
     const planned = planApplyIntent(intent, input, { ...(prev.files[intent.path] ?? {}) });
     changes.push(planned.change);
     next.files[intent.path] = planned.owned;
+    const c = planned.change;
+    const hash = c.action === 'conflict' ? prev.hashes?.[intent.path] : partHash(intent, c.after, planned.owned);
+    if (hash) next.hashes![intent.path] = hash;
   }
   changes.push(...planRetiredFiles(intentsFor(input.tools).map((i) => i.path), input));
   const profile = planProfile(input);
@@ -202,6 +206,7 @@ export function buildPlan(input: PlanInput): Plan {
     reason: 'what create-loop-guard owns here',
     notes: [],
     mode: 0o644,
+    generated: true,
   });
   return { changes, manifest: next };
 }
