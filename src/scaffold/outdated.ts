@@ -79,14 +79,28 @@ export interface CheckInput {
   setUp: ReadonlyMap<string, Intent>;
 }
 
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  return v;
+}
+
+function sameData(a: string, b: string): boolean {
+  try {
+    return JSON.stringify(canonical(JSON.parse(a))) === JSON.stringify(canonical(JSON.parse(b)));
+  } catch {
+    return false;
+  }
+}
+
 /** Drift or outdated, for one change --check found (never a noop). */
 export function verdict(ch: FileChange, input: CheckInput): CheckVerdict {
   const { manifest, version } = input;
   const older = manifest.version !== version;
   if (ch.action === 'conflict') return { kind: 'drift', why: ch.reason };
   if (ch.path === MANIFEST_PATH) {
-    // Untouched = exactly what that version rendered from its own content.
-    const untouched = input.manifestText !== null && renderManifest(manifest) === input.manifestText;
+    // Untouched = the same data that version rendered from its own content (key order and spacing aside).
+    const untouched = input.manifestText !== null && sameData(input.manifestText, renderManifest(manifest));
     return older && untouched ? { kind: 'outdated', why: `recorded by v${manifest.version}` } : { kind: 'drift', why: 'edited by hand' };
   }
   if (ch.retired) return older ? { kind: 'outdated', why: 'the guard under its old name' } : { kind: 'drift', why: 'the guard under its old name' };
