@@ -114,7 +114,7 @@ describe('never hangs, never half-writes', () => {
   it('a user value for one of our env keys is kept and reported; --force replaces it', () => {
     const dir = fixtureRepo('claude');
     const r = runCli(['--yes'], { cwd: dir });
-    expect(r.stdout).toMatch(/Kept your env.GIT_PAGER="delta"/);
+    expect(r.stdout).toMatch(/Will keep your env.GIT_PAGER="delta"/);
     expect(r.stdout).toContain('Agents may hang on GIT_PAGER="delta"');
     expect(readFileSync(join(dir, '.claude/settings.json'), 'utf8')).toContain('"GIT_PAGER": "delta"');
     const forced = runCli(['--yes', '--force'], { cwd: dir });

@@ -80,6 +80,8 @@ export function dumpTree(tree: Map<string, string>): string {
     if (path === '.agents/hooks/loop-guard.cjs' || path === '.agents/hooks/loop-guard.mjs' || path === '.opencode/plugins/loop-guard.js') {
       shown = `${content.split('\n')[0]}\n… (built file; its own tests cover the body)\n`;
     }
+    // The manifest's hashes of the built files change with every guard build; theirs are not what this snapshot is about.
+    if (path === '.agents/loop-guard.json') shown = shown.replace(/("\.agents\/hooks\/loop-guard\.cjs"|"\.opencode\/plugins\/loop-guard\.js"): "[0-9a-f]{16}"/g, '$1: "<hash of the built file>"');
     parts.push(`=== ${path}\n${shown.replace(/\r/g, '␍')}`);
   }
   return `${parts.join('\n')}\n`;
@@ -91,5 +93,5 @@ export function scrub(text: string, dir: string): string {
     .split(dir)
     .join('<repo>')
     .replace(/\/tmp\/lg-[\w-]+/g, '<tmp>')
-    .replace(/@@ built file, (?:replaced: )?\d+(?: → \d+)? lines @@/g, '@@ built file, <n> lines @@');
+    .replace(/@@ our file, (?:replaced: )?\d+(?: → \d+)? lines/g, '@@ our file, <n> lines');
 }
