@@ -137,7 +137,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write('create-loop-guard: --strict goes with --check (npx create-loop-guard --check --strict).\n');
     return EXIT.error;
   }
-  if (v.cwd !== undefined && !isDirectory(resolve(v.cwd))) {
+  // audit's --cwd names a project in the transcripts, which need not exist here any more.
+  if (command !== 'audit' && v.cwd !== undefined && !isDirectory(resolve(v.cwd))) {
     process.stderr.write(`create-loop-guard: --cwd ${v.cwd}: ${isDirectory(resolve(v.cwd), true) ? 'not a directory' : 'the directory does not exist'}.\n`);
     return EXIT.error;
   }

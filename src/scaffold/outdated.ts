@@ -10,7 +10,7 @@ import { BLOCK_ID, isOurHookCommand, MANIFEST_PATH } from '../tools/markers.ts';
 import type { Intent } from '../tools/index.ts';
 import type { FileRecord, Manifest } from './manifest.ts';
 import { renderManifest } from './manifest.ts';
-import type { FileChange } from './plan.ts';
+import type { FileChange } from './change.ts';
 
 type Of<K extends Intent['kind']> = Extract<Intent, { kind: K }>;
 

@@ -11,30 +11,8 @@ import type { ProfileTarget } from './profile.ts';
 import { planRetired, RETIRED, retiredPaths } from './legacy.ts';
 import { partHash } from './outdated.ts';
 
-export type Action = 'create' | 'update' | 'noop' | 'conflict' | 'remove';
-
-export interface FileChange {
-  /** Repo-relative path (absolute for a file in $HOME). */
-  path: string;
-  action: Action;
-  before: string | null;
-  /** null when the file is deleted. */
-  after: string | null;
-  /** One line on what happens to this file. */
-  reason: string;
-  /** Things the user should know, one sentence each. */
-  notes: string[];
-  /** For conflicts: exactly what to do by hand. */
-  fix?: string;
-  /** File mode for a file we create. */
-  mode?: number;
-  /** A file outside the repository (the shell profile). */
-  home?: boolean;
-  /** A built file we ship (the guard, the plugin): reports summarize it instead of printing every line. */
-  generated?: boolean;
-  /** A file an older version installed under a name we no longer use (see legacy.ts). */
-  retired?: boolean;
-}
+export type { Action, FileChange } from './change.ts';
+import type { Action, FileChange } from './change.ts';
 
 /** A user file that cannot be parsed: exit 2, nothing written. */
 export class PlanError extends Error {
