@@ -95,6 +95,16 @@ function isDirectory(path: string, exists = false): boolean {
   }
 }
 
+/** A usage error found before any command runs: on stderr, and under --json also as the report's one message. */
+function usageError(argv: readonly string[], text: string): number {
+  process.stderr.write(`create-loop-guard: ${text}\n`);
+  if (argv.includes('--json')) {
+    const report = { version: VERSION, result: 'usage-error', exitCode: EXIT.error, messages: [{ level: 'error', code: 'usage', text }] };
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  }
+  return EXIT.error;
+}
+
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -105,8 +115,7 @@ export async function main(argv: string[]): Promise<number> {
       options: OPTIONS,
     });
   } catch {
-    process.stderr.write(`create-loop-guard: ${argError(argv)} Run with --help for usage.\n`);
-    return EXIT.error;
+    return usageError(argv, `${argError(argv)} Run with --help for usage.`);
   }
   const v = parsed.values;
   if (v.help) {
@@ -139,8 +148,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   // audit's --cwd names a project in the transcripts, which need not exist here any more.
   if (command !== 'audit' && v.cwd !== undefined && !isDirectory(resolve(v.cwd))) {
-    process.stderr.write(`create-loop-guard: --cwd ${v.cwd}: ${isDirectory(resolve(v.cwd), true) ? 'not a directory' : 'the directory does not exist'}.\n`);
-    return EXIT.error;
+    return usageError(argv, `--cwd ${v.cwd}: ${isDirectory(resolve(v.cwd), true) ? 'not a directory' : 'the directory does not exist'}.`);
   }
   if (v.check && v.remove) {
     process.stderr.write('create-loop-guard: --check and --remove cannot be combined.\n');

@@ -16,7 +16,6 @@ import { annotations } from '../report/github.ts';
 import { type JsonReport, jsonChanges } from '../report/json.ts';
 import { filesReport, toolsReport } from '../report/summary.ts';
 import type { Level, Message } from '../report/messages.ts';
-
 import { checkLines, checkVerdict } from '../report/check.ts';
 import { intentsFor } from './plan.ts';
 import { verdict } from './outdated.ts';

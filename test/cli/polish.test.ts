@@ -102,6 +102,11 @@ describe('rough edges', () => {
       }
       expect(data.messages).toContainEqual(expect.objectContaining({ level: 'error', code }));
     }
+    for (const args of [['--bogus'], ['--cwd', '/nope-lg-missing']]) {
+      const r = runCli(['--json', ...args], { cwd: dir });
+      expect(r.status).toBe(2);
+      expect(JSON.parse(r.stdout).messages).toContainEqual(expect.objectContaining({ level: 'error', code: 'usage' }));
+    }
     const bad = fixtureRepo('malformed');
     const parse = JSON.parse(runCli(['--json', '--yes'], { cwd: bad }).stdout);
     expect(parse.exitCode).toBe(2);
