@@ -8,7 +8,9 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const dist = join(root, 'dist');
+// The two-version --check test builds the same source as another version into another folder.
+if (process.env.LOOP_GUARD_BUILD_VERSION) pkg.version = process.env.LOOP_GUARD_BUILD_VERSION;
+const dist = process.env.LOOP_GUARD_BUILD_DIST || join(root, 'dist');
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
@@ -18,7 +20,7 @@ const guardHeader = [
   `// create-loop-guard v${pkg.version} — loop-guard hook. Generated file: rerun \`npx create-loop-guard\` to upgrade; edits are replaced.`,
   '// Stops a coding agent from running the same command with the same result again and again: it warns the agent',
   '// on the 3rd identical result, refuses the command after the 4th, and starts over when the user writes again.',
-  '// Usage, from a hook: node .agents/hooks/loop-guard.mjs <claude|codex|cursor>   (the hook payload on stdin)',
+  '// Usage, from a hook: node .agents/hooks/loop-guard.cjs <claude|codex|cursor>   (the hook payload on stdin)',
   '// Settings: LOOP_GUARD=off  LOOP_GUARD_WARN=3  LOOP_GUARD_BLOCK=4  LOOP_GUARD_HANG=off  LOOP_GUARD_STATE_DIR=<dir>',
   '// No dependencies; any internal error allows the command. https://www.npmjs.com/package/create-loop-guard',
 ].join('\n');

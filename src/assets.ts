@@ -29,7 +29,7 @@ export const packageRoot = findPackageRoot();
 export const VERSION: string =
   typeof __VERSION__ === 'string' ? __VERSION__ : (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-export function readDist(name: 'loop-guard.mjs' | 'opencode-plugin.js'): string {
+export function readDist(name: 'loop-guard.cjs' | 'opencode-plugin.js'): string {
   const file = join(packageRoot, 'dist', name);
   if (!existsSync(file)) throw new Error(`create-loop-guard: ${file} is missing (run npm run build)`);
   return readFileSync(file, 'utf8');
@@ -46,7 +46,7 @@ export function readRendered(name: string): string {
 export function buildAssets(version: string): PlanInput['assets'] {
   const plugin = readDist('opencode-plugin.js');
   return {
-    guard: readDist('loop-guard.mjs'),
+    guard: readDist('loop-guard.cjs'),
     'opencode-plugin': withOwnedHeader(plugin, '//', version),
     'cursor-env': readRendered('cursor-env.sh'),
     agentsBlock: readRendered('agents-block.md').replace(/\n+$/, ''),

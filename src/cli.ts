@@ -1,15 +1,19 @@
 // argv → options → run → exit code. Nothing else lives here.
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { VERSION } from './assets.ts';
 import { lazyPrompter } from './scaffold/prompt/index.ts';
 import { EXIT } from './exit-codes.ts';
 import type { Options } from './scaffold/run.ts';
+import { didYouMean } from './report/suggest.ts';
+import { pipeSafeWriter } from './report/write.ts';
 
 const HELP = `create-loop-guard v${VERSION}
 Stop coding agents (Claude Code, Codex, Cursor, OpenCode) from running the same failing command again and again.
 
-Usage: npx create-loop-guard [doctor | audit] [options]
+Usage: npx create-loop-guard [doctor | audit | help] [options]
 
 Run it in a repository: it finds the agent tools you use, shows the changes as a diff, and writes them
 after you confirm. Rerun to upgrade; use --check in CI to catch drift.
@@ -17,15 +21,18 @@ after you confirm. Rerun to upgrade; use --check in CI to catch drift.
 Options:
   -y, --yes            apply without asking (needed when there is no terminal, e.g. in CI)
       --dry-run        show what would change; write nothing
-      --check          exit 1 if the repository differs from what would be written; never writes
+      --check          in CI: exit 1 on drift (our files or entries edited, removed or missing, or a tool
+                       in the repo not set up); set up by another version and untouched is only a notice
+      --strict         with --check: also exit 1 when it was set up by another version
       --remove         take out everything create-loop-guard added, leave the rest as it was
-      --tools <list>   use these tools instead of detecting them: claude,codex,cursor,opencode
+      --tools <list>   use these tools instead of detecting them: claude,codex,cursor,opencode (or all)
       --cwd <dir>      work on this directory (default: the current one; its git root is used)
       --no-git         with --cwd: accept a directory that is not in a git repository
       --force          replace hand-edited managed blocks, foreign files in our place, and your own
                        values for our environment keys
       --shell-profile  also add Cursor's agent environment to your shell profile in $HOME
       --json           print the plan and the result as JSON (never prompts)
+      --diff           show the full diff of our own files and .agents/loop-guard.json (alias --verbose)
   -h, --help           show this help
   -v, --version        print the version
 
@@ -38,6 +45,68 @@ Commands:
 Exit codes: 0 done or nothing to do · 1 drift, declined or conflicts · 2 usage error or unreadable file
 `;
 
+const OPTIONS = {
+  yes: { type: 'boolean', short: 'y' },
+  'dry-run': { type: 'boolean' },
+  check: { type: 'boolean' },
+  strict: { type: 'boolean' },
+  remove: { type: 'boolean' },
+  tools: { type: 'string' },
+  cwd: { type: 'string' },
+  'no-git': { type: 'boolean' },
+  force: { type: 'boolean' },
+  'shell-profile': { type: 'boolean' },
+  json: { type: 'boolean' },
+  diff: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  all: { type: 'boolean' },
+  since: { type: 'string' },
+  tool: { type: 'string' },
+  limit: { type: 'string' },
+  redact: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+/** Our own wording for what parseArgs rejects (its text quotes oddly and names no alternative). */
+function argError(argv: readonly string[]): string {
+  const longs = Object.keys(OPTIONS);
+  const shorts = Object.entries(OPTIONS).flatMap(([name, o]) => ('short' in o ? [[o.short, name] as const] : []));
+  for (const tok of argv) {
+    if (tok === '--') break;
+    if (tok.startsWith('--')) {
+      const name = tok.slice(2).split('=')[0] ?? '';
+      const spec = (OPTIONS as Record<string, { type: string }>)[name];
+      if (!spec) return `unknown option --${name}.${didYouMean(name, longs, '--')}`;
+      if (spec.type === 'string' && !tok.includes('=') && (argv[argv.indexOf(tok) + 1] === undefined || argv[argv.indexOf(tok) + 1]!.startsWith('-'))) return `--${name} needs a value (e.g. --${name} ${name === 'cwd' ? 'path/to/repo' : name === 'tools' ? 'claude,codex' : '…'}).`;
+      if (spec.type === 'boolean' && tok.includes('=')) return `--${name} takes no value.`;
+    } else if (/^-[^-]/.test(tok)) {
+      for (const ch of tok.slice(1)) if (!shorts.some(([s]) => s === ch)) return `unknown option -${ch}.${didYouMean(ch, shorts.map(([s]) => s), '-')}`;
+    }
+  }
+  return 'could not read the arguments.';
+}
+
+/** `exists`: true when anything is at `path`; otherwise true only for a directory. */
+function isDirectory(path: string, exists = false): boolean {
+  try {
+    const st = statSync(path);
+    return exists || st.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** A usage error found before any command runs: on stderr, and under --json also as the report's one message. */
+function usageError(argv: readonly string[], text: string): number {
+  process.stderr.write(`create-loop-guard: ${text}\n`);
+  if (argv.includes('--json')) {
+    const report = { version: VERSION, result: 'usage-error', exitCode: EXIT.error, messages: [{ level: 'error', code: 'usage', text }] };
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  }
+  return EXIT.error;
+}
+
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -45,29 +114,10 @@ export async function main(argv: string[]): Promise<number> {
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: {
-        yes: { type: 'boolean', short: 'y' },
-        'dry-run': { type: 'boolean' },
-        check: { type: 'boolean' },
-        remove: { type: 'boolean' },
-        tools: { type: 'string' },
-        cwd: { type: 'string' },
-        'no-git': { type: 'boolean' },
-        force: { type: 'boolean' },
-        'shell-profile': { type: 'boolean' },
-        json: { type: 'boolean' },
-        all: { type: 'boolean' },
-        since: { type: 'string' },
-        tool: { type: 'string' },
-        limit: { type: 'string' },
-        redact: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
+      options: OPTIONS,
     });
-  } catch (err) {
-    process.stderr.write(`create-loop-guard: ${(err as Error).message}\nRun with --help for usage.\n`);
-    return EXIT.error;
+  } catch {
+    return usageError(argv, `${argError(argv)} Run with --help for usage.`);
   }
   const v = parsed.values;
   if (v.help) {
@@ -79,15 +129,28 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   const [command, ...rest] = parsed.positionals;
+  if (command === 'help') {
+    process.stdout.write(HELP);
+    return EXIT.ok;
+  }
   const known = command === 'doctor' || command === 'audit';
   if (rest.length || (command !== undefined && !known)) {
-    process.stderr.write(`create-loop-guard: unexpected argument ${JSON.stringify(known ? rest[0] : command)}. Run with --help for usage.\n`);
+    const word = (known ? rest[0] : command) ?? '';
+    process.stderr.write(`create-loop-guard: unexpected argument ${JSON.stringify(word)}.${known ? '' : didYouMean(word, ['doctor', 'audit', 'help'])} Run with --help for usage.\n`);
     return EXIT.error;
   }
   const auditOnly = (['all', 'since', 'tool', 'limit', 'redact'] as const).filter((k) => v[k] !== undefined);
   if (command !== 'audit' && auditOnly.length) {
     process.stderr.write(`create-loop-guard: --${auditOnly[0]} belongs to the audit command (npx create-loop-guard audit --${auditOnly[0]} …).\n`);
     return EXIT.error;
+  }
+  if (v.strict && !v.check) {
+    process.stderr.write('create-loop-guard: --strict goes with --check (npx create-loop-guard --check --strict).\n');
+    return EXIT.error;
+  }
+  // audit's --cwd names a project in the transcripts, which need not exist here any more.
+  if (command !== 'audit' && v.cwd !== undefined && !isDirectory(resolve(v.cwd))) {
+    return usageError(argv, `--cwd ${v.cwd}: ${isDirectory(resolve(v.cwd), true) ? 'not a directory' : 'the directory does not exist'}.`);
   }
   if (v.check && v.remove) {
     process.stderr.write('create-loop-guard: --check and --remove cannot be combined.\n');
@@ -99,8 +162,8 @@ export async function main(argv: string[]): Promise<number> {
     home: homedir(),
     stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY: process.stdout.isTTY === true,
-    out: (s: string) => process.stdout.write(s),
-    err: (s: string) => process.stderr.write(s),
+    out: pipeSafeWriter(process.stdout),
+    err: pipeSafeWriter(process.stderr),
     prompter: lazyPrompter,
   };
   if (command === 'audit') {
@@ -119,6 +182,8 @@ export async function main(argv: string[]): Promise<number> {
     force: v.force === true,
     json: v.json === true,
     shellProfile: v['shell-profile'] === true,
+    strict: v.strict === true,
+    diff: v.diff === true || v.verbose === true,
     ...(v.cwd !== undefined ? { cwd: v.cwd } : {}),
     ...(v['no-git'] ? { noGit: true } : {}),
     ...(v.tools !== undefined ? { tools: v.tools } : {}),

@@ -13,6 +13,7 @@ import { readOwnedHeader, withOwnedHeader } from '../edit/owned-file.ts';
 import { MANIFEST_PATH } from '../scaffold/manifest.ts';
 import { buildAssets } from '../assets.ts';
 import { AGENT_ENV, GUARD_PATH, TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
+import { OLD_GUARD_PATH } from '../tools/markers.ts';
 import { CURSOR_ENV_SNIPPET } from '../tools/cursor.ts';
 import { OPENCODE_PLUGIN } from '../tools/opencode.ts';
 import { approvalReminder, codexHome, docBudget, hooksDisabled, parseCodexConfig, readCodexConfig, rootKeys, trustCheck, type UserConfig } from './codex-trust.ts';
@@ -355,7 +356,7 @@ export async function runChecks(input: DoctorInput): Promise<DoctorResult> {
   const manifestRead = readManifestText(read(MANIFEST_PATH));
   const tools = configuredTools(read, 'manifest' in manifestRead ? manifestRead.manifest.tools : []);
   const guardText = read(GUARD_PATH);
-  if ('missing' in manifestRead && guardText === null && !tools.length) return { setUp: false, groups: [] };
+  if ('missing' in manifestRead && guardText === null && read(OLD_GUARD_PATH) === null && !tools.length) return { setUp: false, groups: [] };
 
   const base: Env = {};
   for (const [k, v] of Object.entries(input.env)) if (typeof v === 'string') base[k] = v;
@@ -367,7 +368,7 @@ export async function runChecks(input: DoctorInput): Promise<DoctorResult> {
   try {
     const ctx: Ctx = { ...input, base, stateRoot, assets: buildAssets(input.version), git: gitRunner(root), drivers: drivers(root), read, tilde };
     const repo: Check[] = [manifestCheck(manifestRead, input.version)];
-    if (tools.some((t) => TOOLS[t].intents.some((i) => i.path === GUARD_PATH)) || guardText !== null) repo.push(guardFileCheck(guardText, ctx.assets.guard, input.version));
+    if (tools.some((t) => TOOLS[t].intents.some((i) => i.path === GUARD_PATH)) || guardText !== null) repo.push(guardFileCheck(guardText, ctx.assets.guard, input.version, read(OLD_GUARD_PATH) !== null));
     repo.push(agentsBlockCheck(read('AGENTS.md'), { id: BLOCK_ID, version: input.version, body: ctx.assets.agentsBlock, style: 'markdown' }));
     repo.push(
       guardSwitchedOff(base.LOOP_GUARD)

@@ -2,6 +2,7 @@
 import { readOwnedHeader } from '../edit/owned-file.ts';
 import { MANIFEST_PATH, type Manifest, parseManifest } from '../scaffold/manifest.ts';
 import { GUARD_PATH } from '../tools/index.ts';
+import { OLD_GUARD_PATH } from '../tools/markers.ts';
 import { type Check, fail, pass, RERUN } from './types.ts';
 
 export type ManifestRead = { manifest: Manifest } | { missing: true } | { error: string };
@@ -26,8 +27,9 @@ export function manifestCheck(read: ManifestRead, version: string): Check {
 }
 
 /** `repo.guard`: the hook file is ours (header), of this version, and byte-identical to what this version ships. */
-export function guardFileCheck(text: string | null, expected: string, version: string): Check {
+export function guardFileCheck(text: string | null, expected: string, version: string, oldNamePresent = false): Check {
   const id = 'repo.guard';
+  if (text === null && oldNamePresent) return fail(id, `${GUARD_PATH} is missing: the guard is installed under its old name ${OLD_GUARD_PATH} (set up by an older version)`, `${RERUN} to move it to the new name and update the hook entries`);
   if (text === null) return fail(id, `${GUARD_PATH} is missing, so every hook command fails`, `${RERUN} to reinstall it`);
   const header = readOwnedHeader(text);
   if (!header) return fail(id, `${GUARD_PATH} has no create-loop-guard header, so it is not our guard`, `move it away, then ${RERUN}`);

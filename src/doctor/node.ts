@@ -28,7 +28,7 @@ export function explainFailure(r: ProcResult, command: string): { message: strin
   if (/Cannot find module|ERR_MODULE_NOT_FOUND|ENOENT/.test(err)) {
     return {
       message: `the hook command points at a file that is not there: \`${command}\` ${describeExit(r)}`,
-      fix: `${RERUN} to reinstall .agents/hooks/loop-guard.mjs and the hook entries`,
+      fix: `${RERUN} to reinstall .agents/hooks/loop-guard.cjs and the hook entries`,
     };
   }
   return { message: `\`${command}\` ${describeExit(r)}`, fix: `${RERUN} --force to reinstall the guard` };

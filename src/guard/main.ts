@@ -148,7 +148,7 @@ export function main(): string {
   try {
     // A person running the file by hand gets a usage line instead of a silent wait on the terminal.
     if (stdinIsTerminal()) {
-      process.stderr.write('loop-guard: a hook for coding agents; it reads a hook payload on stdin. Usage: node loop-guard.mjs <claude|codex|cursor> < payload.json\n');
+      process.stderr.write('loop-guard: a hook for coding agents; it reads a hook payload on stdin. Usage: node loop-guard.cjs <claude|codex|cursor> < payload.json\n');
     } else {
       const input = nonBlockingStdin();
       let stdin: string | null;

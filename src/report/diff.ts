@@ -24,13 +24,13 @@ export function unifiedDiff(change: FileChange): string {
     .replace(/\n+$/, '\n');
 }
 
-/** What a person reads: the full diff, or one summary line for a built file nobody reviews line by line. */
-export function displayDiff(change: FileChange): string {
-  if (!change.generated) return unifiedDiff(change);
+/** What a person reads: the full diff, or one summary line for a file wholly ours (built, or our record), unless `full`. */
+export function displayDiff(change: FileChange, full = false): string {
+  if (!change.generated || full) return unifiedDiff(change);
   const lines = (text: string | null) => (text === null ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
   const what = change.after === null ? `delete (${lines(change.before)} lines)` : change.before === null ? `${lines(change.after)} lines` : `replaced: ${lines(change.before)} → ${lines(change.after)} lines`;
   const header = change.after === null ? `--- a/${change.path}` : `+++ b/${change.path}`;
-  return `${header}\n@@ built file, ${what} @@\n`;
+  return `${header}\n@@ our file, ${what} (--diff shows it) @@\n`;
 }
 
 export function colorDiff(text: string, c: Palette): string {

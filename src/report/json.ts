@@ -1,6 +1,7 @@
 // --json: the plan and its result as data, for scripts and CI.
 import type { DetectedTool } from '../scaffold/detect.ts';
 import type { FileChange } from '../scaffold/plan.ts';
+import type { Message } from './messages.ts';
 
 export interface JsonReport {
   version: string;
@@ -10,7 +11,7 @@ export interface JsonReport {
   changes: Array<Pick<FileChange, 'path' | 'action' | 'reason' | 'notes'> & { fix?: string; diff?: string }>;
   result: string;
   exitCode: number;
-  messages: string[];
+  messages: Message[];
 }
 
 export function jsonChanges(changes: readonly FileChange[], diff: (c: FileChange) => string): JsonReport['changes'] {

@@ -3,6 +3,7 @@ import type { DetectedTool } from '../scaffold/detect.ts';
 import type { Action, FileChange } from '../scaffold/plan.ts';
 import { TOOLS } from '../tools/index.ts';
 import type { Palette } from './colors.ts';
+import { planTense } from './tense.ts';
 
 const LABEL: Record<Action, string> = {
   create: 'create',
@@ -24,12 +25,13 @@ export function changeLine(ch: FileChange, c: Palette): string {
   return `  ${color(LABEL[ch.action].padEnd(10))} ${ch.path}${reason}`;
 }
 
-export function filesReport(changes: readonly FileChange[], c: Palette): string {
+/** `tense`: how notes are worded — nothing has been written yet when this is shown. */
+export function filesReport(changes: readonly FileChange[], c: Palette, tense: 'would' | 'will' = 'will'): string {
   if (!changes.length) return '';
   const lines = [`Files:`];
   for (const ch of changes) {
     lines.push(changeLine(ch, c));
-    for (const note of ch.notes) lines.push(`             ${c.yellow('!')} ${note}`);
+    for (const note of ch.notes) lines.push(`             ${c.yellow('!')} ${planTense(note, tense)}`);
     if (ch.action === 'conflict') {
       lines.push(`             ${c.red('✗')} ${ch.reason}`);
       if (ch.fix) lines.push(`             ${c.bold('fix:')} ${ch.fix}`);

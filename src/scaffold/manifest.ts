@@ -24,6 +24,8 @@ export interface Manifest {
   files: Record<string, FileRecord>;
   /** A run here put our block in the user's shell profile (shared by every repository on the machine). */
   shellProfile?: boolean;
+  /** A hash of our part of each file as written (outdated.ts), so --check tells an old version's output from an edit. */
+  hashes?: Record<string, string>;
 }
 
 export function emptyManifest(version: string): Manifest {
@@ -46,6 +48,7 @@ export function parseManifest(text: string): Manifest {
     tools: m.tools.filter((t): t is ToolName => (TOOL_NAMES as readonly string[]).includes(t)),
     files: m.files as Record<string, FileRecord>,
     ...(m.shellProfile === true ? { shellProfile: true } : {}),
+    ...(m.hashes && typeof m.hashes === 'object' ? { hashes: m.hashes } : {}),
   };
 }
 
@@ -68,6 +71,7 @@ export function renderManifest(m: Manifest): string {
     tools: [...m.tools].sort(),
     files,
     ...(m.shellProfile ? { shellProfile: true } : {}),
+    ...(m.hashes ? { hashes: Object.fromEntries(Object.keys(m.hashes).sort().map((k) => [k, m.hashes![k]!])) } : {}),
   };
   return `${JSON.stringify(body, null, 2)}\n`;
 }

@@ -8,29 +8,11 @@ import { handlerFor } from './intents/index.ts';
 import type { Assets, IntentContext } from './intents/types.ts';
 import { emptyManifest, type FileRecord, MANIFEST_PATH, type Manifest, renderManifest } from './manifest.ts';
 import type { ProfileTarget } from './profile.ts';
+import { planRetired, RETIRED, retiredPaths } from './legacy.ts';
+import { partHash } from './outdated.ts';
 
-export type Action = 'create' | 'update' | 'noop' | 'conflict' | 'remove';
-
-export interface FileChange {
-  /** Repo-relative path (absolute for a file in $HOME). */
-  path: string;
-  action: Action;
-  before: string | null;
-  /** null when the file is deleted. */
-  after: string | null;
-  /** One line on what happens to this file. */
-  reason: string;
-  /** Things the user should know, one sentence each. */
-  notes: string[];
-  /** For conflicts: exactly what to do by hand. */
-  fix?: string;
-  /** File mode for a file we create. */
-  mode?: number;
-  /** A file outside the repository (the shell profile). */
-  home?: boolean;
-  /** A built file we ship (the guard, the plugin): reports summarize it instead of printing every line. */
-  generated?: boolean;
-}
+export type { Action, FileChange } from './change.ts';
+import type { Action, FileChange } from './change.ts';
 
 /** A user file that cannot be parsed: exit 2, nothing written. */
 export class PlanError extends Error {
@@ -78,6 +60,7 @@ export function planPaths(tools: readonly ToolName[], manifest: Manifest | null)
     for (const p of intentsFor(manifest.tools)) paths.add(p.path);
     for (const p of Object.keys(manifest.files)) paths.add(p);
   }
+  for (const p of retiredPaths(paths)) paths.add(p);
   paths.add(MANIFEST_PATH);
   return [...paths];
 }
@@ -129,7 +112,7 @@ function planRemoveIntent(intent: Intent, input: PlanInput, rec: FileRecord | un
   if (before === null) return noop('not present');
   const r = wrap(path, () => handlerFor(intent).remove(intent, { ...context(input, before), before }, rec));
   if (r.kind === 'noop') return noop(r.reason);
-  if (r.kind === 'delete') return { path, action: 'remove', before, after: null, reason: r.reason, notes: [] };
+  if (r.kind === 'delete') return { path, action: 'remove', before, after: null, reason: r.reason, notes: [], ...(intent.kind === 'owned' ? { generated: true } : {}) };
   if (r.outcome.status !== 'conflict' && r.becameEmpty && rec?.created === true) {
     return { path, action: 'remove', before, after: null, reason: 'delete (created by create-loop-guard)', notes: [] };
   }
@@ -156,6 +139,11 @@ function planProfile(input: PlanInput): FileChange | null {
   return change(target.path, before, outcome, 'Cursor agent environment', { home: true });
 }
 
+function planRetiredFiles(planned: string[], input: PlanInput): FileChange[] {
+  const wanted = new Set(retiredPaths(planned));
+  return RETIRED.filter((r) => wanted.has(r.path)).flatMap((r) => planRetired(r.path, r.replacedBy, input.files.get(r.path) ?? null) ?? []);
+}
+
 export function buildPlan(input: PlanInput): Plan {
   const prev = input.manifest ?? emptyManifest(input.version);
   const changes: FileChange[] = [];
@@ -164,20 +152,25 @@ export function buildPlan(input: PlanInput): Plan {
     const tools = input.manifest ? input.manifest.tools : input.tools;
     const intents = intentsFor([...new Set([...tools, ...input.tools])]);
     for (const intent of intents) changes.push(planRemoveIntent(intent, input, prev.files[intent.path]));
+    changes.push(...planRetiredFiles(intents.map((i) => i.path), input));
     const profile = planProfile(input);
     if (profile) changes.push(profile);
     const mBefore = input.files.get(MANIFEST_PATH) ?? null;
-    if (mBefore !== null) changes.push({ path: MANIFEST_PATH, action: 'remove', before: mBefore, after: null, reason: 'delete', notes: [] });
+    if (mBefore !== null) changes.push({ path: MANIFEST_PATH, action: 'remove', before: mBefore, after: null, reason: 'delete', notes: [], generated: true });
     return { changes, manifest: emptyManifest(input.version) };
   }
 
-  const next: Manifest = { version: input.version, tools: [...new Set(input.tools)].sort(), files: {} };
+  const next: Manifest = { version: input.version, tools: [...new Set(input.tools)].sort(), files: {}, hashes: {} };
   for (const intent of intentsFor(input.tools)) {
     // Ownership carries over from earlier runs; a fresh record is built from what this run finds.
     const planned = planApplyIntent(intent, input, { ...(prev.files[intent.path] ?? {}) });
     changes.push(planned.change);
     next.files[intent.path] = planned.owned;
+    const c = planned.change;
+    const hash = c.action === 'conflict' ? prev.hashes?.[intent.path] : partHash(intent, c.after, planned.owned);
+    if (hash) next.hashes![intent.path] = hash;
   }
+  changes.push(...planRetiredFiles(intentsFor(input.tools).map((i) => i.path), input));
   const profile = planProfile(input);
   if (profile) changes.push(profile);
   if (profile || prev.shellProfile) next.shellProfile = true;
@@ -192,6 +185,7 @@ export function buildPlan(input: PlanInput): Plan {
     reason: 'what create-loop-guard owns here',
     notes: [],
     mode: 0o644,
+    generated: true,
   });
   return { changes, manifest: next };
 }

@@ -6,7 +6,7 @@ import { chooseRoot, EscapeError, hookPathProblem, insidePath, RootError } from 
 import { GUARD_PATH } from '../tools/markers.ts';
 import { ConfigReadError, readConfig } from './read-config.ts';
 import { buildAssets, VERSION } from '../assets.ts';
-import { type DetectedTool, detectTools, parseToolList } from './detect.ts';
+import { type DetectedTool, detectTools } from './detect.ts';
 import { MANIFEST_PATH, type Manifest, parseManifest } from './manifest.ts';
 import { buildPlan, type FileChange, type Plan, PlanError, planPaths } from './plan.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -17,7 +17,13 @@ import { colorEnabled, type Palette, palette } from '../report/colors.ts';
 import { colorDiff, displayDiff } from '../report/diff.ts';
 import { annotations } from '../report/github.ts';
 import { type JsonReport, jsonChanges } from '../report/json.ts';
-import { filesReport, isDrift, toolsReport } from '../report/summary.ts';
+import { filesReport, toolsReport } from '../report/summary.ts';
+import type { Level, Message } from '../report/messages.ts';
+import { checkLines, checkVerdict } from '../report/check.ts';
+import { intentsFor } from './plan.ts';
+import { verdict } from './outdated.ts';
+import { parseToolArg, toolListError } from './tool-list.ts';
+import { planTense } from '../report/tense.ts';
 import { FileFormatError } from '../edit/splice.ts';
 import { hasProfileBlock, PROFILE_LINE, profileTarget, type ProfileTarget } from './profile.ts';
 import { TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
@@ -33,12 +39,15 @@ export interface Options {
   force: boolean;
   json: boolean;
   shellProfile: boolean;
+  /** --check: fail on outdated too. */
+  strict?: boolean;
+  /** Show full diffs of our own files and the ownership record (--diff / --verbose). */
+  diff?: boolean;
   cwd?: string;
   /** Accept a --cwd directory that is not under git. */
   noGit?: boolean;
   tools?: string;
 }
-
 
 /** A file the plan reads: resolved inside the root through every parent, regular, under the size cap. */
 function readRepoFile(root: string, rel: string): string | null {
@@ -81,6 +90,11 @@ function nextSteps(tools: readonly ToolName[], profileDone: boolean): string[] {
   if (tools.some((t) => TOOLS[t].needsShellProfile) && !profileDone) {
     steps.push(`Cursor: its agent shell needs the environment from your shell profile. Add this line to ~/.bashrc or ~/.zshrc (or rerun with --shell-profile):\n    ${PROFILE_LINE}`);
   }
+  steps.push(
+    'Commit the result (git add -A && git commit): the setup lives in the repository, for everyone who clones it.',
+    'Prove it works on this machine: npx create-loop-guard doctor',
+    `In CI, catch drift: npx create-loop-guard@${VERSION.split('.')[0] === '0' ? `0.${VERSION.split('.')[1]}` : VERSION.split('.')[0]} --check (add --strict to fail when the repository was set up by another version too).`,
+  );
   return steps;
 }
 
@@ -124,10 +138,16 @@ export async function run(opts: Options, io: IO): Promise<number> {
 async function runLocked(opts: Options, io: IO, root: string, notes: string[]): Promise<number> {
   const c: Palette = palette(!opts.json && colorEnabled(io.env, io.stdoutIsTTY));
   const interactive = !opts.json && canPrompt(io.env, io.stdinIsTTY, io.stdoutIsTTY);
-  const messages: string[] = [];
-  const say = (text: string) => {
-    messages.push(text);
-    if (!opts.json) io.out(`${text}\n`);
+  const messages: Message[] = [];
+  /** A message people read on stdout (with a blank line before it when `gap`) and scripts read in --json. */
+  const say = (level: Level, code: string, text: string, style: (s: string) => string = (s) => s, gap = false) => {
+    messages.push({ level, code, text });
+    if (!opts.json) io.out(`${gap ? '\n' : ''}${style(text)}\n`);
+  };
+  /** The reason for a non-zero exit that belongs on stderr: still one of the --json messages. */
+  const problem = (code: string, text: string) => {
+    messages.push({ level: 'error', code, text });
+    io.err(`create-loop-guard: ${text}\n`);
   };
   const report: Partial<JsonReport> = { version: VERSION, mode: opts.mode === 'apply' && opts.dryRun ? 'dry-run' : opts.mode };
   const finish = (code: number, result: string, plan?: Plan): number => {
@@ -137,7 +157,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
         root: report.root ?? '',
         mode: report.mode ?? opts.mode,
         tools: report.tools ?? [],
-        changes: plan ? jsonChanges(plan.changes, displayDiff) : [],
+        changes: plan ? jsonChanges(plan.changes, (ch) => displayDiff(ch, opts.diff === true)) : [],
         result,
         exitCode: code,
         messages,
@@ -150,14 +170,14 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
   let ctx: Context;
   try {
     report.root = root;
-    for (const note of notes) say(c.dim(note));
+    for (const note of notes) say('info', 'root', note, c.dim);
     const manifest = loadManifest(root);
     const detected = detectTools(root);
     let tools: ToolName[];
     if (opts.tools !== undefined) {
-      const parsed = parseToolList(opts.tools);
+      const parsed = parseToolArg(opts.tools);
       if (parsed.unknown.length || !parsed.tools.length) {
-        io.err(`create-loop-guard: --tools takes a comma-separated list of ${TOOL_NAMES.join(', ')} (got ${JSON.stringify(opts.tools)}).\n`);
+        problem('usage', toolListError(opts.tools, parsed));
         return finish(EXIT.error, 'usage-error');
       }
       tools = parsed.tools;
@@ -169,11 +189,11 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     ctx = { root, detected, tools, manifest };
   } catch (err) {
     if (err instanceof PlanError || err instanceof ConfigReadError) {
-      io.err(`create-loop-guard: ${err.message}\n  fix: ${err.fix}\n  Nothing was written.\n`);
+      problem('parse-error', `${err.message}\n  fix: ${err.fix}\n  Nothing was written.`);
       return finish(EXIT.error, 'parse-error');
     }
     if (err instanceof EscapeError) {
-      io.err(`create-loop-guard: ${err.message}\n  Nothing was written.\n`);
+      problem('outside-repo', `${err.message}\n  Nothing was written.`);
       return finish(EXIT.error, 'outside-repo');
     }
     throw err;
@@ -183,14 +203,14 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     if (interactive && opts.mode === 'apply') {
       const chosen = await io.prompter.chooseTools();
       if (chosen === CANCELLED) {
-        say('Nothing written.');
+        say('info', 'cancelled', 'Nothing written.');
         return finish(EXIT.drift, 'cancelled');
       }
       ctx.tools = chosen;
     }
     if (!ctx.tools.length) {
       const looked = Object.values(TOOLS).flatMap((t) => t.evidence).join(', ');
-      io.err(`create-loop-guard: no agent tool config found in ${ctx.root} (looked for ${looked}).\n  Pass the tools you use: --tools ${TOOL_NAMES.join(',')}\n`);
+      problem('no-tools', `no agent tool config found in ${ctx.root} (looked for ${looked}).\n  Pass the tools you use: --tools ${TOOL_NAMES.join(',')} (or --tools all)`);
       return finish(EXIT.error, 'no-tools');
     }
   }
@@ -218,7 +238,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       if (target) {
         const answer = await io.prompter.confirm(`Also make Cursor's agent shell non-interactive in ${target.path}?`);
         if (answer === CANCELLED) {
-          say('Nothing written.');
+          say('info', 'cancelled', 'Nothing written.');
           return finish(EXIT.drift, 'cancelled');
         }
         want = answer;
@@ -227,7 +247,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     if (want) {
       const target = profileTarget(io.env, io.home);
       if (!target) {
-        io.err(`create-loop-guard: --shell-profile supports bash, zsh and fish ($SHELL is ${io.env.SHELL ?? 'unset'}). Add this line to your shell profile by hand:\n    ${PROFILE_LINE}\n`);
+        problem('usage', `--shell-profile supports bash, zsh and fish ($SHELL is ${io.env.SHELL ?? 'unset'}). Add this line to your shell profile by hand:\n    ${PROFILE_LINE}`);
         return finish(EXIT.error, 'usage-error');
       }
       profile = target;
@@ -252,11 +272,11 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     });
   } catch (err) {
     if (err instanceof PlanError || err instanceof ConfigReadError) {
-      io.err(`create-loop-guard: ${err.message}\n  fix: ${err.fix}\n  Nothing was written.\n`);
+      problem('parse-error', `${err.message}\n  fix: ${err.fix}\n  Nothing was written.`);
       return finish(EXIT.error, 'parse-error');
     }
     if (err instanceof EscapeError) {
-      io.err(`create-loop-guard: ${err.message}\n  Nothing was written.\n`);
+      problem('outside-repo', `${err.message}\n  Nothing was written.`);
       return finish(EXIT.error, 'outside-repo');
     }
     throw err;
@@ -266,52 +286,80 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
   const pending = changes.filter((ch) => ch.action !== 'noop' && ch.action !== 'conflict');
   const conflicts = changes.filter((ch) => ch.action === 'conflict');
 
-  if (!opts.json) {
-    io.out(filesReport(changes, c));
-    if (opts.mode !== 'check') for (const ch of pending) io.out(`\n${colorDiff(displayDiff(ch), c)}`);
-  }
-
-  if (opts.mode === 'check') {
-    const drift = changes.filter(isDrift);
-    if (io.env.GITHUB_ACTIONS === 'true' && !opts.json) io.out(annotations(drift));
-    if (!drift.length) {
-      say(c.green('In sync: loop-guard is set up and current.'));
-      return finish(EXIT.ok, 'in-sync', plan);
+  /** --check: drift (exit 1) apart from outdated (exit 0 with a notice, 1 under --strict). Read-only. */
+  const finishCheck = (): number => {
+    const manifest = ctx.manifest;
+    const differing = changes.filter((ch) => ch.action !== 'noop');
+    if (!manifest) {
+      const anyOurs = changes.some((ch) => ch.action === 'noop' && ch.before !== null);
+      if (!anyOurs) {
+        say('error', 'not-set-up', `loop-guard is not set up in ${ctx.root} (no ${MANIFEST_PATH}). Run npx create-loop-guard to set it up, then commit the result.`, c.red);
+        return finish(EXIT.drift, 'not-set-up', plan);
+      }
     }
-    say(c.red(`Drift: ${drift.length} file(s) differ from what create-loop-guard would write. Run npx create-loop-guard --yes and commit the result.`));
-    return finish(EXIT.drift, 'drift', plan);
+    const setUp = new Map(intentsFor(manifest?.tools ?? []).map((i) => [i.path, i]));
+    const input = { manifest: manifest ?? { version: VERSION, tools: [], files: {} }, manifestText: readRepoFile(ctx.root, MANIFEST_PATH), version: VERSION, setUp };
+    const judged = differing.map((change) => ({ change, verdict: manifest ? verdict(change, input) : { kind: 'drift' as const, why: `${MANIFEST_PATH} is missing` } }));
+    const outcome = {
+      drift: judged.filter((j) => j.verdict.kind === 'drift'),
+      outdated: judged.filter((j) => j.verdict.kind === 'outdated'),
+      notSetUp: manifest ? ctx.detected.filter((d) => !manifest.tools.includes(d.name)).map((d) => ({ label: TOOLS[d.name].label, evidence: d.evidence })) : [],
+      installed: manifest?.version ?? VERSION,
+      version: VERSION,
+      strict: opts.strict === true,
+    };
+    if (!opts.json) {
+      const lines = checkLines(outcome);
+      if (lines.length) io.out(`Files:\n${lines.join('\n')}\n`);
+      for (const { change } of outcome.drift) {
+        for (const note of change.notes) io.out(`             ${c.yellow('!')} ${planTense(note, 'would')}\n`);
+        if (change.fix) io.out(`             ${c.bold('fix:')} ${change.fix}\n`);
+      }
+      if (io.env.GITHUB_ACTIONS === 'true') io.out(annotations(outcome.drift.map((d) => d.change)));
+    }
+    const v = checkVerdict(outcome);
+    say(v.message.level, v.message.code, v.message.text, v.code ? c.red : v.message.level === 'warn' ? c.yellow : c.green);
+    return finish(v.code, v.result, plan);
+  };
+  const readOnly = opts.mode === 'check' || opts.dryRun;
+  if (opts.mode === 'check') return finishCheck();
+  if (!opts.json) {
+    io.out(filesReport(changes, c, readOnly ? 'would' : 'will'));
+    for (const ch of pending) io.out(`\n${colorDiff(displayDiff(ch, opts.diff === true), c)}`);
+    // The diffs push the summary off screen: repeat it next to the question (or the closing line).
+    if (pending.length > 1) io.out(`\n${filesReport(changes.filter((ch) => ch.action !== 'noop'), c, readOnly ? 'would' : 'will').replace(/^Files:/, 'Summary:')}`);
   }
 
   if (conflicts.length) {
-    say(c.red(`\n${conflicts.length} conflict(s): nothing was written. Fix them as shown above, or rerun with --force to replace them.`));
+    say('error', 'conflicts', `${conflicts.length} conflict(s): nothing was written. Fix them as shown above, or rerun with --force to replace them.`, c.red, true);
     return finish(EXIT.drift, 'conflicts', plan);
   }
   if (!pending.length) {
-    say(c.green(opts.mode === 'remove' ? 'Nothing of create-loop-guard is here; nothing to remove.' : 'Everything is up to date.'));
+    say('info', 'up-to-date', opts.mode === 'remove' ? 'Nothing of create-loop-guard is here; nothing to remove.' : 'Everything is up to date.', c.green);
     return finish(EXIT.ok, 'up-to-date', plan);
   }
   if (opts.dryRun) {
-    say(c.dim(`\nDry run: nothing written (${pending.length} file(s) would change).`));
+    say('info', 'dry-run', `Dry run: nothing written (${pending.length} file(s) would change).`, c.dim, true);
     return finish(EXIT.ok, 'dry-run', plan);
   }
   if (!opts.yes) {
     if (!interactive) {
-      say(`\nNothing written: no terminal to ask on. Pass --yes to apply these changes (or --dry-run to preview, --check to verify).`);
+      say('error', 'needs-yes', `Nothing written: no terminal to ask on. Pass --yes to apply these changes (or --dry-run to preview, --check to verify).`, (s) => s, true);
       return finish(EXIT.drift, 'needs-yes', plan);
     }
     const ok = await io.prompter.confirm(opts.mode === 'remove' ? `Remove loop-guard from ${pending.length} file(s)?` : `Write ${pending.length} file(s)?`);
     if (ok !== true) {
-      say('Nothing written.');
+      say('error', 'declined', 'Nothing written.');
       return finish(EXIT.drift, 'declined', plan);
     }
   }
 
   try {
     const result = applyPlan(ctx.root, changes, io.env);
-    say(c.green(`\n${opts.mode === 'remove' ? 'Removed' : 'Wrote'} ${result.written.length + result.removed.length} file(s).`));
+    say('info', 'applied', `${opts.mode === 'remove' ? 'Removed' : 'Wrote'} ${result.written.length + result.removed.length} file(s).`, c.green, true);
   } catch (err) {
     if (err instanceof ApplyError) {
-      io.err(`create-loop-guard: ${err.message}\n${err.partial ? '' : '  Nothing was written.\n'}`);
+      problem('write-error', `${err.message}${err.partial ? '' : '\n  Nothing was written.'}`);
       return finish(EXIT.error, 'write-error', plan);
     }
     throw err;
@@ -319,12 +367,12 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
   if (opts.mode === 'remove' && !profile) {
     const left = profileTarget(io.env, io.home);
     if (left && (ctx.manifest?.shellProfile || hasProfileBlock(readHomeFile(left.path)))) {
-      say(`\nKept the loop-guard block in ${left.path}: it is yours for every repository on this machine where Cursor runs, not this one only. Take it out with: npx create-loop-guard --remove --shell-profile`);
+      say('info', 'profile-kept', `Kept the loop-guard block in ${left.path}: it is yours for every repository on this machine where Cursor runs, not this one only. Take it out with: npx create-loop-guard --remove --shell-profile`, (x) => x, true);
     }
   }
   if (opts.mode === 'apply') {
     const steps = nextSteps(ctx.tools, profile !== undefined);
-    if (steps.length) say(`\nNext steps:\n${steps.map((s) => `  - ${s}`).join('\n')}`);
+    if (steps.length) say('info', 'next-steps', `Next steps:\n${steps.map((s) => `  - ${s}`).join('\n')}`, (s) => s, true);
   }
   return finish(EXIT.ok, 'applied', plan);
 }

@@ -20,7 +20,7 @@ export const claude: ToolRecord = {
           { event: 'PostToolUseFailure', matcher: 'Bash' },
           { event: 'UserPromptSubmit' },
         ],
-        command: 'node "$CLAUDE_PROJECT_DIR"/.agents/hooks/loop-guard.mjs claude',
+        command: 'node "$CLAUDE_PROJECT_DIR"/.agents/hooks/loop-guard.cjs claude',
         timeout: HOOK_TIMEOUT_SECONDS,
         marker: HOOK_MARKER,
       },

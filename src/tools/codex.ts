@@ -15,7 +15,7 @@ export const codex: ToolRecord = {
         // PostToolUse also takes apply_patch, Codex's edit tool: an edit between two identical results is progress.
         events: [{ event: 'PreToolUse', matcher: 'Bash' }, { event: 'PostToolUse', matcher: 'Bash|apply_patch' }, { event: 'UserPromptSubmit' }],
         // Codex runs hooks in the session's cwd, which may be a subdirectory, so the path is rooted at the repo.
-        command: 'node "$(git rev-parse --show-toplevel 2>/dev/null || pwd)/.agents/hooks/loop-guard.mjs" codex',
+        command: 'node "$(git rev-parse --show-toplevel 2>/dev/null || pwd)/.agents/hooks/loop-guard.cjs" codex',
         timeout: HOOK_TIMEOUT_SECONDS,
         marker: HOOK_MARKER,
       },

@@ -23,7 +23,7 @@ export const cursor: ToolRecord = {
           { event: 'afterFileEdit' },
         ],
         // Cursor runs project hooks from the project root.
-        command: 'node .agents/hooks/loop-guard.mjs cursor',
+        command: 'node .agents/hooks/loop-guard.cjs cursor',
         timeout: HOOK_TIMEOUT_SECONDS,
         marker: HOOK_MARKER,
       },

@@ -3,7 +3,9 @@
 /** The marker in every hook command that identifies our entries (lefthook-style fingerprint: the hook path). */
 export const HOOK_MARKER = '.agents/hooks/loop-guard';
 /** Where the guard file goes in a repository. */
-export const GUARD_PATH = '.agents/hooks/loop-guard.mjs';
+export const GUARD_PATH = '.agents/hooks/loop-guard.cjs';
+/** Where versions before the switch to CommonJS put it: a rerun removes it (when ours), --remove too. */
+export const OLD_GUARD_PATH = '.agents/hooks/loop-guard.mjs';
 /** The id in our managed blocks' markers (AGENTS.md, shell profile). */
 export const BLOCK_ID = 'loop-guard';
 /** Where the ownership manifest lives. */

@@ -58,7 +58,7 @@ export async function scaffold(dir: string): Promise<string> {
   if (r.exitCode !== 0 || r.timedOut) {
     throw new Error(`create-loop-guard failed (exit ${r.exitCode}, timedOut=${r.timedOut}):\n${r.stdout}\n${r.stderr}`);
   }
-  for (const f of ['.agents/hooks/loop-guard.mjs', '.claude/settings.json', '.codex/hooks.json', '.opencode/plugins/loop-guard.js']) {
+  for (const f of ['.agents/hooks/loop-guard.cjs', '.claude/settings.json', '.codex/hooks.json', '.opencode/plugins/loop-guard.js']) {
     if (!existsSync(join(dir, f))) throw new Error(`create-loop-guard exited 0 but did not write ${f}:\n${r.stdout}\n${r.stderr}`);
   }
   return r.stdout + r.stderr;

@@ -243,9 +243,9 @@ describe('the corpus', () => {
 
 /** What the CLI always installs for a tool: the shared guard, or OpenCode's plugin. */
 const OWNED: Record<ToolName, string> = {
-  claude: '.agents/hooks/loop-guard.mjs',
-  codex: '.agents/hooks/loop-guard.mjs',
-  cursor: '.agents/hooks/loop-guard.mjs',
+  claude: '.agents/hooks/loop-guard.cjs',
+  codex: '.agents/hooks/loop-guard.cjs',
+  cursor: '.agents/hooks/loop-guard.cjs',
   opencode: '.opencode/plugins/loop-guard.js',
   gemini: '.agents/hooks/loop-guard.mjs',
   copilot: '.agents/hooks/loop-guard.mjs',

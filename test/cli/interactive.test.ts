@@ -73,7 +73,7 @@ describe('interactive CLI in a PTY', () => {
     const r = await s.exited;
     expect(r.text).toContain('Wrote 5 file(s).');
     expect(r.code).toBe(0);
-    expect(existsSync(join(dir, '.agents/hooks/loop-guard.mjs'))).toBe(true);
+    expect(existsSync(join(dir, '.agents/hooks/loop-guard.cjs'))).toBe(true);
 
     const viaYes = fixtureRepo('claude');
     expect(runCli(['--yes'], { cwd: viaYes }).status).toBe(0);
@@ -133,7 +133,7 @@ describe('interactive CLI in a PTY', () => {
     expect(r.text).toMatch(/Wrote \d+ file\(s\)\./);
     const tree = readTree(dir);
     expect(JSON.parse(tree.get('.agents/loop-guard.json') as string).tools).toEqual(['codex']);
-    expect(tree.has('.agents/hooks/loop-guard.mjs')).toBe(true);
+    expect(tree.has('.agents/hooks/loop-guard.cjs')).toBe(true);
     expect(tree.has('.codex/hooks.json')).toBe(true);
     expect(tree.has('.codex/config.toml')).toBe(true);
     expect([...tree.keys()].filter((p) => /^\.(claude|cursor|opencode)\//.test(p) || p === 'CLAUDE.md')).toEqual([]);
@@ -164,7 +164,7 @@ describe('interactive CLI in a PTY', () => {
     s.send(KEY.enter);
     const r = await s.exited;
     expect(r.code).toBe(0);
-    expect(existsSync(join(dir, '.agents/hooks/loop-guard.mjs'))).toBe(true);
+    expect(existsSync(join(dir, '.agents/hooks/loop-guard.cjs'))).toBe(true);
     const withBlock = readFileSync(bashrc, 'utf8');
     expect(withBlock.startsWith(mine)).toBe(true);
     expect(withBlock).toMatch(/^# >>> loop-guard:begin .*>>>$/m);

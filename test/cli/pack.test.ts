@@ -59,7 +59,7 @@ function npx(args: string[], cwd: string) {
 
 describe('npm pack', () => {
   it('the tarball holds the built files, rendered templates, payloads, README, CHANGELOG and LICENSE, and nothing of the sources', () => {
-    for (const f of ['package/package.json', 'package/dist/cli.mjs', 'package/dist/loop-guard.mjs', 'package/dist/opencode-plugin.js', 'package/README.md', 'package/LICENSE']) {
+    for (const f of ['package/package.json', 'package/dist/cli.mjs', 'package/dist/loop-guard.cjs', 'package/dist/opencode-plugin.js', 'package/README.md', 'package/LICENSE']) {
       expect(entries, f).toContain(f);
     }
     expect(entries.filter((e) => /^package\/dist\/templates\/[^/]+$/.test(e)).length).toBeGreaterThan(0);
@@ -92,8 +92,8 @@ describe('npm pack', () => {
     expect(r.stdout).toMatch(/^ {2}Claude Code /m);
 
     const tree = readTree(dir);
-    for (const f of ['.agents/hooks/loop-guard.mjs', '.claude/settings.json', 'AGENTS.md']) expect(tree.has(f), f).toBe(true);
-    expect(tree.get('.agents/hooks/loop-guard.mjs')).toBe(readFileSync(guardFile, 'utf8'));
+    for (const f of ['.agents/hooks/loop-guard.cjs', '.claude/settings.json', 'AGENTS.md']) expect(tree.has(f), f).toBe(true);
+    expect(tree.get('.agents/hooks/loop-guard.cjs')).toBe(readFileSync(guardFile, 'utf8'));
     expect(tree.get('AGENTS.md')).toMatch(/^<!-- loop-guard:begin v=/m);
 
     // Our hook, once per Claude Code event we use.

@@ -35,7 +35,7 @@ describe.each(FIXTURES)('fixture $name', ({ name, tools, expectTools }) => {
     await expect(scrub(apply.stdout, dir)).toMatchFileSnapshot(snap(name, 'apply-output'));
     // The user's files keep every byte they had; ours are only added.
     for (const [path, content] of before) expect(after.get(path)?.length ?? 0).toBeGreaterThanOrEqual(content.length);
-    if (after.has('.agents/hooks/loop-guard.mjs')) expect(modeOf(dir, '.agents/hooks/loop-guard.mjs') & 0o111).not.toBe(0);
+    if (after.has('.agents/hooks/loop-guard.cjs')) expect(modeOf(dir, '.agents/hooks/loop-guard.cjs') & 0o111).not.toBe(0);
     const manifest = JSON.parse(after.get('.agents/loop-guard.json') as string);
     expect(manifest.tools).toEqual([...expectTools].sort());
 
@@ -114,7 +114,7 @@ describe('never hangs, never half-writes', () => {
   it('a user value for one of our env keys is kept and reported; --force replaces it', () => {
     const dir = fixtureRepo('claude');
     const r = runCli(['--yes'], { cwd: dir });
-    expect(r.stdout).toMatch(/Kept your env.GIT_PAGER="delta"/);
+    expect(r.stdout).toMatch(/Will keep your env.GIT_PAGER="delta"/);
     expect(r.stdout).toContain('Agents may hang on GIT_PAGER="delta"');
     expect(readFileSync(join(dir, '.claude/settings.json'), 'utf8')).toContain('"GIT_PAGER": "delta"');
     const forced = runCli(['--yes', '--force'], { cwd: dir });
@@ -135,7 +135,7 @@ describe('never hangs, never half-writes', () => {
   it('a foreign file where the guard goes is a conflict: exit 1, nothing written', () => {
     const dir = fixtureRepo('claude');
     mkdirSync(join(dir, '.agents/hooks'), { recursive: true });
-    writeFileSync(join(dir, '.agents/hooks/loop-guard.mjs'), 'console.log("mine")\n');
+    writeFileSync(join(dir, '.agents/hooks/loop-guard.cjs'), 'console.log("mine")\n');
     const before = readTree(dir);
     const r = runCli(['--yes'], { cwd: dir });
     expect(r.status).toBe(1);

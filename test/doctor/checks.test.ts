@@ -103,8 +103,8 @@ describe('broken at run time', () => {
   beforeAll(async () => {
     const sb = cloneSandbox(installed);
     const at = (p: string) => join(sb.root, p);
-    writeFileSync(at('.agents/hooks/loop-guard.mjs'), withOwnedHeader('process.exitCode = 0;\n', '//', VERSION));
-    writeFileSync(at('.claude/settings.json'), readFileSync(at('.claude/settings.json'), 'utf8').replaceAll('loop-guard.mjs claude', 'loop-guard-moved.mjs claude'));
+    writeFileSync(at('.agents/hooks/loop-guard.cjs'), withOwnedHeader('process.exitCode = 0;\n', '//', VERSION));
+    writeFileSync(at('.claude/settings.json'), readFileSync(at('.claude/settings.json'), 'utf8').replaceAll('loop-guard.cjs claude', 'loop-guard-moved.mjs claude'));
     writeFileSync(at('.cursor/hooks.json'), readFileSync(at('.cursor/hooks.json'), 'utf8').replaceAll('"node .agents', '"env PATH=/nonexistent node .agents'));
     const noop = `export const LoopGuard = async () => ({ 'tool.execute.before': async () => {}, 'tool.execute.after': async () => {}, 'chat.message': async () => {}, 'shell.env': async () => {} });\n`;
     writeFileSync(at('.opencode/plugins/loop-guard.js'), withOwnedHeader(noop, '//', VERSION));
@@ -141,7 +141,7 @@ describe('what counts as set up', () => {
   });
 
   it('tools are found from the manifest and from our traces in place', () => {
-    const files: Record<string, string> = { '.codex/hooks.json': '{"hooks":{"PreToolUse":[{"hooks":[{"command":"node .agents/hooks/loop-guard.mjs codex"}]}]}}', '.opencode/plugins/loop-guard.js': '' };
+    const files: Record<string, string> = { '.codex/hooks.json': '{"hooks":{"PreToolUse":[{"hooks":[{"command":"node .agents/hooks/loop-guard.cjs codex"}]}]}}', '.opencode/plugins/loop-guard.js': '' };
     const read = (p: string) => files[p] ?? null;
     expect(configuredTools(read, ['claude'])).toEqual(['claude', 'codex', 'opencode']);
     expect(configuredTools(() => null, [])).toEqual([]);

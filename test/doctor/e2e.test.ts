@@ -56,7 +56,7 @@ describe('create-loop-guard doctor', () => {
   it('broken three ways: exit 1, each one named with its fix', () => {
     const sb = cloneSandbox(healthy);
     // 1. The guard replaced by a no-op that keeps our header and always exits 0 silently.
-    writeFileSync(join(sb.root, '.agents/hooks/loop-guard.mjs'), withOwnedHeader('process.exitCode = 0;\n', '//', JSON.parse(readFileSync(join(sb.root, '.agents/loop-guard.json'), 'utf8')).version));
+    writeFileSync(join(sb.root, '.agents/hooks/loop-guard.cjs'), withOwnedHeader('process.exitCode = 0;\n', '//', JSON.parse(readFileSync(join(sb.root, '.agents/loop-guard.json'), 'utf8')).version));
     // 2. A hook event removed.
     const settingsPath = join(sb.root, '.claude/settings.json');
     const settings = JSON.parse(readFileSync(settingsPath, 'utf8'));
@@ -72,7 +72,7 @@ describe('create-loop-guard doctor', () => {
     const line = (text: string) => failed.find((l) => l.includes(text));
     // The no-op guard: it no longer warns or denies, in every tool that runs it.
     expect(failed.filter((l) => l.includes('no warning on the 3rd identical result') && l.includes('the 5th attempt was not denied')).length).toBe(3);
-    expect(line('.agents/hooks/loop-guard.mjs carries the v')).toContain('fix: npx create-loop-guard --yes');
+    expect(line('.agents/hooks/loop-guard.cjs carries the v')).toContain('fix: npx create-loop-guard --yes');
     // The removed event.
     expect(line('.claude/settings.json: no loop-guard hook on PostToolUseFailure')).toContain('fix:');
     // The deleted block.

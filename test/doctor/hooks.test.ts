@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { auditHooks, listHookCommands, matcherSelects } from '../../src/doctor/hooks.ts';
 
-const CMD = 'node "$CLAUDE_PROJECT_DIR"/.agents/hooks/loop-guard.mjs claude';
+const CMD = 'node "$CLAUDE_PROJECT_DIR"/.agents/hooks/loop-guard.cjs claude';
 const nested = (events: Record<string, string | undefined>) => ({
   hooks: Object.fromEntries(
     Object.entries(events).map(([event, matcher]) => [event, [{ ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: 'command', command: CMD, timeout: 10 }] }]]),

@@ -26,7 +26,7 @@ describe('nodeCheck', () => {
   });
 
   it('fails when the command points at a moved file', async () => {
-    const c = await nodeCheck('cursor', ['node .agents/hooks/loop-guard.mjs cursor'], runner(process.env.PATH ?? ''));
+    const c = await nodeCheck('cursor', ['node .agents/hooks/loop-guard.cjs cursor'], runner(process.env.PATH ?? ''));
     expect(c.ok).toBe(false);
     expect(c.message).toContain('points at a file that is not there');
   });

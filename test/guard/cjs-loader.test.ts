@@ -5,7 +5,7 @@ import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, rmSync, st
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cacheFileName, cacheKey, readCache, trustedDir, writeCache } from '../../src/guard/code-cache.ts';
-import { freshStateDir, guardEnv, guardFile, loadPayload, payloadsDir, repoRoot, requireBuilt, type Json } from '../helpers/guard.ts';
+import { esmGuardFile as guardFile, freshStateDir, guardEnv, loadPayload, payloadsDir, repoRoot, requireBuilt, type Json } from '../helpers/guard.ts';
 
 const cjsFile = join(repoRoot, 'dist', 'loop-guard.cjs');
 const dirs: string[] = [];

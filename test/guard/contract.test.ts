@@ -1,4 +1,4 @@
-// The BUILT dist/loop-guard.mjs fed the real payloads in test/fixtures/payloads (Cursor: the documented shapes).
+// The BUILT dist/loop-guard.cjs (what is installed) fed the real payloads in test/fixtures/payloads (Cursor: the documented shapes).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ describe('the built file', () => {
     expect(text.split('\n')[0]).toMatch(/^\/\/ create-loop-guard v\d+\.\d+\.\d+/);
     expect(text).not.toContain('\r');
     // Top-level import statements only: the code also contains strings that mention `from "…"`.
-    const imports = [...text.matchAll(/^import\s[^;]*?from\s*["']([^"']+)["'];?$|^import\s*["']([^"']+)["'];?$/gm)].map((m) => m[1] ?? m[2]);
+    const imports = [...text.matchAll(/^import\s[^;]*?from\s*["']([^"']+)["'];?$|^import\s*["']([^"']+)["'];?$|\brequire\("([^"]+)"\)/gm)].map((m) => m[1] ?? m[2] ?? m[3]);
     expect(imports.length).toBeGreaterThan(0);
     for (const spec of imports) expect(spec).toMatch(/^node:/);
     expect(statSync(guardFile).mode & 0o111).not.toBe(0);

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { cliFile, repoRoot, requireFiles } from './paths.ts';
+import { cliFile, nodeBin, repoRoot, requireFiles } from './paths.ts';
 
 export { cliFile } from './paths.ts';
 export const fixturesDir = join(repoRoot, 'test', 'fixtures', 'repos');
@@ -41,14 +41,14 @@ function cliEnv(opts: { cwd: string; env?: Record<string, string> }): Record<str
 /** No TTY and no stdin, like CI: the CLI must never wait. */
 export function runCli(args: string[], opts: { cwd: string; env?: Record<string, string> }): CliRun {
   const env = cliEnv(opts);
-  const r = spawnSync(process.execPath, [cliFile, ...args], { cwd: opts.cwd, env, encoding: 'utf8', input: '', timeout: 60_000 });
+  const r = spawnSync(nodeBin, [cliFile, ...args], { cwd: opts.cwd, env, encoding: 'utf8', input: '', timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** runCli without blocking the test worker, so independent repos can run side by side. */
 export function runCliAsync(args: string[], opts: { cwd: string; env?: Record<string, string> }): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliFile, ...args], { cwd: opts.cwd, env: cliEnv(opts), stdio: ['pipe', 'pipe', 'pipe'], timeout: 60_000 });
+    const child = spawn(nodeBin, [cliFile, ...args], { cwd: opts.cwd, env: cliEnv(opts), stdio: ['pipe', 'pipe', 'pipe'], timeout: 60_000 });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -84,9 +84,11 @@ export function dumpTree(tree: Map<string, string>): string {
   const parts: string[] = [];
   for (const [path, content] of tree) {
     let shown = content;
-    if (path === '.agents/hooks/loop-guard.mjs' || path === '.opencode/plugins/loop-guard.js') {
+    if (path === '.agents/hooks/loop-guard.cjs' || path === '.agents/hooks/loop-guard.mjs' || path === '.opencode/plugins/loop-guard.js') {
       shown = `${content.split('\n')[0]}\n… (built file; its own tests cover the body)\n`;
     }
+    // The manifest's hashes of the built files change with every guard build; theirs are not what this snapshot is about.
+    if (path === '.agents/loop-guard.json') shown = shown.replace(/("\.agents\/hooks\/loop-guard\.cjs"|"\.opencode\/plugins\/loop-guard\.js"): "[0-9a-f]{16}"/g, '$1: "<hash of the built file>"');
     parts.push(`=== ${path}\n${shown.replace(/\r/g, '␍')}`);
   }
   return `${parts.join('\n')}\n`;
@@ -98,5 +100,5 @@ export function scrub(text: string, dir: string): string {
     .split(dir)
     .join('<repo>')
     .replace(/\/tmp\/lg-[\w-]+/g, '<tmp>')
-    .replace(/@@ built file, (?:replaced: )?\d+(?: → \d+)? lines @@/g, '@@ built file, <n> lines @@');
+    .replace(/@@ our file, (?:replaced: )?\d+(?: → \d+)? lines/g, '@@ our file, <n> lines');
 }

@@ -3,9 +3,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { guardFile, type Json, requireFiles } from './paths.ts';
+import { guardFile, type Json, nodeBin, requireFiles } from './paths.ts';
 
-export { fixturesDir, guardFile, type Json, loadPayload, payloadsDir, repoRoot } from './paths.ts';
+export { esmGuardFile, fixturesDir, guardFile, nodeBin, type Json, loadPayload, payloadsDir, repoRoot } from './paths.ts';
 
 export function requireBuilt(): void {
   requireFiles([guardFile]);
@@ -29,13 +29,13 @@ export interface GuardRun {
 export function runGuardSync(tool: string | undefined, payload: Json | string, env: Record<string, string>): GuardRun {
   const input = typeof payload === 'string' ? payload : JSON.stringify(payload);
   const args = tool === undefined ? [guardFile] : [guardFile, tool];
-  const r = spawnSync(process.execPath, args, { input, env, encoding: 'utf8' });
+  const r = spawnSync(nodeBin, args, { input, env, encoding: 'utf8' });
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 
 export function runGuardAsync(tool: string, payload: Json, env: Record<string, string>): Promise<GuardRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [guardFile, tool], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(nodeBin, [guardFile, tool], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -6,7 +6,11 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const fixturesDir = fileURLToPath(new URL('../fixtures/', import.meta.url));
 export const payloadsDir = join(fixturesDir, 'payloads');
-export const guardFile = join(repoRoot, 'dist', 'loop-guard.mjs');
+/** The guard as installed (CommonJS with its code cache), and the plain ES-module build it is compared with. */
+export const guardFile = join(repoRoot, 'dist', 'loop-guard.cjs');
+export const esmGuardFile = join(repoRoot, 'dist', 'loop-guard.mjs');
+/** The node that runs the built guard and CLI: LOOP_GUARD_TEST_NODE selects another version (the CI Node matrix). */
+export const nodeBin = process.env.LOOP_GUARD_TEST_NODE || process.execPath;
 export const cliFile = join(repoRoot, 'dist', 'cli.mjs');
 
 /** Fails with the command to run when the build a test needs is missing. */

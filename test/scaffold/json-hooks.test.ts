@@ -8,8 +8,8 @@ import { FileFormatError } from '../../src/edit/splice.ts';
 // ───────── specs ─────────
 
 const MARKER = '.agents/hooks/loop-guard';
-const CLAUDE_CMD = 'node "$CLAUDE_PROJECT_DIR"/.agents/hooks/loop-guard.mjs claude';
-const CURSOR_CMD = 'node .agents/hooks/loop-guard.mjs cursor';
+const CLAUDE_CMD = 'node "$CLAUDE_PROJECT_DIR"/.agents/hooks/loop-guard.cjs claude';
+const CURSOR_CMD = 'node .agents/hooks/loop-guard.cjs cursor';
 
 const nested: HookEntrySpec = {
   style: 'nested',
@@ -104,7 +104,7 @@ const CREATED_CLAUDE = `{
         "hooks": [
           {
             "type": "command",
-            "command": "node \\"$CLAUDE_PROJECT_DIR\\"/.agents/hooks/loop-guard.mjs claude",
+            "command": "node \\"$CLAUDE_PROJECT_DIR\\"/.agents/hooks/loop-guard.cjs claude",
             "timeout": 10
           }
         ]
@@ -116,7 +116,7 @@ const CREATED_CLAUDE = `{
         "hooks": [
           {
             "type": "command",
-            "command": "node \\"$CLAUDE_PROJECT_DIR\\"/.agents/hooks/loop-guard.mjs claude",
+            "command": "node \\"$CLAUDE_PROJECT_DIR\\"/.agents/hooks/loop-guard.cjs claude",
             "timeout": 10
           }
         ]
@@ -127,7 +127,7 @@ const CREATED_CLAUDE = `{
         "hooks": [
           {
             "type": "command",
-            "command": "node \\"$CLAUDE_PROJECT_DIR\\"/.agents/hooks/loop-guard.mjs claude",
+            "command": "node \\"$CLAUDE_PROJECT_DIR\\"/.agents/hooks/loop-guard.cjs claude",
             "timeout": 10
           }
         ]
@@ -142,14 +142,14 @@ const CREATED_CURSOR = `{
   "hooks": {
     "preToolUse": [
       {
-        "command": "node .agents/hooks/loop-guard.mjs cursor",
+        "command": "node .agents/hooks/loop-guard.cjs cursor",
         "matcher": "Shell",
         "timeout": 10
       }
     ],
     "beforeSubmitPrompt": [
       {
-        "command": "node .agents/hooks/loop-guard.mjs cursor",
+        "command": "node .agents/hooks/loop-guard.cjs cursor",
         "timeout": 10
       }
     ]

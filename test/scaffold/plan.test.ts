@@ -32,9 +32,9 @@ describe('buildPlan', () => {
   it('a blank repository with Claude Code: creates the guard, settings, CLAUDE.md import, AGENTS.md block and manifest', () => {
     const plan = buildPlan(input({}));
     const c = byPath(plan.changes);
-    expect(Object.keys(c).sort()).toEqual(['.agents/hooks/loop-guard.mjs', '.agents/loop-guard.json', '.claude/settings.json', 'AGENTS.md', 'CLAUDE.md']);
+    expect(Object.keys(c).sort()).toEqual(['.agents/hooks/loop-guard.cjs', '.agents/loop-guard.json', '.claude/settings.json', 'AGENTS.md', 'CLAUDE.md']);
     expect(plan.changes.every((x) => x.action === 'create')).toBe(true);
-    expect(c['.agents/hooks/loop-guard.mjs']).toMatchObject({ mode: 0o755, generated: true });
+    expect(c['.agents/hooks/loop-guard.cjs']).toMatchObject({ mode: 0o755, generated: true });
     expect(c['CLAUDE.md']!.after).toBe('@AGENTS.md\n');
     const settings = JSON.parse(c['.claude/settings.json']!.after!);
     expect(Object.keys(settings.hooks)).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit']);
@@ -67,8 +67,8 @@ describe('buildPlan', () => {
   });
 
   it('a file of the same name that is not ours is a conflict, with the manual fix', () => {
-    const plan = buildPlan(input({ files: { '.agents/hooks/loop-guard.mjs': 'echo mine\n' } }));
-    const guard = byPath(plan.changes)['.agents/hooks/loop-guard.mjs']!;
+    const plan = buildPlan(input({ files: { '.agents/hooks/loop-guard.cjs': 'echo mine\n' } }));
+    const guard = byPath(plan.changes)['.agents/hooks/loop-guard.cjs']!;
     expect(guard.action).toBe('conflict');
     expect(guard.after).toBe('echo mine\n');
     expect(guard.fix).toMatch(/--force/);

@@ -37,8 +37,8 @@ function blockSpec(ctx: IntentContext, style: BlockSpec['style'], body: string):
 const owned: IntentHandler<Of<'owned'>> = {
   plan(intent, ctx, record) {
     const outcome = planOwnedFile(ctx.before, ctx.assets[intent.asset], { force: ctx.force });
-    const generated = intent.asset !== 'cursor-env';
-    return { outcome, owned: record, reason: ctx.before === null ? 'add' : 'upgrade', extra: { mode: intent.mode, ...(generated ? { generated } : {}) } };
+    // Wholly ours: summarized in reports (--diff shows the lines).
+    return { outcome, owned: record, reason: ctx.before === null ? 'add' : 'upgrade', extra: { mode: intent.mode, generated: true } };
   },
   remove(_intent, ctx) {
     if (!readOwnedHeader(ctx.before)) return { kind: 'noop', reason: 'not ours (no create-loop-guard header); left alone' };
