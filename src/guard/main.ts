@@ -6,6 +6,8 @@ import { decide, type SessionStore } from './core/decide.ts';
 import { readSettings } from './core/settings.ts';
 import type { Decision } from './core/types.ts';
 import { recordDecision } from './event-log.ts';
+import { writeHandoff } from './handoff-note.ts';
+import { stopCodexExec } from './stop-codex.ts';
 import { pruneOldSessions, readState, resolveStateDir, sessionFileName, updateState } from './state.ts';
 
 /** Payloads above this are not read whole; the guard allows and moves on. */
@@ -31,19 +33,29 @@ function fileStore(parsed: ParsedHook, env: Env): SessionStore {
   };
 }
 
+/** Where the agent works: Claude's project dir, Cursor's first workspace root, else the payload's cwd (the note goes in its repository). */
+function projectDir(parsed: ParsedHook, payload: Record<string, unknown>, env: Env): string {
+  const roots = payload.workspace_roots;
+  const first = Array.isArray(roots) && typeof roots[0] === 'string' ? roots[0] : undefined;
+  const claudeDir = parsed.format === 'claude' ? env.CLAUDE_PROJECT_DIR : undefined;
+  const cwd = typeof payload.cwd === 'string' ? payload.cwd : undefined;
+  return claudeDir || first || cwd || process.cwd();
+}
+
 /** The whole hook as a function of its inputs, for tests and for main(). */
 export function runHook(stdin: string, toolArg: string | undefined, env: Env): string {
   return handleHook(stdin, toolArg, env).out;
 }
 
 /** runHook, plus the kind of event handled (for the code cache, which records what it covers). */
-function handleHook(stdin: string, toolArg: string | undefined, env: Env): { out: string; kind: string } {
+function handleHook(stdin: string, toolArg: string | undefined, env: Env): { out: string; kind: string; stopCodex: boolean } {
   let kind = '';
-  const out = hookOutput(stdin, toolArg, env, (k) => (kind = k));
-  return { out, kind };
+  let stopCodex = false;
+  const out = hookOutput(stdin, toolArg, env, (k) => (kind = k), () => (stopCodex = true));
+  return { out, kind, stopCodex };
 }
 
-function hookOutput(stdin: string, toolArg: string | undefined, env: Env, onKind: (kind: string) => void): string {
+function hookOutput(stdin: string, toolArg: string | undefined, env: Env, onKind: (kind: string) => void, onCodexStop: () => void = () => {}): string {
   let format: OutputFormat = formatFromArg(toolArg);
   let eventName = '';
   try {
@@ -57,6 +69,10 @@ function hookOutput(stdin: string, toolArg: string | undefined, env: Env, onKind
     const decision = parsed.event ? decide(parsed.event, settings, factsFor(parsed), fileStore(parsed, env)) : { action: 'allow' as const };
     if (parsed.event) onKind(parsed.event.kind);
     if (parsed.event && decision.action !== 'allow') recordDecision(env as NodeJS.ProcessEnv, parsed.family, 'command' in parsed.event ? parsed.event.command : undefined, decision);
+    if (decision.action === 'handoff') {
+      writeHandoff(projectDir(parsed, payload, env), { at: new Date().toISOString(), tool: parsed.family, session: parsed.session, ...decision.note });
+      if (parsed.format === 'codex') onCodexStop();
+    }
     return render(parsed.format, parsed.eventName, decision);
   } catch {
     return failOpenOutput(format, eventName);
@@ -107,18 +123,21 @@ export function main(): string {
   const toolArg = process.argv[2];
   let out = quietOutput(toolArg);
   let kind = '';
+  let stopCodex = false;
   try {
     // A person running the file by hand gets a usage line instead of a silent wait on the terminal.
     if (stdinIsTerminal()) {
       process.stderr.write('loop-guard: a hook for coding agents; it reads a hook payload on stdin. Usage: node loop-guard.mjs <claude|codex|cursor> < payload.json\n');
     } else {
       const stdin = readStdin();
-      if (stdin !== null) ({ out, kind } = handleHook(stdin, toolArg, process.env));
+      if (stdin !== null) ({ out, kind, stopCodex } = handleHook(stdin, toolArg, process.env));
     }
   } catch {
     // Fail open: whatever broke, the command is allowed.
   }
   if (out) process.stdout.write(`${out}\n`);
+  // After the refusal is written (stdout to a pipe is synchronous on POSIX), so Codex records why the command did not run.
+  if (stopCodex) stopCodexExec();
   process.exitCode = 0;
   return kind;
 }

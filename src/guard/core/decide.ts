@@ -2,6 +2,7 @@
 // and the OpenCode plugin, which differ only in where a session's state is kept.
 import { coerceState, emptyState, onPost, onPre, type SessionState } from './detector.ts';
 import { checkHang } from './hang/rules.ts';
+import { climb, rememberResult, shrinkStep } from './ladder.ts';
 import type { Decision, GuardEvent, GuardSettings, GuardToolFacts } from './types.ts';
 
 const ALLOW: Decision = { action: 'allow' };
@@ -22,12 +23,17 @@ export function decide(event: GuardEvent, settings: GuardSettings, facts: GuardT
     }
     const state = coerceState(store.read());
     const input = event.turnId === undefined ? { command: event.command } : { command: event.command, turnId: event.turnId };
-    return onPre(state, input, settings, { sayThisCommand: facts.blockSaysThisCommand });
+    const decision = onPre(state, input, settings, { sayThisCommand: facts.blockSaysThisCommand });
+    // Only a loop refusal climbs the ladder, and only it takes the lock: the common allow path stays a lock-free read.
+    if (decision.action !== 'deny' || settings.handoff === 0) return decision;
+    const climbed = store.update((current) => climb(coerceState(current), { ...input, ...(event.callId ? { callId: event.callId } : {}) }, decision, settings));
+    return climbed ?? decision;
   }
   const result = store.update((current) => {
     if (event.kind === 'userTurn') return { next: emptyState(event.turnId), result: ALLOW };
-    const { next, decision } = onPost(coerceState(current), event, settings);
-    return { next, result: decision };
+    const counted = onPost(coerceState(current), event, settings);
+    const next = rememberResult(counted.next, event.command, event.output);
+    return { next, result: shrinkStep(counted.decision, next, event.command, settings) };
   });
   return result ?? ALLOW;
 }

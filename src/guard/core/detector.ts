@@ -2,7 +2,7 @@
 import { classifyFailure } from './classify.ts';
 import { commandKey, resultKey } from './fingerprint.ts';
 import { cycleBlock, cycleWarning, repeatBlock, repeatWarning } from './messages.ts';
-import type { Decision, FailureClass, GuardSettings } from './types.ts';
+import type { Decision, FailureClass, GuardSettings, LadderState } from './types.ts';
 
 /** Per-command memory: the last result and how many times in a row it came back. */
 export interface CommandRecord {
@@ -28,6 +28,8 @@ export interface SessionState {
   recent: string[];
   /** the last few delivered post calls, so a call delivered twice counts once */
   seen: string[];
+  /** the ladder's memory for this turn (refusals, last lines of results): see ladder.ts */
+  ladder?: LadderState;
 }
 
 /** Bounds that keep every state read and write O(1) however long the session runs. */
