@@ -10,6 +10,7 @@ const assets: Assets = {
   guard: withOwnedHeader('#!/usr/bin/env node\nconsole.log("guard");\n', '//', VERSION),
   'opencode-plugin': withOwnedHeader('export const LoopGuard = async () => ({});\n', '//', VERSION),
   'cursor-env': withOwnedHeader('export GIT_PAGER=cat\n', '#', VERSION),
+  'agents-gitignore': withOwnedHeader('/handoff.md\n', '#', VERSION),
   agentsBlock: 'Stop when loop-guard refuses a command.',
   profileBlock: 'export GIT_PAGER=cat',
   profileFish: withOwnedHeader('set -gx GIT_PAGER cat\n', '#', VERSION),
