@@ -28,16 +28,20 @@ export function isCodexExec(argv: readonly string[]): boolean {
   return i !== -1 && argv.slice(i + 1).some((a) => a === 'exec' || a === 'e');
 }
 
-/** The nearest `codex exec` ancestor of `start` (within a few levels: sh → codex), or undefined. */
-export function findCodexExec(start: number, info: (pid: number) => ProcInfo | undefined = procInfo): number | undefined {
-  let pid = start;
-  for (let depth = 0; depth < 6 && pid > 1; depth++) {
-    const p = info(pid);
-    if (!p) return undefined;
-    if (isCodexExec(p.argv)) return pid;
-    pid = p.ppid;
-  }
-  return undefined;
+const SHELL = /(?:^|\/)(?:sh|bash|dash|zsh|ash)$/;
+
+/**
+ * The `codex exec` process that ran this hook: the parent, or the parent's parent when the parent is the shell Codex
+ * runs hook commands in. Nothing further up counts, so a test suite or a script that happens to run under Codex is
+ * never interrupted by a hook process it spawned itself.
+ */
+export function findCodexExec(parent: number, info: (pid: number) => ProcInfo | undefined = procInfo): number | undefined {
+  const p = info(parent);
+  if (!p) return undefined;
+  if (isCodexExec(p.argv)) return parent;
+  if (!SHELL.test(p.argv[0] ?? '')) return undefined;
+  const gp = info(p.ppid);
+  return gp && isCodexExec(gp.argv) ? p.ppid : undefined;
 }
 
 /** Interrupts the `codex exec` run this hook belongs to; false when there is none (interactive, other OS). Never throws. */
