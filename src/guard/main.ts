@@ -69,10 +69,10 @@ function hookOutput(stdin: string, toolArg: string | undefined, env: Env, onKind
     const decision = parsed.event ? decide(parsed.event, settings, factsFor(parsed), fileStore(parsed, env)) : { action: 'allow' as const };
     if (parsed.event) onKind(parsed.event.kind);
     if (parsed.event && decision.action !== 'allow') recordDecision(env as NodeJS.ProcessEnv, parsed.family, 'command' in parsed.event ? parsed.event.command : undefined, decision);
-    if (decision.action === 'handoff') {
+    if (decision.action === 'handoff' && !decision.again) {
       writeHandoff(projectDir(parsed, payload, env), { at: new Date().toISOString(), tool: parsed.family, session: parsed.session, ...decision.note });
-      if (parsed.format === 'codex') onCodexStop();
     }
+    if (decision.action === 'handoff' && parsed.format === 'codex') onCodexStop();
     return render(parsed.format, parsed.eventName, decision);
   } catch {
     return failOpenOutput(format, eventName);

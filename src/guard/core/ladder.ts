@@ -80,10 +80,12 @@ export function climb(
   const next: SessionState = { ...state, seen, ladder: { ...l, n: l.n + 1, refused } };
   const limit = handoffAfter(settings, state.cmds[ck]?.f);
   if (limit === 0 || next.ladder!.n <= limit) return { next, result: refusal };
-  return { next, result: handoff(next, input.command, refusal.rule, l.n) };
+  const result = handoff(next, input.command, refusal.rule, l.n);
+  // A tool that kept going after the stop gets stopped again, but the note is written once per turn.
+  return { next, result: l.n > limit ? { ...result, again: true } : result };
 }
 
-function handoff(state: SessionState, command: string, rule: string, refusedBefore: number): Decision {
+function handoff(state: SessionState, command: string, rule: string, refusedBefore: number): Extract<Decision, { action: 'handoff' }> {
   const shown = `\`${showCommand(command)}\``;
   const failure = state.cmds[commandKey(command)]?.f;
   const message = clip(

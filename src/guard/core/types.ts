@@ -48,7 +48,7 @@ export type Decision =
   /** Do not run the command; tell the model this reason. */
   | { action: 'deny'; message: string; rule: string }
   /** Do not run the command, and stop the agent's turn (the ladder's last rung); the note says why. */
-  | { action: 'handoff'; message: string; rule: string; stopReason: string; note: HandoffNote };
+  | { action: 'handoff'; message: string; rule: string; stopReason: string; note: HandoffNote; again?: true };
 
 /** The ladder's per-turn memory, kept in the session state (bounded: see ladder.ts LADDER_LIMITS). */
 export interface LadderState {
