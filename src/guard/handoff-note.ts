@@ -2,7 +2,7 @@
 // .agents/handoff.json (for scripts) say what was refused and what else was tried, each with its last lines.
 // Written only inside the repository the agent works in; appended per hand-off, bounded; every failure is ignored.
 import { closeSync, constants, lstatSync, mkdirSync, openSync, readSync, renameSync, fstatSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { HANDOFF_JSON, HANDOFF_NOTE } from './core/ladder.ts';
 import type { HandoffNote } from './core/types.ts';
 
@@ -103,9 +103,11 @@ export function appendBounded(existing: string, section: string, max = HANDOFF_M
  * Appends the hand-off to `<root>/.agents/handoff.md` and `.json`, where root is the repository holding `cwd`.
  * Returns the markdown path, or undefined when nothing was written (outside a repository, a symlinked `.agents`, I/O).
  */
-export function writeHandoff(cwd: string, record: HandoffRecord): string | undefined {
+export function writeHandoff(cwd: string, record: HandoffRecord, env: Record<string, string | undefined> = {}): string | undefined {
   try {
-    const root = repoRootOf(cwd);
+    // LOOP_GUARD_HANDOFF_DIR (absolute) sends the note elsewhere: doctor's replay points it at its throw-away dir.
+    const override = env.LOOP_GUARD_HANDOFF_DIR;
+    const root = override && isAbsolute(override) ? override : repoRootOf(cwd);
     if (!root) return undefined;
     const dir = join(root, '.agents');
     try {

@@ -70,7 +70,7 @@ function hookOutput(stdin: string, toolArg: string | undefined, env: Env, onKind
     if (parsed.event) onKind(parsed.event.kind);
     if (parsed.event && decision.action !== 'allow') recordDecision(env as NodeJS.ProcessEnv, parsed.family, 'command' in parsed.event ? parsed.event.command : undefined, decision);
     if (decision.action === 'handoff' && !decision.again) {
-      writeHandoff(projectDir(parsed, payload, env), { at: new Date().toISOString(), tool: parsed.family, session: parsed.session, ...decision.note });
+      writeHandoff(projectDir(parsed, payload, env), { at: new Date().toISOString(), tool: parsed.family, session: parsed.session, ...decision.note }, env);
     }
     if (decision.action === 'handoff' && parsed.format === 'codex') onCodexStop();
     return render(parsed.format, parsed.eventName, decision);

@@ -64,7 +64,7 @@ export const LoopGuard = async (ctx?: unknown) => {
         if (decision.action === 'handoff') {
           [reason, rule] = [decision.message, decision.rule];
           const session = String(input.sessionID ?? '');
-          if (!decision.again) writeHandoff(plugin.worktree || plugin.directory || process.cwd(), { at: new Date().toISOString(), tool: 'opencode', session, ...decision.note });
+          if (!decision.again) writeHandoff(plugin.worktree || plugin.directory || process.cwd(), { at: new Date().toISOString(), tool: 'opencode', session, ...decision.note }, process.env);
           recordDecision(process.env, 'opencode', command, decision);
           // Aborting the session is what ends `opencode run` (measured in 1.18.33); the throw still refuses this call.
           await plugin.client?.session?.abort?.({ path: { id: session } }).catch(() => undefined);
