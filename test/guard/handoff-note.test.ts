@@ -129,7 +129,9 @@ describe('the built hook hands off in each tool\'s shape', () => {
 
   function drive(tool: 'claude' | 'codex' | 'cursor', pre: (i: number) => Json, post: (i: number) => Json) {
     const root = repo();
-    const env = { ...guardEnv(freshStateDir()), CLAUDE_PROJECT_DIR: root };
+    // Without the helper's redirect: this test is about the note landing in the repository.
+    const { LOOP_GUARD_HANDOFF_DIR: _redirect, ...base } = guardEnv(freshStateDir());
+    const env = { ...base, CLAUDE_PROJECT_DIR: root };
     const outs: string[] = [];
     for (let i = 0; i < 7; i++) {
       const p = runGuardSync(tool, { ...pre(i), cwd: root, workspace_roots: tool === 'cursor' ? [root] : undefined }, env);

@@ -33,7 +33,7 @@ describe('buildPlan', () => {
   it('a blank repository with Claude Code: creates the guard, settings, CLAUDE.md import, AGENTS.md block and manifest', () => {
     const plan = buildPlan(input({}));
     const c = byPath(plan.changes);
-    expect(Object.keys(c).sort()).toEqual(['.agents/hooks/loop-guard.mjs', '.agents/loop-guard.json', '.claude/settings.json', 'AGENTS.md', 'CLAUDE.md']);
+    expect(Object.keys(c).sort()).toEqual(['.agents/.gitignore', '.agents/hooks/loop-guard.mjs', '.agents/loop-guard.json', '.claude/settings.json', 'AGENTS.md', 'CLAUDE.md']);
     expect(plan.changes.every((x) => x.action === 'create')).toBe(true);
     expect(c['.agents/hooks/loop-guard.mjs']).toMatchObject({ mode: 0o755, generated: true });
     expect(c['CLAUDE.md']!.after).toBe('@AGENTS.md\n');
