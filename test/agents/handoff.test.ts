@@ -53,6 +53,8 @@ for (const agent of AGENT_NAMES) {
         dirs.push(run.home);
         const requests = server.agentRequests().filter((r) => r.turn === 1).length;
         const context = `${describeRun(run, server)}\nsteps:\n${server.stepResults(1).map((s) => `  ${s.step}: ${s.text.slice(0, 300).replace(/\n/g, ' | ')}`).join('\n')}`;
+        // Recorded before the asserts, so a run against an older build (LOOP_GUARD_CLI) still gives its "before" figure.
+        figures.push(`  ${agent.padEnd(9)} ${requests} model requests, command ran ${lineCount(repo, 'ran.txt')}×, exit ${run.exitCode}`);
         expect(run.timedOut, `run timed out\n${context}`).toBe(false);
         expect(requests, `the run ended within 8 model requests\n${context}`).toBeLessThanOrEqual(8);
         expect(lineCount(repo, 'ran.txt'), `the command ran 4 times\n${context}`).toBe(4);
@@ -67,7 +69,7 @@ for (const agent of AGENT_NAMES) {
         expect(twin.handoffs.at(-1)?.refused[0]?.refusals, 'two refusals, then the hand-off').toBe(3);
         const status = spawnGitStatus(repo);
         expect(status, 'the note is kept out of git').not.toContain('handoff');
-        figures.push(`  ${agent.padEnd(9)} ${requests} model requests (before: ${ASKS + 1}), command ran ${lineCount(repo, 'ran.txt')}×, note ${Buffer.byteLength(note)} B + json ${Buffer.byteLength(readFileSync(join(repo, '.agents', 'handoff.json')))} B`);
+        figures.push(`  ${agent.padEnd(9)} note ${Buffer.byteLength(note)} B + json ${Buffer.byteLength(readFileSync(join(repo, '.agents', 'handoff.json')))} B`);
 
         // A fresh session (new HOME, nothing resumed): the instructions it loads carry the rule, and the file is there to read.
         const next = await runAgent(agent, repo, server, { turn: 2 });
