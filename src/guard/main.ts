@@ -1,6 +1,6 @@
 // The hook process: stdin → adapter → core → adapter → stdout. Any internal error allows the command.
 import { fstatSync, readSync } from 'node:fs';
-import { detectFormat, factsFor, failOpenOutput, formatFromArg, parseHook, quietOutput, render } from './adapters/index.ts';
+import { detectFormat, factsFor, failOpenOutput, formatFromArg, parseHook, projectDirOf, quietOutput, render, stopsByInterrupt } from './adapters/index.ts';
 import { obj, type OutputFormat, type ParsedHook } from './adapters/types.ts';
 import { decide, type SessionStore } from './core/decide.ts';
 import { readSettings } from './core/settings.ts';
@@ -33,15 +33,6 @@ function fileStore(parsed: ParsedHook, env: Env): SessionStore {
   };
 }
 
-/** Where the agent works: Claude's project dir, Cursor's first workspace root, else the payload's cwd (the note goes in its repository). */
-function projectDir(parsed: ParsedHook, payload: Record<string, unknown>, env: Env): string {
-  const roots = payload.workspace_roots;
-  const first = Array.isArray(roots) && typeof roots[0] === 'string' ? roots[0] : undefined;
-  const claudeDir = parsed.format === 'claude' ? env.CLAUDE_PROJECT_DIR : undefined;
-  const cwd = typeof payload.cwd === 'string' ? payload.cwd : undefined;
-  return claudeDir || first || cwd || process.cwd();
-}
-
 /** The whole hook as a function of its inputs, for tests and for main(). */
 export function runHook(stdin: string, toolArg: string | undefined, env: Env): string {
   return handleHook(stdin, toolArg, env).out;
@@ -70,9 +61,9 @@ function hookOutput(stdin: string, toolArg: string | undefined, env: Env, onKind
     if (parsed.event) onKind(parsed.event.kind);
     if (parsed.event && decision.action !== 'allow') recordDecision(env as NodeJS.ProcessEnv, parsed.family, 'command' in parsed.event ? parsed.event.command : undefined, decision);
     if (decision.action === 'handoff' && !decision.again) {
-      writeHandoff(projectDir(parsed, payload, env), { at: new Date().toISOString(), tool: parsed.family, session: parsed.session, ...decision.note }, env);
+      writeHandoff(projectDirOf(parsed.format, payload, env) ?? process.cwd(), { at: new Date().toISOString(), tool: parsed.family, session: parsed.session, ...decision.note }, env);
     }
-    if (decision.action === 'handoff' && parsed.format === 'codex') onCodexStop();
+    if (decision.action === 'handoff' && stopsByInterrupt(parsed.format)) onCodexStop();
     return render(parsed.format, parsed.eventName, decision);
   } catch {
     return failOpenOutput(format, eventName);
