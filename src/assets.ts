@@ -49,6 +49,7 @@ export function buildAssets(version: string): PlanInput['assets'] {
     guard: readDist('loop-guard.cjs'),
     'opencode-plugin': withOwnedHeader(plugin, '//', version),
     'cursor-env': readRendered('cursor-env.sh'),
+    'agents-gitignore': readRendered('agents-gitignore'),
     agentsBlock: readRendered('agents-block.md').replace(/\n+$/, ''),
     profileBlock: readRendered('profile-block.sh').replace(/\n+$/, ''),
     profileFish: readRendered('profile.fish'),

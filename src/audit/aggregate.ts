@@ -31,7 +31,7 @@ export interface AuditReport {
   /** Commands that wait for a person, which the guard would have refused before they ran. */
   waits: { count: number; examples: Array<{ tool: AuditTool; command: string; rule: string; at?: string }> };
   /** What the installed guard did: its own event log, and the refusals visible in the transcripts read. */
-  guard: { warnings: number; refusals: number; since: string | null; refusedInTranscripts: number };
+  guard: { warnings: number; refusals: number; handoffs: number; since: string | null; refusedInTranscripts: number };
   read: { files: number; bytes: number; ms: number; unknownLines: number; oversizeLines: number; unreadable: Array<{ file: string; error: string }> };
 }
 
@@ -98,7 +98,9 @@ export function aggregate(
     waits: { count: waits.length, examples: waits.slice(0, 20) },
     guard: {
       warnings: log.filter((e) => e.a === 'warn').length,
-      refusals: log.filter((e) => e.a === 'deny').length,
+      // A hand-off is also a refusal: the command did not run, and the turn stopped.
+      refusals: log.filter((e) => e.a === 'deny' || e.a === 'handoff').length,
+      handoffs: log.filter((e) => e.a === 'handoff').length,
       since: log.length > 0 ? new Date(Math.min(...log.map((e) => e.t))).toISOString() : null,
       refusedInTranscripts: sessions.reduce((n, s) => n + s.refusedByGuard, 0),
     },

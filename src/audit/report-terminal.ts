@@ -84,7 +84,7 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
   if (tools.length) out.push('', `Tools: ${tools.join(' · ')}`);
   if (r.waits.count > 0) out.push(`Commands that wait for a person (refused before running by the guard's hang rules): ${r.waits.count}, e.g. ${c.cyan(clip(r.waits.examples[0]?.command ?? '', 60))}`);
   const inTranscripts = r.guard.refusedInTranscripts ? ` The transcripts show ${r.guard.refusedInTranscripts} attempt${r.guard.refusedInTranscripts === 1 ? '' : 's'} it refused.` : '';
-  out.push(`Stopped since install (the guard's own log): ${r.guard.warnings} warning${r.guard.warnings === 1 ? '' : 's'}, ${r.guard.refusals} refusal${r.guard.refusals === 1 ? '' : 's'}${r.guard.since ? ` since ${r.guard.since.slice(0, 10)}` : ''}.${inTranscripts}`);
+  out.push(`Stopped since install (the guard's own log): ${r.guard.warnings} warning${r.guard.warnings === 1 ? '' : 's'}, ${r.guard.refusals} refusal${r.guard.refusals === 1 ? '' : 's'}${r.guard.handoffs ? ` (${r.guard.handoffs} ended the turn with a hand-off note)` : ''}${r.guard.since ? ` since ${r.guard.since.slice(0, 10)}` : ''}.${inTranscripts}`);
   const mb = r.read.bytes / 1e6;
   const extra = [
     r.read.unknownLines ? `${fmtInt(r.read.unknownLines)} unknown lines skipped` : '',

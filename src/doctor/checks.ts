@@ -47,7 +47,7 @@ export interface DoctorResult {
 }
 
 /** The guard's own switches and anything that would make the replay run as another tool or in another state dir. */
-const REPLAY_STRIP = ['LOOP_GUARD', 'LOOP_GUARD_WARN', 'LOOP_GUARD_BLOCK', 'LOOP_GUARD_HANG', 'LOOP_GUARD_STATE_DIR', 'CLAUDE_PROJECT_DIR', 'CURSOR_PROJECT_DIR', 'CURSOR_VERSION'];
+const REPLAY_STRIP = ['LOOP_GUARD', 'LOOP_GUARD_WARN', 'LOOP_GUARD_BLOCK', 'LOOP_GUARD_HANG', 'LOOP_GUARD_HANDOFF', 'LOOP_GUARD_STATE_DIR', 'CLAUDE_PROJECT_DIR', 'CURSOR_PROJECT_DIR', 'CURSOR_VERSION'];
 
 function realpathOr(path: string): string {
   try {
@@ -96,7 +96,8 @@ interface Ctx extends DoctorInput {
 /** A runner for hook commands with a fresh, throw-away state dir, so the replay never touches the user's counts. */
 function hookRunner(ctx: Ctx, extra: Env): (command: string, input: string) => Promise<ProcResult> {
   const dir = mkdtempSync(join(ctx.stateRoot, 'state-'));
-  const env: Env = { ...ctx.base, ...extra, LOOP_GUARD_STATE_DIR: dir, XDG_STATE_HOME: dir };
+  // The replay's hand-off note goes to the throw-away dir too: doctor never writes into the repository.
+  const env: Env = { ...ctx.base, ...extra, LOOP_GUARD_STATE_DIR: dir, XDG_STATE_HOME: dir, LOOP_GUARD_HANDOFF_DIR: dir };
   for (const k of REPLAY_STRIP) if (!(k in extra) && k !== 'LOOP_GUARD_STATE_DIR') delete env[k];
   return (command, input) => runShell(command, { cwd: ctx.root, env, input });
 }

@@ -1,5 +1,6 @@
 // Replays one tool's hook payloads through the hook commands configured in the repo and judges the answers:
-// results 1–2 silent, a `loop-guard:` warning on the 3rd, the 5th attempt denied, and a user turn lets it run again.
+// results 1–2 silent, a `loop-guard:` warning on the 3rd, the 5th and 6th attempts denied, the 7th a hand-off (a
+// refusal that also stops the turn, in the tool's own stop fields), and a user turn lets it run again.
 import { type Json, loadPayload } from './payloads.ts';
 import { describeExit, type ProcResult } from './exec.ts';
 import { type Check, fail, pass, RERUN } from './types.ts';
@@ -14,7 +15,13 @@ export const REPLAY_OUTPUT = 'FAIL src/sum.test.ts > adds\nAssertionError: expec
 /** A command the hang rules refuse before it runs (the `editor` rule, which every tool keeps), so the replay proves they are on. */
 export const HANG_COMMAND = 'vim notes.txt';
 
-export type Reading = { kind: 'silent' } | { kind: 'warn'; text: string } | { kind: 'deny'; text: string } | { kind: 'bad'; why: string };
+export type Reading =
+  | { kind: 'silent' }
+  | { kind: 'warn'; text: string }
+  | { kind: 'deny'; text: string }
+  /** a refusal that also tells the tool to stop the turn (where the tool has a field for that) */
+  | { kind: 'handoff'; text: string }
+  | { kind: 'bad'; why: string };
 export type Step = 'pre' | 'post' | 'turn';
 
 export interface Driver {
@@ -23,6 +30,9 @@ export interface Driver {
   post(attempt: number, turn: number): Json;
   userTurn(turn: number): Json;
   read(stdout: string, step: Step, event: string): Reading;
+  /** The tool has no stop field the hook can set (Codex 0.171): its hand-off reads as a refusal, and the guard ends a
+   *  `codex exec` run by interrupting it, which a replay cannot see. */
+  handoffIsDeny?: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -48,6 +58,11 @@ function readHookSpecific(stdout: string, step: Step, event: string, strict: boo
   if (strict && Object.keys(parsed).some((k) => k !== 'hookSpecificOutput')) {
     return { kind: 'bad', why: `answered ${event} with fields Codex rejects (${Object.keys(parsed).join(', ')})` };
   }
+  // Claude Code ends the turn on continue:false from PreToolUse; anywhere else it would stop the agent for nothing.
+  const stops = parsed.continue === false;
+  if (stops && (step !== 'pre' || typeof parsed.stopReason !== 'string' || parsed.stopReason === '')) {
+    return { kind: 'bad', why: `answered ${event} with continue:false ${step !== 'pre' ? 'outside PreToolUse' : 'without a stopReason'}` };
+  }
   const h = obj(parsed.hookSpecificOutput);
   if (!h) return { kind: 'silent' };
   if (h.hookEventName !== event) return { kind: 'bad', why: `answered ${event} with hookEventName ${JSON.stringify(h.hookEventName)}, which the tool rejects` };
@@ -56,8 +71,9 @@ function readHookSpecific(stdout: string, step: Step, event: string, strict: boo
     const reason = h.permissionDecisionReason;
     if (step !== 'pre') return { kind: 'bad', why: `denied on ${event}` };
     if (typeof reason !== 'string' || reason === '') return { kind: 'bad', why: 'denied without a permissionDecisionReason' };
-    return { kind: 'deny', text: reason };
+    return { kind: stops ? 'handoff' : 'deny', text: reason };
   }
+  if (stops) return { kind: 'bad', why: 'stopped the turn without refusing the command, so it runs once more' };
   if (typeof h.additionalContext === 'string') return { kind: 'warn', text: h.additionalContext };
   return { kind: 'silent' };
 }
@@ -72,7 +88,9 @@ function readCursor(stdout: string, step: Step, event: string): Reading {
     if (step !== 'pre') return { kind: 'bad', why: `denied on ${event}` };
     const msg = parsed.agent_message;
     if (typeof msg !== 'string' || msg === '') return { kind: 'bad', why: 'denied without an agent_message for the model' };
-    return { kind: 'deny', text: msg };
+    // Cursor has no field that ends the turn from preToolUse: the hand-off tells the person why in user_message.
+    const user = typeof parsed.user_message === 'string' ? parsed.user_message : '';
+    return { kind: user.includes('stopped the agent') ? 'handoff' : 'deny', text: msg };
   }
   if (typeof parsed.additional_context === 'string') return { kind: 'warn', text: parsed.additional_context };
   return { kind: 'silent' };
@@ -144,6 +162,7 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
       post: (i, t) => ({ ...codexPost, cwd: root, turn_id: turnId(t), tool_use_id: `call_doctor_${i}`, tool_input: { command: REPLAY_COMMAND }, tool_response: `${REPLAY_OUTPUT}\n` }),
       userTurn: (t) => ({ ...codexTurn, cwd: root, turn_id: turnId(t), prompt: 'try a different approach' }),
       read: (out, step, event) => readHookSpecific(out, step, event, true),
+      handoffIsDeny: true,
     },
     cursor: {
       events: { pre: 'preToolUse', post: 'postToolUse', turn: 'beforeSubmitPrompt' },
@@ -220,23 +239,24 @@ interface Entry {
 function mark(e: Entry): string {
   if (e.reading === 'no-hook') return '-';
   const k = e.reading.kind;
-  return k === 'silent' ? 'ok' : k;
+  return k === 'silent' ? 'ok' : k === 'handoff' ? 'stop' : k;
 }
 
 /** "attempts 1–5: ok/ok ok/ok ok/warn …", one token per pre/post pair, for messages. */
 function timeline(entries: readonly Entry[]): string {
   const parts: string[] = [];
-  for (let a = 1; a <= 6; a++) {
+  for (let a = 1; a <= 8; a++) {
     const pre = entries.find((e) => e.step === 'pre' && e.attempt === a);
     const post = entries.find((e) => e.step === 'post' && e.attempt === a);
-    if (a === 6) parts.push('| user turn |');
+    if (a === 8) parts.push('| user turn |');
     if (pre) parts.push(`${a}:${mark(pre)}${post ? `/${mark(post)}` : ''}`);
   }
   return parts.join(' ');
 }
 
 /**
- * Drive the sequence: 5 × (pre, post) of the same failing command, the user-turn event, one more pre. An event the
+ * Drive the sequence: 7 × (pre, post) of the same failing command (a refused attempt has no post), the user-turn
+ * event, one more pre. An event the
  * config has no hook for is skipped, as the tool would skip it, so a missing hook shows as a guard that never fires.
  */
 export async function replay(tool: ReplayTool, driver: Driver, commands: Readonly<Record<string, string>>, send: Send, configPath: string): Promise<Check> {
@@ -258,20 +278,20 @@ export async function replay(tool: ReplayTool, driver: Driver, commands: Readonl
     return null;
   };
 
-  for (let attempt = 1; attempt <= 5; attempt++) {
+  for (let attempt = 1; attempt <= 7; attempt++) {
     const broken = await deliver('pre', attempt, driver.pre(attempt, 1));
     if (broken) return broken;
     const last = entries[entries.length - 1];
     // A denied command never runs, so there is no result to report for it.
-    if (last?.step === 'pre' && last.reading !== 'no-hook' && last.reading.kind === 'deny') continue;
+    if (last?.step === 'pre' && last.reading !== 'no-hook' && (last.reading.kind === 'deny' || last.reading.kind === 'handoff')) continue;
     const brokenPost = await deliver('post', attempt, driver.post(attempt, 1));
     if (brokenPost) return brokenPost;
   }
-  const brokenTurn = await deliver('turn', 6, driver.userTurn(2));
+  const brokenTurn = await deliver('turn', 8, driver.userTurn(2));
   if (brokenTurn) return brokenTurn;
-  const brokenAgain = await deliver('pre', 6, driver.pre(6, 2));
+  const brokenAgain = await deliver('pre', 8, driver.pre(8, 2));
   if (brokenAgain) return brokenAgain;
-  const brokenHang = await deliver('pre', 7, driver.pre(7, 2, HANG_COMMAND));
+  const brokenHang = await deliver('pre', 9, driver.pre(9, 2, HANG_COMMAND));
   if (brokenHang) return brokenHang;
 
   const seen = timeline(entries);
@@ -295,16 +315,24 @@ export async function replay(tool: ReplayTool, driver: Driver, commands: Readonl
   const fifth = at('pre', 5);
   if (!early && kind(fifth) !== 'deny') problems.push('the 5th attempt was not denied');
   else if (fifth && fifth !== 'no-hook' && fifth.kind === 'deny' && !fifth.text.startsWith('loop-guard:')) problems.push('the 5th attempt was denied with a reason that does not start with `loop-guard:`');
-  const turn = at('turn', 6);
-  if (kind(turn) === 'warn' || kind(turn) === 'deny') problems.push('the user-prompt event got an answer instead of passing silently');
-  const after = at('pre', 6);
-  if (kind(after) === 'deny') problems.push('still denied after a new user message');
-  const hang = at('pre', 7);
+  if (!early && kind(at('pre', 6)) !== 'deny') problems.push('the 6th attempt was not denied');
+  const seventh = at('pre', 7);
+  const handedOff = driver.handoffIsDeny
+    ? kind(seventh) === 'deny' && seventh !== 'no-hook' && seventh?.kind === 'deny' && seventh.text.includes('turn stops here')
+    : kind(seventh) === 'handoff';
+  if (!early && !handedOff && commands[driver.events.pre] !== undefined) {
+    problems.push(`the 7th attempt (after 2 refusals in the turn) was not a hand-off${driver.handoffIsDeny ? '' : ' that stops the turn'} (an older guard, or LOOP_GUARD_HANDOFF=0)`);
+  }
+  const turn = at('turn', 8);
+  if (kind(turn) === 'warn' || kind(turn) === 'deny' || kind(turn) === 'handoff') problems.push('the user-prompt event got an answer instead of passing silently');
+  const after = at('pre', 8);
+  if (kind(after) === 'deny' || kind(after) === 'handoff') problems.push('still denied after a new user message');
+  const hang = at('pre', 9);
   if (commands[driver.events.pre] !== undefined && kind(hang) !== 'deny') problems.push(`\`${HANG_COMMAND}\` was not refused, so the hang rules are off (LOOP_GUARD_HANG=off in the hook's environment?)`);
 
   if (problems.length) {
     const why = hint.length ? ` (${hint.join('; ')})` : '';
-    return fail(id, `replaying 5 identical failing \`${REPLAY_COMMAND}\` runs: ${problems.join('; ')}${why}. Seen: ${seen}`, hint.length ? `${RERUN} to put the missing hook entries back in ${configPath}` : fixBroken);
+    return fail(id, `replaying 7 identical failing \`${REPLAY_COMMAND}\` attempts: ${problems.join('; ')}${why}. Seen: ${seen}`, hint.length ? `${RERUN} to put the missing hook entries back in ${configPath}` : fixBroken);
   }
-  return pass(id, `replayed 5 identical failing \`${REPLAY_COMMAND}\` runs through the configured hook commands: warned on the 3rd result, denied the 5th attempt, a new user message let it run again, and \`${HANG_COMMAND}\` was refused by the hang rules`);
+  return pass(id, `replayed 7 identical failing \`${REPLAY_COMMAND}\` attempts through the configured hook commands: warned on the 3rd result, denied the 5th and 6th attempts, handed off on the 7th${driver.handoffIsDeny ? ' (a refusal; the guard interrupts `codex exec`)' : ' (refused and stopped the turn)'}, a new user message let it run again, and \`${HANG_COMMAND}\` was refused by the hang rules`);
 }

@@ -15,8 +15,8 @@ export interface GuardLogEntry {
   /** epoch ms */
   t: number;
   tool: string;
-  /** warn or deny */
-  a: 'warn' | 'deny';
+  /** warn, deny, or handoff (a refusal that also stopped the agent's turn and wrote .agents/handoff.md) */
+  a: 'warn' | 'deny' | 'handoff';
   /** repeat, cycle, or a hang rule id */
   rule?: string;
   cmd: string;
@@ -35,7 +35,7 @@ export function recordDecision(env: NodeJS.ProcessEnv, tool: string, command: st
       t: Date.now(),
       tool,
       a: decision.action,
-      ...(decision.action === 'deny' ? { rule: decision.rule } : {}),
+      ...(decision.action === 'deny' || decision.action === 'handoff' ? { rule: decision.rule } : {}),
       cmd: (command ?? '').slice(0, MAX_COMMAND),
       // The hook runs in the agent's working directory: that is the project the audit scopes by.
       cwd: cwd(),
@@ -76,7 +76,7 @@ export function readGuardLog(dir: string): GuardLogEntry[] {
       if (!line) continue;
       try {
         const e = JSON.parse(line) as GuardLogEntry;
-        if (typeof e.t === 'number' && (e.a === 'warn' || e.a === 'deny') && typeof e.cmd === 'string') out.push(e);
+        if (typeof e.t === 'number' && (e.a === 'warn' || e.a === 'deny' || e.a === 'handoff') && typeof e.cmd === 'string') out.push(e);
       } catch {
         // a torn or foreign line
       }

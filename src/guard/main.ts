@@ -1,12 +1,14 @@
 // The hook process: stdin → adapter → core → adapter → stdout. Any internal error allows the command.
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { detectFormat, factsFor, failOpenOutput, formatFromArg, parseHook, quietOutput, render } from './adapters/index.ts';
+import { detectFormat, factsFor, failOpenOutput, formatFromArg, parseHook, projectDirOf, quietOutput, render, stopsByInterrupt } from './adapters/index.ts';
 import { obj, type OutputFormat, type ParsedHook } from './adapters/types.ts';
 import { decide, type SessionStore } from './core/decide.ts';
 import { readSettings } from './core/settings.ts';
 import type { Decision } from './core/types.ts';
 import { recordDecision } from './event-log.ts';
 import { treeFingerprint } from './tree.ts';
+import { writeHandoff } from './handoff-note.ts';
+import { stopCodexExec } from './stop-codex.ts';
 import { pruneOldSessions, readState, resolveStateDir, sessionFileName, updateState } from './state.ts';
 
 /** Payloads above this are not read whole; the guard allows and moves on. */
@@ -34,27 +36,20 @@ function fileStore(parsed: ParsedHook, env: Env): SessionStore {
   };
 }
 
-/** Where the agent works: the payload's cwd (Claude, Codex), Cursor's first workspace root, else the tool's project dir. */
-function projectDir(payload: Record<string, unknown>, env: Env): string | undefined {
-  if (typeof payload.cwd === 'string') return payload.cwd;
-  const roots = payload.workspace_roots;
-  if (Array.isArray(roots) && typeof roots[0] === 'string') return roots[0];
-  return env.CLAUDE_PROJECT_DIR ?? env.CURSOR_PROJECT_DIR;
-}
-
 /** The whole hook as a function of its inputs, for tests and for main(). */
 export function runHook(stdin: string, toolArg: string | undefined, env: Env): string {
   return handleHook(stdin, toolArg, env).out;
 }
 
 /** runHook, plus the kind of event handled (for the code cache, which records what it covers). */
-function handleHook(stdin: string, toolArg: string | undefined, env: Env): { out: string; kind: string } {
+function handleHook(stdin: string, toolArg: string | undefined, env: Env): { out: string; kind: string; stopCodex: boolean } {
   let kind = '';
-  const out = hookOutput(stdin, toolArg, env, (k) => (kind = k));
-  return { out, kind };
+  let stopCodex = false;
+  const out = hookOutput(stdin, toolArg, env, (k) => (kind = k), () => (stopCodex = true));
+  return { out, kind, stopCodex };
 }
 
-function hookOutput(stdin: string, toolArg: string | undefined, env: Env, onKind: (kind: string) => void): string {
+function hookOutput(stdin: string, toolArg: string | undefined, env: Env, onKind: (kind: string) => void, onCodexStop: () => void = () => {}): string {
   let format: OutputFormat = formatFromArg(toolArg);
   let eventName = '';
   try {
@@ -65,9 +60,13 @@ function hookOutput(stdin: string, toolArg: string | undefined, env: Env, onKind
     const settings = readSettings(env);
     if (!settings.enabled) return failOpenOutput(format, eventName);
     const parsed = parseHook(toolArg, payload, env);
-    const decision = parsed.event ? decide(parsed.event, settings, factsFor(parsed), fileStore(parsed, env), (skip) => treeFingerprint(projectDir(payload, env), skip)) : { action: 'allow' as const };
+    const decision = parsed.event ? decide(parsed.event, settings, factsFor(parsed), fileStore(parsed, env), (skip) => treeFingerprint(projectDirOf(parsed.format, payload, env), skip)) : { action: 'allow' as const };
     if (parsed.event) onKind(parsed.event.kind);
     if (parsed.event && decision.action !== 'allow') recordDecision(env as NodeJS.ProcessEnv, parsed.family, 'command' in parsed.event ? parsed.event.command : undefined, decision);
+    if (decision.action === 'handoff' && !decision.again) {
+      writeHandoff(projectDirOf(parsed.format, payload, env) ?? process.cwd(), { at: new Date().toISOString(), tool: parsed.family, session: parsed.session, ...decision.note }, env);
+    }
+    if (decision.action === 'handoff' && stopsByInterrupt(parsed.format)) onCodexStop();
     return render(parsed.format, parsed.eventName, decision);
   } catch {
     return failOpenOutput(format, eventName);
@@ -145,6 +144,7 @@ export function main(): string {
   const toolArg = process.argv[2];
   let out = quietOutput(toolArg);
   let kind = '';
+  let stopCodex = false;
   try {
     // A person running the file by hand gets a usage line instead of a silent wait on the terminal.
     if (stdinIsTerminal()) {
@@ -157,7 +157,7 @@ export function main(): string {
       } finally {
         if (input.close) closeSync(input.fd);
       }
-      if (stdin !== null) ({ out, kind } = handleHook(stdin, toolArg, process.env));
+      if (stdin !== null) ({ out, kind, stopCodex } = handleHook(stdin, toolArg, process.env));
     }
   } catch {
     // Fail open: whatever broke, the command is allowed.
@@ -165,6 +165,8 @@ export function main(): string {
   // A reader that has gone away (EPIPE) is not worth a stack trace.
   process.stdout.on('error', () => {});
   if (out) process.stdout.write(`${out}\n`);
+  // After the refusal is written (stdout to a pipe is synchronous on POSIX), so Codex records why the command did not run.
+  if (stopCodex) stopCodexExec();
   process.exitCode = 0;
   return kind;
 }

@@ -2,7 +2,7 @@
 import { type BlockSpec, removeBlock, upsertBlock } from '../edit/md-block.ts';
 import { planOwnedFile, readOwnedHeader } from '../edit/owned-file.ts';
 import { type EditOutcome, FileFormatError } from '../edit/splice.ts';
-import { BLOCK_ID } from '../tools/markers.ts';
+import { AGENTS_GITIGNORE, BLOCK_ID } from '../tools/markers.ts';
 import { type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { handlerFor } from './intents/index.ts';
 import type { Assets, IntentContext } from './intents/types.ts';
@@ -50,6 +50,8 @@ export function intentsFor(tools: readonly ToolName[]): Intent[] {
   for (const t of tools) for (const intent of TOOLS[t].intents) if (!byPath.has(intent.path)) byPath.set(intent.path, intent);
   // Every tool reads AGENTS.md (Claude Code through the CLAUDE.md import), so the stop rule is common.
   if (tools.length) byPath.set('AGENTS.md', { kind: 'block', path: 'AGENTS.md', template: 'agents-block' });
+  // The guard of every tool may write the hand-off note, so keeping it out of git is common too.
+  if (tools.length) byPath.set(AGENTS_GITIGNORE, { kind: 'owned', path: AGENTS_GITIGNORE, asset: 'agents-gitignore', mode: 0o644 });
   return [...byPath.values()];
 }
 

@@ -2,12 +2,13 @@
 // (not HTML). Every value is known when the package is built, so `npm run build` renders them into dist/templates/
 // and the CLI reads plain text: compiling the templates on each run cost more than the rest of --check.
 import Handlebars from 'handlebars';
-import { AGENT_ENV, DEFAULT_BLOCK } from '../tools/env.ts';
+import { AGENT_ENV, DEFAULT_BLOCK, DEFAULT_HANDOFF } from '../tools/env.ts';
 
 /** The templates and the file each renders to under dist/templates/. */
 export const TEMPLATES = {
   'agents-block.md.hbs': 'agents-block.md',
   'cursor-env.sh.hbs': 'cursor-env.sh',
+  'agents-gitignore.hbs': 'agents-gitignore',
   'profile-block.sh.hbs': 'profile-block.sh',
   'profile.fish.hbs': 'profile.fish',
 } as const;
@@ -15,7 +16,7 @@ export const TEMPLATES = {
 export type TemplateName = keyof typeof TEMPLATES;
 
 export function templateData(version: string): Record<string, unknown> {
-  return { version, env: { ...AGENT_ENV }, block: DEFAULT_BLOCK };
+  return { version, env: { ...AGENT_ENV }, block: DEFAULT_BLOCK, handoff: DEFAULT_HANDOFF };
 }
 
 export function renderTemplate(source: string, data: Record<string, unknown>): string {

@@ -10,3 +10,5 @@ export const AGENT_ENV: Readonly<Record<string, string>> = {
 /** The guard's default thresholds (LOOP_GUARD_WARN, LOOP_GUARD_BLOCK), also written into the AGENTS.md block. */
 export const DEFAULT_WARN = 3;
 export const DEFAULT_BLOCK = 4;
+/** Refused attempts in one user turn before the guard stops the turn and writes .agents/handoff.md (LOOP_GUARD_HANDOFF; 0 = never). */
+export const DEFAULT_HANDOFF = 2;

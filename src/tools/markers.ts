@@ -8,6 +8,8 @@ export const GUARD_PATH = '.agents/hooks/loop-guard.cjs';
 export const OLD_GUARD_PATH = '.agents/hooks/loop-guard.mjs';
 /** The id in our managed blocks' markers (AGENTS.md, shell profile). */
 export const BLOCK_ID = 'loop-guard';
+/** Keeps the hand-off note (.agents/handoff.md and .json) out of git: a file of ours, so --check and --remove cover it. */
+export const AGENTS_GITIGNORE = '.agents/.gitignore';
 /** Where the ownership manifest lives. */
 export const MANIFEST_PATH = '.agents/loop-guard.json';
 

@@ -78,8 +78,12 @@ export function makeHome(agent: AgentName): string {
 }
 
 /** The only env an agent gets: PATH from the parent (node + git), everything else explicit. */
+/** LOOP_GUARD_* settings every agent run gets (scenarios set and clear it around a run). */
+export const guardSettingsEnv: Record<string, string> = {};
+
 export function baseEnv(home: string): Record<string, string> {
   return {
+    ...guardSettingsEnv,
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: home,
     USER: 'loopguard',

@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { agentStatus, AGENT_NAMES, describeRun, openCodeWarmTemplate, removeDir, runAgent, type AgentName, type AgentRun, type RunOptions } from './agents.ts';
+import { agentStatus, AGENT_NAMES, describeRun, guardSettingsEnv, openCodeWarmTemplate, removeDir, runAgent, type AgentName, type AgentRun, type RunOptions } from './agents.ts';
 import { commitCount, FIRST_COMMIT_SUBJECT, lineCount, makeRepo, MARKER, scaffold } from './helpers.ts';
 import { startMockServer, turnMarker, type MockModelServer, type Script, type StepResult, type ToolStep } from './mock-server.ts';
 
@@ -62,6 +62,7 @@ beforeAll(async () => {
 });
 
 afterEach((ctx) => {
+  delete guardSettingsEnv.LOOP_GUARD_HANDOFF;
   const failed = ctx.task.result?.state === 'fail';
   if (failed || keepTmp) {
     if (tmpDirs.length > 0) console.log(`[agents] kept for inspection: ${tmpDirs.join(' ')}`);
@@ -154,6 +155,8 @@ for (const agent of AGENT_NAMES) {
     scenario('loop: warns after the 3rd identical result, refuses the 5th and 6th attempts',
       { turns: [{ commands: Array<string>(6).fill(LOOP_CMD) }] },
       async (s) => {
+        // Refusals only: the hand-off that would end this run is handoff.test.ts's subject.
+        guardSettingsEnv.LOOP_GUARD_HANDOFF = '0';
         await s.turn(1);
         const steps = s.steps();
         const dump = s.dump();
@@ -218,6 +221,7 @@ for (const agent of AGENT_NAMES) {
     scenario('cycle: A,B,A,B… is caught: a warning by step 6, later attempts refused',
       { turns: [{ commands: Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? CYCLE_A : CYCLE_B)) }] },
       async (s) => {
+        guardSettingsEnv.LOOP_GUARD_HANDOFF = '0';
         await s.turn(1);
         const steps = s.steps();
         const dump = s.dump();

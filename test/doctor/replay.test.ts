@@ -17,9 +17,9 @@ const EVENTS: Record<ReplayTool, string[]> = {
   qwen: ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit'],
 };
 
-function sender() {
+function sender(extra: Record<string, string> = {}) {
   const state = tempDir('lg-doctor-state-');
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LOOP_GUARD_STATE_DIR: state };
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LOOP_GUARD_STATE_DIR: state, ...extra };
   return (command: string, payload: object) => runShell(command, { cwd: state, env, input: JSON.stringify(payload) });
 }
 
@@ -40,7 +40,14 @@ describe.concurrent.each(['claude', 'codex', 'cursor', 'gemini', 'copilot', 'qwe
   it('passes with the built guard', async () => {
     const c = await replay(tool, d[tool], commands(tool), sender(), 'cfg');
     expect(c).toMatchObject({ id: `${tool}.replay`, ok: true });
-    expect(c.message).toContain('warned on the 3rd result, denied the 5th attempt');
+    expect(c.message).toContain('warned on the 3rd result, denied the 5th and 6th attempts, handed off on the 7th');
+  });
+
+  it('fails when the guard never hands off (an older guard, or LOOP_GUARD_HANDOFF=0)', async () => {
+    const c = await replay(tool, d[tool], commands(tool), sender({ LOOP_GUARD_HANDOFF: '0' }), 'cfg');
+    expect(c.ok).toBe(false);
+    expect(c.message).toContain('the 7th attempt (after 2 refusals in the turn) was not a hand-off');
+    expect(c.message).not.toContain('was not denied');
   });
 
   it('fails with a guard that allows everything silently', async () => {

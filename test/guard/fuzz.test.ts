@@ -26,7 +26,7 @@ const payloadArb = fc.oneof(
 );
 
 /** Top-level keys of every answer the guard may print: Claude/Codex, Cursor deny, warn, prompt, neutral. */
-const ANSWER_SHAPES = [['hookSpecificOutput'], ['agent_message', 'permission', 'user_message'], ['additional_context'], ['continue'], []];
+const ANSWER_SHAPES = [['hookSpecificOutput'], ['agent_message', 'permission', 'user_message'], ['additional_context'], ['continue'], ['continue', 'hookSpecificOutput', 'stopReason'], []];
 
 function isValidJson(text: string): boolean {
   try {

@@ -15,9 +15,12 @@ export function freshStateDir(): string {
   return mkdtempSync(join(tmpdir(), 'lg-state-'));
 }
 
-/** A minimal environment, so the developer's own LOOP_GUARD_* or CURSOR_* variables cannot leak into tests. */
+/**
+ * A minimal environment, so the developer's own LOOP_GUARD_* or CURSOR_* variables cannot leak into tests. A hand-off
+ * note goes to the state dir, so a payload whose cwd is this checkout never writes into it.
+ */
 export function guardEnv(stateDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', LOOP_GUARD_STATE_DIR: stateDir, ...extra };
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', LOOP_GUARD_STATE_DIR: stateDir, LOOP_GUARD_HANDOFF_DIR: stateDir, ...extra };
 }
 
 export interface GuardRun {

@@ -10,6 +10,7 @@ const assets: Assets = {
   guard: withOwnedHeader('#!/usr/bin/env node\nconsole.log("guard");\n', '//', VERSION),
   'opencode-plugin': withOwnedHeader('export const LoopGuard = async () => ({});\n', '//', VERSION),
   'cursor-env': withOwnedHeader('export GIT_PAGER=cat\n', '#', VERSION),
+  'agents-gitignore': withOwnedHeader('/handoff.md\n', '#', VERSION),
   agentsBlock: 'Stop when loop-guard refuses a command.',
   profileBlock: 'export GIT_PAGER=cat',
   profileFish: withOwnedHeader('set -gx GIT_PAGER cat\n', '#', VERSION),
@@ -32,7 +33,7 @@ describe('buildPlan', () => {
   it('a blank repository with Claude Code: creates the guard, settings, CLAUDE.md import, AGENTS.md block and manifest', () => {
     const plan = buildPlan(input({}));
     const c = byPath(plan.changes);
-    expect(Object.keys(c).sort()).toEqual(['.agents/hooks/loop-guard.cjs', '.agents/loop-guard.json', '.claude/settings.json', 'AGENTS.md', 'CLAUDE.md']);
+    expect(Object.keys(c).sort()).toEqual(['.agents/.gitignore', '.agents/hooks/loop-guard.cjs', '.agents/loop-guard.json', '.claude/settings.json', 'AGENTS.md', 'CLAUDE.md']);
     expect(plan.changes.every((x) => x.action === 'create')).toBe(true);
     expect(c['.agents/hooks/loop-guard.cjs']).toMatchObject({ mode: 0o755, generated: true });
     expect(c['CLAUDE.md']!.after).toBe('@AGENTS.md\n');

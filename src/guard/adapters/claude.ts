@@ -72,6 +72,15 @@ export function parseClaude(p: Payload): ParsedHook {
 
 /** Allow is silence: printing "allow" would skip the user's permission prompt, and plain text on UserPromptSubmit would reach the model. */
 export function renderClaude(eventName: string, decision: Decision): string {
+  // continue:false ends the turn only from PreToolUse (measured in 2.1.332; from PostToolUseFailure it does not), and
+  // the deny beside it keeps the command from running once more.
+  if (decision.action === 'handoff' && eventName === 'PreToolUse') {
+    return JSON.stringify({
+      continue: false,
+      stopReason: decision.stopReason,
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: decision.message },
+    });
+  }
   if (decision.action === 'deny' && eventName === 'PreToolUse') {
     return JSON.stringify({
       hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: decision.message },

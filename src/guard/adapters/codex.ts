@@ -39,7 +39,9 @@ export function parseCodex(p: Payload): ParsedHook {
 
 /** Only additionalContext is additive in Codex: decision:block and exit code 2 on a post event replace the output. */
 export function renderCodex(eventName: string, decision: Decision): string {
-  if (decision.action === 'deny' && eventName === 'PreToolUse') {
+  // Codex 0.171 honours no stop field (continue:false beside a deny drops the whole answer and the command runs), so
+  // a hand-off answers as a refusal here and the turn is ended by stopCodexExec (guard/stop-codex.ts).
+  if ((decision.action === 'deny' || decision.action === 'handoff') && eventName === 'PreToolUse') {
     // Codex appends ". Command: <cmd>" itself, so the reason does not end in its own full stop.
     const reason = decision.message.replace(/\.\s*$/, '');
     return JSON.stringify({

@@ -57,6 +57,11 @@ export function parseCursor(p: Payload): ParsedHook {
 /** Every answer is JSON; an allow is an empty object, which approves nothing on the user's behalf. */
 export function renderCursor(eventName: string, decision: Decision): string {
   if (eventName === 'beforeSubmitPrompt') return JSON.stringify({ continue: true });
+  // preToolUse has no documented field that ends the turn: the refusal tells the person why the agent was stopped
+  // (user_message) and the model that the turn is over (agent_message); the note is written either way.
+  if (decision.action === 'handoff' && eventName === 'preToolUse') {
+    return JSON.stringify({ permission: 'deny', user_message: decision.stopReason, agent_message: decision.message });
+  }
   if (decision.action === 'deny' && eventName === 'preToolUse') {
     return JSON.stringify({
       permission: 'deny',

@@ -61,3 +61,16 @@ export function render(format: OutputFormat, eventName: string, decision: Decisi
 export function failOpenOutput(format: OutputFormat, eventName: string): string {
   return render(format, eventName, { action: 'allow' });
 }
+
+/** Where the agent works, for the hand-off note: Claude's project dir, Cursor's first workspace root, else the payload's cwd. */
+export function projectDirOf(format: OutputFormat, p: Payload, env: Record<string, string | undefined>): string | undefined {
+  const roots = p.workspace_roots;
+  const first = Array.isArray(roots) && typeof roots[0] === 'string' ? roots[0] : undefined;
+  const claudeDir = format === 'claude' ? env.CLAUDE_PROJECT_DIR : undefined;
+  return claudeDir || first || str(p.cwd) || undefined;
+}
+
+/** Codex 0.171 honours no stop field, so its hand-off ends a `codex exec` run by interrupting it (guard/stop-codex.ts). */
+export function stopsByInterrupt(format: OutputFormat): boolean {
+  return format === 'codex';
+}

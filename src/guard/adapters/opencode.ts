@@ -8,6 +8,7 @@ import type { GuardEvent } from '../core/types.ts';
 import { OPENCODE_CHANGE_TOOLS, opencodeFacts } from './opencode-facts.ts';
 import { recordDecision } from '../event-log.ts';
 import { treeFingerprint } from '../tree.ts';
+import { writeHandoff } from '../handoff-note.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -18,12 +19,19 @@ function obj(v: unknown): Obj | undefined {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
 }
 
+/** The plugin context's parts the hand-off uses: the project directory and the client that can abort a session. */
+interface PluginCtx {
+  directory?: string;
+  worktree?: string;
+  client?: { session?: { abort?: (opts: { path: { id: string } }) => Promise<unknown> } };
+}
+
 export const LoopGuard = async (ctx?: unknown) => {
-  const settings = readSettings(process.env);
+  const plugin = (obj(ctx) ?? {}) as PluginCtx;
   // The project directory OpenCode gives the plugin; the tree is looked at only when a result repeats.
-  const c = obj(ctx);
-  const dir = typeof c?.worktree === 'string' && c.worktree !== '/' ? c.worktree : typeof c?.directory === 'string' ? c.directory : undefined;
+  const dir = typeof plugin.worktree === 'string' && plugin.worktree !== '/' ? plugin.worktree : typeof plugin.directory === 'string' ? plugin.directory : undefined;
   const look = (skip: readonly string[]) => treeFingerprint(dir, skip);
+  const settings = readSettings(process.env);
   const sessions = new Map<string, SessionState>();
 
   const save = (id: string, state: SessionState) => {
@@ -55,9 +63,19 @@ export const LoopGuard = async (ctx?: unknown) => {
         if (!settings.enabled || input?.tool !== 'bash') return;
         const command = obj(output?.args)?.command;
         if (typeof command !== 'string') return;
-        const decision = run({ kind: 'pre', command, background: false }, input.sessionID);
+        const decision = run({ kind: 'pre', command, background: false, ...(input.callID ? { callId: String(input.callID) } : {}) }, input.sessionID);
         if (decision.action === 'deny') [reason, rule] = [decision.message, decision.rule];
-      } catch {
+        if (decision.action === 'handoff') {
+          [reason, rule] = [decision.message, decision.rule];
+          const session = String(input.sessionID ?? '');
+          if (!decision.again) writeHandoff(plugin.worktree || plugin.directory || process.cwd(), { at: new Date().toISOString(), tool: 'opencode', session, ...decision.note }, process.env);
+          recordDecision(process.env, 'opencode', command, decision);
+          // Aborting the session is what ends `opencode run` (measured in 1.18.33); the throw still refuses this call.
+          await plugin.client?.session?.abort?.({ path: { id: session } }).catch(() => undefined);
+          throw new Error(reason);
+        }
+      } catch (err) {
+        if (reason !== null && err instanceof Error && err.message === reason) throw err;
         return; // fail open: an internal error never stops a command
       }
       // Throwing is how a before-hook refuses a call: the model receives exactly this text as the tool result.

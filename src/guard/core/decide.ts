@@ -3,6 +3,7 @@
 import type { TreeLook } from './change.ts';
 import { coerceState, emptyState, onChange, onPost, onPre, type SessionState } from './detector.ts';
 import { checkHang } from './hang/rules.ts';
+import { climb, rememberResult, shrinkStep } from './ladder.ts';
 import type { Decision, GuardEvent, GuardSettings, GuardToolFacts } from './types.ts';
 
 const ALLOW: Decision = { action: 'allow' };
@@ -24,13 +25,18 @@ export function decide(event: GuardEvent, settings: GuardSettings, facts: GuardT
     }
     const state = coerceState(store.read());
     const input = event.turnId === undefined ? { command: event.command } : { command: event.command, turnId: event.turnId };
-    return onPre(state, input, settings, look ? { sayThisCommand: facts.blockSaysThisCommand, look } : { sayThisCommand: facts.blockSaysThisCommand });
+    const decision = onPre(state, input, settings, look ? { sayThisCommand: facts.blockSaysThisCommand, look } : { sayThisCommand: facts.blockSaysThisCommand });
+    // Only a loop refusal climbs the ladder, and only it takes the lock: the common allow path stays a lock-free read.
+    if (decision.action !== 'deny' || settings.handoff === 0) return decision;
+    const climbed = store.update((current) => climb(coerceState(current), { ...input, ...(event.callId ? { callId: event.callId } : {}) }, decision, settings));
+    return climbed ?? decision;
   }
   const result = store.update((current) => {
     if (event.kind === 'userTurn') return { next: emptyState(event.turnId), result: ALLOW };
     if (event.kind === 'change') return { next: onChange(coerceState(current), event), result: ALLOW };
-    const { next, decision } = onPost(coerceState(current), event, settings, look);
-    return { next, result: decision };
+    const counted = onPost(coerceState(current), event, settings, look);
+    const next = rememberResult(counted.next, event.command, event.output);
+    return { next, result: shrinkStep(counted.decision, next, event.command, settings) };
   });
   return result ?? ALLOW;
 }

@@ -5,7 +5,7 @@ import { pollBlock, pollCycleWarning, pollWarning, thrashNote } from './change-m
 import { looksFailed, THRASH_RUNS, writtenPaths, type TreeLook } from './change.ts';
 import { cycleBlock, cycleWarning, repeatBlock, repeatWarning } from './messages.ts';
 import { pollKind, pollThresholds } from './poll.ts';
-import type { Decision, FailureClass, GuardSettings } from './types.ts';
+import type { Decision, FailureClass, GuardSettings, LadderState } from './types.ts';
 import { unseenResult } from './unseen.ts';
 
 /** Per-command memory: the last result and how many times in a row it came back. */
@@ -48,6 +48,8 @@ export interface SessionState {
   ch?: number;
   /** edits only (edit tools, a tree that moved): what "the same failure across edits" counts; absent = 0 */
   ed?: number;
+  /** the ladder's memory for this turn (refusals, last lines of results): see ladder.ts */
+  ladder?: LadderState;
 }
 
 /** Bounds that keep every state read and write O(1) however long the session runs. */

@@ -49,7 +49,29 @@ export type Decision =
   /** Allow, and add this text to the model's context next to the result. */
   | { action: 'warn'; message: string }
   /** Do not run the command; tell the model this reason. */
-  | { action: 'deny'; message: string; rule: string };
+  | { action: 'deny'; message: string; rule: string }
+  /** Do not run the command, and stop the agent's turn (the ladder's last rung); the note says why. */
+  | { action: 'handoff'; message: string; rule: string; stopReason: string; note: HandoffNote; again?: true };
+
+/** The ladder's per-turn memory, kept in the session state (bounded: see ladder.ts LADDER_LIMITS). */
+export interface LadderState {
+  /** refused attempts in this turn */
+  n: number;
+  /** refused attempts per command key, with the command as shown */
+  refused: Record<string, { c: string; n: number }>;
+  /** the last lines of the normalized result of the most recent commands, newest last: [command key, text] */
+  tails: Array<[string, string]>;
+}
+
+/** What a hand-off leaves behind for the next session (rendered into .agents/handoff.md and .json). */
+export interface HandoffNote {
+  /** the command whose refusal ended the turn, as the agent wrote it */
+  command: string;
+  /** every command refused in this turn: how often it was refused and what its last identical results said */
+  refused: Array<{ command: string; refusals: number; results: number; failure?: FailureClass; lastLines: string }>;
+  /** the other commands run in this turn, with their last results */
+  tried: Array<{ command: string; results: number; failure?: FailureClass; lastLines: string }>;
+}
 
 /** Settings read from the environment (LOOP_GUARD_*). */
 export interface GuardSettings {
@@ -60,6 +82,8 @@ export interface GuardSettings {
   block: number;
   /** Refuse commands that wait for a person (default on; LOOP_GUARD_HANG=off turns it off). */
   hangGuard: boolean;
+  /** Hand off (stop the turn) after this many refused attempts in one turn; 0 = never (default 2, LOOP_GUARD_HANDOFF). */
+  handoff?: number;
 }
 
 /** A hang-guard verdict: why the command would wait for a person, and what to run instead. */

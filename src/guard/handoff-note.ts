@@ -1,0 +1,134 @@
+// The hand-off note: when the ladder stops a turn, .agents/handoff.md (for the next session and the person) and
+// .agents/handoff.json (for scripts) say what was refused and what else was tried, each with its last lines.
+// Written only inside the repository the agent works in; appended per hand-off, bounded; every failure is ignored.
+import { closeSync, constants, lstatSync, mkdirSync, openSync, readSync, renameSync, fstatSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { HANDOFF_JSON, HANDOFF_NOTE } from './core/ladder.ts';
+import type { HandoffNote } from './core/types.ts';
+
+/** The markdown note keeps its newest sections within this size; the JSON twin keeps this many hand-offs. */
+export const HANDOFF_MAX_BYTES = 16 * 1024;
+export const HANDOFF_MAX_ENTRIES = 10;
+const SECTION = '\n## Hand-off ';
+
+export interface HandoffRecord extends HandoffNote {
+  /** ISO time */
+  at: string;
+  tool: string;
+  session: string;
+}
+
+/** The nearest directory at or above `start` that holds `.git` (a repository root); undefined outside any repository. */
+export function repoRootOf(start: string): string | undefined {
+  let dir = resolve(start);
+  for (let i = 0; i < 64; i++) {
+    try {
+      lstatSync(join(dir, '.git'));
+      return dir;
+    } catch {
+      // not here
+    }
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+  return undefined;
+}
+
+function fence(text: string): string {
+  const body = text === '' ? '(no output)' : text;
+  // A fence longer than any backtick run inside keeps the result from closing it early.
+  const longest = Math.max(2, ...(body.match(/`+/g) ?? []).map((m) => m.length));
+  const f = '`'.repeat(longest + 1);
+  return `${f}\n${body}\n${f}`;
+}
+
+const inline = (command: string) => `\`${command.replace(/\s+/g, ' ').replace(/`/g, "'")}\``;
+
+/** One section of the markdown note. */
+export function renderSection(r: HandoffRecord): string {
+  const lines = [`${SECTION.trimStart()}${r.at} (${r.tool}, session ${r.session || 'unknown'})`, ''];
+  lines.push(`The loop guard stopped this turn after refusing ${inline(r.command)} again. Do not repeat these approaches; fix the cause first, then delete this file.`, '');
+  lines.push('### Refused');
+  for (const c of r.refused) {
+    lines.push(`- ${inline(c.command)}: refused ${c.refusals} ${c.refusals === 1 ? 'time' : 'times'} after ${c.results} identical ${c.results === 1 ? 'result' : 'results'}${c.failure ? ` (${c.failure})` : ''}; last lines:`, '', fence(c.lastLines), '');
+  }
+  if (r.tried.length) {
+    lines.push('### Also tried in this turn');
+    for (const c of r.tried) lines.push(`- ${inline(c.command)}: ${c.results} identical ${c.results === 1 ? 'result' : 'results'} in a row${c.failure ? ` (${c.failure})` : ''}; last lines:`, '', fence(c.lastLines), '');
+  }
+  return `${lines.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+const HEADER = '# Loop-guard hand-off\n\nWritten by the loop guard when it stopped an agent that kept repeating a command. The next session reads this first.\n';
+
+// O_NOFOLLOW: a symlink planted at the note's path must not redirect our write outside the repository.
+function readSmall(path: string, max: number): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return '';
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return '';
+    const buf = Buffer.alloc(max);
+    const n = readSync(fd, buf, 0, max, 0);
+    return buf.toString('utf8', 0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeAtomic(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o644, flag: 'wx' });
+  renameSync(tmp, path);
+}
+
+/** The header and as many of the latest sections as fit in `max` bytes: the oldest hand-offs go first. */
+export function appendBounded(existing: string, section: string, max = HANDOFF_MAX_BYTES): string {
+  const sections: string[] = [];
+  for (let i = existing.indexOf(SECTION); i !== -1; ) {
+    const j = existing.indexOf(SECTION, i + 1);
+    sections.push(`${existing.slice(i + 1, j === -1 ? undefined : j).replace(/\n+$/, '')}\n`);
+    i = j;
+  }
+  sections.push(section);
+  while (sections.length > 1 && Buffer.byteLength(`${HEADER}\n${sections.join('\n')}`) > max) sections.shift();
+  return `${HEADER}\n${sections.join('\n')}`;
+}
+
+/**
+ * Appends the hand-off to `<root>/.agents/handoff.md` and `.json`, where root is the repository holding `cwd`.
+ * Returns the markdown path, or undefined when nothing was written (outside a repository, a symlinked `.agents`, I/O).
+ */
+export function writeHandoff(cwd: string, record: HandoffRecord, env: Record<string, string | undefined> = {}): string | undefined {
+  try {
+    // LOOP_GUARD_HANDOFF_DIR (absolute) sends the note elsewhere: doctor's replay points it at its throw-away dir.
+    const override = env.LOOP_GUARD_HANDOFF_DIR;
+    const root = override && isAbsolute(override) ? override : repoRootOf(cwd);
+    if (!root) return undefined;
+    const dir = join(root, '.agents');
+    try {
+      if (!lstatSync(dir).isDirectory()) return undefined; // a symlink or a file: not ours to follow
+    } catch {
+      mkdirSync(dir, { mode: 0o755 });
+    }
+    const md = join(root, HANDOFF_NOTE);
+    writeAtomic(md, appendBounded(readSmall(md, 4 * HANDOFF_MAX_BYTES), renderSection(record)));
+    const jsonPath = join(root, HANDOFF_JSON);
+    let list: HandoffRecord[] = [];
+    try {
+      const parsed = JSON.parse(readSmall(jsonPath, 8 * HANDOFF_MAX_BYTES)) as { handoffs?: unknown };
+      if (Array.isArray(parsed.handoffs)) list = parsed.handoffs as HandoffRecord[];
+    } catch {
+      // none yet, or not ours: start a fresh list
+    }
+    list.push(record);
+    writeAtomic(jsonPath, `${JSON.stringify({ version: 1, handoffs: list.slice(-HANDOFF_MAX_ENTRIES) }, null, 2)}\n`);
+    return md;
+  } catch {
+    return undefined;
+  }
+}
