@@ -188,6 +188,8 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
     },
     gemini: {
       events: { pre: 'BeforeTool', post: 'AfterTool', turn: 'BeforeAgent' },
+      // Gemini, Copilot and Qwen render the hand-off as the refusal (their stop answers are not wired yet).
+      handoffIsDeny: true,
       pre: (_i, _t, command = REPLAY_COMMAND) => ({ ...geminiPre, cwd: root, tool_input: { command, description: 'Run the tests' } }),
       post: (i) => ({
         ...geminiPost,
@@ -200,6 +202,7 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
     },
     copilot: {
       events: { pre: 'PreToolUse', post: 'PostToolUse', turn: 'UserPromptSubmit' },
+      handoffIsDeny: true,
       pre: (_i, _t, command = REPLAY_COMMAND) => ({ ...copilotPre, cwd: root, tool_input: { command, description: 'Run the tests' } }),
       post: (i) => ({
         ...copilotPost,
@@ -212,6 +215,7 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
     },
     qwen: {
       events: { pre: 'PreToolUse', post: 'PostToolUseFailure', turn: 'UserPromptSubmit' },
+      handoffIsDeny: true,
       pre: (i, t, command = REPLAY_COMMAND) => ({ ...qwenPre, cwd: root, prompt_id: qwenPrompt(t), tool_use_id: `toolu_doctor_${i}`, tool_input: { command, description: 'Run the tests' } }),
       post: (i, t) => ({
         ...qwenPost,
@@ -334,5 +338,5 @@ export async function replay(tool: ReplayTool, driver: Driver, commands: Readonl
     const why = hint.length ? ` (${hint.join('; ')})` : '';
     return fail(id, `replaying 7 identical failing \`${REPLAY_COMMAND}\` attempts: ${problems.join('; ')}${why}. Seen: ${seen}`, hint.length ? `${RERUN} to put the missing hook entries back in ${configPath}` : fixBroken);
   }
-  return pass(id, `replayed 7 identical failing \`${REPLAY_COMMAND}\` attempts through the configured hook commands: warned on the 3rd result, denied the 5th and 6th attempts, handed off on the 7th${driver.handoffIsDeny ? ' (a refusal; the guard interrupts `codex exec`)' : ' (refused and stopped the turn)'}, a new user message let it run again, and \`${HANG_COMMAND}\` was refused by the hang rules`);
+  return pass(id, `replayed 7 identical failing \`${REPLAY_COMMAND}\` attempts through the configured hook commands: warned on the 3rd result, denied the 5th and 6th attempts, handed off on the 7th${driver.handoffIsDeny ? ' (a refusal that says the turn stops here)' : ' (refused and stopped the turn)'}, a new user message let it run again, and \`${HANG_COMMAND}\` was refused by the hang rules`);
 }

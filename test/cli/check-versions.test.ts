@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureRepo, readTree } from '../helpers/cli.ts';
+import { fixtureRepo, homeFor, readTree } from '../helpers/cli.ts';
 import { nodeBin, repoRoot } from '../helpers/paths.ts';
 
 const OLD = '0.1.0';
@@ -33,7 +33,7 @@ beforeAll(() => {
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 function run(version: string, args: string[], cwd: string, env: Record<string, string> = {}) {
-  const r = spawnSync(nodeBin, [cliOf(version), ...args], { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, CI: 'true', NO_COLOR: '1', ...env }, encoding: 'utf8', input: '' });
+  const r = spawnSync(nodeBin, [cliOf(version), ...args], { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: homeFor(cwd), CI: 'true', NO_COLOR: '1', ...env }, encoding: 'utf8', input: '' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliFile, fixtureRepo, requireCli, runCli } from '../helpers/cli.ts';
+import { TOOL_NAMES } from '../../src/tools/names.ts';
+import { cliFile, fixtureRepo, homeFor, requireCli, runCli } from '../helpers/cli.ts';
 import { nodeBin } from '../helpers/paths.ts';
 
 beforeAll(requireCli);
@@ -22,7 +23,7 @@ describe('rough edges', () => {
     const dir = fixtureRepo('all');
     const r = spawnSync('sh', ['-c', `"${nodeBin}" "${cliFile}" ${args.join(' ')} | head -1; echo "exit=\${PIPESTATUS:-}"`], {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CI: 'true', NO_COLOR: '1' },
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: homeFor(dir), CI: 'true', NO_COLOR: '1' },
       encoding: 'utf8',
     });
     expect(r.stdout.split('\n')[0]).toBe('Agent tools:');
@@ -57,7 +58,7 @@ describe('rough edges', () => {
     expect(alias.status).toBe(0);
     expect(JSON.parse(alias.stdout).tools.map((t: { name: string }) => t.name)).toEqual(['claude']);
     const all = runCli(['--tools', 'all', '--dry-run', '--json'], { cwd: dir });
-    expect(JSON.parse(all.stdout).tools.map((t: { name: string }) => t.name)).toEqual(['claude', 'codex', 'cursor', 'opencode']);
+    expect(JSON.parse(all.stdout).tools.map((t: { name: string }) => t.name)).toEqual([...TOOL_NAMES]);
   });
 
   it('help and -v are accepted', () => {

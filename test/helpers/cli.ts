@@ -28,7 +28,7 @@ export interface CliRun {
 }
 
 /** A HOME next to the repository, never the repository itself (the CLI refuses to treat $HOME as a project). */
-function homeFor(cwd: string): string {
+export function homeFor(cwd: string): string {
   const home = `${cwd.replace(/\/+$/, '')}.home`;
   mkdirSync(home, { recursive: true });
   return home;

@@ -35,12 +35,12 @@ describe('no wrong ✓', () => {
 
   it('hooks that run a copy whose path merely contains .agents/hooks/loop-guard: ✗ naming it', async () => {
     const sb = cloneSandbox(installed);
-    copyFileSync(join(sb.root, '.agents/hooks/loop-guard.mjs'), join(sb.root, '.agents/hooks/loop-guard-copy.mjs'));
-    edit(sb, (t) => t.replaceAll('loop-guard.mjs claude', 'loop-guard-copy.mjs claude'));
+    copyFileSync(join(sb.root, '.agents/hooks/loop-guard.cjs'), join(sb.root, '.agents/hooks/loop-guard-copy.cjs'));
+    edit(sb, (t) => t.replaceAll('loop-guard.cjs claude', 'loop-guard-copy.cjs claude'));
     const r = await doctorOn(sb);
     const c = byId(r, 'claude.hooks');
     expect(c.ok).toBe(false);
-    expect(c.message).toContain("loop-guard-copy.mjs claude`, which is not this repository's guard file");
+    expect(c.message).toContain("loop-guard-copy.cjs claude`, which is not this repository's guard file");
   }, 60_000);
 
   it('LOOP_GUARD_HANG=off in the hook command: ✗ naming the command, and the replay fails on the hang rule', async () => {

@@ -40,7 +40,8 @@ export function parseCopilot(p: Payload): ParsedHook {
 
 /** Allow is silence (non-JSON and empty output allow). On PascalCase PostToolUse only a top-level additionalContext reaches the model. */
 export function renderCopilot(eventName: string, decision: Decision): string {
-  if (decision.action === 'deny' && eventName === 'PreToolUse') {
+  // A hand-off is at least the refusal here: this tool's stop is not wired yet (its stop answer is below).
+  if ((decision.action === 'deny' || decision.action === 'handoff') && eventName === 'PreToolUse') {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: decision.message } });
   }
   if (decision.action === 'warn' && eventName === 'PostToolUse') return JSON.stringify({ additionalContext: decision.message });

@@ -55,7 +55,8 @@ export function parseGemini(p: Payload): ParsedHook {
 
 /** Allow is silence. A deny reaches the model as "Tool execution blocked: <reason>"; context is appended as <hook_context>. */
 export function renderGemini(eventName: string, decision: Decision): string {
-  if (decision.action === 'deny' && eventName === 'BeforeTool') return JSON.stringify({ decision: 'deny', reason: decision.message });
+  // A hand-off is at least the refusal here: this tool's stop is not wired yet (its stop answer is below).
+  if ((decision.action === 'deny' || decision.action === 'handoff') && eventName === 'BeforeTool') return JSON.stringify({ decision: 'deny', reason: decision.message });
   // Never exit 2 or "deny" on AfterTool: either replaces the tool output instead of adding to it.
   if (decision.action === 'warn' && eventName === 'AfterTool') {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: decision.message } });

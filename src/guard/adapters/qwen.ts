@@ -52,7 +52,8 @@ export function parseQwen(p: Payload): ParsedHook {
 
 /** Claude's answer shapes, which Qwen takes as they are; silence on UserPromptSubmit (plain text would reach the model). */
 export function renderQwen(eventName: string, decision: Decision): string {
-  if (decision.action === 'deny' && eventName === 'PreToolUse') {
+  // A hand-off is at least the refusal here: this tool's stop is not wired yet (its stop answer is below).
+  if ((decision.action === 'deny' || decision.action === 'handoff') && eventName === 'PreToolUse') {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: decision.message } });
   }
   if (decision.action === 'warn' && (eventName === 'PostToolUse' || eventName === 'PostToolUseFailure')) {
