@@ -7,7 +7,7 @@
 import { cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentStatus, AGENT_NAMES, describeRun, openCodeWarmTemplate, removeDir, runAgent, runProcess, type AgentRun, type FirstAgentName } from './agents.ts';
+import { agentStatus, AGENT_NAMES, guardSettingsEnv, describeRun, openCodeWarmTemplate, removeDir, runAgent, runProcess, type AgentRun, type FirstAgentName } from './agents.ts';
 import { CLI_PATH, makeRepo, scaffold } from './helpers.ts';
 import { startMockServer, type MockModelServer } from './mock-server.ts';
 
@@ -22,6 +22,8 @@ const keepTmp = process.env.LOOP_GUARD_KEEP_TMP === '1';
 let server: MockModelServer;
 beforeAll(async () => {
   server = await startMockServer();
+  // This file proves what audit reads, refusals included; the hand-off that would end the guarded run early has its own test (handoff.test.ts).
+  guardSettingsEnv.LOOP_GUARD_HANDOFF = '0';
 });
 afterAll(async () => {
   await server?.close();
