@@ -167,6 +167,19 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     return code;
   };
 
+  /** A file that could not be read or parsed, or a path that leads outside the repository: exit 2, nothing written. */
+  const readFailure = (err: unknown): number => {
+    if (err instanceof PlanError || err instanceof ConfigReadError) {
+      problem('parse-error', `${err.message}\n  fix: ${err.fix}\n  Nothing was written.`);
+      return finish(EXIT.error, 'parse-error');
+    }
+    if (err instanceof EscapeError) {
+      problem('outside-repo', `${err.message}\n  Nothing was written.`);
+      return finish(EXIT.error, 'outside-repo');
+    }
+    throw err;
+  };
+
   let ctx: Context;
   try {
     report.root = root;
@@ -188,15 +201,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     for (const t of manifest?.tools ?? []) if (!tools.includes(t)) tools.push(t);
     ctx = { root, detected, tools, manifest };
   } catch (err) {
-    if (err instanceof PlanError || err instanceof ConfigReadError) {
-      problem('parse-error', `${err.message}\n  fix: ${err.fix}\n  Nothing was written.`);
-      return finish(EXIT.error, 'parse-error');
-    }
-    if (err instanceof EscapeError) {
-      problem('outside-repo', `${err.message}\n  Nothing was written.`);
-      return finish(EXIT.error, 'outside-repo');
-    }
-    throw err;
+    return readFailure(err);
   }
 
   if (!ctx.tools.length && opts.mode !== 'remove') {
@@ -271,15 +276,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       ...(profile ? { profile } : {}),
     });
   } catch (err) {
-    if (err instanceof PlanError || err instanceof ConfigReadError) {
-      problem('parse-error', `${err.message}\n  fix: ${err.fix}\n  Nothing was written.`);
-      return finish(EXIT.error, 'parse-error');
-    }
-    if (err instanceof EscapeError) {
-      problem('outside-repo', `${err.message}\n  Nothing was written.`);
-      return finish(EXIT.error, 'outside-repo');
-    }
-    throw err;
+    return readFailure(err);
   }
 
   const changes = plan.changes;
