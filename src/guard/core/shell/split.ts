@@ -1,22 +1,10 @@
 // A small, conservative shell splitter: enough of POSIX sh/bash syntax to find the simple commands in
 // a command line, in one linear pass, never throwing.
 import type { SimpleCommand } from './command.ts';
+import { type Builder, MAX_DEPTH, newBuilder, PLAIN, Reader, type RedirKind } from './reader.ts';
 import { shellScript, unwrap } from './wrappers.ts';
 
 export { baseName, isDetached, type SimpleCommand } from './command.ts';
-
-// Nesting deeper than this is treated as opaque text, which bounds recursion on hostile input.
-const MAX_DEPTH = 24;
-
-const PLAIN = /[^\s\\'"$`#;&|<>()]+/y;
-
-interface Builder {
-  words: string[];
-  stdoutToFile: boolean;
-  stdinRedirected: boolean;
-}
-
-type RedirKind = 'out' | 'in' | 'other' | 'heredoc' | 'heredoc-strip';
 
 interface Group {
   start: number;
@@ -33,14 +21,10 @@ export function splitCommands(line: string): SimpleCommand[] {
   }
 }
 
-class Parser {
-  private i = 0;
-  private readonly heredocs: Array<{ delim: string; strip: boolean }> = [];
-
-  constructor(
-    private readonly s: string,
-    private depth: number,
-  ) {}
+class Parser extends Reader {
+  protected child(body: string): Reader {
+    return new Parser(body, this.depth + 1);
+  }
 
   /** Parse until `stop` (')' or '`') or the end; returns every simple command met, nested ones inline. */
   parseList(stop: ')' | '`' | null): SimpleCommand[] {
@@ -312,238 +296,6 @@ class Parser {
     return out;
   }
 
-  /** Parse a nested $(…), `…` or <(…) body and add its commands as captured, nested commands. */
-  private nested(out: SimpleCommand[], stop: ')' | '`'): void {
-    if (this.depth >= MAX_DEPTH) {
-      this.i = this.skipTo(stop);
-      return;
-    }
-    this.depth++;
-    try {
-      for (const c of this.parseList(stop)) {
-        c.nested = true;
-        c.pipedOut = true;
-        out.push(c);
-      }
-    } finally {
-      this.depth--;
-    }
-  }
-
-  /** Without parsing, find the end of an over-deep nested body by counting brackets. */
-  private skipTo(stop: ')' | '`'): number {
-    const s = this.s;
-    let d = 0;
-    for (let k = this.i; k < s.length; k++) {
-      const c = s[k];
-      if (c === '\\') k++;
-      else if (stop === '`' && c === '`') return k + 1;
-      else if (c === '(') d++;
-      else if (c === ')' && stop === ')') {
-        if (d === 0) return k + 1;
-        d--;
-      }
-    }
-    return s.length;
-  }
-
-  /** Read a "…" string starting after the opening quote; substitutions inside are parsed as nested commands. */
-  private readDouble(out: SimpleCommand[]): string {
-    const s = this.s;
-    let text = '';
-    while (this.i < s.length) {
-      const c = s[this.i]!;
-      if (c === '"') {
-        this.i++;
-        return text;
-      }
-      if (c === '\\') {
-        const nx = s[this.i + 1];
-        if (nx === '\n') {
-          this.i += 2;
-        } else if (nx === '$' || nx === '`' || nx === '"' || nx === '\\') {
-          text += nx;
-          this.i += 2;
-        } else {
-          text += c;
-          this.i++;
-        }
-      } else if (c === '$') {
-        text += this.readDollar(out);
-      } else if (c === '`') {
-        text += this.readBackticks(out);
-      } else {
-        text += c;
-        this.i++;
-      }
-    }
-    return text;
-  }
-
-  /** Read $'…' (ANSI-C quoting) after the opening quote; escapes are kept as the escaped character. */
-  private readAnsiC(): string {
-    const s = this.s;
-    let text = '';
-    while (this.i < s.length) {
-      const c = s[this.i]!;
-      if (c === "'") {
-        this.i++;
-        return text;
-      }
-      if (c === '\\') {
-        const nx = s[this.i + 1] ?? '';
-        text += nx === 'n' ? '\n' : nx === 't' ? '\t' : nx;
-        this.i += 2;
-      } else {
-        text += c;
-        this.i++;
-      }
-    }
-    return text;
-  }
-
-  /** Read a $-expansion at this.i and return its source text; command substitutions are parsed. */
-  private readDollar(out: SimpleCommand[]): string {
-    const s = this.s;
-    const start = this.i;
-    const nx = s[this.i + 1];
-    if (nx === '(' && s[this.i + 2] === '(') {
-      this.i++;
-      this.readBalanced();
-      return s.slice(start, this.i);
-    }
-    if (nx === '(') {
-      this.i += 2;
-      this.nested(out, ')');
-      return s.slice(start, this.i);
-    }
-    if (nx === '{') {
-      let d = 0;
-      for (let k = this.i + 1; k < s.length; k++) {
-        const c = s[k];
-        if (c === '\\') k++;
-        else if (c === '{') d++;
-        else if (c === '}' && --d === 0) {
-          this.i = k + 1;
-          return s.slice(start, this.i);
-        }
-      }
-      this.i = s.length;
-      return s.slice(start);
-    }
-    this.i++;
-    return '$';
-  }
-
-  /** Read `…` at this.i; its body (with \` unescaped) is parsed separately as nested commands. */
-  private readBackticks(out: SimpleCommand[]): string {
-    const s = this.s;
-    const start = this.i;
-    let k = this.i + 1;
-    let body = '';
-    while (k < s.length && s[k] !== '`') {
-      if (s[k] === '\\' && k + 1 < s.length) {
-        const nx = s[k + 1]!;
-        body += nx === '`' || nx === '\\' || nx === '$' ? nx : '\\' + nx;
-        k += 2;
-      } else {
-        body += s[k];
-        k++;
-      }
-    }
-    this.i = Math.min(k + 1, s.length);
-    if (this.depth < MAX_DEPTH) {
-      for (const c of new Parser(body, this.depth + 1).parseList(null)) {
-        c.nested = true;
-        c.pipedOut = true;
-        out.push(c);
-      }
-    }
-    return s.slice(start, this.i);
-  }
-
-  /** Read a balanced (…) run at this.i (quotes respected) and return its text. */
-  private readBalanced(): string {
-    const s = this.s;
-    const start = this.i;
-    let d = 0;
-    let k = this.i;
-    for (; k < s.length; k++) {
-      const c = s[k];
-      if (c === '\\') k++;
-      else if (c === "'") {
-        const e = s.indexOf("'", k + 1);
-        k = e === -1 ? s.length : e;
-      } else if (c === '(') d++;
-      else if (c === ')' && --d === 0) break;
-    }
-    this.i = Math.min(k + 1, s.length);
-    return s.slice(start, this.i);
-  }
-
-  /** Consume a redirection operator starting at this.i; returns what its target word means. */
-  private readRedirect(c: '<' | '>', fd: number, cur: Builder): RedirKind | null {
-    const s = this.s;
-    const nx = s[this.i + 1];
-    if (c === '<') {
-      if (nx === '<' && s[this.i + 2] === '<') {
-        this.i += 3;
-        cur.stdinRedirected = true;
-        return 'other';
-      }
-      if (nx === '<') {
-        const strip = s[this.i + 2] === '-';
-        this.i += strip ? 3 : 2;
-        return strip ? 'heredoc-strip' : 'heredoc';
-      }
-      if (nx === '&') {
-        this.i += 2;
-        return 'other';
-      }
-      this.i += nx === '>' ? 2 : 1;
-      return fd <= 0 ? 'in' : 'other';
-    }
-    // '>' forms: >, >>, >|, >&
-    if (nx === '&') {
-      this.i += 2;
-      // `>&2` duplicates a descriptor; `>& file` (csh style) sends both streams to a file.
-      const m = /^\s*(\d+|-)(?![^\s;&|<>()])/.exec(s.slice(this.i, this.i + 12));
-      if (m) {
-        this.i += m[0].length;
-        return null;
-      }
-      return fd <= 1 ? 'out' : 'other';
-    }
-    this.i += nx === '>' || nx === '|' ? 2 : 1;
-    return fd === -1 || fd === 1 ? 'out' : 'other';
-  }
-
-  /** Record a stdout redirection; right after a group, it applies to every command in the group. */
-  private markStdout(cur: Builder, out: SimpleCommand[], closed: [number, number] | null): void {
-    if (cur.words.length === 0 && closed) {
-      for (let k = closed[0]; k < closed[1]; k++) out[k]!.stdoutToFile = true;
-    }
-    cur.stdoutToFile = true;
-  }
-
-  /** Skip heredoc bodies that start after the newline just consumed. */
-  private skipHeredocBodies(): void {
-    const s = this.s;
-    while (this.heredocs.length > 0) {
-      const { delim, strip } = this.heredocs.shift()!;
-      for (;;) {
-        if (this.i >= s.length) return;
-        const nl = s.indexOf('\n', this.i);
-        const end = nl === -1 ? s.length : nl;
-        let text = s.slice(this.i, end);
-        if (text.endsWith('\r')) text = text.slice(0, -1);
-        if (strip) text = text.replace(/^\t+/, '');
-        this.i = nl === -1 ? s.length : nl + 1;
-        if (text === delim) break;
-      }
-    }
-  }
-
   /** Turn collected words into a SimpleCommand, plus any commands inside a `sh -c '…'` string. */
   private build(b: Builder, pipedIn: boolean): SimpleCommand[] {
     const { argv, wrappers, env } = unwrap(b.words);
@@ -571,8 +323,4 @@ class Parser {
     }
     return result;
   }
-}
-
-function newBuilder(): Builder {
-  return { words: [], stdoutToFile: false, stdinRedirected: false };
 }
