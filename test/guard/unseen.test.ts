@@ -56,17 +56,23 @@ describe('a cut result', () => {
 
   it("OpenCode's saved output (the plugin reads the model's view, which names the file)", async () => {
     const p = captured('opencode/captured/tool.execute.after-bash-bash-truncated.json') as { input: Record<string, unknown>; output: { output: string; metadata: { outputPath: string } } };
-    const hooks = await LoopGuard();
-    let text = '';
-    for (let i = 0; i < 3; i++) {
-      const output = structuredClone(p.output);
-      await hooks['tool.execute.after']({ ...structuredClone(p.input), callID: `call_${i}` }, output);
-      text = output.output;
-    }
+    const text = await thirdPluginResult(p);
     expect(text).toContain('loop-guard:');
     expect(text).toContain(`The full output is in ${p.output.metadata.outputPath}`);
   });
 });
+
+/** The text the model gets from the plugin on the 3rd identical result of a captured OpenCode call. */
+async function thirdPluginResult(p: { input: Record<string, unknown>; output: { output: string } }): Promise<string> {
+  const hooks = await LoopGuard();
+  let text = '';
+  for (let i = 0; i < 3; i++) {
+    const output = structuredClone(p.output);
+    await hooks['tool.execute.after']({ ...structuredClone(p.input), callID: `call_${i}` }, output);
+    text = output.output;
+  }
+  return text;
+}
 
 describe('a command stopped at the timeout again', () => {
   it('Claude Code (exit 143, "Command timed out after 1s")', () => {
@@ -81,13 +87,7 @@ describe('a command stopped at the timeout again', () => {
 
   it('OpenCode ("retry with a larger timeout", exit null)', async () => {
     const p = captured('opencode/captured/tool.execute.after-bash-bash-timeout.json') as { input: Record<string, unknown>; output: { output: string } };
-    const hooks = await LoopGuard();
-    let text = '';
-    for (let i = 0; i < 3; i++) {
-      const output = structuredClone(p.output);
-      await hooks['tool.execute.after']({ ...structuredClone(p.input), callID: `call_${i}` }, output);
-      text = output.output;
-    }
+    const text = await thirdPluginResult(p);
     expect(text).toContain('a longer timeout does not help');
   });
 });
