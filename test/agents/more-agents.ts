@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFi
 import { join } from 'node:path';
 import { parse as parseJsonc, stringify as stringifyJsonc } from 'comment-json';
 import {
-  agentStatus, baseEnv, finish, jsonLines, makeHome, requireBin, RUN_TIMEOUT_MS, runProcess,
+  agentStatus, baseEnv, finish, jsonLines, makeHome, openCodeConfig, requireBin, RUN_TIMEOUT_MS, runProcess,
   type AgentRun, type MoreAgentName, type RunOptions,
 } from './agents.ts';
 import { promptFor, type MockModelServer } from './mock-server.ts';
@@ -142,22 +142,7 @@ export async function runCline(projectDir: string, server: MockModelServer, opts
 
 /** The mock provider in OpenCode's config shape (Kilo is an OpenCode fork), passed by env so the repo stays untouched. */
 export function kiloConfig(server: MockModelServer): Record<string, unknown> {
-  return {
-    model: 'mock/mock-model',
-    small_model: 'mock/mock-model',
-    autoupdate: false,
-    share: 'disabled',
-    snapshot: false,
-    permission: { bash: 'allow', edit: 'allow', webfetch: 'allow', external_directory: 'allow' },
-    provider: {
-      mock: {
-        npm: '@ai-sdk/openai-compatible',
-        name: 'Mock',
-        options: { baseURL: `${server.baseUrl}/v1`, apiKey: 'dummy' },
-        models: { 'mock-model': { name: 'Mock Model', tool_call: true, limit: { context: 100_000, output: 4_096 } } },
-      },
-    },
-  };
+  return openCodeConfig(server);
 }
 
 export async function runKilo(projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
