@@ -87,20 +87,21 @@ const guardOptions = { bundle: true, platform: 'node', target: 'node18', define,
   chmodSync(out, 0o755);
 }
 
-if (existsSync(join(root, 'src/guard/adapters/opencode.ts'))) {
+// One plugin per host of OpenCode's plugin API: Kilo (an OpenCode fork) runs the same code, with its own name in notes and logs.
+for (const [file, tool] of existsSync(join(root, 'src/guard/adapters/opencode.ts')) ? [['opencode-plugin.js', 'opencode'], ['kilo-plugin.js', 'kilo']] : []) {
   const pluginBuild = await build({
     entryPoints: [join(root, 'src/guard/adapters/opencode.ts')],
     metafile: true,
-    outfile: join(dist, 'opencode-plugin.js'),
+    outfile: join(dist, file),
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node18',
-    define,
+    define: { ...define, __PLUGIN_TOOL__: JSON.stringify(tool) },
     legalComments: 'none',
     logLevel: 'warning',
   });
-  assertSelfContained(pluginBuild, join(dist, 'opencode-plugin.js'));
+  assertSelfContained(pluginBuild, join(dist, file));
 }
 
 if (existsSync(join(root, 'src/cli.ts'))) {

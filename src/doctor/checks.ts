@@ -25,7 +25,7 @@ import { guardFileCheck, manifestCheck, readManifestText } from './install.ts';
 import { agentsBlockCheck, blockEndOffset, claudeImportCheck, codexInstructionsCheck, type InstructionDoc } from './instructions.ts';
 import { nodeCheck } from './node.ts';
 import { copilotTrustCheck, geminiTrustCheck } from './trust.ts';
-import { judgePlugin, pluginFileCheck, probePlugin } from './opencode.ts';
+import { judgePlugin, pluginFileCheck, type PluginTool, probePlugin } from './opencode.ts';
 import { type Driver, drivers, replay, type ReplayTool } from './replay.ts';
 import { type ProcResult, runProcess, runShell } from './exec.ts';
 import { type Check, type Env, fail, type Group, pass, RERUN } from './types.ts';
@@ -288,21 +288,23 @@ async function cursorGroup(ctx: Ctx): Promise<Check[]> {
   return checks;
 }
 
-async function opencodeGroup(ctx: Ctx): Promise<Check[]> {
-  const text = ctx.read(OPENCODE_PLUGIN);
-  const expected = withOwnedHeader(readDist('opencode-plugin.js'), '//', ctx.version);
-  const checks: Check[] = [pluginFileCheck(OPENCODE_PLUGIN, text, expected, ctx.version)];
+/** OpenCode and Kilo run the same plugin (Kilo's build differs in its name only; their payloads have one shape). */
+async function pluginGroup(tool: PluginTool, ctx: Ctx): Promise<Check[]> {
+  const path = TOOLS[tool].intents.find((i) => i.kind === 'owned')?.path ?? OPENCODE_PLUGIN;
+  const text = ctx.read(path);
+  const expected = withOwnedHeader(readDist(`${tool}-plugin.js`), '//', ctx.version);
+  const checks: Check[] = [pluginFileCheck(path, text, expected, ctx.version, tool)];
   let env: Env = {};
-  if (text === null) checks.push(fail('opencode.load', `${OPENCODE_PLUGIN} is not there to load`, `${RERUN} --tools opencode`));
+  if (text === null) checks.push(fail(`${tool}.load`, `${path} is not there to load`, `${RERUN} --tools ${tool}`));
   else {
     const dir = mkdtempSync(join(ctx.stateRoot, 'state-'));
     const childEnv: Env = { ...ctx.base, XDG_STATE_HOME: dir, LOOP_GUARD_STATE_DIR: dir };
     for (const k of REPLAY_STRIP) if (k !== 'LOOP_GUARD_STATE_DIR') delete childEnv[k];
-    const { probe, run } = await probePlugin(join(ctx.root, OPENCODE_PLUGIN), ctx.root, childEnv);
-    checks.push(judgePlugin(OPENCODE_PLUGIN, probe, run));
+    const { probe, run } = await probePlugin(join(ctx.root, path), ctx.root, childEnv);
+    checks.push(judgePlugin(path, probe, run, tool));
     env = probe?.env ?? {};
   }
-  checks.push(await gitEnvCheck('opencode', TOOLS.opencode.doctor.shellLabel, ctx.base, { env, source: `the plugin's shell.env` }, ctx.git));
+  checks.push(await gitEnvCheck(tool, TOOLS[tool].doctor.shellLabel, ctx.base, { env, source: `the plugin's shell.env` }, ctx.git));
   return checks;
 }
 
@@ -347,7 +349,7 @@ async function genericGroup(tool: ToolName, ctx: Ctx): Promise<Check[]> {
 }
 
 /** Tools whose config has quirks worth checking (disabled hooks, trust, replayed payloads); the rest get genericGroup. */
-const TOOL_GROUPS: Partial<Record<ToolName, (c: Ctx) => Promise<Check[]>>> = { claude: claudeGroup, codex: codexGroup, cursor: cursorGroup, opencode: opencodeGroup, gemini: geminiGroup, copilot: copilotGroup, qwen: qwenGroup };
+const TOOL_GROUPS: Partial<Record<ToolName, (c: Ctx) => Promise<Check[]>>> = { claude: claudeGroup, codex: codexGroup, cursor: cursorGroup, opencode: (c) => pluginGroup('opencode', c), gemini: geminiGroup, copilot: copilotGroup, qwen: qwenGroup, kilo: (c) => pluginGroup('kilo', c) };
 
 // ───────────────────────────── the list ─────────────────────────────
 

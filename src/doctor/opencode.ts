@@ -2,16 +2,19 @@
 // process (OpenCode runs plugins in-process, so a throw-away process stands in for it) and driven with the payload
 // shapes OpenCode passes to plugin hooks.
 import { readOwnedHeader } from '../edit/owned-file.ts';
-import { AGENT_ENV } from '../tools/index.ts';
+import { AGENT_ENV, TOOLS } from '../tools/index.ts';
 import { type Json, loadPayload } from './payloads.ts';
 import { REPLAY_COMMAND, REPLAY_OUTPUT } from './replay.ts';
 import { describeExit, type ProcResult, runProcess } from './exec.ts';
 import { type Check, type Env, fail, pass, RERUN } from './types.ts';
 
-/** `opencode.plugin`: present, ours, this version, byte-identical to what this version ships. */
-export function pluginFileCheck(path: string, text: string | null, expected: string, version: string): Check {
-  const id = 'opencode.plugin';
-  if (text === null) return fail(id, `${path} does not exist, so OpenCode runs no loop guard`, `${RERUN} --tools opencode`);
+/** The tools that run this plugin: OpenCode, and Kilo (an OpenCode fork with the same plugin API). */
+export type PluginTool = 'opencode' | 'kilo';
+
+/** `<tool>.plugin`: present, ours, this version, byte-identical to what this version ships. */
+export function pluginFileCheck(path: string, text: string | null, expected: string, version: string, tool: PluginTool = 'opencode'): Check {
+  const id = `${tool}.plugin`;
+  if (text === null) return fail(id, `${path} does not exist, so ${TOOLS[tool].label} runs no loop guard`, `${RERUN} --tools ${tool}`);
   const header = readOwnedHeader(text);
   if (!header) return fail(id, `${path} has no create-loop-guard header, so it is not the loop-guard plugin`, `move it away, then ${RERUN}`);
   if (header.version !== version) return fail(id, `${path} is v${header.version}; this create-loop-guard is v${version}`, `${RERUN} to upgrade it`);
@@ -126,13 +129,13 @@ export async function probePlugin(path: string, root: string, env: Env): Promise
   }
 }
 
-/** Pure: `opencode.load`, judged from the probe. */
-export function judgePlugin(path: string, probe: PluginProbe | null, run: ProcResult): Check {
-  const id = 'opencode.load';
+/** Pure: `<tool>.load`, judged from the probe. */
+export function judgePlugin(path: string, probe: PluginProbe | null, run: ProcResult, tool: PluginTool = 'opencode'): Check {
+  const id = `${tool}.load`;
   const reinstall = `${RERUN} to reinstall ${path}`;
   if (!probe) return fail(id, `loading ${path} in Node ${describeExit(run)}`, reinstall);
   if (probe.problems.length) return fail(id, `${path} ${probe.problems.join('; ')}`, reinstall);
-  if (!probe.exports.length) return fail(id, `${path} exports nothing, so OpenCode loads no plugin from it`, reinstall);
+  if (!probe.exports.length) return fail(id, `${path} exports nothing, so ${TOOLS[tool].label} loads no plugin from it`, reinstall);
   const missing = REQUIRED_HOOKS.filter((h) => !probe.hooks.includes(h));
   if (missing.length) return fail(id, `${path} has no ${missing.join(', ')} hook${missing.length > 1 ? 's' : ''}`, reinstall);
 

@@ -9,8 +9,8 @@ import { opencodeFacts } from './opencode-facts.ts';
 import { parseQwen, qwenFacts, renderQwen } from './qwen.ts';
 export { formatFromArg, quietOutput } from './quiet.ts';
 
-/** Each tool's facts for the core, by tool. */
-export const TOOL_FACTS: Readonly<Record<ToolName, GuardToolFacts>> = { claude: claudeFacts, codex: codexFacts, cursor: cursorFacts, opencode: opencodeFacts, gemini: geminiFacts, copilot: copilotFacts, qwen: qwenFacts };
+/** Each tool's facts for the core, by tool (Kilo runs the OpenCode plugin: OpenCode's facts). */
+export const TOOL_FACTS: Readonly<Record<ToolName, GuardToolFacts>> = { claude: claudeFacts, codex: codexFacts, cursor: cursorFacts, opencode: opencodeFacts, gemini: geminiFacts, copilot: copilotFacts, qwen: qwenFacts, kilo: opencodeFacts };
 
 /** The facts the core uses: the session family's for the hang rules, the answer format's for how a block reads. */
 export function factsFor(parsed: ParsedHook): GuardToolFacts {

@@ -4,13 +4,17 @@ import { AGENT_ENV } from '../../tools/env.ts';
 import { decide, type SessionStore } from '../core/decide.ts';
 import type { SessionState } from '../core/detector.ts';
 import { readSettings } from '../core/settings.ts';
-import type { GuardEvent } from '../core/types.ts';
+import type { GuardEvent, ToolName } from '../core/types.ts';
 import { OPENCODE_CHANGE_TOOLS, opencodeFacts } from './opencode-facts.ts';
 import { recordDecision } from '../event-log.ts';
 import { treeFingerprint } from '../tree.ts';
 import { writeHandoff } from '../handoff-note.ts';
 
 type Obj = Record<string, unknown>;
+
+declare const __PLUGIN_TOOL__: ToolName | undefined;
+/** The tool this build serves: the build makes one plugin per host (OpenCode, and Kilo, its fork), differing only in this name. */
+const TOOL: ToolName = typeof __PLUGIN_TOOL__ === 'string' ? __PLUGIN_TOOL__ : 'opencode';
 
 /** Sessions kept in memory; the oldest is dropped past this, so a long-running server stays small. */
 const MAX_SESSIONS = 64;
@@ -68,8 +72,8 @@ export const LoopGuard = async (ctx?: unknown) => {
         if (decision.action === 'handoff') {
           [reason, rule] = [decision.message, decision.rule];
           const session = String(input.sessionID ?? '');
-          if (!decision.again) writeHandoff(plugin.worktree || plugin.directory || process.cwd(), { at: new Date().toISOString(), tool: 'opencode', session, ...decision.note }, process.env);
-          recordDecision(process.env, 'opencode', command, decision);
+          if (!decision.again) writeHandoff(plugin.worktree || plugin.directory || process.cwd(), { at: new Date().toISOString(), tool: TOOL, session, ...decision.note }, process.env);
+          recordDecision(process.env, TOOL, command, decision);
           // Aborting the session is what ends `opencode run` (measured in 1.18.33); the throw still refuses this call.
           await plugin.client?.session?.abort?.({ path: { id: session } }).catch(() => undefined);
           throw new Error(reason);
@@ -80,7 +84,7 @@ export const LoopGuard = async (ctx?: unknown) => {
       }
       // Throwing is how a before-hook refuses a call: the model receives exactly this text as the tool result.
       if (reason) {
-        recordDecision(process.env, 'opencode', String(obj(output?.args)?.command ?? ''), { action: 'deny', rule, message: reason });
+        recordDecision(process.env, TOOL, String(obj(output?.args)?.command ?? ''), { action: 'deny', rule, message: reason });
         throw new Error(reason);
       }
     },
@@ -110,7 +114,7 @@ export const LoopGuard = async (ctx?: unknown) => {
         // The same result object goes to the model, so appending here adds the warning after the real output.
         if (decision.action === 'warn') {
           output.output = `${output.output ?? ''}\n\n${decision.message}`;
-          recordDecision(process.env, 'opencode', command, decision);
+          recordDecision(process.env, TOOL, command, decision);
         }
       } catch {
         // fail open

@@ -1,0 +1,21 @@
+import type { ToolRecord } from './types.ts';
+
+/** Kilo loads `{plugin,plugins}/*.{ts,js}` from `.kilo/` and the legacy `.kilocode/`, not from `.opencode/`; its docs say new files go in `.kilo/`. */
+export const KILO_PLUGIN = '.kilo/plugins/loop-guard.js';
+
+export const kilo: ToolRecord = {
+  name: 'kilo',
+  label: 'Kilo CLI',
+  // Kilo's project config: .kilo/ (and the legacy .kilocode/), kilo.json or kilo.jsonc. It also reads opencode.json,
+  // which is OpenCode's evidence, so that file alone does not mean Kilo.
+  evidence: ['.kilo/', '.kilocode/', 'kilo.json', 'kilo.jsonc'],
+  // Kilo is an OpenCode fork with the same plugin API: the OpenCode plugin, built with Kilo's name for notes and logs,
+  // carries the guard and the shell environment (its shell.env hook) in-process. Kilo reads AGENTS.md itself.
+  intents: [{ kind: 'owned', path: KILO_PLUGIN, asset: 'kilo-plugin', mode: 0o644 }],
+  doctor: {
+    traces: { exists: [KILO_PLUGIN] },
+    shellLabel: "Kilo's shell",
+    envFix: (key, value) => `npx create-loop-guard --yes --force to reinstall the plugin, which sets ${key}=${value} for every shell command`,
+  },
+  nextSteps: ['Kilo loads .kilo/plugins/loop-guard.js at its next start.'],
+};
