@@ -69,6 +69,8 @@ export interface RunOptions {
   /** Continue this session instead of starting a new one. */
   resumeSession?: string;
   timeoutMs?: number;
+  /** Extra variables for this run only (LOOP_GUARD_* settings of one scenario among concurrent ones). */
+  env?: Record<string, string>;
 }
 
 export function makeHome(agent: AgentName): string {

@@ -161,6 +161,7 @@ export async function runKilo(projectDir: string, server: MockModelServer, opts:
     KILO_TELEMETRY_LEVEL: 'off',
     KILO_DISABLE_SESSION_INGEST: '1',
     KILO_DISABLE_CODEBASE_INDEXING: '1',
+    ...opts.env,
   };
   const args = ['run', '--print-logs', '--format', 'json', '--auto',
     ...(opts.resumeSession ? ['--session', opts.resumeSession] : []), promptFor(opts.turn ?? 1)];
