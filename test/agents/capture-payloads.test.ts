@@ -1,4 +1,4 @@
-// On demand only (`npm run capture:payloads`): runs the REAL Claude Code, Codex and OpenCode CLIs against the
+// On demand only (`npm run capture:payloads`): runs the REAL Claude Code, Codex, OpenCode and Kilo CLIs against the
 // scripted model with a hook/plugin that records every payload, for the non-shell tools (edit, write, patch,
 // sub-agent) and the shell results the guard must read (a truncated output, a timed-out command).
 // The captured files land in test/fixtures/payloads/<tool>/captured/, temp paths rewritten to /home/dev/.
@@ -233,6 +233,35 @@ describe.runIf(enabled)('capture real payloads', () => {
     for (const c of r.captures) {
       const p = c.payload as { hook?: string; input?: { tool?: string } };
       save('opencode', `${p.hook}-${p.input?.tool ?? 'none'}-patch`, p, dirs);
+    }
+    expect(r.captures.length, r.context).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('kilo: read/edit/write/task and bash truncated / timed out (the OpenCode plugin API, plugins in .kilo/plugins)', async () => {
+    if (!agentStatus('kilo').ok) throw new Error(agentStatus('kilo').reason ?? 'kilo missing');
+    const steps = (repo: string): Turn => ({
+      commands: [
+        { name: 'read', input: { filePath: join(repo, 'app.js') } },
+        { name: 'edit', input: { filePath: join(repo, 'app.js'), oldString: 'return 1;', newString: 'return 2;' } },
+        { name: 'write', input: { filePath: join(repo, 'created.txt'), content: 'written by the agent\n' } },
+        { name: 'bash', input: { command: BIG, description: 'print many lines' } },
+        { name: 'bash', input: { command: BIG_FAIL, description: 'print many lines then fail' } },
+        { name: 'bash', input: { command: SLOW, description: 'slow command', timeout: 1000 } },
+        { name: 'task', input: { description: 'Check the answer', prompt: 'Say done.', subagent_type: 'general' } },
+      ],
+      finalText: 'captured',
+    });
+    const r = await capture('kilo', steps, (repo, _home, dir) => {
+      mkdirSync(join(repo, '.kilo', 'plugins'), { recursive: true });
+      writeFileSync(join(repo, '.kilo', 'plugins', 'capture.js'), PLUGIN(dir));
+    });
+    const dirs = { [r.repo]: '/home/dev/proj', [r.home]: '/home/dev/home' };
+    const labels = ['read', 'edit', 'write', 'bash-truncated', 'bash-failure-truncated', 'bash-timeout', 'task'];
+    save('kilo', 'offered-tools', { tools: r.tools }, dirs);
+    for (const c of r.captures) {
+      const p = c.payload as { hook?: string; input?: { tool?: string; callID?: string } };
+      const step = stepOf(p.input?.callID);
+      save('kilo', `${p.hook}-${p.input?.tool ?? 'none'}-${step ? labels[step - 1] : 'other'}`, p, dirs);
     }
     expect(r.captures.length, r.context).toBeGreaterThan(0);
   }, 300_000);

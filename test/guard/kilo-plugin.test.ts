@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readOwnedHeader } from '../../src/edit/owned-file.ts';
 import { EVENT_LOG } from '../../src/guard/event-log.ts';
+import { OPENCODE_CHANGE_TOOLS } from '../../src/guard/adapters/opencode-facts.ts';
 import { AGENT_ENV } from '../../src/tools/env.ts';
 import { KILO_PLUGIN } from '../../src/tools/kilo.ts';
 import { type Json, loadPayload, repoRoot, requireFiles } from '../helpers/paths.ts';
@@ -128,6 +129,55 @@ describe('the Kilo build of the plugin', () => {
     const log = readFileSync(join(state, EVENT_LOG), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tool: string; a: string });
     expect(log.map((e) => e.tool)).toEqual(log.map(() => 'kilo'));
     expect(log.map((e) => e.a)).toContain('handoff');
+  });
+});
+
+describe("Kilo's other tools, from payloads captured in Kilo 7.7.7 (captured/, npm run capture:payloads)", () => {
+  const captured = (name: string) => loadPayload(`kilo/captured/${name}`) as Payload;
+  /** The model's text on the 3rd identical delivery of one captured after-event. */
+  async function thirdResult(p: Payload): Promise<string> {
+    const { hooks } = await startKilo();
+    let text = '';
+    for (let i = 0; i < 3; i++) {
+      const output = clone(p.output) as { output?: string };
+      await hooks['tool.execute.after']!({ ...clone(p.input), callID: `call_${i}` }, output);
+      text = output.output ?? '';
+    }
+    return text;
+  }
+
+  it.each(['edit-edit', 'write-write', 'task-task'])('a completed %s between two identical failures is progress: no warning', async (name) => {
+    const { hooks } = await startKilo();
+    expect((await failOnce(hooks, 1)).text).not.toContain('loop-guard');
+    // Captured in another run: given the failures' session, as in one real session.
+    const change = captured(`tool.execute.after-${name}.json`);
+    const sessionID = (kilo('tool.execute.before-failure.json').input as { sessionID: string }).sessionID;
+    await hooks['tool.execute.after']!({ ...clone(change.input), sessionID }, clone(change.output));
+    expect((await failOnce(hooks, 2)).text).not.toContain('loop-guard');
+    // Without it, the same second failure is warned (a missing file warns one result early).
+    expect((await failOnce(hooks, 3)).text).toContain('loop-guard:');
+  });
+
+  it('offers no file-changing tool the plugin does not count as a change', () => {
+    const offered = (loadPayload('kilo/captured/offered-tools.json') as { tools: string[] }).tools;
+    expect(offered).toContain('bash');
+    for (const t of ['edit', 'write', 'task']) expect(offered).toContain(t);
+    const changers = offered.filter((t) => ['edit', 'write', 'patch', 'apply_patch', 'multiedit', 'task'].includes(t));
+    expect(changers.every((t) => OPENCODE_CHANGE_TOOLS.has(t))).toBe(true);
+  });
+
+  it("a cut output: the warning names the file Kilo saved it to", async () => {
+    const p = captured('tool.execute.after-bash-bash-truncated.json');
+    const saved = /Full output saved to: (\S+)/.exec(String((p.output as { output: string }).output))?.[1];
+    expect(saved).toMatch(/\/kilo\/tool-output\//);
+    const text = await thirdResult(p);
+    expect(text).toContain('loop-guard:');
+    expect(text).toContain(`The full output is in ${saved}`);
+  });
+
+  it('a command stopped at the timeout again: the timeout advice', async () => {
+    const text = await thirdResult(captured('tool.execute.after-bash-bash-timeout.json'));
+    expect(text).toContain('a longer timeout does not help');
   });
 });
 
