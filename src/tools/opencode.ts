@@ -12,6 +12,12 @@ export const opencode: ToolRecord = {
     traces: { exists: [OPENCODE_PLUGIN] },
     shellLabel: "OpenCode's shell",
     envFix: (key, value) => `npx create-loop-guard --yes --force to reinstall the plugin, which sets ${key}=${value} for every shell command`,
+    plugin: {
+      path: OPENCODE_PLUGIN,
+      dist: 'opencode-plugin.js',
+      payloads: { init: 'plugin-init-context.json', before: 'tool.execute.before-failure.json', after: 'tool.execute.after-failure.json', turn: 'chat.message-prompt.json' },
+      hooks: ['tool.execute.before', 'tool.execute.after', 'chat.message', 'shell.env'],
+    },
   },
   nextSteps: ['OpenCode loads .opencode/plugins/loop-guard.js at its next start.'],
 };
