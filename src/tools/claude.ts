@@ -3,6 +3,7 @@ import { GUARD_INTENT, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from
 export const claude: ToolRecord = {
   name: 'claude',
   label: 'Claude Code',
+  aliases: ['claude-code', 'claudecode'],
   evidence: ['.claude/', 'CLAUDE.md'],
   intents: [
     GUARD_INTENT,

@@ -3,6 +3,7 @@ import { GUARD_INTENT, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from
 export const codex: ToolRecord = {
   name: 'codex',
   label: 'Codex',
+  aliases: ['openai-codex'],
   evidence: ['.codex/'],
   intents: [
     GUARD_INTENT,

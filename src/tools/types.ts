@@ -173,6 +173,8 @@ export interface PluginFacts {
 export interface ToolRecord {
   name: ToolName;
   label: string;
+  /** Other names people type for it in --tools (the product and package names). */
+  aliases?: string[];
   /** Repo-relative paths whose existence shows the tool is in use (a trailing / means a directory). */
   evidence: string[];
   intents: Intent[];
