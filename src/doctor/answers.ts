@@ -10,10 +10,12 @@ export type Reading =
   | { kind: 'handoff'; text: string }
   | { kind: 'bad'; why: string };
 export type Step = 'pre' | 'post' | 'turn';
-/** `label` and `preEvent` name the tool and its pre-tool event in messages. */
+/** `label` and `preEvent` name the tool and its pre-tool event in messages; `stops`: the record says its hand-off
+ *  stops the turn (ReplayFacts.handoff), so a stop field on the pre event is a hand-off, not a mistake. */
 export interface Who {
   label: string;
   preEvent: string;
+  stops: boolean;
 }
 export type Reader = (stdout: string, step: Step, event: string, who: Who) => Reading;
 
@@ -79,7 +81,7 @@ function readPermissionFields(stdout: string, step: Step, event: string): Readin
 }
 
 /** A deny is a top-level decision or hookSpecificOutput's; a warning is a top-level or hookSpecificOutput additionalContext. */
-function readDecisionOrContext(stdout: string, step: Step, event: string): Reading {
+function readDecisionOrContext(stdout: string, step: Step, event: string, who: Who): Reading {
   const out = stdout.trim();
   if (out === '') return { kind: 'silent' };
   const parsed = parseJson(out);
@@ -89,9 +91,14 @@ function readDecisionOrContext(stdout: string, step: Step, event: string): Readi
   if (parsed.decision === 'deny' || h?.permissionDecision === 'deny') {
     if (step !== 'pre') return { kind: 'bad', why: `denied on ${event}, which replaces the output` };
     if (typeof denyReason !== 'string' || denyReason === '') return { kind: 'bad', why: 'denied without a reason' };
-    return { kind: 'deny', text: denyReason };
+    return { kind: who.stops && parsed.continue === false ? 'handoff' : 'deny', text: denyReason };
   }
-  if (parsed.continue === false) return { kind: 'bad', why: `stopped the run on ${event}` };
+  if (parsed.continue === false) {
+    // A stop on the pre event is how such a tool's hand-off ends the run (its command never runs either).
+    const reason = parsed.stopReason;
+    if (who.stops && step === 'pre' && typeof reason === 'string' && reason !== '') return { kind: 'handoff', text: reason };
+    return { kind: 'bad', why: `stopped the run on ${event}` };
+  }
   const context = parsed.additionalContext ?? h?.additionalContext;
   if (typeof context === 'string') return { kind: 'warn', text: context };
   return { kind: 'silent' };

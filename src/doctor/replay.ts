@@ -62,7 +62,7 @@ export function buildDriver(facts: ReplayFacts, label: string, captured: Record<
     return p;
   };
   const read = READERS[facts.answers];
-  const who = { label, preEvent: facts.pre.event };
+  const who = { label, preEvent: facts.pre.event, stops: facts.handoff === 'stops' };
   return {
     events: { pre: facts.pre.event, post: facts.post.event, turn: facts.turn.event },
     pre: (attempt, turn, command = REPLAY_COMMAND) => {
