@@ -19,7 +19,7 @@ import { judgePlugin, pluginFileCheck, probePlugin } from './plugin.ts';
 import { driverFor, replay } from './replay.ts';
 import { rootKeys, trustCheck } from './trust.ts';
 import { runProcess } from './exec.ts';
-import { type Check, type Env, fail, pass, RERUN } from './types.ts';
+import { type Check, type Env, fail, note, RERUN } from './types.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -67,7 +67,7 @@ async function wiredChecks(ctx: Ctx, tool: ToolName, configPath: string, found: 
     nodeCheck(tool, Object.values(audit.commands), hookRunner(ctx, extraEnv)),
     driver
       ? replay(tool, driver, audit.commands, (command, payload) => run(command, JSON.stringify(payload)), configPath)
-      : Promise.resolve(pass(`${tool}.replay`, 'no captured payloads to replay for this tool')),
+      : Promise.resolve(note(`${tool}.replay`, `not replayed: the ${TOOLS[tool].label} record gives no captured payloads to replay (doctor.replay)`)),
   ]);
   checks.push(node, replayed);
   return checks;

@@ -4,6 +4,7 @@ export const claude: ToolRecord = {
   name: 'claude',
   label: 'Claude Code',
   aliases: ['claude-code', 'claudecode'],
+  userLevel: ['.claude/settings.json'],
   evidence: ['.claude/', 'CLAUDE.md'],
   intents: [
     GUARD_INTENT,

@@ -4,6 +4,7 @@ export const codex: ToolRecord = {
   name: 'codex',
   label: 'Codex',
   aliases: ['openai-codex'],
+  userLevel: ['.codex/config.toml'],
   evidence: ['.codex/'],
   intents: [
     GUARD_INTENT,

@@ -3,6 +3,7 @@ import { GUARD_INTENT, GUARD_PATH, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolR
 export const copilot: ToolRecord = {
   name: 'copilot',
   label: 'GitHub Copilot CLI',
+  userLevel: ['.copilot/config.json'],
   evidence: ['.github/copilot-instructions.md', '.github/hooks/'],
   intents: [
     GUARD_INTENT,
@@ -28,7 +29,6 @@ export const copilot: ToolRecord = {
     traces: { mentions: ['.github/hooks/loop-guard.json'] },
     shellLabel: "Copilot CLI's shell",
     envFix: (key, value) => `Copilot CLI has no project setting for its shell's environment: export ${key}=${value} before starting copilot`,
-    name: 'Copilot CLI',
     files: { user: { path: '~/.copilot/config.json', movedBy: [{ env: 'COPILOT_HOME', dir: '~/.copilot' }] } },
     hookRules: [{ in: ['user'], key: ['disableAllHooks'], is: true, message: '{file} sets "disableAllHooks": true, so Copilot CLI runs no hooks at all', fix: 'remove it from {file}' }],
     shellEnv: { env: {}, source: 'no setting of ours (Copilot CLI has none for its shell)' },

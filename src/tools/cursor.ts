@@ -5,6 +5,7 @@ export const CURSOR_ENV_SNIPPET = '.cursor/loop-guard-env.sh';
 export const cursor: ToolRecord = {
   name: 'cursor',
   label: 'Cursor',
+  userLevel: ['.cursor/hooks.json'],
   evidence: ['.cursor/', '.cursorrules'],
   intents: [
     GUARD_INTENT,

@@ -3,6 +3,7 @@ import { GUARD_INTENT, GUARD_PATH, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolR
 export const gemini: ToolRecord = {
   name: 'gemini',
   label: 'Gemini CLI',
+  userLevel: ['.gemini/settings.json'],
   evidence: ['.gemini/', 'GEMINI.md'],
   intents: [
     GUARD_INTENT,

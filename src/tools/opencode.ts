@@ -6,6 +6,7 @@ export const opencode: ToolRecord = {
   name: 'opencode',
   label: 'OpenCode',
   aliases: ['open-code'],
+  userLevel: ['.config/opencode/opencode.json'],
   evidence: ['opencode.json', 'opencode.jsonc', '.opencode/'],
   // The plugin carries the guard and the shell environment in-process (OpenCode has no env setting for its shell).
   intents: [{ kind: 'owned', path: OPENCODE_PLUGIN, asset: 'opencode-plugin', mode: 0o644 }],

@@ -3,6 +3,7 @@ import { GUARD_INTENT, GUARD_PATH, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolR
 export const qwen: ToolRecord = {
   name: 'qwen',
   label: 'Qwen Code',
+  userLevel: ['.qwen/settings.json'],
   evidence: ['.qwen/', 'QWEN.md'],
   intents: [
     GUARD_INTENT,

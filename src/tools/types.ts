@@ -62,8 +62,6 @@ export interface DoctorFacts {
   trust?: TrustFacts;
   /** Further checks from doctor's library, in order. */
   checks?: DoctorCheck[];
-  /** The tool as doctor's sentences name it, when shorter than the label ("Copilot CLI"). */
-  name?: string;
 }
 
 /** A config file: repo-relative, or `~/…` in the user's home. JSON(C), or TOML when it ends in `.toml`. */
@@ -173,6 +171,9 @@ export interface PluginFacts {
 export interface ToolRecord {
   name: ToolName;
   label: string;
+  /** The tool's user-level config files, relative to $HOME: a directory where one of them is the user's own file is
+   *  $HOME-like, not a project, and the scaffolder refuses it. */
+  userLevel: string[];
   /** Other names people type for it in --tools (the product and package names). */
   aliases?: string[];
   /** Repo-relative paths whose existence shows the tool is in use (a trailing / means a directory). */
