@@ -120,6 +120,11 @@ export type DoctorCheck =
  * How doctor replays a tool's hook payloads: 7 attempts of one failing command, a user turn, one more attempt, and a
  * command the hang rules refuse. Each step sends a captured payload (assets/payloads/<tool>/<file>, a copy of
  * test/fixtures/payloads) with only the fields named here overwritten, and only where the captured payload has them.
+ *
+ * For a new tool: copy a failing pre, its post and a user-prompt payload into assets/payloads/<tool>/, name their
+ * events and files, point the paths below at their fields, write `result` as the tool writes a finished run, and pick
+ * the reader that parses what its adapter prints (test/doctor/answers.test.ts reads the adapter's real answers with
+ * it, and test/doctor/replay.test.ts checks every path below exists in the payloads).
  */
 export interface ReplayFacts {
   /** The event each step is sent as (the key under which the config lists our command) and its captured payload. */
