@@ -1,4 +1,4 @@
-// Pure checks on the instruction files: the AGENTS.md stop rule, the CLAUDE.md import, and Codex's size budget.
+// Pure checks on the instruction files: the AGENTS.md stop rule, a tool's import of it, and an instruction size budget.
 import { type BlockSpec, endMarker, inspectBlock } from '../edit/md-block.ts';
 import { findInlineImports, hasImportLine } from '../edit/lines.ts';
 import { type Check, fail, pass, RERUN } from './types.ts';
@@ -22,19 +22,22 @@ export function agentsBlockCheck(text: string | null, spec: BlockSpec): Check {
   }
 }
 
-/** `claude.import`: Claude Code reads CLAUDE.md, not AGENTS.md, so the rule reaches it only through an import. */
-export function claudeImportCheck(files: { path: string; text: string | null; symlinkToAgents: boolean }[]): Check {
-  const id = 'claude.import';
+/** `<tool>.import`: a tool that reads its own file, not AGENTS.md, sees the rule only through an import (`line`, e.g.
+ * `@AGENTS.md`) or a link; `files` are the places it reads, the import intent's first. */
+export function importCheck(tool: string, label: string, line: string, files: { path: string; text: string | null; symlinkToAgents: boolean }[]): Check {
+  const id = `${tool}.import`;
+  const target = line.replace(/^@/, '');
+  const first = files[0]?.path ?? target;
   const present = files.filter((f) => f.text !== null);
   for (const f of present) {
-    if (f.symlinkToAgents) return pass(id, `${f.path} is a link to AGENTS.md`);
-    if (hasImportLine(f.text as string, '@AGENTS.md')) return pass(id, `${f.path} imports @AGENTS.md`);
-    const inline = findInlineImports(f.text as string, '@AGENTS.md');
-    if (inline.length) return pass(id, `${f.path} mentions @AGENTS.md on line ${inline[0]}, which Claude Code imports`);
+    if (f.symlinkToAgents) return pass(id, `${f.path} is a link to ${target}`);
+    if (hasImportLine(f.text as string, line)) return pass(id, `${f.path} imports ${line}`);
+    const inline = findInlineImports(f.text as string, line);
+    if (inline.length) return pass(id, `${f.path} mentions ${line} on line ${inline[0]}, which ${label} imports`);
   }
-  if (!present.length) return fail(id, 'there is no CLAUDE.md, and Claude Code does not read AGENTS.md, so it never sees the stop rule', `${RERUN} (it creates CLAUDE.md with the line @AGENTS.md)`);
-  const where = present[0]?.path ?? 'CLAUDE.md';
-  return fail(id, `${where} does not import AGENTS.md, so Claude Code never sees the stop rule`, `add the line @AGENTS.md at the top of ${where} (${RERUN} does it)`);
+  if (!present.length) return fail(id, `there is no ${first}, and ${label} does not read ${target}, so it never sees the stop rule`, `${RERUN} (it creates ${first} with the line ${line})`);
+  const where = present[0]?.path ?? first;
+  return fail(id, `${where} does not import ${target}, so ${label} never sees the stop rule`, `add the line ${line} at the top of ${where} (${RERUN} does it)`);
 }
 
 export interface InstructionDoc {
@@ -55,7 +58,7 @@ export function blockEndOffset(text: string): number | null {
   return Buffer.byteLength(upTo, 'utf8');
 }
 
-/** One file per directory, as Codex picks it: AGENTS.override.md before AGENTS.md; empty files are skipped. */
+/** One file per directory, as the tool picks it: AGENTS.override.md before AGENTS.md; empty files are skipped. */
 function chosen(docs: readonly InstructionDoc[]): Map<string, InstructionDoc> {
   const byDir = new Map<string, InstructionDoc>();
   for (const d of docs) {
@@ -72,21 +75,21 @@ function ancestors(dir: string): string[] {
 }
 
 /**
- * `codex.instructions`: Codex concatenates the instruction files from the repo root down to its working directory
- * and stops at `project_doc_max_bytes` (32 KiB). The rule is lost when the root file hides it or pushes it past the
- * budget; any chain over the budget loses its end.
+ * `<tool>.instructions`: a tool that concatenates the instruction files from the repo root down to its working
+ * directory and stops at a byte budget (`key` in `configPath`) loses the rule when the root file hides it or pushes it
+ * past the budget; any chain over the budget loses its end.
  */
-export function codexInstructionsCheck(docs: readonly InstructionDoc[], blockEnd: number | null, budget: number): Check {
-  const id = 'codex.instructions';
+export function instructionsBudgetCheck(tool: string, label: string, setting: { key: string; configPath: string }, docs: readonly InstructionDoc[], blockEnd: number | null, budget: number): Check {
+  const id = `${tool}.instructions`;
   const byDir = chosen(docs);
   const root = byDir.get('');
   if (root?.name === 'AGENTS.override.md') {
-    return fail(id, 'Codex reads AGENTS.override.md at the repo root instead of AGENTS.md, so it never sees the loop-guard block', 'copy the loop-guard block from AGENTS.md into AGENTS.override.md, or delete AGENTS.override.md');
+    return fail(id, `${label} reads AGENTS.override.md at the repo root instead of AGENTS.md, so it never sees the loop-guard block`, 'copy the loop-guard block from AGENTS.md into AGENTS.override.md, or delete AGENTS.override.md');
   }
   if (blockEnd !== null && blockEnd > budget) {
     return fail(
       id,
-      `the loop-guard block ends at byte ${blockEnd} of AGENTS.md, past Codex's ${kib(budget)} instruction budget, so Codex never reads it`,
+      `the loop-guard block ends at byte ${blockEnd} of AGENTS.md, past ${label}'s ${kib(budget)} instruction budget, so ${label} never reads it`,
       'move the loop-guard block (begin marker through end marker) to the top of AGENTS.md, or shorten the text above it',
     );
   }
@@ -100,11 +103,11 @@ export function codexInstructionsCheck(docs: readonly InstructionDoc[], blockEnd
     const where = worst.dir ? `in ${worst.dir}/ (${worst.files.join(' + ')})` : 'at the root';
     return fail(
       id,
-      `Codex's instructions ${where} add up to ${kib(worst.bytes)}, over its ${kib(budget)} budget, so the end is cut off`,
-      'shorten those files (keep the loop-guard block near the top of AGENTS.md), or raise project_doc_max_bytes in .codex/config.toml',
+      `${label}'s instructions ${where} add up to ${kib(worst.bytes)}, over its ${kib(budget)} budget, so the end is cut off`,
+      `shorten those files (keep the loop-guard block near the top of AGENTS.md), or raise ${setting.key} in ${setting.configPath}`,
     );
   }
   const size = root ? `AGENTS.md is ${kib(root.bytes)}` : 'there is no AGENTS.md';
   const chain = worst.dir ? `; the longest chain, ${worst.files.join(' + ')}, is ${kib(worst.bytes)}` : '';
-  return pass(id, `${size}${chain}, within Codex's ${kib(budget)} instruction budget`);
+  return pass(id, `${size}${chain}, within ${label}'s ${kib(budget)} instruction budget`);
 }

@@ -1,11 +1,13 @@
 // Replays one tool's hook payloads through the hook commands configured in the repo and judges the answers:
 // results 1–2 silent, a `loop-guard:` warning on the 3rd, the 5th and 6th attempts denied, the 7th a hand-off (a
 // refusal that also stops the turn, in the tool's own stop fields), and a user turn lets it run again.
+import { TOOLS, type ReplayFacts, type ToolName } from '../tools/index.ts';
+import { READERS, type Reading, type Step } from './answers.ts';
 import { type Json, loadPayload } from './payloads.ts';
 import { describeExit, type ProcResult } from './exec.ts';
 import { type Check, fail, pass, RERUN } from './types.ts';
 
-export type ReplayTool = 'claude' | 'codex' | 'cursor' | 'gemini' | 'copilot' | 'qwen';
+export type { Reading, Step } from './answers.ts';
 
 /** The failing command the replay repeats, and its output: a test failure, which the guard counts normally (an
  * "unfixable" class such as a missing file would warn on the 2nd result already). */
@@ -15,14 +17,8 @@ export const REPLAY_OUTPUT = 'FAIL src/sum.test.ts > adds\nAssertionError: expec
 /** A command the hang rules refuse before it runs (the `editor` rule, which every tool keeps), so the replay proves they are on. */
 export const HANG_COMMAND = 'vim notes.txt';
 
-export type Reading =
-  | { kind: 'silent' }
-  | { kind: 'warn'; text: string }
-  | { kind: 'deny'; text: string }
-  /** a refusal that also tells the tool to stop the turn (where the tool has a field for that) */
-  | { kind: 'handoff'; text: string }
-  | { kind: 'bad'; why: string };
-export type Step = 'pre' | 'post' | 'turn';
+/** What the replayed user says. */
+const PROMPT = 'try a different approach';
 
 export interface Driver {
   events: Record<Step, string>;
@@ -30,205 +26,71 @@ export interface Driver {
   post(attempt: number, turn: number): Json;
   userTurn(turn: number): Json;
   read(stdout: string, step: Step, event: string): Reading;
-  /** The tool has no stop field the hook can set (Codex 0.171): its hand-off reads as a refusal, and the guard ends a
-   *  `codex exec` run by interrupting it, which a replay cannot see. */
+  /** The tool has no stop field the hook can set: its hand-off reads as a refusal that says the turn stops here. */
   handoffIsDeny?: boolean;
 }
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
 
-function parseJson(text: string): Obj | string {
-  try {
-    const v = obj(JSON.parse(text));
-    return v ?? 'printed JSON that is not an object';
-  } catch {
-    return `printed text that is not JSON: ${JSON.stringify(text.slice(0, 80))}`;
-  }
+/** The value at a dotted path, or undefined. */
+export function getPath(o: unknown, path: string): unknown {
+  let cur: unknown = o;
+  for (const k of path.split('.')) cur = obj(cur)?.[k];
+  return cur;
 }
 
-/** Claude Code and Codex read the same hookSpecificOutput shape; Codex also rejects any field it does not know. */
-function readHookSpecific(stdout: string, step: Step, event: string, strict: boolean): Reading {
-  const out = stdout.trim();
-  if (out === '') return { kind: 'silent' };
-  // On the user-prompt event both tools add plain stdout to the model's context.
-  if (step === 'turn') return { kind: 'bad', why: `printed ${JSON.stringify(out.slice(0, 80))} on ${event}, which the tool would add to the model's context` };
-  const parsed = parseJson(out);
-  if (typeof parsed === 'string') return { kind: 'bad', why: `${parsed} on ${event}` };
-  if (strict && Object.keys(parsed).some((k) => k !== 'hookSpecificOutput')) {
-    return { kind: 'bad', why: `answered ${event} with fields Codex rejects (${Object.keys(parsed).join(', ')})` };
-  }
-  // Claude Code ends the turn on continue:false from PreToolUse; anywhere else it would stop the agent for nothing.
-  const stops = parsed.continue === false;
-  if (stops && (step !== 'pre' || typeof parsed.stopReason !== 'string' || parsed.stopReason === '')) {
-    return { kind: 'bad', why: `answered ${event} with continue:false ${step !== 'pre' ? 'outside PreToolUse' : 'without a stopReason'}` };
-  }
-  const h = obj(parsed.hookSpecificOutput);
-  if (!h) return { kind: 'silent' };
-  if (h.hookEventName !== event) return { kind: 'bad', why: `answered ${event} with hookEventName ${JSON.stringify(h.hookEventName)}, which the tool rejects` };
-  if (h.permissionDecision === 'allow') return { kind: 'bad', why: 'answered permissionDecision "allow", which skips the permission prompt' };
-  if (h.permissionDecision === 'deny') {
-    const reason = h.permissionDecisionReason;
-    if (step !== 'pre') return { kind: 'bad', why: `denied on ${event}` };
-    if (typeof reason !== 'string' || reason === '') return { kind: 'bad', why: 'denied without a permissionDecisionReason' };
-    return { kind: stops ? 'handoff' : 'deny', text: reason };
-  }
-  if (stops) return { kind: 'bad', why: 'stopped the turn without refusing the command, so it runs once more' };
-  if (typeof h.additionalContext === 'string') return { kind: 'warn', text: h.additionalContext };
-  return { kind: 'silent' };
+/** Overwrite the value at a dotted path only where the payload has it (a list gets `[value]`): the replay changes
+ *  fields of the captured payload, it never adds one the tool does not send. */
+function setPresent(o: Obj, path: string, value: unknown): void {
+  const keys = path.split('.');
+  const last = keys.pop() as string;
+  let cur: Obj | undefined = o;
+  for (const k of keys) cur = obj(cur?.[k]);
+  if (cur && last in cur) cur[last] = Array.isArray(cur[last]) ? [value] : value;
 }
 
-function readCursor(stdout: string, step: Step, event: string): Reading {
-  const out = stdout.trim();
-  if (out === '') return { kind: 'silent' };
-  const parsed = parseJson(out);
-  if (typeof parsed === 'string') return { kind: 'bad', why: `${parsed} on ${event}` };
-  if (step === 'turn' && parsed.continue === false) return { kind: 'bad', why: 'refused the user prompt (continue: false)' };
-  if (parsed.permission === 'deny') {
-    if (step !== 'pre') return { kind: 'bad', why: `denied on ${event}` };
-    const msg = parsed.agent_message;
-    if (typeof msg !== 'string' || msg === '') return { kind: 'bad', why: 'denied without an agent_message for the model' };
-    // Cursor has no field that ends the turn from preToolUse: the hand-off tells the person why in user_message.
-    const user = typeof parsed.user_message === 'string' ? parsed.user_message : '';
-    return { kind: user.includes('stopped the agent') ? 'handoff' : 'deny', text: msg };
-  }
-  if (typeof parsed.additional_context === 'string') return { kind: 'warn', text: parsed.additional_context };
-  return { kind: 'silent' };
-}
-
-/** Gemini CLI and Copilot CLI: a deny is a top-level decision (Gemini) or hookSpecificOutput (Copilot); a warning is
- * hookSpecificOutput.additionalContext (Gemini) or a top-level additionalContext (Copilot); silence otherwise. */
-function readGeminiOrCopilot(stdout: string, step: Step, event: string): Reading {
-  const out = stdout.trim();
-  if (out === '') return { kind: 'silent' };
-  const parsed = parseJson(out);
-  if (typeof parsed === 'string') return { kind: 'bad', why: `${parsed} on ${event}` };
-  const h = obj(parsed.hookSpecificOutput);
-  const denyReason = parsed.decision === 'deny' ? parsed.reason : h?.permissionDecision === 'deny' ? h.permissionDecisionReason : undefined;
-  if (parsed.decision === 'deny' || h?.permissionDecision === 'deny') {
-    if (step !== 'pre') return { kind: 'bad', why: `denied on ${event}, which replaces the output` };
-    if (typeof denyReason !== 'string' || denyReason === '') return { kind: 'bad', why: 'denied without a reason' };
-    return { kind: 'deny', text: denyReason };
-  }
-  if (parsed.continue === false) return { kind: 'bad', why: `stopped the run on ${event}` };
-  const context = parsed.additionalContext ?? h?.additionalContext;
-  if (typeof context === 'string') return { kind: 'warn', text: context };
-  return { kind: 'silent' };
-}
-
-/** The payload drivers, built from the shipped payloads with only command, output and ids changed. */
-export function drivers(root: string): Record<ReplayTool, Driver> {
-  const claudePre = loadPayload('claude/PreToolUse-failure.json');
-  const claudePost = loadPayload('claude/PostToolUseFailure-failure.json');
-  const claudeTurn = loadPayload('claude/UserPromptSubmit-prompt.json');
-  const codexPre = loadPayload('codex/PreToolUse-failure.json');
-  const codexPost = loadPayload('codex/PostToolUse-failure.json');
-  const codexTurn = loadPayload('codex/UserPromptSubmit-prompt.json');
-  const cursorPre = loadPayload('cursor/preToolUse.json');
-  const cursorPost = loadPayload('cursor/postToolUse.json');
-  const cursorTurn = loadPayload('cursor/beforeSubmitPrompt.json');
-  const geminiPre = loadPayload('gemini/BeforeTool-failure.json');
-  const geminiPost = loadPayload('gemini/AfterTool-failure.json');
-  const geminiTurn = loadPayload('gemini/BeforeAgent-prompt.json');
-  const copilotPre = loadPayload('copilot/PreToolUse-failure.json');
-  const copilotPost = loadPayload('copilot/PostToolUse-failure.json');
-  const copilotTurn = loadPayload('copilot/UserPromptSubmit.json');
-  const qwenPre = loadPayload('qwen/PreToolUse-failure.json');
-  const qwenPost = loadPayload('qwen/PostToolUseFailure-failure.json');
-  const qwenTurn = loadPayload('qwen/UserPromptSubmit-prompt.json');
-  const qwenPrompt = (turn: number) => `${String(qwenPre.session_id)}########${2 * (turn - 1)}`;
-  // Each tool marks a new user message with a new id; the replay does the same after the user turn.
-  const promptId = (turn: number) => (turn === 1 ? claudePre.prompt_id : `doctor-prompt-${turn}`);
-  const turnId = (turn: number) => (turn === 1 ? codexPre.turn_id : `doctor-turn-${turn}`);
-  const generation = (turn: number) => (turn === 1 ? cursorPre.generation_id : `doctor-generation-${turn}`);
-  return {
-    claude: {
-      events: { pre: 'PreToolUse', post: 'PostToolUseFailure', turn: 'UserPromptSubmit' },
-      pre: (i, t, command = REPLAY_COMMAND) => ({ ...claudePre, cwd: root, prompt_id: promptId(t), tool_use_id: `toolu_doctor_${i}`, tool_input: { command, description: 'Run the tests' } }),
-      post: (i, t) => ({
-        ...claudePost,
-        cwd: root,
-        prompt_id: promptId(t),
-        tool_use_id: `toolu_doctor_${i}`,
-        tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' },
-        error: `Exit code 1\n${REPLAY_OUTPUT}`,
-      }),
-      userTurn: (t) => ({ ...claudeTurn, cwd: root, prompt_id: promptId(t), prompt: 'try a different approach' }),
-      read: (out, step, event) => readHookSpecific(out, step, event, false),
-    },
-    codex: {
-      events: { pre: 'PreToolUse', post: 'PostToolUse', turn: 'UserPromptSubmit' },
-      pre: (i, t, command = REPLAY_COMMAND) => ({ ...codexPre, cwd: root, turn_id: turnId(t), tool_use_id: `call_doctor_${i}`, tool_input: { command } }),
-      post: (i, t) => ({ ...codexPost, cwd: root, turn_id: turnId(t), tool_use_id: `call_doctor_${i}`, tool_input: { command: REPLAY_COMMAND }, tool_response: `${REPLAY_OUTPUT}\n` }),
-      userTurn: (t) => ({ ...codexTurn, cwd: root, turn_id: turnId(t), prompt: 'try a different approach' }),
-      read: (out, step, event) => readHookSpecific(out, step, event, true),
-      handoffIsDeny: true,
-    },
-    cursor: {
-      events: { pre: 'preToolUse', post: 'postToolUse', turn: 'beforeSubmitPrompt' },
-      pre: (i, t, command = REPLAY_COMMAND) => ({
-        ...cursorPre,
-        cwd: root,
-        workspace_roots: [root],
-        generation_id: generation(t),
-        tool_use_id: `doctor_${i}`,
-        tool_input: { command, working_directory: root },
-      }),
-      post: (i, t) => ({
-        ...cursorPost,
-        cwd: root,
-        workspace_roots: [root],
-        generation_id: generation(t),
-        tool_use_id: `doctor_${i}`,
-        tool_input: { command: REPLAY_COMMAND },
-        tool_output: JSON.stringify({ exitCode: 1, stdout: REPLAY_OUTPUT }),
-      }),
-      userTurn: (t) => ({ ...cursorTurn, workspace_roots: [root], generation_id: generation(t), prompt: 'try a different approach' }),
-      read: readCursor,
-    },
-    gemini: {
-      events: { pre: 'BeforeTool', post: 'AfterTool', turn: 'BeforeAgent' },
-      // Gemini, Copilot and Qwen render the hand-off as the refusal (their stop answers are not wired yet).
-      handoffIsDeny: true,
-      pre: (_i, _t, command = REPLAY_COMMAND) => ({ ...geminiPre, cwd: root, tool_input: { command, description: 'Run the tests' } }),
-      post: (i) => ({
-        ...geminiPost,
-        cwd: root,
-        tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' },
-        tool_response: { llmContent: `<untrusted_context>\nOutput: ${REPLAY_OUTPUT}\nExit Code: 1\nProcess Group PGID: ${4000 + i}\n</untrusted_context>`, returnDisplay: REPLAY_OUTPUT },
-      }),
-      userTurn: () => ({ ...geminiTurn, cwd: root, prompt: 'try a different approach' }),
-      read: readGeminiOrCopilot,
-    },
-    copilot: {
-      events: { pre: 'PreToolUse', post: 'PostToolUse', turn: 'UserPromptSubmit' },
-      handoffIsDeny: true,
-      pre: (_i, _t, command = REPLAY_COMMAND) => ({ ...copilotPre, cwd: root, tool_input: { command, description: 'Run the tests' } }),
-      post: (i) => ({
-        ...copilotPost,
-        cwd: root,
-        tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' },
-        tool_result: { result_type: 'success', text_result_for_llm: `${REPLAY_OUTPUT}\n<shellId: ${i} completed with exit code 1>` },
-      }),
-      userTurn: () => ({ ...copilotTurn, cwd: root, prompt: 'try a different approach' }),
-      read: readGeminiOrCopilot,
-    },
-    qwen: {
-      events: { pre: 'PreToolUse', post: 'PostToolUseFailure', turn: 'UserPromptSubmit' },
-      handoffIsDeny: true,
-      pre: (i, t, command = REPLAY_COMMAND) => ({ ...qwenPre, cwd: root, prompt_id: qwenPrompt(t), tool_use_id: `toolu_doctor_${i}`, tool_input: { command, description: 'Run the tests' } }),
-      post: (i, t) => ({
-        ...qwenPost,
-        cwd: root,
-        prompt_id: qwenPrompt(t),
-        tool_use_id: `toolu_doctor_${i}`,
-        tool_input: { command: REPLAY_COMMAND, description: 'Run the tests' },
-        error: `Command: ${REPLAY_COMMAND}\nDirectory: (root)\nOutput: ${REPLAY_OUTPUT}\nError: (none)\nExit Code: 1\nSignal: (none)\nProcess Group PGID: (none)`,
-      }),
-      userTurn: (t) => ({ ...qwenTurn, cwd: root, prompt_id: qwenPrompt(t), prompt: 'try a different approach', submitted_prompt: 'try a different approach' }),
-      read: (out, step, event) => readHookSpecific(out, step, event, false),
-    },
+/** Pure: a driver from the tool's replay facts and its three captured payloads. */
+export function buildDriver(facts: ReplayFacts, label: string, captured: Record<Step, Json>, root: string): Driver {
+  const firstTurnId = facts.turnId === undefined ? undefined : getPath(captured.pre, facts.turnId);
+  const make = (step: Step, attempt: number, turn: number): Obj => {
+    const p = structuredClone(captured[step]) as Obj;
+    for (const f of facts.root) setPresent(p, f, root);
+    // Each tool marks a new user message with a new id; the replay does the same after the user turn.
+    if (facts.turnId !== undefined) setPresent(p, facts.turnId, turn === 1 ? firstTurnId : `doctor-turn-${turn}`);
+    if (facts.callId !== undefined && step !== 'turn') setPresent(p, facts.callId, `doctor-call-${attempt}`);
+    return p;
   };
+  const read = READERS[facts.answers];
+  const who = { label, preEvent: facts.pre.event, stops: facts.handoff === 'stops' };
+  return {
+    events: { pre: facts.pre.event, post: facts.post.event, turn: facts.turn.event },
+    pre: (attempt, turn, command = REPLAY_COMMAND) => {
+      const p = make('pre', attempt, turn);
+      setPresent(p, facts.command, command);
+      return p;
+    },
+    post: (attempt, turn) => {
+      const p = make('post', attempt, turn);
+      setPresent(p, facts.command, REPLAY_COMMAND);
+      return { ...p, ...facts.result({ command: REPLAY_COMMAND, output: REPLAY_OUTPUT, exitCode: 1, attempt }) };
+    },
+    userTurn: (turn) => {
+      const p = make('turn', 0, turn);
+      for (const f of facts.prompt) setPresent(p, f, PROMPT);
+      return p;
+    },
+    read: (stdout, step, event) => read(stdout, step, event, who),
+    ...(facts.handoff === 'refusal' ? { handoffIsDeny: true } : {}),
+  };
+}
+
+/** The tool's driver, built from its record and its payloads shipped in assets/payloads/<tool>/; null without replay facts. */
+export function driverFor(tool: ToolName, root: string): Driver | null {
+  const facts = TOOLS[tool].doctor.replay;
+  if (!facts) return null;
+  const load = (file: string) => loadPayload(`${tool}/${file}`);
+  return buildDriver(facts, TOOLS[tool].label, { pre: load(facts.pre.payload), post: load(facts.post.payload), turn: load(facts.turn.payload) }, root);
 }
 
 /** Runs one hook command with a payload on stdin. */
@@ -263,7 +125,7 @@ function timeline(entries: readonly Entry[]): string {
  * event, one more pre. An event the
  * config has no hook for is skipped, as the tool would skip it, so a missing hook shows as a guard that never fires.
  */
-export async function replay(tool: ReplayTool, driver: Driver, commands: Readonly<Record<string, string>>, send: Send, configPath: string): Promise<Check> {
+export async function replay(tool: string, driver: Driver, commands: Readonly<Record<string, string>>, send: Send, configPath: string): Promise<Check> {
   const id = `${tool}.replay`;
   const entries: Entry[] = [];
   const fixBroken = `${RERUN} to reinstall the guard and its hook entries, then run doctor again`;

@@ -1,38 +1,85 @@
-// Pure: whether Gemini CLI and Copilot CLI trust a folder, from their user files and env (both skip project hooks
-// silently in an untrusted folder, so a repo that looks set up can still run no guard at all).
+// Pure: whether a tool trusts this folder, from the user's trust file and environment, by the file's shape (the tool
+// record's `doctor.trust` names the kind and gives the words). Tools that skip project hooks silently in an untrusted
+// folder make a repository that looks set up run no guard at all.
 import { dirname, sep } from 'node:path';
+import type { TrustFacts } from '../tools/index.ts';
+import type { LoadedFile } from './config-files.ts';
+import { valueAt } from './config-files.ts';
 import { type Check, type Env, fail, pass } from './types.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
 const within = (dir: string, root: string) => root === dir || root.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 
-/** Gemini CLI 0.61: trusted by GEMINI_CLI_TRUST_WORKSPACE=true, folder trust turned off, or a trustedFolders.json rule. */
-export function geminiTrustCheck(root: string, env: Env, userSettings: unknown, trustedFolders: unknown, where: string): Check {
-  const id = 'gemini.trust';
-  if (env.GEMINI_CLI_TRUST_WORKSPACE === 'true') return pass(id, 'GEMINI_CLI_TRUST_WORKSPACE=true trusts every folder, so project hooks load');
-  if (obj(obj(obj(userSettings)?.security)?.folderTrust)?.enabled === false) return pass(id, 'folder trust is off in ~/.gemini/settings.json, so project hooks load');
-  const rules = Object.entries(obj(trustedFolders) ?? {});
-  const hit = rules.find(([p, v]) => (v === 'TRUST_FOLDER' && within(p, root)) || (v === 'TRUST_PARENT' && within(dirname(p), root)));
-  const denied = rules.find(([p, v]) => v === 'DO_NOT_TRUST' && within(p, root));
-  if (hit && !denied) return pass(id, `${where} trusts this folder (${hit[0]}), so Gemini CLI loads .gemini/settings.json and its hooks`);
-  return fail(
-    id,
-    `Gemini CLI does not trust this folder${denied ? ` (${where} says DO_NOT_TRUST)` : ''}, so it skips .gemini/settings.json and runs no loop-guard hook (and --skip-trust drops them silently)`,
-    `start gemini here and choose "Trust folder", or add "${root}": "TRUST_FOLDER" to ${where}`,
-  );
+/** `{name}` placeholders filled in. */
+export function fill(text: string, values: Readonly<Record<string, string>>): string {
+  return text.replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m);
 }
 
-/** Copilot CLI 1.0: trusted by COPILOT_ALLOW_ALL=true or a trustedFolders entry in ~/.copilot/config.json. */
-export function copilotTrustCheck(root: string, env: Env, config: unknown, where: string): Check {
-  const id = 'copilot.trust';
-  if (env.COPILOT_ALLOW_ALL === 'true') return pass(id, 'COPILOT_ALLOW_ALL=true trusts every folder, so .github/hooks load');
-  const folders = obj(config)?.trustedFolders;
-  const hit = Array.isArray(folders) ? folders.find((f): f is string => typeof f === 'string' && within(f, root)) : undefined;
-  if (hit) return pass(id, `${where} trusts ${hit}, so Copilot CLI loads .github/hooks`);
-  return fail(
-    id,
-    `Copilot CLI does not trust this folder, so it loads no .github/hooks and runs no loop-guard hook (it says nothing about it)`,
-    `start copilot here and trust the folder, or add "${root}" to "trustedFolders" in ${where}`,
-  );
+export interface TrustInput {
+  /** The repository root, symlinks resolved, and the spellings a projects table may use. */
+  root: string;
+  roots: readonly string[];
+  env: Env;
+  files: ReadonlyMap<string, LoadedFile>;
+}
+
+/** `<tool>.trust`. */
+export function trustCheck(tool: string, facts: TrustFacts, input: TrustInput): Check {
+  const id = `${tool}.trust`;
+  const file = input.files.get(facts.file);
+  const shown = file?.shown ?? facts.file;
+  switch (facts.kind) {
+    case 'projects-table':
+      return projectsTable(id, facts.texts, file, shown, input.roots);
+    case 'folder-rules': {
+      const t = facts.texts;
+      if (input.env[facts.allEnv] === 'true') return pass(id, t.all);
+      const off = input.files.get(facts.off.file);
+      if (valueAt(off?.doc, facts.off.key) === facts.off.is) return pass(id, fill(t.off, { file: off?.shown ?? facts.off.file }));
+      const rules = Object.entries(obj(file?.doc) ?? {});
+      const root = input.root;
+      const hit = rules.find(([p, v]) => (v === 'TRUST_FOLDER' && within(p, root)) || (v === 'TRUST_PARENT' && within(dirname(p), root)));
+      const denied = rules.find(([p, v]) => v === 'DO_NOT_TRUST' && within(p, root));
+      if (hit && !denied) return pass(id, fill(t.trusted, { file: shown, hit: hit[0] }));
+      return fail(id, fill(t.untrusted, { denied: denied ? fill(t.denied, { file: shown }) : '' }), fill(t.fix, { root, file: shown }));
+    }
+    case 'folder-list': {
+      const t = facts.texts;
+      if (input.env[facts.allEnv] === 'true') return pass(id, t.all);
+      const folders = obj(file?.doc)?.[facts.key];
+      const hit = Array.isArray(folders) ? folders.find((f): f is string => typeof f === 'string' && within(f, input.root)) : undefined;
+      if (hit) return pass(id, fill(t.trusted, { file: shown, hit }));
+      return fail(id, t.untrusted, fill(t.fix, { root: input.root, file: shown }));
+    }
+  }
+}
+
+function projectEntry(doc: Obj, roots: readonly string[]): Obj | undefined {
+  const projects = obj(doc.projects);
+  if (!projects) return undefined;
+  for (const [key, value] of Object.entries(projects)) if (roots.includes(key.replace(/\/+$/, ''))) return obj(value);
+  return undefined;
+}
+
+/** TOML `[projects."<root>"] trust_level = "trusted"`, under any spelling of the root. */
+function projectsTable(id: string, t: Extract<TrustFacts, { kind: 'projects-table' }>['texts'], file: LoadedFile | undefined, shown: string, roots: readonly string[]): Check {
+  const root = roots[0] ?? '';
+  if (!file || file.text === null) return fail(id, fill(t.missing, { file: shown }), t.fix);
+  if (file.doc === undefined) return fail(id, fill(t.unreadable, { file: shown, error: file.problem ?? 'not valid TOML' }), `fix the TOML syntax in ${shown}, then ${t.fix}`);
+  const level = projectEntry(obj(file.doc) ?? {}, roots)?.trust_level;
+  if (level === 'trusted') return pass(id, fill(t.trusted, { file: shown, root }));
+  const why = level === undefined ? `has no [projects."${root}"] trust_level = "trusted"` : `sets trust_level = ${JSON.stringify(level)} for ${root}`;
+  return fail(id, fill(t.untrusted, { file: shown, why }), t.fix);
+}
+
+/** The spellings of the repo root a projects table may have recorded: as given and with symlinks resolved. */
+export function rootKeys(root: string, realpath: (p: string) => string): string[] {
+  const keys = new Set([root.replace(/\/+$/, '')]);
+  try {
+    keys.add(realpath(root).replace(/\/+$/, ''));
+  } catch {
+    // the root as given is all we have
+  }
+  return [...keys];
 }

@@ -5,6 +5,8 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync,
 import { basename, dirname, join } from 'node:path';
 import { clearJournal, type JournalData, rollBack, Steps, writeJournal } from './journal.ts';
 import { EscapeError, insidePath } from './paths.ts';
+import { TOOL_NAMES, TOOLS } from '../tools/index.ts';
+import { AGENTS_GITIGNORE, MANIFEST_PATH, OLD_GUARD_PATH } from '../tools/markers.ts';
 import type { FileChange } from './plan.ts';
 
 export class ApplyError extends Error {
@@ -57,8 +59,16 @@ function existingMode(path: string): number | undefined {
   }
 }
 
-/** Directories we may create, removed again by --remove only when left empty. */
-export const OUR_DIRS = ['.agents/hooks', '.agents', '.opencode/plugins', '.opencode', '.cursor', '.codex', '.claude'];
+/** Every directory a path lies in, deepest first (so a child is emptied before its parent). */
+export function dirsOf(paths: readonly string[]): string[] {
+  const dirs = new Set<string>();
+  for (const p of paths) for (let d = dirname(p); d !== '.' && d !== '/' && d !== ''; d = dirname(d)) dirs.add(d);
+  return [...dirs].sort((a, b) => b.split('/').length - a.split('/').length || a.localeCompare(b));
+}
+
+/** Directories we may create (the ones the records' files lie in): temp files are swept there after a crash, and
+ *  --remove takes one out again only when it is left empty. */
+export const OUR_DIRS: readonly string[] = dirsOf([...TOOL_NAMES.flatMap((t) => TOOLS[t].intents.map((i) => i.path)), AGENTS_GITIGNORE, MANIFEST_PATH, OLD_GUARD_PATH]);
 
 export interface ApplyResult {
   written: string[];

@@ -3,6 +3,7 @@
 import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { findGitRoot } from './detect.ts';
+import { TOOL_NAMES, TOOLS } from '../tools/index.ts';
 
 /** A refusal that is the user's input, not a broken file: exit 2 with this message. */
 export class RootError extends Error {
@@ -24,8 +25,9 @@ export class EscapeError extends Error {
   }
 }
 
-/** Per-user config files of the agent tools: a directory where these are the user's own is $HOME-like, not a project. */
-export const USER_LEVEL_FILES = ['.claude/settings.json', '.codex/config.toml', '.cursor/hooks.json', '.config/opencode/opencode.json'];
+/** Per-user config files of the agent tools (the records' `userLevel`): a directory where these are the user's own is
+ * $HOME-like, not a project. */
+export const USER_LEVEL_FILES: readonly string[] = TOOL_NAMES.flatMap((t) => TOOLS[t].userLevel);
 
 function real(path: string): string | null {
   try {

@@ -1,9 +1,9 @@
 // The --tools value: tool names, the aliases people type (claude-code, all), and a suggestion for a typo.
 import { closest } from '../report/suggest.ts';
-import { TOOL_NAMES, type ToolName } from '../tools/index.ts';
+import { TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
 
-/** Names people use for a tool besides ours (the package and product names). */
-const ALIASES: Readonly<Record<string, ToolName>> = { 'claude-code': 'claude', claudecode: 'claude', 'openai-codex': 'codex', 'open-code': 'opencode' };
+/** Names people use for a tool besides ours (the package and product names), from the records. */
+const ALIASES: Readonly<Record<string, ToolName>> = Object.fromEntries(TOOL_NAMES.flatMap((t) => (TOOLS[t].aliases ?? []).map((a) => [a, t])));
 
 export interface ToolListResult {
   tools: ToolName[];

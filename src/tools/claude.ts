@@ -3,6 +3,8 @@ import { GUARD_INTENT, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from
 export const claude: ToolRecord = {
   name: 'claude',
   label: 'Claude Code',
+  aliases: ['claude-code', 'claudecode'],
+  userLevel: ['.claude/settings.json'],
   evidence: ['.claude/', 'CLAUDE.md'],
   intents: [
     GUARD_INTENT,
@@ -32,6 +34,25 @@ export const claude: ToolRecord = {
     traces: { mentions: ['.claude/settings.json'] },
     shellLabel: "Claude Code's shell",
     envFix: (key, value) => `set "${key}": "${value}" under "env" in .claude/settings.json (npx create-loop-guard --yes --force replaces your own value)`,
+    files: { local: { path: '.claude/settings.local.json' }, user: { path: '~/.claude/settings.json' } },
+    hookEnv: { CLAUDE_PROJECT_DIR: '{root}' },
+    // Claude Code gives its hooks and its shell the settings' env too; later layers win, as in Claude Code.
+    settingsEnv: { files: ['user', 'hooks', 'local'], where: 'the Claude Code settings "env"' },
+    hookRules: [{ in: ['hooks', 'local', 'user'], key: ['disableAllHooks'], is: true, message: '{file} sets "disableAllHooks": true, so Claude Code runs no hooks at all', fix: 'remove "disableAllHooks" from {file}' }],
+    checks: [{ kind: 'import', also: ['.claude/CLAUDE.md'] }],
+    replay: {
+      pre: { event: 'PreToolUse', payload: 'PreToolUse-failure.json' },
+      post: { event: 'PostToolUseFailure', payload: 'PostToolUseFailure-failure.json' },
+      turn: { event: 'UserPromptSubmit', payload: 'UserPromptSubmit-prompt.json' },
+      command: 'tool_input.command',
+      root: ['cwd'],
+      turnId: 'prompt_id',
+      callId: 'tool_use_id',
+      prompt: ['prompt'],
+      result: ({ output, exitCode }) => ({ error: `Exit code ${exitCode}\n${output}` }),
+      answers: 'hook-specific-output',
+      handoff: 'stops',
+    },
   },
   nextSteps: ['Claude Code picks up .claude/settings.json on its own; in an interactive session accept the workspace-trust prompt so project hooks run.'],
 };

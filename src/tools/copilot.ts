@@ -3,6 +3,7 @@ import { GUARD_INTENT, GUARD_PATH, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolR
 export const copilot: ToolRecord = {
   name: 'copilot',
   label: 'GitHub Copilot CLI',
+  userLevel: ['.copilot/config.json'],
   evidence: ['.github/copilot-instructions.md', '.github/hooks/'],
   intents: [
     GUARD_INTENT,
@@ -28,6 +29,35 @@ export const copilot: ToolRecord = {
     traces: { mentions: ['.github/hooks/loop-guard.json'] },
     shellLabel: "Copilot CLI's shell",
     envFix: (key, value) => `Copilot CLI has no project setting for its shell's environment: export ${key}=${value} before starting copilot`,
+    files: { user: { path: '~/.copilot/config.json', movedBy: [{ env: 'COPILOT_HOME', dir: '~/.copilot' }] } },
+    hookRules: [{ in: ['user'], key: ['disableAllHooks'], is: true, message: '{file} sets "disableAllHooks": true, so Copilot CLI runs no hooks at all', fix: 'remove it from {file}' }],
+    shellEnv: { env: {}, source: 'no setting of ours (Copilot CLI has none for its shell)' },
+    // Copilot CLI 1.0 loads .github/hooks only in a trusted folder, and says nothing when it does not.
+    trust: {
+      kind: 'folder-list',
+      file: 'user',
+      key: 'trustedFolders',
+      allEnv: 'COPILOT_ALLOW_ALL',
+      texts: {
+        all: 'COPILOT_ALLOW_ALL=true trusts every folder, so .github/hooks load',
+        trusted: '{file} trusts {hit}, so Copilot CLI loads .github/hooks',
+        untrusted: 'Copilot CLI does not trust this folder, so it loads no .github/hooks and runs no loop-guard hook (it says nothing about it)',
+        fix: 'start copilot here and trust the folder, or add "{root}" to "trustedFolders" in {file}',
+      },
+    },
+    replay: {
+      pre: { event: 'PreToolUse', payload: 'PreToolUse-failure.json' },
+      post: { event: 'PostToolUse', payload: 'PostToolUse-failure.json' },
+      turn: { event: 'UserPromptSubmit', payload: 'UserPromptSubmit.json' },
+      command: 'tool_input.command',
+      root: ['cwd'],
+      prompt: ['prompt'],
+      // The exit code lives only in the closing `<shellId: N …>` line.
+      result: ({ output, exitCode, attempt }) => ({ tool_result: { result_type: 'success', text_result_for_llm: `${output}\n<shellId: ${attempt} completed with exit code ${exitCode}>` } }),
+      answers: 'decision-or-context',
+      // Its stop answer (renderCopilotStop, on PermissionRequest) is not wired to the hand-off yet.
+      handoff: 'refusal',
+    },
   },
   nextSteps: [
     'Copilot CLI loads .github/hooks only in a trusted folder: accept its trust prompt (or add this folder to trustedFolders in ~/.copilot/config.json).',

@@ -5,6 +5,7 @@ export const CURSOR_ENV_SNIPPET = '.cursor/loop-guard-env.sh';
 export const cursor: ToolRecord = {
   name: 'cursor',
   label: 'Cursor',
+  userLevel: ['.cursor/hooks.json'],
   evidence: ['.cursor/', '.cursorrules'],
   intents: [
     GUARD_INTENT,
@@ -35,6 +36,25 @@ export const cursor: ToolRecord = {
     traces: { mentions: ['.cursor/hooks.json'] },
     shellLabel: "Cursor's agent shell",
     envFix: () => `load the Cursor agent environment from your shell profile: npx create-loop-guard --shell-profile`,
+    hookEnv: { CURSOR_PROJECT_DIR: '{root}', CLAUDE_PROJECT_DIR: '{root}' },
+    // The guard reads a Claude-shaped payload as Cursor's when these are set (Cursor also runs .claude/settings.json hooks).
+    identityEnv: ['CURSOR_VERSION', 'CURSOR_PROJECT_DIR'],
+    hookRules: [{ in: ['hooks'], key: ['version'], isNot: 1, message: '{file} has no "version": 1, which Cursor requires', fix: 'add "version": 1 at the top level of {file}' }],
+    checks: [{ kind: 'profile-env', snippet: CURSOR_ENV_SNIPPET }],
+    replay: {
+      pre: { event: 'preToolUse', payload: 'preToolUse.json' },
+      post: { event: 'postToolUse', payload: 'postToolUse.json' },
+      turn: { event: 'beforeSubmitPrompt', payload: 'beforeSubmitPrompt.json' },
+      command: 'tool_input.command',
+      root: ['cwd', 'workspace_roots', 'tool_input.working_directory'],
+      turnId: 'generation_id',
+      callId: 'tool_use_id',
+      prompt: ['prompt'],
+      result: ({ output, exitCode }) => ({ tool_output: JSON.stringify({ exitCode, stdout: output }) }),
+      answers: 'permission-fields',
+      // preToolUse has no field that ends the turn: the hand-off is a refusal whose user_message says the agent stopped.
+      handoff: 'stops',
+    },
   },
   nextSteps: ['Cursor reloads .cursor/hooks.json by itself; if hooks do not show up, reload the window.'],
 };

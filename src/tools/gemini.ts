@@ -3,6 +3,7 @@ import { GUARD_INTENT, GUARD_PATH, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolR
 export const gemini: ToolRecord = {
   name: 'gemini',
   label: 'Gemini CLI',
+  userLevel: ['.gemini/settings.json'],
   evidence: ['.gemini/', 'GEMINI.md'],
   intents: [
     GUARD_INTENT,
@@ -33,6 +34,48 @@ export const gemini: ToolRecord = {
     shellLabel: "Gemini CLI's shell",
     // Gemini's shell sets PAGER=cat, GIT_PAGER=cat and GIT_TERMINAL_PROMPT=0 itself; it has no project setting for other variables.
     envFix: (key, value) => `Gemini CLI has no project setting for its shell's environment: export ${key}=${value} before starting gemini`,
+    files: {
+      user: { path: '~/.gemini/settings.json', movedBy: [{ env: 'GEMINI_CLI_HOME', dir: '~' }] },
+      trustedFolders: {
+        path: '~/.gemini/trustedFolders.json',
+        movedBy: [
+          { env: 'GEMINI_CLI_TRUSTED_FOLDERS_PATH', dir: '~/.gemini/trustedFolders.json' },
+          { env: 'GEMINI_CLI_HOME', dir: '~' },
+        ],
+      },
+    },
+    hookRules: [{ in: ['hooks', 'user'], key: ['hooksConfig', 'enabled'], is: false, message: '{file} sets "hooksConfig": { "enabled": false }, so Gemini CLI runs no hooks at all', fix: 'remove it from {file}' }],
+    shellEnv: { env: { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' }, source: "Gemini CLI's own shell settings" },
+    // Gemini CLI 0.61 skips project hooks silently in a folder it does not trust.
+    trust: {
+      kind: 'folder-rules',
+      file: 'trustedFolders',
+      allEnv: 'GEMINI_CLI_TRUST_WORKSPACE',
+      off: { file: 'user', key: ['security', 'folderTrust', 'enabled'], is: false },
+      texts: {
+        all: 'GEMINI_CLI_TRUST_WORKSPACE=true trusts every folder, so project hooks load',
+        off: 'folder trust is off in {file}, so project hooks load',
+        trusted: '{file} trusts this folder ({hit}), so Gemini CLI loads .gemini/settings.json and its hooks',
+        untrusted: 'Gemini CLI does not trust this folder{denied}, so it skips .gemini/settings.json and runs no loop-guard hook (and --skip-trust drops them silently)',
+        denied: ' ({file} says DO_NOT_TRUST)',
+        fix: 'start gemini here and choose "Trust folder", or add "{root}": "TRUST_FOLDER" to {file}',
+      },
+    },
+    replay: {
+      pre: { event: 'BeforeTool', payload: 'BeforeTool-failure.json' },
+      post: { event: 'AfterTool', payload: 'AfterTool-failure.json' },
+      turn: { event: 'BeforeAgent', payload: 'BeforeAgent-prompt.json' },
+      command: 'tool_input.command',
+      root: ['cwd'],
+      prompt: ['prompt'],
+      // The exit code lives only in llmContent; the process group id changes on every run.
+      result: ({ output, exitCode, attempt }) => ({
+        tool_response: { llmContent: `<untrusted_context>\nOutput: ${output}\nExit Code: ${exitCode}\nProcess Group PGID: ${4000 + attempt}\n</untrusted_context>`, returnDisplay: output },
+      }),
+      answers: 'decision-or-context',
+      // Its stop answer (renderGeminiStop) is not wired to the hand-off yet.
+      handoff: 'refusal',
+    },
   },
   nextSteps: [
     'Gemini CLI loads project hooks only in a trusted folder: answer its trust prompt, or add this folder to ~/.gemini/trustedFolders.json ("--skip-trust" runs without the hooks).',

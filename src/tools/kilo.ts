@@ -6,6 +6,7 @@ export const KILO_PLUGIN = '.kilo/plugins/loop-guard.js';
 export const kilo: ToolRecord = {
   name: 'kilo',
   label: 'Kilo CLI',
+  userLevel: ['.config/kilo/kilo.json', '.config/kilo/kilo.jsonc'],
   // Kilo's project config: .kilo/ (and the legacy .kilocode/), kilo.json or kilo.jsonc. It also reads opencode.json,
   // which is OpenCode's evidence, so that file alone does not mean Kilo.
   evidence: ['.kilo/', '.kilocode/', 'kilo.json', 'kilo.jsonc'],
@@ -16,6 +17,13 @@ export const kilo: ToolRecord = {
     traces: { exists: [KILO_PLUGIN] },
     shellLabel: "Kilo's shell",
     envFix: (key, value) => `npx create-loop-guard --yes --force to reinstall the plugin, which sets ${key}=${value} for every shell command`,
+    // Kilo's own captured payloads (assets/payloads/kilo/): the same shapes as OpenCode's.
+    plugin: {
+      path: KILO_PLUGIN,
+      dist: 'kilo-plugin.js',
+      payloads: { init: 'plugin-init.json', before: 'tool.execute.before-failure.json', after: 'tool.execute.after-failure.json', turn: 'chat.message.json' },
+      hooks: ['tool.execute.before', 'tool.execute.after', 'chat.message', 'shell.env'],
+    },
   },
   nextSteps: ['Kilo loads .kilo/plugins/loop-guard.js at its next start.'],
 };

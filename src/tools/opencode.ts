@@ -5,6 +5,8 @@ export const OPENCODE_PLUGIN = '.opencode/plugins/loop-guard.js';
 export const opencode: ToolRecord = {
   name: 'opencode',
   label: 'OpenCode',
+  aliases: ['open-code'],
+  userLevel: ['.config/opencode/opencode.json'],
   evidence: ['opencode.json', 'opencode.jsonc', '.opencode/'],
   // The plugin carries the guard and the shell environment in-process (OpenCode has no env setting for its shell).
   intents: [{ kind: 'owned', path: OPENCODE_PLUGIN, asset: 'opencode-plugin', mode: 0o644 }],
@@ -12,6 +14,12 @@ export const opencode: ToolRecord = {
     traces: { exists: [OPENCODE_PLUGIN] },
     shellLabel: "OpenCode's shell",
     envFix: (key, value) => `npx create-loop-guard --yes --force to reinstall the plugin, which sets ${key}=${value} for every shell command`,
+    plugin: {
+      path: OPENCODE_PLUGIN,
+      dist: 'opencode-plugin.js',
+      payloads: { init: 'plugin-init-context.json', before: 'tool.execute.before-failure.json', after: 'tool.execute.after-failure.json', turn: 'chat.message-prompt.json' },
+      hooks: ['tool.execute.before', 'tool.execute.after', 'chat.message', 'shell.env'],
+    },
   },
   nextSteps: ['OpenCode loads .opencode/plugins/loop-guard.js at its next start.'],
 };

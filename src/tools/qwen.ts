@@ -3,6 +3,7 @@ import { GUARD_INTENT, GUARD_PATH, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolR
 export const qwen: ToolRecord = {
   name: 'qwen',
   label: 'Qwen Code',
+  userLevel: ['.qwen/settings.json'],
   evidence: ['.qwen/', 'QWEN.md'],
   intents: [
     GUARD_INTENT,
@@ -30,6 +31,26 @@ export const qwen: ToolRecord = {
     shellLabel: "Qwen Code's shell",
     // Qwen's shell sets PAGER=cat itself (not GIT_PAGER); it has no project setting for other variables.
     envFix: (key, value) => `Qwen Code has no project setting for its shell's environment: export ${key}=${value} before starting qwen`,
+    hookEnv: { QWEN_PROJECT_DIR: '{root}', CLAUDE_PROJECT_DIR: '{root}' },
+    hookRules: [{ in: ['hooks'], key: ['disableAllHooks'], is: true, message: '{file} sets "disableAllHooks": true, so Qwen Code runs no hooks at all', fix: 'remove "disableAllHooks" from {file}' }],
+    shellEnv: { env: { PAGER: 'cat' }, source: "Qwen Code's own shell settings" },
+    replay: {
+      pre: { event: 'PreToolUse', payload: 'PreToolUse-failure.json' },
+      post: { event: 'PostToolUseFailure', payload: 'PostToolUseFailure-failure.json' },
+      turn: { event: 'UserPromptSubmit', payload: 'UserPromptSubmit-prompt.json' },
+      command: 'tool_input.command',
+      root: ['cwd'],
+      // prompt_id is per user prompt; only a prompt carrying submitted_prompt counts as a user turn.
+      turnId: 'prompt_id',
+      callId: 'tool_use_id',
+      prompt: ['prompt', 'submitted_prompt'],
+      result: ({ command, output, exitCode }) => ({
+        error: `Command: ${command}\nDirectory: (root)\nOutput: ${output}\nError: (none)\nExit Code: ${exitCode}\nSignal: (none)\nProcess Group PGID: (none)`,
+      }),
+      answers: 'hook-specific-output',
+      // Its stop answer (renderQwenStop) is not wired to the hand-off yet.
+      handoff: 'refusal',
+    },
   },
   nextSteps: ['Start qwen at the repository root: it reads .qwen/settings.json from the current directory only.'],
 };

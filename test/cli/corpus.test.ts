@@ -14,7 +14,6 @@ import { fixtureRepo, readTree, requireCli, runCliAsync } from '../helpers/cli.t
 beforeAll(requireCli);
 
 const CORPUS = fileURLToPath(new URL('../fixtures/corpus/', import.meta.url));
-const LABELS: Record<ToolName, string> = { claude: 'Claude Code', codex: 'Codex', cursor: 'Cursor', opencode: 'OpenCode', gemini: 'Gemini CLI', copilot: 'GitHub Copilot CLI', qwen: 'Qwen Code', kilo: 'Kilo CLI' };
 
 /**
  * Shapes the CLI refuses with a conflict (exit 1, names the file and a fix) instead of merging:
@@ -241,17 +240,12 @@ describe('the corpus', () => {
   });
 });
 
-/** What the CLI always installs for a tool: the shared guard, or OpenCode's plugin. */
-const OWNED: Record<ToolName, string> = {
-  claude: '.agents/hooks/loop-guard.cjs',
-  codex: '.agents/hooks/loop-guard.cjs',
-  cursor: '.agents/hooks/loop-guard.cjs',
-  opencode: '.opencode/plugins/loop-guard.js',
-  gemini: '.agents/hooks/loop-guard.mjs',
-  copilot: '.agents/hooks/loop-guard.mjs',
-  qwen: '.agents/hooks/loop-guard.mjs',
-  kilo: '.kilo/plugins/loop-guard.js',
-};
+/** What the CLI always installs for a tool: its first owned file (the shared guard, or OpenCode's plugin). */
+function ownedOf(tool: ToolName): string {
+  const owned = TOOLS[tool].intents.find((i) => i.kind === 'owned');
+  if (!owned) throw new Error(`${tool} installs no file of its own`);
+  return owned.path;
+}
 
 // Install keeps every key, value and comment; rerun is a no-op; --check is clean; --remove restores the tree.
 describe.concurrent('install, rerun, --check, --remove', () => {
@@ -275,8 +269,8 @@ describe.concurrent('install, rerun, --check, --remove', () => {
     if (c.target.endsWith('.local.json')) expect(apply.stdout).not.toContain(c.target);
     const installed = readTree(dir);
     for (const t of c.expectTools) {
-      expect(apply.stdout).toMatch(new RegExp(`^  ${LABELS[t]} `, 'm'));
-      expect(installed.has(OWNED[t]), OWNED[t]).toBe(true);
+      expect(apply.stdout).toMatch(new RegExp(`^  ${TOOLS[t].label} `, 'm'));
+      expect(installed.has(ownedOf(t)), ownedOf(t)).toBe(true);
     }
     checkMerged(expect, c, original, installed.get(c.target) ?? '');
 

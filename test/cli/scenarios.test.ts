@@ -3,13 +3,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { TOOLS, type ToolName } from '../../src/tools/index.ts';
 import { dumpTree, fixtureRepo, modeOf, readTree, requireCli, runCli, scrub } from '../helpers/cli.ts';
 import { repoRoot } from '../helpers/guard.ts';
 
 beforeAll(requireCli);
 
 const snap = (fixture: string, name: string) => join(repoRoot, 'snapshots', fixture, `${name}.txt`);
-const LABELS: Record<string, string> = { claude: 'Claude Code', codex: 'Codex', cursor: 'Cursor', opencode: 'OpenCode' };
 
 const FIXTURES: Array<{ name: string; tools?: string; expectTools: string[] }> = [
   { name: 'claude', expectTools: ['claude'] },
@@ -29,7 +29,7 @@ describe.each(FIXTURES)('fixture $name', ({ name, tools, expectTools }) => {
     const apply = runCli(['--yes', ...toolArgs], { cwd: dir });
     expect(apply.stderr).toBe('');
     expect(apply.status).toBe(0);
-    for (const t of expectTools) expect(apply.stdout).toMatch(new RegExp(`^  ${LABELS[t]} `, 'm'));
+    for (const t of expectTools) expect(apply.stdout).toMatch(new RegExp(`^  ${TOOLS[t as ToolName].label} `, 'm'));
     const after = readTree(dir);
     await expect(dumpTree(after)).toMatchFileSnapshot(snap(name, 'apply-tree'));
     await expect(scrub(apply.stdout, dir)).toMatchFileSnapshot(snap(name, 'apply-output'));

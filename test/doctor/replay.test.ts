@@ -1,21 +1,23 @@
-// claude.replay / codex.replay / cursor.replay: the built guard passes; broken guards and missing hooks fail.
+// <tool>.replay for every tool whose record has replay facts: the built guard passes; broken guards and missing hooks fail.
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { drivers, replay, type ReplayTool } from '../../src/doctor/replay.ts';
+import { type Driver, driverFor, getPath, replay } from '../../src/doctor/replay.ts';
+import { loadPayload } from '../../src/doctor/payloads.ts';
 import { runShell } from '../../src/doctor/exec.ts';
+import { TOOL_NAMES, TOOLS, type ToolName } from '../../src/tools/index.ts';
 import { builtGuard, requireBuilt, tempDir } from '../helpers/doctor.ts';
 
 beforeAll(requireBuilt);
 
-const EVENTS: Record<ReplayTool, string[]> = {
-  claude: ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit'],
-  codex: ['PreToolUse', 'PostToolUse', 'UserPromptSubmit'],
-  cursor: ['preToolUse', 'postToolUse', 'postToolUseFailure', 'beforeSubmitPrompt'],
-  gemini: ['BeforeTool', 'AfterTool', 'BeforeAgent'],
-  copilot: ['PreToolUse', 'PostToolUse', 'UserPromptSubmit'],
-  qwen: ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit'],
-};
+/** Every tool whose record says how to replay it (today all but the plugin tool). */
+const REPLAYED = TOOL_NAMES.filter((t) => TOOLS[t].doctor.replay !== undefined);
+
+/** The events the scaffolder hooks for a tool: what a fresh install configures. */
+function eventsOf(tool: ToolName): string[] {
+  const spec = TOOLS[tool].intents.find((i) => i.kind === 'json');
+  return spec?.kind === 'json' ? spec.hooks.events.map((e) => e.event) : [];
+}
 
 function sender(extra: Record<string, string> = {}) {
   const state = tempDir('lg-doctor-state-');
@@ -23,8 +25,8 @@ function sender(extra: Record<string, string> = {}) {
   return (command: string, payload: object) => runShell(command, { cwd: state, env, input: JSON.stringify(payload) });
 }
 
-function commands(tool: ReplayTool, file = builtGuard, skip: string[] = []): Record<string, string> {
-  return Object.fromEntries(EVENTS[tool].filter((e) => !skip.includes(e)).map((e) => [e, `node "${file}" ${tool}`]));
+function commands(tool: ToolName, file = builtGuard, skip: string[] = []): Record<string, string> {
+  return Object.fromEntries(eventsOf(tool).filter((e) => !skip.includes(e)).map((e) => [e, `node "${file}" ${tool}`]));
 }
 
 function script(body: string): string {
@@ -34,9 +36,48 @@ function script(body: string): string {
   return f;
 }
 
-const d = drivers('/repo');
+function driver(tool: ToolName): Driver {
+  const d = driverFor(tool, '/repo');
+  if (!d) throw new Error(`${tool} has no replay facts`);
+  return d;
+}
+const d = Object.fromEntries(REPLAYED.map((t) => [t, driver(t)])) as Record<ToolName, Driver>;
 
-describe.concurrent.each(['claude', 'codex', 'cursor', 'gemini', 'copilot', 'qwen'] as const)('%s', { timeout: 60_000 }, (tool) => {
+describe('the replay facts in the records', () => {
+  it('cover every tool with command hooks, and replay only events the scaffolder hooks', () => {
+    expect(REPLAYED.length).toBeGreaterThanOrEqual(6);
+    for (const t of TOOL_NAMES) {
+      const facts = TOOLS[t].doctor.replay;
+      expect(facts !== undefined, t).toBe(eventsOf(t).length > 0);
+      if (facts) for (const step of [facts.pre, facts.post, facts.turn]) expect(eventsOf(t), t).toContain(step.event);
+    }
+  });
+
+  it.each(REPLAYED)('%s: every field the facts name is in its captured payloads, and the driver adds none', (tool) => {
+    const facts = TOOLS[tool].doctor.replay;
+    if (!facts) throw new Error('no facts');
+    const captured = { pre: loadPayload(`${tool}/${facts.pre.payload}`), post: loadPayload(`${tool}/${facts.post.payload}`), turn: loadPayload(`${tool}/${facts.turn.payload}`) };
+    for (const step of ['pre', 'post'] as const) {
+      expect(getPath(captured[step], facts.command), `${step} ${facts.command}`).toBeTypeOf('string');
+      if (facts.callId) expect(getPath(captured[step], facts.callId), `${step} ${facts.callId}`).toBeDefined();
+    }
+    if (facts.turnId) for (const step of ['pre', 'post', 'turn'] as const) expect(getPath(captured[step], facts.turnId), `${step} ${facts.turnId}`).toBeDefined();
+    for (const f of facts.prompt) expect(getPath(captured.turn, f), f).toBeTypeOf('string');
+    for (const f of facts.root) expect([captured.pre, captured.post, captured.turn].some((p) => getPath(p, f) !== undefined), f).toBe(true);
+    const drv = d[tool];
+    expect(Object.keys(drv.pre(1, 1)).sort()).toEqual(Object.keys(captured.pre).sort());
+    expect(Object.keys(drv.post(1, 1)).sort()).toEqual(Object.keys(captured.post).sort());
+    expect(Object.keys(drv.userTurn(2)).sort()).toEqual(Object.keys(captured.turn).sort());
+    expect(getPath(drv.pre(9, 2, 'vim notes.txt'), facts.command)).toBe('vim notes.txt');
+    if (facts.turnId) expect(getPath(drv.pre(1, 2), facts.turnId)).not.toEqual(getPath(drv.pre(1, 1), facts.turnId));
+    for (const f of facts.root) for (const p of [drv.pre(1, 1), drv.post(1, 1), drv.userTurn(2)]) {
+      const v = getPath(p, f);
+      if (v !== undefined) expect([v, Array.isArray(v) ? v[0] : v]).toContain('/repo');
+    }
+  });
+});
+
+describe.concurrent.each(REPLAYED)('%s', { timeout: 60_000 }, (tool) => {
   it('passes with the built guard', async () => {
     const c = await replay(tool, d[tool], commands(tool), sender(), 'cfg');
     expect(c).toMatchObject({ id: `${tool}.replay`, ok: true });
@@ -51,7 +92,7 @@ describe.concurrent.each(['claude', 'codex', 'cursor', 'gemini', 'copilot', 'qwe
   });
 
   it('fails with a guard that allows everything silently', async () => {
-    const noop = script(`// create-loop-guard v0.1.0 - generated file\nprocess.stdout.write(${JSON.stringify(tool === 'cursor' ? '{}' : '')});\n`);
+    const noop = script(`// create-loop-guard v0.1.0 - generated file\nprocess.stdout.write('');\n`);
     const c = await replay(tool, d[tool], commands(tool, noop), sender(), 'cfg');
     expect(c.ok).toBe(false);
     expect(c.message).toContain('no warning on the 3rd identical result');

@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TOOL_NAMES } from '../../src/tools/names.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
 const SRC = join(repoRoot, 'src');
@@ -105,10 +106,41 @@ describe('import rules (docs/design.md, module map)', () => {
   });
 
   it('has no tool-name comparison outside src/tools/ and src/guard/adapters/', () => {
-    const names = /(?:===|!==|case)\s*'(?:claude|codex|cursor|opencode)'|'(?:claude|codex|cursor|opencode)'\s*(?:===|!==)|\.includes\('(?:claude|codex|cursor|opencode)'\)/;
+    // audit/formats/ reads each tool's own transcript format, whose fields may hold the tool's name ("type": "gemini").
     const bad = [...g.keys()]
-      .filter((p) => !p.startsWith('tools/') && !p.startsWith('guard/adapters/'))
-      .filter((p) => names.test(readFileSync(join(SRC, p), 'utf8')));
+      .filter((p) => !p.startsWith('tools/') && !p.startsWith('guard/adapters/') && !p.startsWith('audit/formats/'))
+      .filter((p) => COMPARISON.test(readFileSync(join(SRC, p), 'utf8')));
     expect(bad).toEqual([]);
   });
+
+  it('doctor/ names no tool at all: every per-tool fact it uses comes from the records', () => {
+    const bad = [...g.keys()]
+      .filter((p) => p.startsWith('doctor/'))
+      .flatMap((p) => codeOf(readFileSync(join(SRC, p), 'utf8')).split('\n').map((line, i) => ({ where: `${p}:${i + 1}`, line })))
+      .filter(({ line }) => namesTool(line))
+      .map(({ where, line }) => `${where}: ${line.trim()}`);
+    expect(bad).toEqual([]);
+  });
+
+  it('the tool-name rules see what they are meant to see', () => {
+    expect(COMPARISON.test(`if (tool === '${TOOL_NAMES[4]}') x();`)).toBe(true);
+    expect(namesTool(`const p = loadPayload('${TOOL_NAMES[1]}/PreToolUse.json');`)).toBe(true);
+    expect(namesTool(`fail(id, 'Codex runs no hooks');`)).toBe(true);
+    expect(namesTool('const env = { CLAUDE_PROJECT_DIR: root };')).toBe(true);
+    expect(namesTool('TOOLS.qwen.doctor')).toBe(true);
+    expect(namesTool('const cursors = 1; const pos = 2;')).toBe(false);
+    expect(codeOf("const a = 1; // Claude Code does this\n/* Codex\n too */ const b = '//';")).not.toMatch(/Claude|Codex/);
+  });
 });
+
+/** Every tool name, from the one list, so a new tool is covered the day it is added. */
+const NAMES = TOOL_NAMES.join('|');
+const COMPARISON = new RegExp(`(?:===|!==|case)\\s*'(?:${NAMES})'|'(?:${NAMES})'\\s*(?:===|!==)|\\.includes\\('(?:${NAMES})'\\)`);
+/** A tool's name as a word of its own, in any case: `'codex'`, `Codex`, `CLAUDE_PROJECT_DIR`, `TOOLS.qwen`. */
+const NAMED = new RegExp(`(?<![A-Za-z0-9])(?:${NAMES})(?![a-z0-9])`, 'i');
+const namesTool = (line: string) => NAMED.test(line);
+
+/** Source without comments (a `//` inside quotes stays). */
+function codeOf(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+}

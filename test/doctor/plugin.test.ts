@@ -1,8 +1,11 @@
-// opencode.plugin / opencode.load: the built plugin loads and guards; broken plugins are named.
+// <tool>.plugin / <tool>.load for the plugin tool (OpenCode): the built plugin loads and guards; broken plugins are named.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { judgePlugin, pluginFileCheck, probePlugin } from '../../src/doctor/opencode.ts';
+import { judgePlugin, pluginFileCheck, probePlugin } from '../../src/doctor/plugin.ts';
+import { TOOLS } from '../../src/tools/index.ts';
+
+const facts = TOOLS.opencode.doctor.plugin as NonNullable<typeof TOOLS.opencode.doctor.plugin>;
 import { withOwnedHeader } from '../../src/edit/owned-file.ts';
 import { mainDir, requireBuilt, tempDir } from '../helpers/doctor.ts';
 
@@ -16,17 +19,17 @@ async function load(text: string, packageJson?: string) {
   if (packageJson) writeFileSync(join(root, 'package.json'), packageJson);
   const file = join(root, 'loop-guard.js');
   writeFileSync(file, text);
-  const { probe, run } = await probePlugin(file, root, env());
-  return { check: judgePlugin('.opencode/plugins/loop-guard.js', probe, run), probe };
+  const { probe, run } = await probePlugin('opencode', 'OpenCode', facts, file, root, env());
+  return { check: judgePlugin('opencode', 'OpenCode', facts.hooks, '.opencode/plugins/loop-guard.js', probe, run), probe };
 }
 
 describe('pluginFileCheck (opencode.plugin)', () => {
-  it('passes for the shipped file', () => expect(pluginFileCheck('p', shipped(), shipped(), '0.1.0')).toMatchObject({ id: 'opencode.plugin', ok: true }));
+  it('passes for the shipped file', () => expect(pluginFileCheck('opencode', 'OpenCode', 'p', shipped(), shipped(), '0.1.0')).toMatchObject({ id: 'opencode.plugin', ok: true }));
   it('fails when missing, foreign, old or edited', () => {
-    expect(pluginFileCheck('p', null, shipped(), '0.1.0').message).toContain('does not exist');
-    expect(pluginFileCheck('p', 'export const X = async () => ({});\n', shipped(), '0.1.0').message).toContain('no create-loop-guard header');
-    expect(pluginFileCheck('p', shipped(), shipped(), '0.2.0').message).toContain('is v0.1.0');
-    expect(pluginFileCheck('p', `${shipped()}// mine\n`, shipped(), '0.1.0').message).toContain('differs from the plugin');
+    expect(pluginFileCheck('opencode', 'OpenCode', 'p', null, shipped(), '0.1.0').message).toContain('does not exist');
+    expect(pluginFileCheck('opencode', 'OpenCode', 'p', 'export const X = async () => ({});\n', shipped(), '0.1.0').message).toContain('no create-loop-guard header');
+    expect(pluginFileCheck('opencode', 'OpenCode', 'p', shipped(), shipped(), '0.2.0').message).toContain('is v0.1.0');
+    expect(pluginFileCheck('opencode', 'OpenCode', 'p', `${shipped()}// mine\n`, shipped(), '0.1.0').message).toContain('differs from the plugin');
   });
 });
 

@@ -1,28 +1,23 @@
-// The OpenCode plugin: is the file ours and current, and does it load and guard? It is imported in a child Node
-// process (OpenCode runs plugins in-process, so a throw-away process stands in for it) and driven with the payload
-// shapes OpenCode passes to plugin hooks.
+// An in-process plugin (OpenCode's plugin API; the record's `doctor.plugin`): is the file ours and current, and does it
+// load and guard? It is imported in a child Node process (the tool runs plugins in-process, so a throw-away process
+// stands in for it) and driven with the payload shapes the tool passes to plugin hooks (its captured payloads).
 import { readOwnedHeader } from '../edit/owned-file.ts';
-import { AGENT_ENV, TOOLS } from '../tools/index.ts';
+import { AGENT_ENV, type PluginFacts } from '../tools/index.ts';
 import { type Json, loadPayload } from './payloads.ts';
 import { REPLAY_COMMAND, REPLAY_OUTPUT } from './replay.ts';
 import { describeExit, type ProcResult, runProcess } from './exec.ts';
 import { type Check, type Env, fail, pass, RERUN } from './types.ts';
 
-/** The tools that run this plugin: OpenCode, and Kilo (an OpenCode fork with the same plugin API). */
-export type PluginTool = 'opencode' | 'kilo';
-
 /** `<tool>.plugin`: present, ours, this version, byte-identical to what this version ships. */
-export function pluginFileCheck(path: string, text: string | null, expected: string, version: string, tool: PluginTool = 'opencode'): Check {
+export function pluginFileCheck(tool: string, label: string, path: string, text: string | null, expected: string, version: string): Check {
   const id = `${tool}.plugin`;
-  if (text === null) return fail(id, `${path} does not exist, so ${TOOLS[tool].label} runs no loop guard`, `${RERUN} --tools ${tool}`);
+  if (text === null) return fail(id, `${path} does not exist, so ${label} runs no loop guard`, `${RERUN} --tools ${tool}`);
   const header = readOwnedHeader(text);
   if (!header) return fail(id, `${path} has no create-loop-guard header, so it is not the loop-guard plugin`, `move it away, then ${RERUN}`);
   if (header.version !== version) return fail(id, `${path} is v${header.version}; this create-loop-guard is v${version}`, `${RERUN} to upgrade it`);
   if (text.replace(/\r\n/g, '\n') !== expected) return fail(id, `${path} differs from the plugin v${version} ships (edited by hand?)`, `${RERUN} to replace it`);
   return pass(id, `${path} is the current plugin (v${version})`);
 }
-
-export const REQUIRED_HOOKS = ['tool.execute.before', 'tool.execute.after', 'chat.message', 'shell.env'] as const;
 
 /** What the child reports: problems found while loading, the replay as it happened, and what shell.env set. */
 export interface PluginProbe {
@@ -33,7 +28,7 @@ export interface PluginProbe {
   env: Record<string, string> | null;
 }
 
-// Runs in the child. Node reads a .js file outside a "type": "module" package as CommonJS, which OpenCode (Bun) does
+// Runs in the child. Node reads a .js file outside a "type": "module" package as CommonJS, which the tool (Bun) does
 // not, so such a file is imported as ESM from a data: URL of the same bytes; inside one, by its file URL.
 const CHILD = String.raw`
 const chunks = [];
@@ -63,7 +58,7 @@ if (mod) {
   out.exports = Object.keys(mod);
   for (const name of out.exports) {
     const fn = mod[name];
-    if (typeof fn !== 'function') { out.problems.push('exports ' + name + ', which is not a plugin function (OpenCode refuses the file: "Plugin export is not a function")'); continue; }
+    if (typeof fn !== 'function') { out.problems.push('exports ' + name + ', which is not a plugin function (' + job.label + ' refuses the file: "Plugin export is not a function")'); continue; }
     try {
       const h = await fn(job.ctx);
       if (h && typeof h === 'object' && !hooks) hooks = h;
@@ -109,16 +104,18 @@ process.stdout.write(JSON.stringify(out));
 `;
 
 /** Load the plugin in a child process and replay; null probe when the child itself failed. */
-export async function probePlugin(path: string, root: string, env: Env): Promise<{ probe: PluginProbe | null; run: ProcResult }> {
-  const init = loadPayload('opencode/plugin-init-context.json');
+export async function probePlugin(tool: string, label: string, facts: PluginFacts, path: string, root: string, env: Env): Promise<{ probe: PluginProbe | null; run: ProcResult }> {
+  const load = (file: string) => loadPayload(`${tool}/${file}`);
+  const init = load(facts.payloads.init);
   const job = {
+    label,
     path,
     command: REPLAY_COMMAND,
     output: REPLAY_OUTPUT,
     ctx: { directory: root, worktree: root, project: { ...(init.project as Json), worktree: root }, serverUrl: 'http://127.0.0.1:4096', client: {} },
-    before: loadPayload('opencode/tool.execute.before-failure.json'),
-    after: loadPayload('opencode/tool.execute.after-failure.json'),
-    chat: loadPayload('opencode/chat.message-prompt.json'),
+    before: load(facts.payloads.before),
+    after: load(facts.payloads.after),
+    chat: load(facts.payloads.turn),
   };
   const run = await runProcess(process.execPath, ['--input-type=module', '-e', CHILD], { cwd: root, env, input: JSON.stringify(job) });
   if (run.status !== 0) return { probe: null, run };
@@ -129,14 +126,14 @@ export async function probePlugin(path: string, root: string, env: Env): Promise
   }
 }
 
-/** Pure: `<tool>.load`, judged from the probe. */
-export function judgePlugin(path: string, probe: PluginProbe | null, run: ProcResult, tool: PluginTool = 'opencode'): Check {
+/** Pure: `<tool>.load`, judged from the probe; `required` are the hooks the plugin must have. */
+export function judgePlugin(tool: string, label: string, required: readonly string[], path: string, probe: PluginProbe | null, run: ProcResult): Check {
   const id = `${tool}.load`;
   const reinstall = `${RERUN} to reinstall ${path}`;
   if (!probe) return fail(id, `loading ${path} in Node ${describeExit(run)}`, reinstall);
   if (probe.problems.length) return fail(id, `${path} ${probe.problems.join('; ')}`, reinstall);
-  if (!probe.exports.length) return fail(id, `${path} exports nothing, so ${TOOLS[tool].label} loads no plugin from it`, reinstall);
-  const missing = REQUIRED_HOOKS.filter((h) => !probe.hooks.includes(h));
+  if (!probe.exports.length) return fail(id, `${path} exports nothing, so ${label} loads no plugin from it`, reinstall);
+  const missing = required.filter((h) => !probe.hooks.includes(h));
   if (missing.length) return fail(id, `${path} has no ${missing.join(', ')} hook${missing.length > 1 ? 's' : ''}`, reinstall);
 
   const at = (step: string, attempt: number) => probe.seq.find((s) => s.step === step && s.attempt === attempt);
@@ -157,5 +154,5 @@ export function judgePlugin(path: string, probe: PluginProbe | null, run: ProcRe
   const unset = Object.entries(AGENT_ENV).filter(([k, v]) => env[k] !== v).map(([k, v]) => `${k}=${v}`);
   if (unset.length) problems.push(`its shell.env hook does not set ${unset.join(', ')}`);
   if (problems.length) return fail(id, `${path} loads, but replaying 5 identical failing \`${REPLAY_COMMAND}\` runs: ${problems.join('; ')}`, reinstall);
-  return pass(id, `${path} loads with ${REQUIRED_HOOKS.join(', ')}; it warned on the 3rd identical result, refused the 5th attempt, let it run after a new user message, and its shell.env sets ${Object.keys(AGENT_ENV).join(', ')}`);
+  return pass(id, `${path} loads with ${required.join(', ')}; it warned on the 3rd identical result, refused the 5th attempt, let it run after a new user message, and its shell.env sets ${Object.keys(AGENT_ENV).join(', ')}`);
 }
