@@ -103,6 +103,16 @@ if (existsSync(join(root, 'src/guard/adapters/opencode.ts'))) {
   assertSelfContained(pluginBuild, join(dist, 'opencode-plugin.js'));
 }
 
+// The Cline plugin: CommonJS, because Cline imports plugins with jiti, which runs CommonJS as is but sends ES-module
+// syntax through a Babel transform first (slower, against a 4 s import limit). Its default export is the plugin.
+{
+  const out = join(dist, 'cline-plugin.js');
+  const result = await build({ ...guardOptions, entryPoints: [join(root, 'src/guard/adapters/cline.ts')], outfile: out, format: 'cjs',
+    // jiti hands Cline `{ default: module.exports }`, so module.exports must be the plugin object itself.
+    footer: { js: 'module.exports = module.exports.default;' } });
+  assertSelfContained(result, out);
+}
+
 if (existsSync(join(root, 'src/cli.ts'))) {
   // Dependencies are bundled, so `npx create-loop-guard` installs nothing; code splitting keeps --help, --version
   // and --check from loading what they do not use (prompts, doctor).

@@ -14,7 +14,7 @@ import { fixtureRepo, readTree, requireCli, runCliAsync } from '../helpers/cli.t
 beforeAll(requireCli);
 
 const CORPUS = fileURLToPath(new URL('../fixtures/corpus/', import.meta.url));
-const LABELS: Record<ToolName, string> = { claude: 'Claude Code', codex: 'Codex', cursor: 'Cursor', opencode: 'OpenCode', gemini: 'Gemini CLI', copilot: 'GitHub Copilot CLI', qwen: 'Qwen Code' };
+const LABELS: Record<ToolName, string> = { claude: 'Claude Code', codex: 'Codex', cursor: 'Cursor', opencode: 'OpenCode', gemini: 'Gemini CLI', copilot: 'GitHub Copilot CLI', qwen: 'Qwen Code', cline: 'Cline' };
 
 /**
  * Shapes the CLI refuses with a conflict (exit 1, names the file and a fix) instead of merging:
@@ -250,6 +250,7 @@ const OWNED: Record<ToolName, string> = {
   gemini: '.agents/hooks/loop-guard.mjs',
   copilot: '.agents/hooks/loop-guard.mjs',
   qwen: '.agents/hooks/loop-guard.mjs',
+  cline: '.cline/plugins/loop-guard.js',
 };
 
 // Install keeps every key, value and comment; rerun is a no-op; --check is clean; --remove restores the tree.
