@@ -103,10 +103,10 @@ if (existsSync(join(root, 'src/guard/adapters/opencode.ts'))) {
   assertSelfContained(pluginBuild, join(dist, 'opencode-plugin.js'));
 }
 
-// The Cline plugin: CommonJS, because Cline imports plugins with jiti, which runs CommonJS as is but sends ES-module
-// syntax through a Babel transform first (slower, against a 4 s import limit). Its default export is the plugin.
+// The Cline plugin's body, installed as .agents/hooks/loop-guard-cline.cjs and loaded by a small loader in
+// .cline/plugins (templates/cline-loader.js.hbs) with Node's require: Cline's jiti would put 170 KB through Babel.
 {
-  const out = join(dist, 'cline-plugin.js');
+  const out = join(dist, 'cline-plugin.cjs');
   const result = await build({ ...guardOptions, entryPoints: [join(root, 'src/guard/adapters/cline.ts')], outfile: out, format: 'cjs',
     // jiti hands Cline `{ default: module.exports }`, so module.exports must be the plugin object itself.
     footer: { js: 'module.exports = module.exports.default;' } });

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLINE_PLUGIN } from '../../src/tools/cline.ts';
+import { CLINE_GUARD, CLINE_PLUGIN } from '../../src/tools/cline.ts';
 import { agentStatus, describeRun, removeDir, runProcess, type AgentRun } from './agents.ts';
 import { CLI_PATH, commitCount, FIRST_COMMIT_SUBJECT, lineCount, makeRepo, MARKER } from './helpers.ts';
 import { startMockServer, turnMarker, type MockModelServer, type Script, type ToolStep } from './mock-server.ts';
@@ -50,7 +50,9 @@ async function scaffoldCline(dir: string): Promise<void> {
     timeoutMs: 60_000,
   }).finally(() => rmSync(home, { recursive: true, force: true }));
   if (r.exitCode !== 0 || r.timedOut) throw new Error(`create-loop-guard failed (exit ${r.exitCode}):\n${r.stdout}\n${r.stderr}`);
-  if (!existsSync(join(dir, CLINE_PLUGIN))) throw new Error(`create-loop-guard exited 0 but did not write ${CLINE_PLUGIN}:\n${r.stdout}\n${r.stderr}`);
+  for (const f of [CLINE_PLUGIN, CLINE_GUARD]) {
+    if (!existsSync(join(dir, f))) throw new Error(`create-loop-guard exited 0 but did not write ${f}:\n${r.stdout}\n${r.stderr}`);
+  }
 }
 
 class Scenario {
@@ -204,9 +206,11 @@ describe.concurrent('cline: the guard in the real CLI', () => {
       expect(again?.text, `no refusal in the new turn\n${dump}`).not.toContain(MARKER);
     });
 
-  scenario('hang guard: `git commit` without -m is refused before it runs; `git log` output reaches the model',
+  scenario('hang guard (in a "type": "module" package): `git commit` without -m is refused before it runs; `git log` output reaches the model',
     { turns: [{ commands: ['git commit --allow-empty', 'git log'] }] },
     async (s) => {
+      // An ES-module package too: Cline's loader (jiti) must still run the CommonJS plugin file.
+      writeFileSync(join(s.repo, 'package.json'), '{ "name": "fixture", "type": "module" }\n');
       const before = commitCount(s.repo);
       await s.turn(1);
       const steps = s.steps();
@@ -281,11 +285,10 @@ describe.concurrent('cline: the guard in the real CLI', () => {
       expect(JSON.stringify(first?.body ?? ''), `the model's first request carries the AGENTS.md rule\n${s.dump()}`).toContain(JSON.stringify(rule).slice(1, 60));
     });
 
-  scenario('fail-open: a plugin that cannot load leaves every command running',
+  scenario('fail-open: with the guard file gone, the loader gives Cline an empty plugin and every command runs',
     { turns: [{ commands: ['echo ran >> ran.txt', 'echo ran >> ran.txt'] }] },
     async (s) => {
-      // What a broken install looks like to Cline: the file is there but does not load.
-      writeFileSync(join(s.repo, CLINE_PLUGIN), 'throw new Error("broken on purpose");\n');
+      rmSync(join(s.repo, CLINE_GUARD));
       await s.turn(1);
       const dump = s.dump();
       expect(lineCount(s.repo, 'ran.txt'), `both commands ran\n${dump}`).toBe(2);

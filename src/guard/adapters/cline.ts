@@ -133,7 +133,9 @@ export function clineHooks(env: Record<string, string | undefined> = process.env
         const session = clineSession(ctx.snapshot);
         const callId = str(obj(ctx.toolCall)?.toolCallId);
         if (tool !== undefined && CLINE_CHANGE_TOOLS.has(tool)) {
-          if (obj(ctx.result)?.isError !== true) run({ kind: 'change', by: 'edit', ...(callId ? { callId } : {}) }, session);
+          // An edit that failed changed nothing: `isError`, or `output.success: false` (afterTool-editor.json shows a success).
+          const result = obj(ctx.result);
+          if (result?.isError !== true && obj(result?.output)?.success !== false) run({ kind: 'change', by: 'edit', ...(callId ? { callId } : {}) }, session);
           return undefined;
         }
         if (tool !== CLINE_SHELL_TOOL) return undefined;
