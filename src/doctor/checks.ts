@@ -341,9 +341,18 @@ async function qwenGroup(ctx: Ctx): Promise<Check[]> {
   return checks;
 }
 
-/** A tool with no checks of its own yet: whether its shell's git pager and editor wait for a person. */
+/** A tool with no checks of its own yet: its own owned files (e.g. Cline's plugin) are ours and current; whether its shell's git pager and editor wait for a person. */
 async function genericGroup(tool: ToolName, ctx: Ctx): Promise<Check[]> {
-  return [await gitEnvCheck(tool, TOOLS[tool].doctor.shellLabel, ctx.base, { env: {}, source: 'no setting of ours' }, ctx.git)];
+  const owned = TOOLS[tool].intents.flatMap((i) => (i.kind === 'owned' && i.path !== GUARD_PATH ? [i] : []));
+  const files = owned.map(({ path, asset }): Check => {
+    const [text, id] = [ctx.read(path), `${tool}.file`];
+    const header = text === null ? null : readOwnedHeader(text);
+    if (text === null) return fail(id, `${path} is missing, so ${TOOLS[tool].label} runs no loop guard`, `${RERUN} --tools ${tool}`);
+    if (!header || header.version !== ctx.version) return fail(id, `${path} is ${header ? `v${header.version}` : 'not ours (no create-loop-guard header)'}; this create-loop-guard is v${ctx.version}`, header ? `${RERUN} to upgrade it` : `move it away, then ${RERUN}`);
+    if (text.replace(/\r\n/g, '\n') !== ctx.assets[asset]) return fail(id, `${path} differs from the file v${ctx.version} ships (edited by hand?)`, `${RERUN} to replace it`);
+    return pass(id, `${path} is ours and current (v${ctx.version})`);
+  });
+  return [...files, await gitEnvCheck(tool, TOOLS[tool].doctor.shellLabel, ctx.base, { env: {}, source: 'no setting of ours' }, ctx.git)];
 }
 
 /** Tools whose config has quirks worth checking (disabled hooks, trust, replayed payloads); the rest get genericGroup. */

@@ -9,13 +9,14 @@ import { repoRoot } from '../helpers/guard.ts';
 beforeAll(requireCli);
 
 const snap = (fixture: string, name: string) => join(repoRoot, 'snapshots', fixture, `${name}.txt`);
-const LABELS: Record<string, string> = { claude: 'Claude Code', codex: 'Codex', cursor: 'Cursor', opencode: 'OpenCode' };
+const LABELS: Record<string, string> = { claude: 'Claude Code', codex: 'Codex', cursor: 'Cursor', opencode: 'OpenCode', cline: 'Cline' };
 
 const FIXTURES: Array<{ name: string; tools?: string; expectTools: string[] }> = [
   { name: 'claude', expectTools: ['claude'] },
   { name: 'codex', expectTools: ['codex'] },
   { name: 'cursor', expectTools: ['cursor'] },
   { name: 'opencode', expectTools: ['opencode'] },
+  { name: 'cline', expectTools: ['cline'] },
   { name: 'all', expectTools: ['claude', 'codex', 'cursor', 'opencode'] },
   { name: 'empty', tools: 'claude,codex,cursor,opencode', expectTools: ['claude', 'codex', 'cursor', 'opencode'] },
 ];
