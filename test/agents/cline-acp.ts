@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { baseEnv, makeHome, requireBin, runProcess, type AgentRun } from './agents.ts';
 import { promptFor, type MockModelServer } from './mock-server.ts';
+import { CLINE_SLOW_HOST } from './more-agents.ts';
 
 interface RpcMessage { id?: number; method?: string; params?: { options?: Array<{ optionId?: string; kind?: string }> }; result?: unknown; error?: unknown }
 
@@ -14,7 +15,7 @@ interface RpcMessage { id?: number; method?: string; params?: { options?: Array<
 export async function runClineAcp(projectDir: string, server: MockModelServer, turns: number[], timeoutMs = 120_000): Promise<AgentRun & { stopReasons: unknown[] }> {
   const bin = requireBin('cline');
   const home = makeHome('cline');
-  const env = { ...baseEnv(home), CLINE_SESSION_BACKEND_MODE: 'local', CLINE_API_KEY: 'dummy', CLINE_PROVIDER: 'openai-compatible' };
+  const env = { ...baseEnv(home), ...CLINE_SLOW_HOST, CLINE_SESSION_BACKEND_MODE: 'local', CLINE_API_KEY: 'dummy', CLINE_PROVIDER: 'openai-compatible' };
   const auth = await runProcess(bin, ['auth', '-p', 'openai', '-k', 'dummy', '-m', 'mock-model', '-b', `${server.baseUrl}/v1`], { cwd: home, env, timeoutMs: 60_000 });
   const started = Date.now();
   const base = { agent: 'cline' as const, home, sessionId: null, signal: null, durationMs: 0 };

@@ -5,15 +5,16 @@
 // comes first, and that order is asserted.
 // Env: LOOP_GUARD_AGENTS (subset), LOOP_GUARD_REQUIRE_AGENTS=1, LOOP_GUARD_KEEP_TMP=1, as in scenarios.test.ts.
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLINE_GUARD, CLINE_PLUGIN } from '../../src/tools/cline.ts';
-import { agentStatus, describeRun, removeDir, runProcess, type AgentRun } from './agents.ts';
+import { agentStatus, baseEnv, describeRun, makeHome, removeDir, RUN_TIMEOUT_MS, runProcess, type AgentRun } from './agents.ts';
 import { CLI_PATH, commitCount, FIRST_COMMIT_SUBJECT, lineCount, makeRepo, MARKER } from './helpers.ts';
-import { startMockServer, turnMarker, type MockModelServer, type Script, type ToolStep } from './mock-server.ts';
+import { promptFor, startMockServer, turnMarker, type MockModelServer, type Script, type ToolStep } from './mock-server.ts';
 import { runClineAcp } from './cline-acp.ts';
-import { killProcesses, processesUsingHome, runCline } from './more-agents.ts';
+import { CLINE_SLOW_HOST, killProcesses, processesUsingHome, runCline } from './more-agents.ts';
 
 /** A plain failure (no class that warns early): the guard warns at the 3rd identical result, refuses after the 4th. */
 const FAIL_CMD = 'echo ran >> ran.txt; echo "FAIL: expected 42, got 41"; exit 1';
@@ -53,6 +54,20 @@ async function scaffoldCline(dir: string): Promise<void> {
   for (const f of [CLINE_PLUGIN, CLINE_GUARD]) {
     if (!existsSync(join(dir, f))) throw new Error(`create-loop-guard exited 0 but did not write ${f}:\n${r.stdout}\n${r.stderr}`);
   }
+}
+
+/** Resolves once something listens on 127.0.0.1:port (Cline's hub daemon), or throws after `ms`. */
+async function waitForPort(port: number, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const open = await new Promise<boolean>((resolve) => {
+      const sock = connect(port, '127.0.0.1', () => { sock.destroy(); resolve(true); });
+      sock.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`nothing listened on 127.0.0.1:${port} within ${ms} ms`);
 }
 
 class Scenario {
@@ -168,6 +183,41 @@ describe.concurrent('cline: the guard in the real CLI', () => {
       expect(readFileSync(note, 'utf8'), dump).toContain('FAIL: expected 42, got 41');
       expect(s.log(), `the run was stopped by the plugin\n${dump}`).toContain('ControlledStopError');
       expect(s.log(), `not by Cline's own detector\n${dump}`).not.toContain('Detected 5 consecutive identical calls');
+    });
+
+  scenario('default backend (no CLINE_SESSION_BACKEND_MODE): the first run falls back to a local host while Cline starts its hub, the second goes through the hub; the plugin refuses the 5th and 6th attempts in both',
+    { turns: [0, 1].map(() => ({ commands: Array.from({ length: 6 }, (_, i) => (i % 2 ? FAIL_ALT : FAIL_CMD)) })) },
+    async (s) => {
+      // Every other scenario runs CLINE_SESSION_BACKEND_MODE=local. Without it Cline spawns a `cline --cline-hub-daemon`
+      // (fixed port 25463) that outlives the run; this test ends it by pid. Each `cline` run is a new conversation.
+      const bin = agentStatus('cline').bin as string;
+      const home = makeHome('cline');
+      const env = { ...baseEnv(home), ...CLINE_SLOW_HOST };
+      const logFile = join(home, '.cline', 'data', 'logs', 'cline.log');
+      const auth = await runProcess(bin, ['auth', '-p', 'openai', '-k', 'dummy', '-m', 'mock-model', '-b', `${s.server.baseUrl}/v1`], { cwd: home, env, timeoutMs: 60_000 });
+      expect(auth.exitCode, auth.stderr).toBe(0);
+      try {
+        for (const turn of [1, 2]) {
+          if (turn === 2) await waitForPort(25463, 30_000);
+          const run = { ...(await runProcess(bin, ['--json', promptFor(turn)], { cwd: s.repo, env, timeoutMs: RUN_TIMEOUT_MS })), agent: 'cline' as const, home, sessionId: null };
+          s.runs.push(run);
+          const dump = s.dump(turn);
+          expect(run.exitCode, dump).toBe(0);
+          const steps = s.steps(turn);
+          expect(steps.map((x) => x.step), dump).toEqual([1, 2, 3, 4, 5, 6]);
+          expect(steps[2]?.text, dump).toContain(MARKER);
+          for (const i of [4, 5]) expect(steps[i]?.text, `turn ${turn}: attempt ${i + 1} refused\n${dump}`).toContain('was not run');
+          expect(lineCount(s.repo, 'ran.txt'), dump).toBe(4 * turn);
+        }
+        const routes = readFileSync(logFile, 'utf8').split('\n').filter((l) => l.includes('runtime routing selected'));
+        expect(routes.length, routes.join('\n')).toBe(2);
+        expect(routes[0], 'run 1: no hub yet').not.toContain('rpcAddress');
+        expect(routes[1], 'run 2: through the hub').toContain('ws://127.0.0.1:25463/hub');
+      } finally {
+        const leftovers = processesUsingHome(home);
+        killProcesses(leftovers);
+        expect(leftovers.map((p) => p.cmd).join('\n'), 'the hub daemon Cline started (ended now)').toContain('--cline-hub-daemon');
+      }
     });
 
   scenario('progress: a command whose output changes every time is never flagged',
