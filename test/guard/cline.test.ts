@@ -72,6 +72,12 @@ describe('cline adapter: reading the payloads', () => {
     expect(isUserTurn(p('plugin/beforeTool-failure.json').snapshot)).toBe(false);
     expect(isUserTurn(p('plugin/afterTool-failure.json').snapshot)).toBe(false);
     expect(isUserTurn({ messages: [] })).toBe(false);
+    // Our own warning arrives as a user message too; it is not a turn even when it quotes the wrapper.
+    const hookContext = (p('plugin/afterRun-stopped.json').snapshot as { messages: Array<{ role: string; content: unknown }> }).messages
+      .find((m) => m.role === 'user' && JSON.stringify(m.content).includes('<hook_context'));
+    expect(hookContext).toBeTruthy();
+    expect(isUserTurn({ messages: [hookContext] })).toBe(false);
+    expect(isUserTurn({ messages: [{ role: 'user', content: [{ type: 'text', text: '<hook_context>\nloop-guard: `echo <user_input>`\n</hook_context>' }] }] })).toBe(false);
     expect(isUserTurn(undefined)).toBe(false);
   });
 

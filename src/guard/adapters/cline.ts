@@ -61,8 +61,10 @@ export function isUserTurn(snapshot: unknown): boolean {
   const last = obj(messages[messages.length - 1]);
   if (str(last?.role) !== 'user') return false;
   const content = last?.content;
-  if (typeof content === 'string') return content.includes('<user_input');
-  return Array.isArray(content) && content.some((part) => (str(obj(part)?.text) ?? '').includes('<user_input'));
+  // Hook context is a user message too (`<hook_context …>`): only the user's own input counts.
+  const isInput = (text: string | undefined) => (text ?? '').trimStart().startsWith('<user_input');
+  if (typeof content === 'string') return isInput(content);
+  return Array.isArray(content) && content.some((part) => isInput(str(obj(part)?.text)));
 }
 
 /** What beforeTool answers: skip the call with a reason, or stop the run (the hand-off); undefined lets it run. */
