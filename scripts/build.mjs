@@ -104,6 +104,16 @@ for (const [file, tool] of existsSync(join(root, 'src/guard/adapters/opencode.ts
   assertSelfContained(pluginBuild, join(dist, file));
 }
 
+// The Cline plugin's body, installed as .agents/hooks/loop-guard-cline.cjs and loaded by a small loader in
+// .cline/plugins (templates/cline-loader.js.hbs) with Node's require: Cline's jiti would put 170 KB through Babel.
+{
+  const out = join(dist, 'cline-plugin.cjs');
+  const result = await build({ ...guardOptions, entryPoints: [join(root, 'src/guard/adapters/cline.ts')], outfile: out, format: 'cjs',
+    // jiti hands Cline `{ default: module.exports }`, so module.exports must be the plugin object itself.
+    footer: { js: 'module.exports = module.exports.default;' } });
+  assertSelfContained(result, out);
+}
+
 if (existsSync(join(root, 'src/cli.ts'))) {
   // Dependencies are bundled, so `npx create-loop-guard` installs nothing; code splitting keeps --help, --version
   // and --check from loading what they do not use (prompts, doctor).

@@ -29,7 +29,7 @@ export const packageRoot = findPackageRoot();
 export const VERSION: string =
   typeof __VERSION__ === 'string' ? __VERSION__ : (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-export function readDist(name: 'loop-guard.cjs' | 'opencode-plugin.js' | 'kilo-plugin.js'): string {
+export function readDist(name: 'loop-guard.cjs' | 'opencode-plugin.js' | 'kilo-plugin.js' | 'cline-plugin.cjs'): string {
   const file = join(packageRoot, 'dist', name);
   if (!existsSync(file)) throw new Error(`create-loop-guard: ${file} is missing (run npm run build)`);
   return readFileSync(file, 'utf8');
@@ -48,6 +48,8 @@ export function buildAssets(version: string): PlanInput['assets'] {
   return {
     guard: readDist('loop-guard.cjs'),
     'opencode-plugin': withOwnedHeader(plugin, '//', version),
+    'cline-plugin': withOwnedHeader(readDist('cline-plugin.cjs'), '//', version),
+    'cline-loader': withOwnedHeader(readRendered('cline-loader.js'), '//', version),
     'kilo-plugin': withOwnedHeader(readDist('kilo-plugin.js'), '//', version),
     'cursor-env': readRendered('cursor-env.sh'),
     'agents-gitignore': readRendered('agents-gitignore'),

@@ -4,7 +4,7 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isOurHookCommand } from '../tools/markers.ts';
 import { readDist } from '../assets.ts';
-import { withOwnedHeader } from '../edit/owned-file.ts';
+import { readOwnedHeader, withOwnedHeader } from '../edit/owned-file.ts';
 import { AGENT_ENV, GUARD_PATH, type Intent, TOOLS, type ToolName, type ToolRecord } from '../tools/index.ts';
 import { brokenRule, type LoadedFile, loadFiles, stringsOf, valueAt, type Where } from './config-files.ts';
 import { type Ctx, childEnv, hookRunner, readAbs, realpathOr } from './context.ts';
@@ -19,7 +19,7 @@ import { judgePlugin, pluginFileCheck, probePlugin } from './plugin.ts';
 import { driverFor, replay } from './replay.ts';
 import { rootKeys, trustCheck } from './trust.ts';
 import { runProcess } from './exec.ts';
-import { type Check, type Env, fail, note, RERUN } from './types.ts';
+import { type Check, type Env, fail, note, pass, RERUN } from './types.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -184,6 +184,19 @@ async function pluginGroup(ctx: Ctx, tool: ToolName, record: ToolRecord): Promis
   return checks;
 }
 
+/** `<tool>.file`: each file the tool owns besides the shared guard (e.g. Cline's plugin) is ours, current and unedited. */
+function ownedFileChecks(ctx: Ctx, tool: ToolName, record: ToolRecord): Check[] {
+  const owned = record.intents.flatMap((i) => (i.kind === 'owned' && i.path !== GUARD_PATH ? [i] : []));
+  return owned.map(({ path, asset }): Check => {
+    const [text, id] = [ctx.read(path), `${tool}.file`];
+    const header = text === null ? null : readOwnedHeader(text);
+    if (text === null) return fail(id, `${path} is missing, so ${record.label} runs no loop guard`, `${RERUN} --tools ${tool}`);
+    if (!header || header.version !== ctx.version) return fail(id, `${path} is ${header ? `v${header.version}` : 'not ours (no create-loop-guard header)'}; this create-loop-guard is v${ctx.version}`, header ? `${RERUN} to upgrade it` : `move it away, then ${RERUN}`);
+    if (text.replace(/\r\n/g, '\n') !== ctx.assets[asset]) return fail(id, `${path} differs from the file v${ctx.version} ships (edited by hand?)`, `${RERUN} to replace it`);
+    return pass(id, `${path} is ours and current (v${ctx.version})`);
+  });
+}
+
 /** The checks of one tool, from its record. */
 export async function toolGroup(ctx: Ctx, tool: ToolName): Promise<Check[]> {
   const record = TOOLS[tool];
@@ -191,5 +204,5 @@ export async function toolGroup(ctx: Ctx, tool: ToolName): Promise<Check[]> {
   if (spec) return hookGroup(ctx, tool, record, spec);
   if (record.doctor.plugin) return pluginGroup(ctx, tool, record);
   const own = record.doctor.shellEnv;
-  return [await gitEnvCheck(tool, record.doctor.shellLabel, ctx.base, { env: own && !own.forced ? own.env : {}, source: own && !own.forced ? own.source : 'no setting of ours' }, ctx.git)];
+  return [...ownedFileChecks(ctx, tool, record), await gitEnvCheck(tool, record.doctor.shellLabel, ctx.base, { env: own && !own.forced ? own.env : {}, source: own && !own.forced ? own.source : 'no setting of ours' }, ctx.git)];
 }

@@ -11,6 +11,7 @@ export const TEMPLATES = {
   'agents-gitignore.hbs': 'agents-gitignore',
   'profile-block.sh.hbs': 'profile-block.sh',
   'profile.fish.hbs': 'profile.fish',
+  'cline-loader.js.hbs': 'cline-loader.js',
 } as const;
 
 export type TemplateName = keyof typeof TEMPLATES;

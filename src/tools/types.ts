@@ -17,7 +17,7 @@ import type { ToolName } from './names.ts';
 export { TOOL_NAMES, type ToolName } from './names.ts';
 
 /** Files we own outright; their content comes from the package. */
-export type OwnedAsset = 'guard' | 'opencode-plugin' | 'kilo-plugin' | 'cursor-env' | 'agents-gitignore';
+export type OwnedAsset = 'guard' | 'opencode-plugin' | 'cline-plugin' | 'cline-loader' | 'kilo-plugin' | 'cursor-env' | 'agents-gitignore';
 
 export type Intent =
   | { kind: 'owned'; path: string; asset: OwnedAsset; mode: number }

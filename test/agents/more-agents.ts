@@ -115,9 +115,15 @@ function onlyEntry(dir: string): string | null {
 
 // --- Cline 3.0.65 -----------------------------------------------------------------------------------
 
+/**
+ * Cline gives its plugin process 4 s to start and import the plugins, then runs without any. At a load average of
+ * 20+ on 2 cores its own start (jiti and Babel) sometimes took longer; this is the variable Cline offers slow hosts.
+ */
+export const CLINE_SLOW_HOST = { CLINE_PLUGIN_IMPORT_TIMEOUT_MS: '20000' };
+
 function clineEnv(home: string): Record<string, string> {
   // local: the default backend ("auto") starts a `cline --cline-hub-daemon` that outlives the run.
-  return { ...baseEnv(home), CLINE_SESSION_BACKEND_MODE: 'local' };
+  return { ...baseEnv(home), CLINE_SESSION_BACKEND_MODE: 'local', ...CLINE_SLOW_HOST };
 }
 
 export async function runCline(projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {

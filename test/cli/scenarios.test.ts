@@ -16,6 +16,7 @@ const FIXTURES: Array<{ name: string; tools?: string; expectTools: string[] }> =
   { name: 'codex', expectTools: ['codex'] },
   { name: 'cursor', expectTools: ['cursor'] },
   { name: 'opencode', expectTools: ['opencode'] },
+  { name: 'cline', expectTools: ['cline'] },
   { name: 'all', expectTools: ['claude', 'codex', 'cursor', 'opencode'] },
   { name: 'empty', tools: 'claude,codex,cursor,opencode', expectTools: ['claude', 'codex', 'cursor', 'opencode'] },
 ];

@@ -1,6 +1,7 @@
 // Which adapter reads a payload: the tool named on the command line, else fields only one tool sends.
 import type { Decision, GuardToolFacts, ToolName } from '../core/types.ts';
 import { claudeFacts, parseClaude, renderClaude } from './claude.ts';
+import { clineFacts } from './cline-facts.ts';
 import { codexFacts, parseCodex, renderCodex } from './codex.ts';
 import { copilotFacts, parseCopilot, renderCopilot } from './copilot.ts';
 import { cursorFacts, parseCursor, renderCursor } from './cursor.ts';
@@ -10,7 +11,7 @@ import { parseQwen, qwenFacts, renderQwen } from './qwen.ts';
 export { formatFromArg, quietOutput } from './quiet.ts';
 
 /** Each tool's facts for the core, by tool (Kilo runs the OpenCode plugin: OpenCode's facts). */
-export const TOOL_FACTS: Readonly<Record<ToolName, GuardToolFacts>> = { claude: claudeFacts, codex: codexFacts, cursor: cursorFacts, opencode: opencodeFacts, gemini: geminiFacts, copilot: copilotFacts, qwen: qwenFacts, kilo: opencodeFacts };
+export const TOOL_FACTS: Readonly<Record<ToolName, GuardToolFacts>> = { claude: claudeFacts, codex: codexFacts, cursor: cursorFacts, opencode: opencodeFacts, gemini: geminiFacts, copilot: copilotFacts, qwen: qwenFacts, cline: clineFacts, kilo: opencodeFacts };
 
 /** The facts the core uses: the session family's for the hang rules, the answer format's for how a block reads. */
 export function factsFor(parsed: ParsedHook): GuardToolFacts {
