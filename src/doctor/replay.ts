@@ -2,6 +2,7 @@
 // results 1–2 silent, a `loop-guard:` warning on the 3rd, the 5th and 6th attempts denied, the 7th a hand-off (a
 // refusal that also stops the turn, in the tool's own stop fields), and a user turn lets it run again.
 import { type Json, loadPayload } from './payloads.ts';
+import { TOOLS } from '../tools/index.ts';
 import { describeExit, type ProcResult } from './exec.ts';
 import { type Check, fail, pass, RERUN } from './types.ts';
 
@@ -33,6 +34,8 @@ export interface Driver {
   /** The tool has no stop field the hook can set (Codex 0.171): its hand-off reads as a refusal, and the guard ends a
    *  `codex exec` run by interrupting it, which a replay cannot see. */
   handoffIsDeny?: boolean;
+  /** The record's `doctor.handoffStop` (Copilot, Qwen): the event where the hand-off ends the run, sent after every pre. */
+  stop?: { event: string; answer: Record<string, unknown>; payload(attempt: number, turn: number): Json };
 }
 
 type Obj = Record<string, unknown>;
@@ -108,7 +111,8 @@ function readGeminiOrCopilot(stdout: string, step: Step, event: string): Reading
   if (parsed.decision === 'deny' || h?.permissionDecision === 'deny') {
     if (step !== 'pre') return { kind: 'bad', why: `denied on ${event}, which replaces the output` };
     if (typeof denyReason !== 'string' || denyReason === '') return { kind: 'bad', why: 'denied without a reason' };
-    return { kind: 'deny', text: denyReason };
+    // Gemini ends the run on continue:false beside the deny.
+    return { kind: parsed.continue === false && typeof parsed.stopReason === 'string' ? 'handoff' : 'deny', text: denyReason };
   }
   if (parsed.continue === false) return { kind: 'bad', why: `stopped the run on ${event}` };
   const context = parsed.additionalContext ?? h?.additionalContext;
@@ -136,6 +140,9 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
   const qwenPre = loadPayload('qwen/PreToolUse-failure.json');
   const qwenPost = loadPayload('qwen/PostToolUseFailure-failure.json');
   const qwenTurn = loadPayload('qwen/UserPromptSubmit-prompt.json');
+  const qwenNext = loadPayload('qwen/UserPromptSubmit-continuation.json');
+  const copilotPermission = loadPayload('copilot/PermissionRequest-failure.json');
+  const stopOf = (tool: ReplayTool) => TOOLS[tool].doctor.handoffStop!;
   const qwenPrompt = (turn: number) => `${String(qwenPre.session_id)}########${2 * (turn - 1)}`;
   // Each tool marks a new user message with a new id; the replay does the same after the user turn.
   const promptId = (turn: number) => (turn === 1 ? claudePre.prompt_id : `doctor-prompt-${turn}`);
@@ -188,8 +195,6 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
     },
     gemini: {
       events: { pre: 'BeforeTool', post: 'AfterTool', turn: 'BeforeAgent' },
-      // Gemini, Copilot and Qwen render the hand-off as the refusal (their stop answers are not wired yet).
-      handoffIsDeny: true,
       pre: (_i, _t, command = REPLAY_COMMAND) => ({ ...geminiPre, cwd: root, tool_input: { command, description: 'Run the tests' } }),
       post: (i) => ({
         ...geminiPost,
@@ -202,7 +207,7 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
     },
     copilot: {
       events: { pre: 'PreToolUse', post: 'PostToolUse', turn: 'UserPromptSubmit' },
-      handoffIsDeny: true,
+      stop: { ...stopOf('copilot'), payload: () => ({ ...copilotPermission, sessionId: copilotPre.session_id, cwd: root, toolInput: { command: REPLAY_COMMAND } }) },
       pre: (_i, _t, command = REPLAY_COMMAND) => ({ ...copilotPre, cwd: root, tool_input: { command, description: 'Run the tests' } }),
       post: (i) => ({
         ...copilotPost,
@@ -215,7 +220,7 @@ export function drivers(root: string): Record<ReplayTool, Driver> {
     },
     qwen: {
       events: { pre: 'PreToolUse', post: 'PostToolUseFailure', turn: 'UserPromptSubmit' },
-      handoffIsDeny: true,
+      stop: { ...stopOf('qwen'), payload: (_i, t) => ({ ...qwenNext, session_id: qwenPre.session_id, cwd: root, prompt_id: qwenPrompt(t) }) },
       pre: (i, t, command = REPLAY_COMMAND) => ({ ...qwenPre, cwd: root, prompt_id: qwenPrompt(t), tool_use_id: `toolu_doctor_${i}`, tool_input: { command, description: 'Run the tests' } }),
       post: (i, t) => ({
         ...qwenPost,
@@ -282,8 +287,21 @@ export async function replay(tool: ReplayTool, driver: Driver, commands: Readonl
     return null;
   };
 
+  // Where the stop is another event's answer, that event follows each pre, and its stop makes the attempt the hand-off.
+  const stopAfter = async (attempt: number, turn: number): Promise<Check | null> => {
+    const last = entries[entries.length - 1];
+    const stopCommand = driver.stop ? commands[driver.stop.event] : undefined;
+    if (!driver.stop || stopCommand === undefined || last?.step !== 'pre' || last.reading === 'no-hook' || last.reading.kind === 'bad') return null;
+    const r = await send(stopCommand, driver.stop.payload(attempt, turn));
+    if (r.status !== 0 || r.timedOut || r.spawnError) return fail(id, `the ${driver.stop.event} hook command \`${stopCommand}\` ${describeExit(r)}`, fixBroken);
+    const answer = r.stdout.trim() ? parseJson(r.stdout.trim()) : {};
+    const stops = typeof answer !== 'string' && Object.entries(driver.stop.answer).every(([k, v]) => answer[k] === v);
+    if (stops) last.reading = { kind: 'handoff', text: last.reading.kind === 'silent' ? r.stdout.trim() : last.reading.text };
+    return null;
+  };
+
   for (let attempt = 1; attempt <= 7; attempt++) {
-    const broken = await deliver('pre', attempt, driver.pre(attempt, 1));
+    const broken = (await deliver('pre', attempt, driver.pre(attempt, 1))) ?? (await stopAfter(attempt, 1));
     if (broken) return broken;
     const last = entries[entries.length - 1];
     // A denied command never runs, so there is no result to report for it.
@@ -293,7 +311,7 @@ export async function replay(tool: ReplayTool, driver: Driver, commands: Readonl
   }
   const brokenTurn = await deliver('turn', 8, driver.userTurn(2));
   if (brokenTurn) return brokenTurn;
-  const brokenAgain = await deliver('pre', 8, driver.pre(8, 2));
+  const brokenAgain = (await deliver('pre', 8, driver.pre(8, 2))) ?? (await stopAfter(8, 2));
   if (brokenAgain) return brokenAgain;
   const brokenHang = await deliver('pre', 9, driver.pre(9, 2, HANG_COMMAND));
   if (brokenHang) return brokenHang;
@@ -309,6 +327,7 @@ export async function replay(tool: ReplayTool, driver: Driver, commands: Readonl
   for (const e of ['pre', 'post', 'turn'] as const) {
     if (commands[driver.events[e]] === undefined) hint.push(`no ${driver.events[e]} hook, so ${e === 'post' ? 'results never reach the guard' : e === 'pre' ? 'nothing can be denied' : 'a new user message never reaches it'}`);
   }
+  if (driver.stop && commands[driver.stop.event] === undefined) hint.push(`no ${driver.stop.event} hook, so a hand-off cannot end the run`);
 
   const early = entries.find((e) => e.step === 'pre' && e.attempt < 5 && kind(e.reading) === 'deny');
   if (early) problems.push(`denied attempt ${early.attempt} already (expected the 5th)`);

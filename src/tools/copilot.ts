@@ -14,8 +14,9 @@ export const copilot: ToolRecord = {
       hooks: {
         style: 'nested',
         // PascalCase events give Claude-shaped payloads; a failing command still arrives on PostToolUse. No matcher:
-        // the adapter keeps only the Bash tool.
-        events: [{ event: 'PreToolUse' }, { event: 'PostToolUse' }, { event: 'UserPromptSubmit' }],
+        // the adapter keeps only the Bash tool. PermissionRequest is where the hand-off stops the run (its
+        // `interrupt: true` answer; Claude's continue:false is ignored).
+        events: [{ event: 'PreToolUse' }, { event: 'PermissionRequest' }, { event: 'PostToolUse' }, { event: 'UserPromptSubmit' }],
         // A preToolUse hook that exits non-zero DENIES the command in Copilot, so the command line itself fails open:
         // a missing node or guard file ends in `|| true` (exit 0, no output = allow). Hooks run in the repo root.
         command: `node ${GUARD_PATH} copilot 2>/dev/null || true`,
@@ -28,6 +29,8 @@ export const copilot: ToolRecord = {
     traces: { mentions: ['.github/hooks/loop-guard.json'] },
     shellLabel: "Copilot CLI's shell",
     envFix: (key, value) => `Copilot CLI has no project setting for its shell's environment: export ${key}=${value} before starting copilot`,
+    // PreToolUse lets the handed-off call through to PermissionRequest, whose answer refuses it and ends the turn.
+    handoffStop: { event: 'PermissionRequest', answer: { behavior: 'deny', interrupt: true } },
   },
   nextSteps: [
     'Copilot CLI loads .github/hooks only in a trusted folder: accept its trust prompt (or add this folder to trustedFolders in ~/.copilot/config.json).',

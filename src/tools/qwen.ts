@@ -30,6 +30,8 @@ export const qwen: ToolRecord = {
     shellLabel: "Qwen Code's shell",
     // Qwen's shell sets PAGER=cat itself (not GIT_PAGER); it has no project setting for other variables.
     envFix: (key, value) => `Qwen Code has no project setting for its shell's environment: export ${key}=${value} before starting qwen`,
+    // continue:false on tool events does not stop Qwen; on the UserPromptSubmit it sends before the next model request it does.
+    handoffStop: { event: 'UserPromptSubmit', answer: { continue: false } },
   },
   nextSteps: ['Start qwen at the repository root: it reads .qwen/settings.json from the current directory only.'],
 };

@@ -33,6 +33,11 @@ export interface DoctorFacts {
   shellLabel: string;
   /** How to give that shell one of our environment values, when doctor finds it missing. */
   envFix: (key: string, value: string) => string;
+  /**
+   * Where a hand-off really ends the tool's run, when not in the pre-tool answer: the hook event whose answer stops it,
+   * and the fields that answer carries (the adapter renders them; a test keeps the two equal). Doctor's replay sends it.
+   */
+  handoffStop?: { event: string; answer: Record<string, unknown> };
 }
 
 export interface ToolRecord {

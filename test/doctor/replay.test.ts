@@ -13,7 +13,7 @@ const EVENTS: Record<ReplayTool, string[]> = {
   codex: ['PreToolUse', 'PostToolUse', 'UserPromptSubmit'],
   cursor: ['preToolUse', 'postToolUse', 'postToolUseFailure', 'beforeSubmitPrompt'],
   gemini: ['BeforeTool', 'AfterTool', 'BeforeAgent'],
-  copilot: ['PreToolUse', 'PostToolUse', 'UserPromptSubmit'],
+  copilot: ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'UserPromptSubmit'],
   qwen: ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit'],
 };
 
