@@ -87,6 +87,8 @@ export const ROWS: AgentRow[] = [
     writes: ['.qwen/settings.json'],
     concurrent: true,
     edit: (repo, from, to) => ({ name: 'edit', input: { file_path: join(repo, 'app.js'), old_string: from, new_string: to } }),
+    // Qwen refuses to edit a file the session has not read ("has not been read in this session").
+    beforeEdits: (repo) => [{ name: 'read_file', input: { file_path: join(repo, 'app.js') } }],
     ruleVia: 'AGENTS.md, which Qwen Code reads itself',
   },
 ];
