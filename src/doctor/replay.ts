@@ -357,5 +357,5 @@ export async function replay(tool: ReplayTool, driver: Driver, commands: Readonl
     const why = hint.length ? ` (${hint.join('; ')})` : '';
     return fail(id, `replaying 7 identical failing \`${REPLAY_COMMAND}\` attempts: ${problems.join('; ')}${why}. Seen: ${seen}`, hint.length ? `${RERUN} to put the missing hook entries back in ${configPath}` : fixBroken);
   }
-  return pass(id, `replayed 7 identical failing \`${REPLAY_COMMAND}\` attempts through the configured hook commands: warned on the 3rd result, denied the 5th and 6th attempts, handed off on the 7th${driver.handoffIsDeny ? ' (a refusal that says the turn stops here)' : ' (refused and stopped the turn)'}, a new user message let it run again, and \`${HANG_COMMAND}\` was refused by the hang rules`);
+  return pass(id, `replayed 7 identical failing \`${REPLAY_COMMAND}\` attempts through the configured hook commands: warned on the 3rd result, denied the 5th and 6th attempts, handed off on the 7th${driver.handoffIsDeny ? ' (a refusal that says the turn stops here)' : driver.stop ? ` (refused, and stopped the run from ${driver.stop.event})` : ' (refused and stopped the turn)'}, a new user message let it run again, and \`${HANG_COMMAND}\` was refused by the hang rules`);
 }
