@@ -12,7 +12,7 @@ export type ScenarioId = 'loop' | 'progress' | 'new turn' | 'hang guard' | 'cycl
 
 export interface AgentRow {
   agent: AgentName;
-  /** The files the built CLI must write for `--tools <agent>` (the guard file is always checked). */
+  /** The files the built CLI must write for `--tools <agent>`. */
   writes: string[];
   /**
    * Scenarios of this tool run at the same time, each with its own mock server, repo and HOME (most of a run is
@@ -35,7 +35,7 @@ export interface AgentRow {
 export const ROWS: AgentRow[] = [
   {
     agent: 'claude',
-    writes: ['.claude/settings.json', 'CLAUDE.md'],
+    writes: [GUARD_PATH, '.claude/settings.json', 'CLAUDE.md'],
     concurrent: false,
     edit: (repo, from, to) => ({ name: 'Edit', input: { file_path: join(repo, 'app.js'), old_string: from, new_string: to } }),
     beforeEdits: (repo) => [{ name: 'Read', input: { file_path: join(repo, 'app.js') } }],
@@ -49,7 +49,7 @@ export const ROWS: AgentRow[] = [
   },
   {
     agent: 'codex',
-    writes: ['.codex/hooks.json', '.codex/config.toml'],
+    writes: [GUARD_PATH, '.codex/hooks.json', '.codex/config.toml'],
     concurrent: false,
     edit: (_repo, from, to) => ({ name: 'apply_patch', input: `*** Begin Patch\n*** Update File: app.js\n@@\n-${from}\n+${to}\n*** End Patch\n`, custom: true }),
     prepareEdits(repo) {
@@ -61,6 +61,7 @@ export const ROWS: AgentRow[] = [
   },
   {
     agent: 'opencode',
+    // The guard runs inside the plugin: no hook file.
     writes: ['.opencode/plugins/loop-guard.js'],
     concurrent: false,
     edit: (repo, from, to) => ({ name: 'edit', input: { filePath: join(repo, 'app.js'), oldString: from, newString: to } }),
@@ -70,21 +71,21 @@ export const ROWS: AgentRow[] = [
   },
   {
     agent: 'gemini',
-    writes: ['.gemini/settings.json', 'GEMINI.md'],
+    writes: [GUARD_PATH, '.gemini/settings.json', 'GEMINI.md'],
     concurrent: true,
     edit: (repo, from, to) => ({ name: 'replace', input: { file_path: join(repo, 'app.js'), old_string: from, new_string: to, instruction: 'bump v' } }),
     ruleVia: "GEMINI.md's @AGENTS.md import",
   },
   {
     agent: 'copilot',
-    writes: ['.github/hooks/loop-guard.json'],
+    writes: [GUARD_PATH, '.github/hooks/loop-guard.json'],
     concurrent: true,
     edit: (repo, from, to) => ({ name: 'edit', input: { path: join(repo, 'app.js'), old_str: from, new_str: to } }),
     ruleVia: 'AGENTS.md, which Copilot CLI reads itself',
   },
   {
     agent: 'qwen',
-    writes: ['.qwen/settings.json'],
+    writes: [GUARD_PATH, '.qwen/settings.json'],
     concurrent: true,
     edit: (repo, from, to) => ({ name: 'edit', input: { file_path: join(repo, 'app.js'), old_string: from, new_string: to } }),
     // Qwen refuses to edit a file the session has not read ("has not been read in this session").
@@ -92,8 +93,3 @@ export const ROWS: AgentRow[] = [
     ruleVia: 'AGENTS.md, which Qwen Code reads itself',
   },
 ];
-
-/** Every file a scaffold of this row must have written. */
-export function expectedFiles(row: AgentRow): string[] {
-  return [GUARD_PATH, ...row.writes];
-}

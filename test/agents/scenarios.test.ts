@@ -16,7 +16,7 @@ import { agentStatus, describeRun, removeDir, runAgent, type AgentRun, type RunO
 import { commitCount, FIRST_COMMIT_SUBJECT, lineCount, makeRepo, MARKER, scaffold } from './helpers.ts';
 import { startMockServer, turnMarker, type MockModelServer, type Script, type StepResult, type ToolStep } from './mock-server.ts';
 import { killProcesses, processesUsingHome } from './more-agents.ts';
-import { expectedFiles, ROWS, type AgentRow, type ScenarioId } from './rows.ts';
+import { ROWS, type AgentRow, type ScenarioId } from './rows.ts';
 
 const LOOP_CMD = 'echo ran >> ran.txt; ls /definitely-missing-dir';
 const PROGRESS_CMD = 'echo ran >> ran.txt; wc -l < ran.txt';
@@ -136,7 +136,7 @@ for (const row of ROWS) {
         let s: Scenario | undefined;
         let ok = false;
         try {
-          await scaffold(repo, agent, expectedFiles(row));
+          await scaffold(repo, agent, row.writes);
           const script = typeof scriptOf === 'function' ? scriptOf(repo) : scriptOf;
           server.setScript(script);
           s = new Scenario(row, repo, script, server, guardEnv);
