@@ -88,6 +88,8 @@ describe('copilot adapter', () => {
     expect(renderCopilot('PreToolUse', handoff)).toBe('');
     expect(JSON.parse(renderCopilot('PermissionRequest', handoff))).toEqual({ behavior: 'deny', message: 'loop-guard stopped the agent', interrupt: true });
     expect(renderCopilot('PermissionRequest', allow)).toBe('');
+    // Without the PermissionRequest hook (an older config) the run goes on: every later attempt is refused, never run.
+    expect(JSON.parse(renderCopilot('PreToolUse', { ...handoff, again: true } as Decision))).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   });
   it("the record hooks PermissionRequest, and its doctor stop fact is what the adapter answers", () => {
     const spec = TOOLS.copilot.intents.find((i) => i.kind === 'json');
@@ -202,6 +204,8 @@ describe('the built file with the captured payloads', () => {
     expect(outs[6]!.startsWith('|')).toBe(true);
     expect(JSON.parse(outs[6]!.slice(1))).toEqual({ behavior: 'deny', message: expect.stringContaining('npm test'), interrupt: true });
     expect(runGuardSync('copilot', { ...perm, toolInput: { command: 'git status' } }, env).stdout).toBe('');
+    // Had the run gone on (no PermissionRequest hook), the 8th attempt is refused: one extra run at most.
+    expect(JSON.parse(runGuardSync('copilot', pre, env).stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
     runGuardSync('copilot', loadPayload('copilot/pascal/UserPromptSubmit.json'), env);
     expect(runGuardSync('copilot', perm, env).stdout).toBe('');
   });

@@ -50,8 +50,10 @@ export function parseCopilot(p: Payload): ParsedHook {
 export function renderCopilot(eventName: string, decision: Decision): string {
   // The hand-off stops the run from PermissionRequest, which fires only for a call PreToolUse let through (a deny or
   // "ask" there skips it), so PreToolUse stays silent and PermissionRequest refuses the call and interrupts the turn.
-  if (decision.action === 'handoff') return eventName === 'PermissionRequest' ? renderCopilotStop(decision.stopReason) : '';
-  if (decision.action === 'deny' && eventName === 'PreToolUse') {
+  // A later one (`again`: the stop did not happen, e.g. a config without that hook) is refused on PreToolUse.
+  if (decision.action === 'handoff' && eventName === 'PermissionRequest') return renderCopilotStop(decision.stopReason);
+  if (decision.action === 'handoff' && !decision.again) return '';
+  if ((decision.action === 'deny' || decision.action === 'handoff') && eventName === 'PreToolUse') {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: decision.message } });
   }
   if (decision.action === 'warn' && eventName === 'PostToolUse') return JSON.stringify({ additionalContext: decision.message });
