@@ -28,10 +28,23 @@ export interface Driver {
   read(stdout: string, step: Step, event: string): Reading;
   /** The tool has no stop field the hook can set: its hand-off reads as a refusal that says the turn stops here. */
   handoffIsDeny?: boolean;
+  /** The event whose answer ends the run (ReplayFacts.stop), sent after every pre; its answer, if it stops, makes that
+   *  attempt the hand-off. */
+  stop?: { event: string; answer: Record<string, unknown>; payload(attempt: number, turn: number): Json };
 }
 
 type Obj = Record<string, unknown>;
+
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+
+/** A hook's JSON answer as an object, or null when it is not one. */
+function parseAnswer(text: string): Obj | null {
+  try {
+    return obj(JSON.parse(text)) ?? null;
+  } catch {
+    return null;
+  }
+}
 
 /** The value at a dotted path, or undefined. */
 export function getPath(o: unknown, path: string): unknown {
@@ -51,9 +64,9 @@ function setPresent(o: Obj, path: string, value: unknown): void {
 }
 
 /** Pure: a driver from the tool's replay facts and its three captured payloads. */
-export function buildDriver(facts: ReplayFacts, label: string, captured: Record<Step, Json>, root: string): Driver {
+export function buildDriver(facts: ReplayFacts, label: string, captured: Record<Step, Json> & { stop?: Json }, root: string): Driver {
   const firstTurnId = facts.turnId === undefined ? undefined : getPath(captured.pre, facts.turnId);
-  const make = (step: Step, attempt: number, turn: number): Obj => {
+  const make = (step: Step | 'stop', attempt: number, turn: number): Obj => {
     const p = structuredClone(captured[step]) as Obj;
     for (const f of facts.root) setPresent(p, f, root);
     // Each tool marks a new user message with a new id; the replay does the same after the user turn.
@@ -82,6 +95,19 @@ export function buildDriver(facts: ReplayFacts, label: string, captured: Record<
     },
     read: (stdout, step, event) => read(stdout, step, event, who),
     ...(facts.handoff === 'refusal' ? { handoffIsDeny: true } : {}),
+    ...(facts.stop && captured.stop !== undefined
+      ? {
+          stop: {
+            event: facts.stop.event,
+            answer: facts.stop.answer,
+            payload: (attempt: number, turn: number) => {
+              const p = make('stop', attempt, turn);
+              setPresent(p, facts.stop?.command ?? facts.command, REPLAY_COMMAND);
+              return p;
+            },
+          },
+        }
+      : {}),
   };
 }
 
@@ -90,7 +116,8 @@ export function driverFor(tool: ToolName, root: string): Driver | null {
   const facts = TOOLS[tool].doctor.replay;
   if (!facts) return null;
   const load = (file: string) => loadPayload(`${tool}/${file}`);
-  return buildDriver(facts, TOOLS[tool].label, { pre: load(facts.pre.payload), post: load(facts.post.payload), turn: load(facts.turn.payload) }, root);
+  const stop = facts.stop ? { stop: load(facts.stop.payload) } : {};
+  return buildDriver(facts, TOOLS[tool].label, { pre: load(facts.pre.payload), post: load(facts.post.payload), turn: load(facts.turn.payload), ...stop }, root);
 }
 
 /** Runs one hook command with a payload on stdin. */
@@ -144,8 +171,21 @@ export async function replay(tool: string, driver: Driver, commands: Readonly<Re
     return null;
   };
 
+  // Where the stop is another event's answer, that event follows each pre, and its stop makes the attempt the hand-off.
+  const stopAfter = async (attempt: number, turn: number): Promise<Check | null> => {
+    const last = entries[entries.length - 1];
+    const stopCommand = driver.stop ? commands[driver.stop.event] : undefined;
+    if (!driver.stop || stopCommand === undefined || last?.step !== 'pre' || last.reading === 'no-hook' || last.reading.kind === 'bad') return null;
+    const r = await send(stopCommand, driver.stop.payload(attempt, turn));
+    if (r.status !== 0 || r.timedOut || r.spawnError) return fail(id, `the ${driver.stop.event} hook command \`${stopCommand}\` ${describeExit(r)}`, fixBroken);
+    const answer = r.stdout.trim() ? parseAnswer(r.stdout.trim()) : {};
+    const stops = answer !== null && Object.entries(driver.stop.answer).every(([k, v]) => answer[k] === v);
+    if (stops) last.reading = { kind: 'handoff', text: last.reading.kind === 'silent' ? r.stdout.trim() : last.reading.text };
+    return null;
+  };
+
   for (let attempt = 1; attempt <= 7; attempt++) {
-    const broken = await deliver('pre', attempt, driver.pre(attempt, 1));
+    const broken = (await deliver('pre', attempt, driver.pre(attempt, 1))) ?? (await stopAfter(attempt, 1));
     if (broken) return broken;
     const last = entries[entries.length - 1];
     // A denied command never runs, so there is no result to report for it.
@@ -155,7 +195,7 @@ export async function replay(tool: string, driver: Driver, commands: Readonly<Re
   }
   const brokenTurn = await deliver('turn', 8, driver.userTurn(2));
   if (brokenTurn) return brokenTurn;
-  const brokenAgain = await deliver('pre', 8, driver.pre(8, 2));
+  const brokenAgain = (await deliver('pre', 8, driver.pre(8, 2))) ?? (await stopAfter(8, 2));
   if (brokenAgain) return brokenAgain;
   const brokenHang = await deliver('pre', 9, driver.pre(9, 2, HANG_COMMAND));
   if (brokenHang) return brokenHang;
@@ -171,6 +211,7 @@ export async function replay(tool: string, driver: Driver, commands: Readonly<Re
   for (const e of ['pre', 'post', 'turn'] as const) {
     if (commands[driver.events[e]] === undefined) hint.push(`no ${driver.events[e]} hook, so ${e === 'post' ? 'results never reach the guard' : e === 'pre' ? 'nothing can be denied' : 'a new user message never reaches it'}`);
   }
+  if (driver.stop && commands[driver.stop.event] === undefined) hint.push(`no ${driver.stop.event} hook, so a hand-off cannot end the run`);
 
   const early = entries.find((e) => e.step === 'pre' && e.attempt < 5 && kind(e.reading) === 'deny');
   if (early) problems.push(`denied attempt ${early.attempt} already (expected the 5th)`);
@@ -200,5 +241,5 @@ export async function replay(tool: string, driver: Driver, commands: Readonly<Re
     const why = hint.length ? ` (${hint.join('; ')})` : '';
     return fail(id, `replaying 7 identical failing \`${REPLAY_COMMAND}\` attempts: ${problems.join('; ')}${why}. Seen: ${seen}`, hint.length ? `${RERUN} to put the missing hook entries back in ${configPath}` : fixBroken);
   }
-  return pass(id, `replayed 7 identical failing \`${REPLAY_COMMAND}\` attempts through the configured hook commands: warned on the 3rd result, denied the 5th and 6th attempts, handed off on the 7th${driver.handoffIsDeny ? ' (a refusal that says the turn stops here)' : ' (refused and stopped the turn)'}, a new user message let it run again, and \`${HANG_COMMAND}\` was refused by the hang rules`);
+  return pass(id, `replayed 7 identical failing \`${REPLAY_COMMAND}\` attempts through the configured hook commands: warned on the 3rd result, denied the 5th and 6th attempts, handed off on the 7th${driver.handoffIsDeny ? ' (a refusal that says the turn stops here)' : driver.stop ? ` (refused, and stopped the run from ${driver.stop.event})` : ' (refused and stopped the turn)'}, a new user message let it run again, and \`${HANG_COMMAND}\` was refused by the hang rules`);
 }

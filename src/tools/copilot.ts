@@ -15,8 +15,9 @@ export const copilot: ToolRecord = {
       hooks: {
         style: 'nested',
         // PascalCase events give Claude-shaped payloads; a failing command still arrives on PostToolUse. No matcher:
-        // the adapter keeps only the Bash tool.
-        events: [{ event: 'PreToolUse' }, { event: 'PostToolUse' }, { event: 'UserPromptSubmit' }],
+        // the adapter keeps only the Bash tool. PermissionRequest is where the hand-off stops the run (its
+        // `interrupt: true` answer; Claude's continue:false is ignored).
+        events: [{ event: 'PreToolUse' }, { event: 'PermissionRequest' }, { event: 'PostToolUse' }, { event: 'UserPromptSubmit' }],
         // A preToolUse hook that exits non-zero DENIES the command in Copilot, so the command line itself fails open:
         // a missing node or guard file ends in `|| true` (exit 0, no output = allow). Hooks run in the repo root.
         command: `node ${GUARD_PATH} copilot 2>/dev/null || true`,
@@ -55,8 +56,10 @@ export const copilot: ToolRecord = {
       // The exit code lives only in the closing `<shellId: N …>` line.
       result: ({ output, exitCode, attempt }) => ({ tool_result: { result_type: 'success', text_result_for_llm: `${output}\n<shellId: ${attempt} completed with exit code ${exitCode}>` } }),
       answers: 'decision-or-context',
-      // Its stop answer (renderCopilotStop, on PermissionRequest) is not wired to the hand-off yet.
-      handoff: 'refusal',
+      // PreToolUse lets the handed-off call through to PermissionRequest, whose answer refuses it and ends the turn
+      // (Claude's continue:false is ignored). Copilot sends PermissionRequest in its camelCase shape.
+      handoff: 'stops',
+      stop: { event: 'PermissionRequest', payload: 'PermissionRequest-failure.json', command: 'toolInput.command', answer: { behavior: 'deny', interrupt: true } },
     },
   },
   nextSteps: [

@@ -73,8 +73,8 @@ export const gemini: ToolRecord = {
         tool_response: { llmContent: `<untrusted_context>\nOutput: ${output}\nExit Code: ${exitCode}\nProcess Group PGID: ${4000 + attempt}\n</untrusted_context>`, returnDisplay: output },
       }),
       answers: 'decision-or-context',
-      // Its stop answer (renderGeminiStop) is not wired to the hand-off yet.
-      handoff: 'refusal',
+      // The hand-off is the deny with continue:false beside it, which ends Gemini's run.
+      handoff: 'stops',
     },
   },
   nextSteps: [

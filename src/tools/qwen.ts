@@ -48,8 +48,10 @@ export const qwen: ToolRecord = {
         error: `Command: ${command}\nDirectory: (root)\nOutput: ${output}\nError: (none)\nExit Code: ${exitCode}\nSignal: (none)\nProcess Group PGID: (none)`,
       }),
       answers: 'hook-specific-output',
-      // Its stop answer (renderQwenStop) is not wired to the hand-off yet.
-      handoff: 'refusal',
+      // continue:false on tool events does not stop Qwen; on the UserPromptSubmit it sends before the next model request
+      // it does (the continuation, without submitted_prompt).
+      handoff: 'stops',
+      stop: { event: 'UserPromptSubmit', payload: 'UserPromptSubmit-continuation.json', answer: { continue: false } },
     },
   },
   nextSteps: ['Start qwen at the repository root: it reads .qwen/settings.json from the current directory only.'],

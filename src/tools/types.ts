@@ -148,6 +148,11 @@ export interface ReplayFacts {
   /** The hand-off: 'stops' = an answer that refuses and stops the turn (the reader sees the tool's stop field);
    *  'refusal' = a refusal whose reason says the turn stops here (the tool has no stop field the hook can set). */
   handoff: 'stops' | 'refusal';
+  /** Where the hand-off really ends the run when the pre answer cannot (Copilot's PermissionRequest, Qwen's next
+   *  UserPromptSubmit): the event, its captured payload (the same fields overwritten; `command` when the command sits
+   *  elsewhere in it), and the fields of the answer that stops the run (the adapter renders them; a test keeps the two
+   *  equal). The replay sends it after each pre. */
+  stop?: { event: string; payload: string; command?: string; answer: Record<string, unknown> };
 }
 
 /** The answer shapes doctor can read (src/doctor/answers.ts). */

@@ -69,8 +69,8 @@ export interface RunOptions {
   /** Continue this session instead of starting a new one. */
   resumeSession?: string;
   timeoutMs?: number;
-  /** Extra variables for this run only (LOOP_GUARD_* settings of one scenario among concurrent ones). */
-  env?: Record<string, string>;
+  /** LOOP_GUARD_* settings for this run only (see baseEnv). */
+  guardEnv?: Record<string, string>;
 }
 
 export function makeHome(agent: AgentName): string {
@@ -83,9 +83,11 @@ export function makeHome(agent: AgentName): string {
 /** LOOP_GUARD_* settings every agent run gets (scenarios set and clear it around a run). */
 export const guardSettingsEnv: Record<string, string> = {};
 
-export function baseEnv(home: string): Record<string, string> {
+/** `opts.guardEnv`: this run's own LOOP_GUARD_* settings (concurrent scenarios cannot share the global above). */
+export function baseEnv(home: string, opts: { guardEnv?: Record<string, string> } = {}): Record<string, string> {
   return {
     ...guardSettingsEnv,
+    ...opts.guardEnv,
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: home,
     USER: 'loopguard',
@@ -136,7 +138,7 @@ export async function runClaude(projectDir: string, server: MockModelServer, opt
   for (const p of [join(home, '.claude.json'), join(configDir, '.claude.json')]) if (!existsSync(p)) writeFileSync(p, seed);
   const sessionId = opts.resumeSession ?? randomUUID();
   const env = {
-    ...baseEnv(home),
+    ...baseEnv(home, opts),
     CLAUDE_CONFIG_DIR: configDir,
     ANTHROPIC_BASE_URL: server.baseUrl,
     ANTHROPIC_API_KEY: 'dummy',
@@ -184,7 +186,7 @@ export async function runCodex(projectDir: string, server: MockModelServer, opts
     'trust_level = "trusted"',
     '',
   ].join('\n'));
-  const env = { ...baseEnv(home), CODEX_HOME: codexHome, MOCK_API_KEY: 'dummy' };
+  const env = { ...baseEnv(home, opts), CODEX_HOME: codexHome, MOCK_API_KEY: 'dummy' };
   const common = ['--skip-git-repo-check', '--json', '--dangerously-bypass-approvals-and-sandbox',
     // Hooks are skipped silently until a human trusts them in the TUI; this flag is the headless equivalent.
     '--dangerously-bypass-hook-trust'];
@@ -225,9 +227,9 @@ export function openCodeConfig(server: MockModelServer): Record<string, unknown>
   };
 }
 
-function openCodeEnv(home: string, server: MockModelServer): Record<string, string> {
+function openCodeEnv(home: string, server: MockModelServer, opts: RunOptions = {}): Record<string, string> {
   return {
-    ...baseEnv(home),
+    ...baseEnv(home, opts),
     OPENCODE_CONFIG_CONTENT: JSON.stringify(openCodeConfig(server)),
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_AUTOUPDATE: '1',
@@ -313,7 +315,7 @@ export async function runOpenCode(projectDir: string, server: MockModelServer, o
   }
   const args = ['run', '--print-logs', '--format', 'json',
     ...(opts.resumeSession ? ['--session', opts.resumeSession] : []), promptFor(opts.turn ?? 1)];
-  const r = await runProcess(bin, args, { cwd: projectDir, env: openCodeEnv(home, server), timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
+  const r = await runProcess(bin, args, { cwd: projectDir, env: openCodeEnv(home, server, opts), timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
   let sessionId: string | null = opts.resumeSession ?? null;
   for (const ev of jsonLines(r.stdout)) {
     const e = ev as { sessionID?: unknown; part?: { sessionID?: unknown } };

@@ -22,7 +22,7 @@ const keepTmp = process.env.LOOP_GUARD_KEEP_TMP === '1';
 let server: MockModelServer;
 beforeAll(async () => {
   server = await startMockServer();
-  // This file proves what audit reads, refusals included; the hand-off that would end the guarded run early has its own test (handoff.test.ts).
+  // This file proves what audit reads, refusals included; the hand-off that would end the guarded run early is the `unattended` scenario of scenarios.test.ts.
   guardSettingsEnv.LOOP_GUARD_HANDOFF = '0';
 });
 afterAll(async () => {

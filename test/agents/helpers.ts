@@ -47,10 +47,10 @@ export function lineCount(dir: string, file: string): number {
 }
 
 /** Runs the built CLI non-interactively, as CI or a user with --yes would. Throws with its output on failure. */
-export async function scaffold(dir: string): Promise<string> {
+export async function scaffold(dir: string, tools = 'claude,codex,opencode', expect = ['.agents/hooks/loop-guard.cjs', '.claude/settings.json', '.codex/hooks.json', '.opencode/plugins/loop-guard.js']): Promise<string> {
   if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} does not exist: run \`npm run build\` first (npm run test:agents does).`);
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'lg-e2e-scaffold-home-')));
-  const r = await runProcess(process.execPath, [CLI_PATH, '--yes', '--cwd', dir, '--tools', 'claude,codex,opencode'], {
+  const r = await runProcess(process.execPath, [CLI_PATH, '--yes', '--cwd', dir, '--tools', tools], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CI: 'true', NO_COLOR: '1', LANG: 'C.UTF-8' },
     timeoutMs: 60_000,
@@ -58,7 +58,7 @@ export async function scaffold(dir: string): Promise<string> {
   if (r.exitCode !== 0 || r.timedOut) {
     throw new Error(`create-loop-guard failed (exit ${r.exitCode}, timedOut=${r.timedOut}):\n${r.stdout}\n${r.stderr}`);
   }
-  for (const f of ['.agents/hooks/loop-guard.cjs', '.claude/settings.json', '.codex/hooks.json', '.opencode/plugins/loop-guard.js']) {
+  for (const f of expect) {
     if (!existsSync(join(dir, f))) throw new Error(`create-loop-guard exited 0 but did not write ${f}:\n${r.stdout}\n${r.stderr}`);
   }
   return r.stdout + r.stderr;

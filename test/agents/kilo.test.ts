@@ -87,7 +87,7 @@ class Scenario {
   constructor(readonly repo: string, readonly script: Script, readonly server: MockModelServer) {}
 
   /** One `kilo run`, in a slot; nothing it started may outlive it. */
-  async run(turn: number, opts: { home?: string; resumeSession?: string; env?: Record<string, string> } = {}): Promise<AgentRun> {
+  async run(turn: number, opts: { home?: string; resumeSession?: string; guardEnv?: Record<string, string> } = {}): Promise<AgentRun> {
     const run = await slot(() => runKilo(this.repo, this.server, { ...opts, turn }));
     this.runs.push(run);
     const leftovers = processesUsingHome(run.home);
@@ -97,7 +97,7 @@ class Scenario {
   }
 
   /** One turn that must go through: exit 0, in time, every scripted step taken. */
-  async turn(turn: number, opts: { home?: string; resumeSession?: string; env?: Record<string, string> } = {}): Promise<AgentRun> {
+  async turn(turn: number, opts: { home?: string; resumeSession?: string; guardEnv?: Record<string, string> } = {}): Promise<AgentRun> {
     const run = await this.run(turn, opts);
     const context = describeRun(run, this.server);
     expect(run.timedOut, `run timed out\n${context}`).toBe(false);
@@ -220,7 +220,7 @@ describe.concurrent('kilo: the guard in the real CLI', () => {
   scenario('loop: warns on the 3rd identical result, refuses the 5th and 6th attempts',
     { turns: [{ commands: Array<string>(6).fill(LOOP_CMD) }] },
     async (s) => {
-      await s.turn(1, { env: NO_HANDOFF });
+      await s.turn(1, { guardEnv: NO_HANDOFF });
       const steps = s.steps();
       const dump = s.dump();
       expect(steps.map((x) => x.step), dump).toEqual([1, 2, 3, 4, 5, 6]);
@@ -237,7 +237,7 @@ describe.concurrent('kilo: the guard in the real CLI', () => {
   scenario('cycle: A,B,A,B… is caught: a warning by step 6, later attempts refused',
     { turns: [{ commands: Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? CYCLE_A : CYCLE_B)) }] },
     async (s) => {
-      await s.turn(1, { env: NO_HANDOFF });
+      await s.turn(1, { guardEnv: NO_HANDOFF });
       const steps = s.steps();
       const dump = s.dump();
       expect(steps.map((x) => x.step), dump).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);

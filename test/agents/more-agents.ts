@@ -44,7 +44,7 @@ export async function runGemini(projectDir: string, server: MockModelServer, opt
   // Folder trust is on by default: an untrusted folder exits 55, and --skip-trust silently drops project
   // hooks. A trustedFolders.json entry is what a user's "trust this folder" writes.
   mergeJson(join(home, '.gemini', 'trustedFolders.json'), { [repo]: 'TRUST_FOLDER' });
-  const env = { ...baseEnv(home), GOOGLE_GEMINI_BASE_URL: server.baseUrl, GEMINI_API_KEY: 'dummy' };
+  const env = { ...baseEnv(home, opts), GOOGLE_GEMINI_BASE_URL: server.baseUrl, GEMINI_API_KEY: 'dummy' };
   // --yolo: without it headless mode offers only read-only tools (no run_shell_command).
   const args = ['-p', promptFor(opts.turn ?? 1), '--yolo', '-o', 'stream-json', '-m', 'gemini-2.5-pro',
     ...(opts.resumeSession ? ['--resume', 'latest'] : [])];
@@ -65,7 +65,7 @@ export async function runQwen(projectDir: string, server: MockModelServer, opts:
     memory: { enableManagedAutoMemory: false },
   });
   // The three OPENAI_* together select auth type "openai"; folder trust is off by default in 0.24.
-  const env = { ...baseEnv(home), OPENAI_BASE_URL: `${server.baseUrl}/v1`, OPENAI_API_KEY: 'dummy', OPENAI_MODEL: 'mock-model',
+  const env = { ...baseEnv(home, opts), OPENAI_BASE_URL: `${server.baseUrl}/v1`, OPENAI_API_KEY: 'dummy', OPENAI_MODEL: 'mock-model',
     QWEN_CODE_SUPPRESS_YOLO_WARNING: '1' };
   const args = ['-p', promptFor(opts.turn ?? 1), '--yolo', '-o', 'stream-json', ...(opts.resumeSession ? ['--continue'] : [])];
   const r = await runProcess(bin, args, { cwd: projectDir, env, timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
@@ -88,7 +88,7 @@ export async function runCopilot(projectDir: string, server: MockModelServer, op
     writeFileSync(config, `${stringifyJsonc({ ...current, trustedFolders: [...(current.trustedFolders ?? []), repo] }, null, 2)}\n`);
   }
   const env = {
-    ...baseEnv(home),
+    ...baseEnv(home, opts),
     // The SEA binary unpacks ~235 MB of runtime on first start; install-agents.mjs did that into its prefix.
     ...(status.prefix ? { COPILOT_PKG_CACHE_HOME: join(status.prefix, 'node_modules', '.copilot-pkg-cache') } : {}),
     // BYOK is the only offline route: no GitHub auth, telemetry, MCP server or update check.
@@ -155,7 +155,7 @@ export async function runKilo(projectDir: string, server: MockModelServer, opts:
   const bin = requireBin('kilo');
   const home = opts.home ?? makeHome('kilo');
   const env = {
-    ...baseEnv(home),
+    ...baseEnv(home, opts),
     KILO_CONFIG_CONTENT: JSON.stringify(kiloConfig(server)),
     // KILO_NO_DAEMON: `kilo run` must not attach to (or leave) a background server.
     KILO_NO_DAEMON: '1',
@@ -167,7 +167,6 @@ export async function runKilo(projectDir: string, server: MockModelServer, opts:
     KILO_TELEMETRY_LEVEL: 'off',
     KILO_DISABLE_SESSION_INGEST: '1',
     KILO_DISABLE_CODEBASE_INDEXING: '1',
-    ...opts.env,
   };
   const args = ['run', '--print-logs', '--format', 'json', '--auto',
     ...(opts.resumeSession ? ['--session', opts.resumeSession] : []), promptFor(opts.turn ?? 1)];

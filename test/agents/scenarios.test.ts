@@ -1,16 +1,22 @@
-// Acceptance: the guard installed by the built create-loop-guard CLI, inside the REAL Claude Code,
-// Codex and OpenCode CLIs, driven by the scripted model in mock-server.ts.
-// Asserts are substring checks on our own marker (`loop-guard:`), because each CLI wraps hook output
-// differently, plus side effects on disk (a refused command must not have run).
+// Acceptance: the guard installed by the BUILT create-loop-guard CLI (`--tools <agent>`), inside each REAL agent CLI,
+// driven by the scripted model in mock-server.ts. One table (rows.ts) × one list of scenarios: loop, progress, new
+// turn, hang, cycle, edit-and-rerun (failing and green), fail-open, the stop rule, and the unattended hand-off.
+// Asserts are substring checks on our own marker (`loop-guard:`), because each CLI wraps hook output differently,
+// plus side effects on disk (a refused command must not have run). Each scenario has its own mock server, repo and
+// HOME, so a row's scenarios may run concurrently.
 //
-// Env: LOOP_GUARD_AGENTS=claude,codex (subset), LOOP_GUARD_REQUIRE_AGENTS=1 (a deselected agent fails),
+// Env: LOOP_GUARD_AGENTS=claude,gemini (subset), LOOP_GUARD_REQUIRE_AGENTS=1 (a deselected agent fails),
 // LOOP_GUARD_KEEP_TMP=1 (keep every temp repo/HOME; failed scenarios always keep theirs).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { agentStatus, AGENT_NAMES, describeRun, guardSettingsEnv, openCodeWarmTemplate, removeDir, runAgent, type AgentName, type AgentRun, type RunOptions } from './agents.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GUARD_PATH } from '../../src/tools/markers.ts';
+import { agentStatus, describeRun, removeDir, runAgent, type AgentRun, type RunOptions } from './agents.ts';
 import { commitCount, FIRST_COMMIT_SUBJECT, lineCount, makeRepo, MARKER, scaffold } from './helpers.ts';
 import { startMockServer, turnMarker, type MockModelServer, type Script, type StepResult, type ToolStep } from './mock-server.ts';
+import { killProcesses, processesUsingHome } from './more-agents.ts';
+import { ROWS, type AgentRow, type ScenarioId } from './rows.ts';
 
 const LOOP_CMD = 'echo ran >> ran.txt; ls /definitely-missing-dir';
 const PROGRESS_CMD = 'echo ran >> ran.txt; wc -l < ran.txt';
@@ -24,139 +30,131 @@ const TEST_CMD = 'sh test.sh';
 const FAIL_TEXT = 'FAIL: expected 42, got 41';
 const GREEN_TEXT = 'ok: 42 passed';
 
-/** The agent's own edit tool, changing app.js from `const v = k;` to `const v = k+1;` (Codex: apply_patch, offered to catalog models only). */
-function editStep(agent: AgentName, repo: string, k: number): ToolStep {
-  const [from, to] = [`const v = ${k};`, `const v = ${k + 1};`];
-  if (agent === 'claude') return { name: 'Edit', input: { file_path: join(repo, 'app.js'), old_string: from, new_string: to } };
-  if (agent === 'codex') return { name: 'apply_patch', input: `*** Begin Patch\n*** Update File: app.js\n@@\n-${from}\n+${to}\n*** End Patch\n`, custom: true };
-  return { name: 'edit', input: { filePath: join(repo, 'app.js'), oldString: from, newString: to } };
-}
+/** Unattended: fails like a test run (no class that climbs faster), asked for 20 times by a model stuck in a loop. */
+const FAILING = 'echo ran >> ran.txt; echo "FAIL src/sum.test.js: expected 2 to be 3"; exit 1';
+const FAILURE_TEXT = 'expected 2 to be 3';
+const ASKS = 20;
 
-/** app.js and test.sh, and what each agent needs to use its edit tool headless. */
-function prepareEdits(agent: AgentName, repo: string, green: boolean): void {
-  writeFileSync(join(repo, 'app.js'), 'const v = 0;\nmodule.exports = { v };\n');
-  writeFileSync(join(repo, 'test.sh'), green ? `echo "${GREEN_TEXT}"\n` : `echo "${FAIL_TEXT}"\nexit 1\n`);
-  if (agent === 'claude') {
-    // In -p mode an edit needs acceptEdits (an allow rule alone is refused); added to the scaffolded settings.
-    const path = join(repo, '.claude', 'settings.json');
-    const settings = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-    writeFileSync(path, JSON.stringify({ ...settings, permissions: { defaultMode: 'acceptEdits' } }, null, 2));
-  }
-  if (agent === 'codex') {
-    // Codex offers apply_patch only to a model in its catalog: the mock answers whatever the name.
-    const path = join(repo, '.codex', 'config.toml');
-    writeFileSync(path, `model = "gpt-5.5"\n${readFileSync(path, 'utf8')}`);
-  }
-}
-
-const selected = (process.env.LOOP_GUARD_AGENTS || AGENT_NAMES.join(',')).split(',').map((s) => s.trim());
+const selected = (process.env.LOOP_GUARD_AGENTS || ROWS.map((r) => r.agent).join(',')).split(',').map((s) => s.trim());
 const requireAll = process.env.LOOP_GUARD_REQUIRE_AGENTS === '1';
 const keepTmp = process.env.LOOP_GUARD_KEEP_TMP === '1';
+const timings: Array<{ agent: string; scenario: string; totalMs: number; runMs: number[] }> = [];
+const figures: string[] = [];
 
-let server: MockModelServer;
-const timings: Array<{ agent: AgentName; scenario: string; totalMs: number; runMs: number[] }> = [];
-let tmpDirs: string[] = [];
-
-beforeAll(async () => {
-  server = await startMockServer();
-});
-
-afterEach((ctx) => {
-  delete guardSettingsEnv.LOOP_GUARD_HANDOFF;
-  const failed = ctx.task.result?.state === 'fail';
-  if (failed || keepTmp) {
-    if (tmpDirs.length > 0) console.log(`[agents] kept for inspection: ${tmpDirs.join(' ')}`);
-  } else {
-    for (const d of tmpDirs) removeDir(d);
-  }
-  tmpDirs = [];
-});
-
-afterAll(async () => {
-  await server?.close();
-  if (timings.length === 0) return;
+afterAll(() => {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
-  const rows = timings.map((t) => `  ${t.agent.padEnd(9)} ${t.scenario.padEnd(10)} total ${s(t.totalMs).padStart(7)}   agent runs ${t.runMs.map(s).join(' + ')}`);
-  const perAgent = AGENT_NAMES.map((a) => [a, timings.filter((t) => t.agent === a).reduce((n, t) => n + t.totalMs, 0)] as const)
-    .filter(([, ms]) => ms > 0).map(([a, ms]) => `${a} ${s(ms)}`).join(', ');
-  console.log(`[agents] timings\n${rows.join('\n')}\n  per agent: ${perAgent}`);
+  if (timings.length) {
+    const rows = timings.map((t) => `  ${t.agent.padEnd(9)} ${t.scenario.padEnd(11)} total ${s(t.totalMs).padStart(7)}   agent runs ${t.runMs.map(s).join(' + ')}`);
+    const agents = [...new Set(timings.map((t) => t.agent))];
+    const perAgent = agents.map((a) => `${a} ${s(timings.filter((t) => t.agent === a).reduce((n, t) => n + t.totalMs, 0))}`).join(', ');
+    console.log(`[agents] timings (a row's scenarios may overlap)\n${rows.join('\n')}\n  summed per agent: ${perAgent}`);
+  }
+  if (figures.length) console.log(`[agents] hand-off figures (${ASKS} asks of one failing command)\n${figures.join('\n')}`);
 });
 
-/** One scenario's context: a scaffolded repo, the script, and the runs made so far. */
+/** One scenario's context: its scaffolded repo, script, mock server, settings, and the runs made so far. */
 class Scenario {
   readonly runs: AgentRun[] = [];
-  constructor(readonly agent: AgentName, readonly repo: string, readonly script: Script) {}
+  constructor(readonly row: AgentRow, readonly repo: string, readonly script: Script, readonly server: MockModelServer, readonly guardEnv: Record<string, string>) {}
 
-  /** Runs one turn and checks the run itself went through: exit 0, no timeout, every scripted step taken. */
-  async turn(turn: number, opts: Omit<RunOptions, 'turn'> = {}): Promise<AgentRun> {
-    const run = await runAgent(this.agent, this.repo, server, { ...opts, turn });
+  /** One run, with whatever it left behind killed (and returned). */
+  async run(turn: number, opts: Omit<RunOptions, 'turn' | 'guardEnv'> = {}): Promise<{ run: AgentRun; leftovers: Array<{ pid: number; cmd: string }> }> {
+    const run = await runAgent(this.row.agent, this.repo, this.server, { ...opts, turn, guardEnv: this.guardEnv });
     this.runs.push(run);
-    tmpDirs.push(run.home);
-    const context = describeRun(run, server);
+    const leftovers = processesUsingHome(run.home);
+    killProcesses(leftovers);
+    return { run, leftovers };
+  }
+
+  /** One turn that must go through: exit 0, in time, every scripted step taken, nothing left running. */
+  async turn(turn: number, opts: Omit<RunOptions, 'turn' | 'guardEnv'> = {}): Promise<AgentRun> {
+    const { run, leftovers } = await this.run(turn, opts);
+    const context = describeRun(run, this.server);
     expect(run.timedOut, `run timed out\n${context}`).toBe(false);
     expect(run.exitCode, `non-zero exit\n${context}`).toBe(0);
-    expect(server.problems, `the mock saw unexpected requests\n${context}`).toEqual([]);
+    expect(this.server.problems, `the mock saw unexpected requests\n${context}`).toEqual([]);
+    expect(leftovers, `processes outlived the run\n${context}`).toEqual([]);
     const expected = this.script.turns[turn - 1]?.commands.length ?? 0;
-    const done = Math.max(-1, ...server.agentRequests().filter((r) => r.turn === turn).map((r) => r.stepsDone ?? -1));
+    const done = Math.max(-1, ...this.server.agentRequests().filter((r) => r.turn === turn).map((r) => r.stepsDone ?? -1));
     expect(done, `the agent stopped before finishing the script of turn ${turn}\n${context}`).toBe(expected);
     return run;
   }
 
   steps(turn = 1): StepResult[] {
-    return server.stepResults(turn);
+    return this.server.stepResults(turn);
   }
 
   /** A readable dump of what the model got back per step, for assertion messages. */
   dump(turn = 1): string {
-    const runs = this.runs.map((r) => describeRun(r)).join('\n');
     const steps = this.steps(turn).map((s) => `  step ${s.step} \`${s.command}\` ->\n    ${s.text.replace(/\n/g, '\n    ')}`).join('\n');
-    return `model received (turn ${turn}):\n${steps}\n${runs}`;
+    return `model received (turn ${turn}):\n${steps}\n${this.runs.map((r) => describeRun(r)).join('\n')}`;
   }
 }
 
-for (const agent of AGENT_NAMES) {
-  describe(agent, () => {
+/** app.js and test.sh for the edit scenarios, plus what the row's edit tool needs headless. */
+function editScript(row: AgentRow, repo: string, green: boolean): Script {
+  writeFileSync(join(repo, 'app.js'), 'const v = 0;\nmodule.exports = { v };\n');
+  writeFileSync(join(repo, 'test.sh'), green ? `echo "${GREEN_TEXT}"\n` : `echo "${FAIL_TEXT}"\nexit 1\n`);
+  row.prepareEdits?.(repo);
+  const commands: Array<string | ToolStep> = [...(row.beforeEdits?.(repo) ?? []), TEST_CMD];
+  for (let k = 0; k < 5; k++) commands.push(row.edit(repo, `const v = ${k};`, `const v = ${k + 1};`), TEST_CMD);
+  return { turns: [{ commands }] };
+}
+
+function gitStatus(dir: string): string {
+  return execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir } });
+}
+
+for (const row of ROWS) {
+  const { agent } = row;
+  (row.concurrent ? describe.concurrent : describe)(`${agent}: the guard in the real CLI`, () => {
     if (!selected.includes(agent)) {
-      if (requireAll) it(`is required (LOOP_GUARD_REQUIRE_AGENTS=1) but deselected by LOOP_GUARD_AGENTS`, () => {
+      if (requireAll) it('is required (LOOP_GUARD_REQUIRE_AGENTS=1) but deselected by LOOP_GUARD_AGENTS', () => {
         throw new Error(`LOOP_GUARD_AGENTS=${process.env.LOOP_GUARD_AGENTS} leaves out ${agent}`);
       });
       else it.skip(`deselected by LOOP_GUARD_AGENTS=${process.env.LOOP_GUARD_AGENTS}`, () => {});
       return;
     }
     const status = agentStatus(agent);
-
-    if (agent === 'opencode' && status.ok) {
-      // Warm OpenCode's plugin-SDK install once, outside the scenario timings.
+    if (row.warm && status.ok) {
       beforeAll(async () => {
         const t0 = Date.now();
-        const warm = await openCodeWarmTemplate();
-        console.log(`[agents] OpenCode warm template ${warm ? 'ready' : 'UNAVAILABLE (runs will be slower)'} in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+        const warm = await row.warm!();
+        console.log(`[agents] ${agent} warm-up ${warm ? 'ready' : 'UNAVAILABLE (runs will be slower)'} in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
       }, 300_000);
     }
 
     /** Every scenario fails with the install reason when the CLI is missing: never a silent pass. */
-    const scenario = (name: string, scriptOf: Script | ((repo: string) => Script), body: (s: Scenario) => Promise<void>) =>
-      it(name, async () => {
+    const scenario = (id: ScenarioId, name: string, scriptOf: Script | ((repo: string) => Script), body: (s: Scenario) => Promise<void>, guardEnv: Record<string, string> = {}) => {
+      const why = row.skip?.[id];
+      if (why) return it.skip(`${id}: ${why}`, () => {});
+      return it(`${id}: ${name}`, async () => {
         if (!status.ok) throw new Error(`${agent} CLI unavailable: ${status.reason}`);
-        const t0 = Date.now();
+        const started = Date.now();
+        const server = await startMockServer();
         const repo = makeRepo();
-        tmpDirs.push(repo);
-        await scaffold(repo);
-        const script = typeof scriptOf === 'function' ? scriptOf(repo) : scriptOf;
-        server.setScript(script);
-        const s = new Scenario(agent, repo, script);
+        let s: Scenario | undefined;
+        let ok = false;
         try {
+          await scaffold(repo, agent, row.writes);
+          const script = typeof scriptOf === 'function' ? scriptOf(repo) : scriptOf;
+          server.setScript(script);
+          s = new Scenario(row, repo, script, server, guardEnv);
           await body(s);
+          ok = true;
         } finally {
-          timings.push({ agent, scenario: name.split(':')[0] ?? name, totalMs: Date.now() - t0, runMs: s.runs.map((r) => r.durationMs) });
+          await server.close();
+          timings.push({ agent, scenario: id, totalMs: Date.now() - started, runMs: s?.runs.map((r) => r.durationMs) ?? [] });
+          const dirs = [repo, ...new Set(s?.runs.map((r) => r.home) ?? [])];
+          if (ok && !keepTmp) for (const d of dirs) removeDir(d);
+          else console.log(`[agents] ${agent}: kept for inspection: ${dirs.join(' ')}`);
         }
       });
+    };
 
-    scenario('loop: warns after the 3rd identical result, refuses the 5th and 6th attempts',
+    scenario('loop', 'warns by the 3rd identical result, refuses the 5th and 6th attempts',
       { turns: [{ commands: Array<string>(6).fill(LOOP_CMD) }] },
       async (s) => {
-        // Refusals only: the hand-off that would end this run is handoff.test.ts's subject.
-        guardSettingsEnv.LOOP_GUARD_HANDOFF = '0';
         await s.turn(1);
         const steps = s.steps();
         const dump = s.dump();
@@ -169,9 +167,11 @@ for (const agent of AGENT_NAMES) {
           expect(steps[i]?.text, `attempt ${i + 1} must not have run\n${dump}`).not.toContain(LOOP_RAN);
         }
         expect(lineCount(s.repo, 'ran.txt'), `exactly 4 attempts ran\n${dump}`).toBe(4);
-      });
+      },
+      // Refusals only: the hand-off that would end this run is the unattended scenario's subject.
+      { LOOP_GUARD_HANDOFF: '0' });
 
-    scenario('progress: a command whose output changes every time is never flagged',
+    scenario('progress', 'a command whose output changes every time is never flagged',
       { turns: [{ commands: Array<string>(6).fill(PROGRESS_CMD) }] },
       async (s) => {
         await s.turn(1);
@@ -185,27 +185,25 @@ for (const agent of AGENT_NAMES) {
         expect(lineCount(s.repo, 'ran.txt'), dump).toBe(6);
       });
 
-    scenario('new turn: after a refusal, a new user message lets the command run again',
+    scenario('new turn', 'after a refusal, a new user message lets the command run again',
       { turns: [{ commands: Array<string>(5).fill(LOOP_CMD) }, { commands: [LOOP_CMD] }] },
       async (s) => {
         const first = await s.turn(1);
         expect(s.steps(1)[4]?.text, `5th attempt refused in turn 1\n${s.dump(1)}`).toContain(MARKER);
         expect(lineCount(s.repo, 'ran.txt'), s.dump(1)).toBe(4);
         expect(first.sessionId, `no session id to resume\n${describeRun(first)}`).toBeTruthy();
-
-        // The same session, continued headless with a second prompt (claude --resume, codex exec resume, opencode --session).
+        // The same session, continued headless with a second prompt (each runner's resume flag).
         await s.turn(2, { home: first.home, resumeSession: first.sessionId ?? undefined });
         const dump = s.dump(2);
-        const turn2 = server.agentRequests().find((r) => r.turn === 2);
-        expect(JSON.stringify(turn2?.body ?? ''), `turn 2 must carry turn 1's history (a resumed session)\n${dump}`)
-          .toContain(turnMarker(1));
+        const turn2 = s.server.agentRequests().find((r) => r.turn === 2);
+        expect(JSON.stringify(turn2?.body ?? ''), `turn 2 must carry turn 1's history (a resumed session)\n${dump}`).toContain(turnMarker(1));
         const again = s.steps(2)[0];
         expect(again?.text, `the command ran again in the new turn\n${dump}`).toContain(LOOP_RAN);
         expect(again?.text, `no refusal in the new turn\n${dump}`).not.toContain(MARKER);
         expect(lineCount(s.repo, 'ran.txt'), dump).toBe(5);
       });
 
-    scenario('hang guard: `git commit` without -m is refused before it runs; `git log` output reaches the model',
+    scenario('hang guard', '`git commit` without -m is refused before it runs; `git log` output reaches the model',
       { turns: [{ commands: ['git commit --allow-empty', 'git log'] }] },
       async (s) => {
         const before = commitCount(s.repo);
@@ -218,10 +216,9 @@ for (const agent of AGENT_NAMES) {
         expect(steps[1]?.text, `git log was not refused\n${dump}`).not.toContain(MARKER);
       });
 
-    scenario('cycle: A,B,A,B… is caught: a warning by step 6, later attempts refused',
+    scenario('cycle', 'A,B,A,B… is caught: a warning by step 6, later attempts refused',
       { turns: [{ commands: Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? CYCLE_A : CYCLE_B)) }] },
       async (s) => {
-        guardSettingsEnv.LOOP_GUARD_HANDOFF = '0';
         await s.turn(1);
         const steps = s.steps();
         const dump = s.dump();
@@ -235,19 +232,12 @@ for (const agent of AGENT_NAMES) {
         expect(ran, `some of the 10 attempts were refused\n${dump}`).toBeLessThan(10);
         expect(steps[9]?.text, `the last attempt was refused with our reason\n${dump}`).toContain(MARKER);
         expect(steps[9]?.text, `the last attempt did not run\n${dump}`).not.toContain('No such file');
-      });
+      },
+      { LOOP_GUARD_HANDOFF: '0' });
 
-    // Issue 9: change is progress. The model edits with the agent's own edit tool between reruns of the same test.
-    const editCycle = (green: boolean) => (repo: string): Script => {
-      prepareEdits(agent, repo, green);
-      // Claude Code refuses an edit of a file the session has not read ("File has not been read yet").
-      const commands: Array<string | ToolStep> = agent === 'claude' ? [{ name: 'Read', input: { file_path: join(repo, 'app.js') } }, TEST_CMD] : [TEST_CMD];
-      for (let k = 0; k < 5; k++) commands.push(editStep(agent, repo, k), TEST_CMD);
-      return { turns: [{ commands }] };
-    };
-
-    scenario('edits: the same failing test rerun after each edit with the edit tool is never refused',
-      editCycle(false),
+    // Change is progress (issue 9): the model edits with the agent's own edit tool between reruns of the same test.
+    scenario('edits', 'the same failing test rerun after each edit with the edit tool is never refused',
+      (repo) => editScript(row, repo, false),
       async (s) => {
         await s.turn(1);
         const dump = s.dump();
@@ -261,8 +251,8 @@ for (const agent of AGENT_NAMES) {
         expect(readFileSync(join(s.repo, 'app.js'), 'utf8'), `the five edits were made\n${dump}`).toContain('const v = 5;');
       });
 
-    scenario('edits: a green test rerun after each of several edits is never warned',
-      editCycle(true),
+    scenario('green edits', 'a green test rerun after each of several edits is never warned',
+      (repo) => editScript(row, repo, true),
       async (s) => {
         await s.turn(1);
         const dump = s.dump();
@@ -271,6 +261,61 @@ for (const agent of AGENT_NAMES) {
         for (const x of steps) expect(x.text, `step ${x.step}: no loop-guard text\n${dump}`).not.toContain(MARKER);
         for (const t of steps.filter((x) => x.command === TEST_CMD)) expect(t.text, dump).toContain(GREEN_TEXT);
         expect(readFileSync(join(s.repo, 'app.js'), 'utf8'), `the five edits were made\n${dump}`).toContain('const v = 5;');
+      });
+
+    scenario('fail-open', 'with the guard file gone, every command still runs (a crashing hook must not deny)',
+      { turns: [{ commands: ['echo ran >> ran.txt', 'echo ran >> ran.txt'] }] },
+      async (s) => {
+        rmSync(join(s.repo, GUARD_PATH));
+        await s.turn(1);
+        const dump = s.dump();
+        expect(lineCount(s.repo, 'ran.txt'), `both commands ran\n${dump}`).toBe(2);
+        for (const step of s.steps()) expect(step.text, `no refusal\n${dump}`).not.toMatch(/denied|blocked/i);
+      });
+
+    scenario('stop rule', `the AGENTS.md rule reaches the model through ${row.ruleVia}`,
+      { turns: [{ commands: ['echo hi'] }] },
+      async (s) => {
+        await s.turn(1);
+        const rule = readFileSync(join(s.repo, 'AGENTS.md'), 'utf8').split('\n').find((l) => /loop-guard/i.test(l) && l.length > 40 && !l.startsWith('<!--'));
+        expect(rule, 'AGENTS.md carries our block').toBeTruthy();
+        const first = s.server.agentRequests()[0];
+        expect(JSON.stringify(first?.body ?? ''), `the model's first request carries the AGENTS.md rule\n${s.dump()}`).toContain(JSON.stringify(rule).slice(1, 60));
+      });
+
+    // Issue 11: nobody writes again in an unattended run, so the ladder's last rung must really end it (each tool's
+    // own stop), leave the note, and the next session must start from the note.
+    scenario('unattended', `${ASKS} asks for one failing command end within 8 model requests with a hand-off note; the next session reads it`,
+      { turns: [{ commands: Array<string>(ASKS).fill(FAILING) }, { commands: ['cat .agents/handoff.md'] }] },
+      async (s) => {
+        const { run } = await s.run(1);
+        const requests = s.server.agentRequests().filter((r) => r.turn === 1).length;
+        const context = `${describeRun(run, s.server)}\nsteps:\n${s.steps(1).map((x) => `  ${x.step}: ${x.text.slice(0, 300).replace(/\n/g, ' | ')}`).join('\n')}`;
+        // Recorded before the asserts, so a run against an older build (LOOP_GUARD_CLI) still gives its "before" figure.
+        figures.push(`  ${agent.padEnd(9)} ${requests} model requests, command ran ${lineCount(s.repo, 'ran.txt')}×, exit ${run.exitCode}`);
+        expect(run.timedOut, `run timed out\n${context}`).toBe(false);
+        expect(requests, `the run ended within 8 model requests\n${context}`).toBeLessThanOrEqual(8);
+        expect(lineCount(s.repo, 'ran.txt'), `the command ran 4 times\n${context}`).toBe(4);
+
+        const notePath = join(s.repo, '.agents', 'handoff.md');
+        expect(existsSync(notePath), `the hand-off note was written\n${context}`).toBe(true);
+        const note = readFileSync(notePath, 'utf8');
+        expect(note, 'the note names the refused command').toContain('echo ran >> ran.txt');
+        expect(note, 'the note shows the failure').toContain(FAILURE_TEXT);
+        const twin = JSON.parse(readFileSync(join(s.repo, '.agents', 'handoff.json'), 'utf8')) as { handoffs: Array<{ tool: string; refused: Array<{ command: string; refusals: number }> }> };
+        expect(twin.handoffs.at(-1)?.tool).toBe(agent);
+        expect(twin.handoffs.at(-1)?.refused[0]?.refusals, 'two refusals, then the hand-off').toBe(3);
+        expect(gitStatus(s.repo), 'the note is kept out of git').not.toContain('handoff');
+        figures.push(`  ${agent.padEnd(9)} note ${Buffer.byteLength(note)} B + json ${Buffer.byteLength(readFileSync(join(s.repo, '.agents', 'handoff.json')))} B`);
+
+        // A fresh session (new HOME, nothing resumed): the instructions it loads carry the rule, and the file is there to read.
+        const { run: next } = await s.run(2);
+        const first = s.server.agentRequests().find((r) => r.turn === 2);
+        const nextContext = describeRun(next, s.server);
+        expect(JSON.stringify(first?.body ?? ''), `the first request of the next session carries the AGENTS.md hand-off rule\n${nextContext}`).toContain('.agents/handoff.md');
+        const read = s.steps(2)[0]?.text ?? '';
+        expect(read, `the next session read the note\n${nextContext}`).toContain(FAILURE_TEXT);
+        expect(read, 'reading the note is never refused').not.toContain(MARKER);
       });
   });
 }

@@ -33,7 +33,7 @@ const CASES: Case[] = [
     tool: 'copilot',
     config: '.github/hooks/mine.json',
     userText: '{ "version": 1, "hooks": { "sessionStart": [ { "type": "command", "bash": "echo hi" } ] } }\n',
-    events: ['PreToolUse', 'PostToolUse', 'UserPromptSubmit'],
+    events: ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'UserPromptSubmit'],
     extra: {},
   },
   {

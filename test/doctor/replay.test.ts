@@ -107,6 +107,15 @@ describe.concurrent.each(REPLAYED)('%s', { timeout: 60_000 }, (tool) => {
 });
 
 describe.concurrent('what the replay catches', { timeout: 60_000 }, () => {
+  it.each([['copilot', 'PermissionRequest'], ['qwen', 'UserPromptSubmit']] as const)('%s: the hand-off stops the run from %s; without that hook it cannot', async (tool, event) => {
+    const ok = await replay(tool, d[tool], commands(tool), sender(), 'cfg');
+    expect(ok.message).toContain(`stopped the run from ${event}`);
+    const c = await replay(tool, d[tool], commands(tool, builtGuard, [event]), sender(), 'cfg');
+    expect(c.ok).toBe(false);
+    expect(c.message).toContain('the 7th attempt (after 2 refusals in the turn) was not a hand-off that stops the turn');
+    expect(c.message).toContain(`no ${event} hook, so a hand-off cannot end the run`);
+  });
+
   it('claude: no PostToolUseFailure hook means failing results never reach the guard', async () => {
     const c = await replay('claude', d.claude, commands('claude', builtGuard, ['PostToolUseFailure']), sender(), '.claude/settings.json');
     expect(c.ok).toBe(false);

@@ -128,6 +128,28 @@ describe('the ladder', () => {
     expect(t).not.toMatch(/2026-11-30T10/);
   });
 
+  it("a 'proceed' event stops only after a hand-off in the same turn: the handed-off command (Copilot) or the turn (Qwen)", () => {
+    const store = memoryStore();
+    const proceed = (e: Omit<Extract<GuardEvent, { kind: 'proceed' }>, 'kind'>) => decide({ kind: 'proceed', ...e }, settings, facts, store);
+    const { out } = attempts(6, settings, loop, store);
+    expect(out.slice(4)).toEqual(['deny', 'deny']);
+    // Refusals alone are no stop: the run goes on to the model with the refusal.
+    expect(proceed({ command: 'npm test' }).action).toBe('allow');
+    expect(proceed({}).action).toBe('allow');
+    expect(attempts(1, settings, loop, store).out).toEqual(['handoff']);
+    const stop = proceed({ command: 'npm test' });
+    expect(stop).toMatchObject({ action: 'handoff', again: true });
+    expect((stop as Extract<Decision, { action: 'handoff' }>).stopReason).toContain('`npm test`');
+    expect(proceed({}).action).toBe('handoff');
+    // Paired by order, without a call id: another command's permission is not this hand-off's.
+    expect(proceed({ command: 'git status' }).action).toBe('allow');
+    // A different turn id is another turn; a user turn starts over.
+    expect(proceed({ turnId: 'other' }).action).toBe('allow');
+    decide({ kind: 'userTurn' }, settings, facts, store);
+    expect(proceed({}).action).toBe('allow');
+    expect(proceed({ command: 'npm test' }).action).toBe('allow');
+  });
+
   it('climb passes a refusal through unchanged below the limit, and buildNote works on a fresh state', () => {
     const deny = { action: 'deny' as const, rule: 'repeat', message: 'loop-guard: no' };
     const { next, result } = climb(undefined, { command: 'x' }, deny, settings);

@@ -26,6 +26,14 @@ export function parseCopilot(p: Payload): ParsedHook {
   const base = { family: 'copilot', session: str(p.session_id) ?? '', eventName, format: 'copilot' } as const;
   // UserPromptSubmit carries the user's own prompt: it fires once per user message.
   if (eventName === 'UserPromptSubmit') return { ...base, event: { kind: 'userTurn' } };
+  // PermissionRequest comes in the native camelCase shape even under its PascalCase name, right after PreToolUse
+  // for the same call (no call id: paired by order); only its answer can stop the run.
+  if (p.hookName === 'permissionRequest' || eventName === 'PermissionRequest') {
+    const command = str(obj(p.toolInput)?.command) ?? str(obj(p.tool_input)?.command);
+    const session = str(p.sessionId) ?? str(p.session_id) ?? '';
+    const shell = (str(p.toolName) ?? str(p.tool_name) ?? '').toLowerCase() === 'bash';
+    return { ...base, session, eventName: 'PermissionRequest', event: shell && command !== undefined ? { kind: 'proceed', command } : null };
+  }
   const command = str(obj(p.tool_input)?.command);
   if (str(p.tool_name) !== 'Bash' || command === undefined) return { ...base, event: null };
   // No Copilot payload carries a tool-call id: pre and post pair by order.
@@ -40,7 +48,11 @@ export function parseCopilot(p: Payload): ParsedHook {
 
 /** Allow is silence (non-JSON and empty output allow). On PascalCase PostToolUse only a top-level additionalContext reaches the model. */
 export function renderCopilot(eventName: string, decision: Decision): string {
-  // A hand-off is at least the refusal here: this tool's stop is not wired yet (its stop answer is below).
+  // The hand-off stops the run from PermissionRequest, which fires only for a call PreToolUse let through (a deny or
+  // "ask" there skips it), so PreToolUse stays silent and PermissionRequest refuses the call and interrupts the turn.
+  // A later one (`again`: the stop did not happen, e.g. a config without that hook) is refused on PreToolUse.
+  if (decision.action === 'handoff' && eventName === 'PermissionRequest') return renderCopilotStop(decision.stopReason);
+  if (decision.action === 'handoff' && !decision.again) return '';
   if ((decision.action === 'deny' || decision.action === 'handoff') && eventName === 'PreToolUse') {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: decision.message } });
   }

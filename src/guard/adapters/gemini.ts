@@ -55,8 +55,10 @@ export function parseGemini(p: Payload): ParsedHook {
 
 /** Allow is silence. A deny reaches the model as "Tool execution blocked: <reason>"; context is appended as <hook_context>. */
 export function renderGemini(eventName: string, decision: Decision): string {
-  // A hand-off is at least the refusal here: this tool's stop is not wired yet (its stop answer is below).
-  if ((decision.action === 'deny' || decision.action === 'handoff') && eventName === 'BeforeTool') return JSON.stringify({ decision: 'deny', reason: decision.message });
+  // The hand-off is the refusal plus continue:false, which ends the run at once (the deny keeps the command from running
+  // even if the stop were ignored).
+  if (decision.action === 'handoff' && eventName === 'BeforeTool') return JSON.stringify({ decision: 'deny', reason: decision.message, continue: false, stopReason: decision.stopReason });
+  if (decision.action === 'deny' && eventName === 'BeforeTool') return JSON.stringify({ decision: 'deny', reason: decision.message });
   // Never exit 2 or "deny" on AfterTool: either replaces the tool output instead of adding to it.
   if (decision.action === 'warn' && eventName === 'AfterTool') {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: decision.message } });

@@ -28,8 +28,9 @@ export function parseQwen(p: Payload): ParsedHook {
   const turnId = str(p.prompt_id);
   const turn = turnId ? { turnId } : {};
   if (eventName === 'UserPromptSubmit') {
-    // Only a real prompt carries submitted_prompt; continuations (prompt "") and Stop-hook retries do not.
-    return { ...base, event: typeof p.submitted_prompt === 'string' ? { kind: 'userTurn', ...turn } : null };
+    // Only a real prompt carries submitted_prompt; a continuation (prompt "", before every model request after a tool
+    // result) or a Stop-hook retry is the run going on, where a hand-off earlier in the turn stops it.
+    return { ...base, event: typeof p.submitted_prompt === 'string' ? { kind: 'userTurn', ...turn } : { kind: 'proceed', ...turn } };
   }
   const input = obj(p.tool_input);
   const command = str(input?.command);
@@ -52,7 +53,9 @@ export function parseQwen(p: Payload): ParsedHook {
 
 /** Claude's answer shapes, which Qwen takes as they are; silence on UserPromptSubmit (plain text would reach the model). */
 export function renderQwen(eventName: string, decision: Decision): string {
-  // A hand-off is at least the refusal here: this tool's stop is not wired yet (its stop answer is below).
+  // continue:false on tool events does not stop Qwen, so the hand-off is the refusal here, and the stop is the answer
+  // to the next UserPromptSubmit continuation (the 'proceed' event).
+  if (decision.action === 'handoff' && eventName === 'UserPromptSubmit') return renderQwenStop(decision.stopReason);
   if ((decision.action === 'deny' || decision.action === 'handoff') && eventName === 'PreToolUse') {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: decision.message } });
   }

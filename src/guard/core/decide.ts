@@ -3,7 +3,7 @@
 import type { TreeLook } from './change.ts';
 import { coerceState, emptyState, onChange, onPost, onPre, type SessionState } from './detector.ts';
 import { checkHang } from './hang/rules.ts';
-import { climb, rememberResult, shrinkStep } from './ladder.ts';
+import { climb, pendingStop, rememberResult, shrinkStep } from './ladder.ts';
 import type { Decision, GuardEvent, GuardSettings, GuardToolFacts } from './types.ts';
 
 const ALLOW: Decision = { action: 'allow' };
@@ -31,6 +31,8 @@ export function decide(event: GuardEvent, settings: GuardSettings, facts: GuardT
     const climbed = store.update((current) => climb(coerceState(current), { ...input, ...(event.callId ? { callId: event.callId } : {}) }, decision, settings));
     return climbed ?? decision;
   }
+  // A lock-free read: it fires on every permitted command or model request of the tools that send it.
+  if (event.kind === 'proceed') return pendingStop(coerceState(store.read()), event) ?? ALLOW;
   const result = store.update((current) => {
     if (event.kind === 'userTurn') return { next: emptyState(event.turnId), result: ALLOW };
     if (event.kind === 'change') return { next: onChange(coerceState(current), event), result: ALLOW };

@@ -83,7 +83,21 @@ export function climb(
   if (limit === 0 || next.ladder!.n <= limit) return { next, result: refusal };
   const result = handoff(next, input.command, refusal.rule, l.n);
   // A tool that kept going after the stop gets stopped again, but the note is written once per turn.
-  return { next, result: l.n > limit ? { ...result, again: true } : result };
+  return { next: { ...next, ladder: { ...next.ladder!, h: ck } }, result: l.n > limit ? { ...result, again: true } : result };
+}
+
+/**
+ * A 'proceed' event after a hand-off in the same turn: the stop again (no second note), for tools whose stop works
+ * only there. With a command (Copilot pairs PermissionRequest with the PreToolUse before it by order, no call id)
+ * only that command is stopped; without one (Qwen's next model request) the turn is.
+ */
+export function pendingStop(state: SessionState | undefined, input: { command?: string; turnId?: string }): Decision | undefined {
+  const h = state?.ladder?.h;
+  if (!state || !h || (input.turnId !== undefined && state.turn !== input.turnId)) return undefined;
+  if (input.command !== undefined && commandKey(input.command) !== h) return undefined;
+  const l = ladderOf(state);
+  const refused = l.refused[h];
+  return { ...handoff(state, refused?.c ?? input.command ?? '', 'handoff', Math.max(0, l.n - 1)), again: true };
 }
 
 function handoff(state: SessionState, command: string, rule: string, refusedBefore: number): Extract<Decision, { action: 'handoff' }> {

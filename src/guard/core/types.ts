@@ -38,7 +38,13 @@ export type GuardEvent =
   /** The workspace changed through a non-shell tool: an edit/write/patch tool, or a sub-agent that finished. */
   /** `by`: an edit (counts toward "the same failure across edits") or a sub-agent (counts only as change). */
   | { kind: 'change'; by: 'edit' | 'agent'; callId?: string; turnId?: string }
-  | { kind: 'userTurn'; turnId?: string };
+  | { kind: 'userTurn'; turnId?: string }
+  /**
+   * The tool is about to go on: run a permitted command (Copilot's PermissionRequest, with the command) or send the
+   * next model request in the same turn (Qwen's UserPromptSubmit continuation, without). Where a tool can stop a run
+   * only there, this is when a hand-off given earlier in the turn takes effect.
+   */
+  | { kind: 'proceed'; command?: string; turnId?: string };
 
 /** Failures that the same command cannot fix by being run again. */
 export type FailureClass = 'auth' | 'network' | 'command-not-found' | 'missing-file';
@@ -61,6 +67,8 @@ export interface LadderState {
   refused: Record<string, { c: string; n: number }>;
   /** the last lines of the normalized result of the most recent commands, newest last: [command key, text] */
   tails: Array<[string, string]>;
+  /** the command key whose refusal became the hand-off in this turn, for tools that stop at a later event ('proceed') */
+  h?: string;
 }
 
 /** What a hand-off leaves behind for the next session (rendered into .agents/handoff.md and .json). */

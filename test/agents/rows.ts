@@ -1,0 +1,95 @@
+// The real-agent scenario table: one row of data per agent tool. scenarios.test.ts runs every scenario on every
+// selected row; a new tool plugs in with a row here (and its runner in agents.ts / more-agents.ts), not with a test
+// file of its own. What a row cannot do is a `skip` entry with the reason, printed as a skipped test.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GUARD_PATH } from '../../src/tools/markers.ts';
+import { openCodeWarmTemplate, type AgentName } from './agents.ts';
+import type { ToolStep } from './mock-server.ts';
+
+/** The scenarios of scenarios.test.ts, by id (the test name starts with it). */
+export type ScenarioId = 'loop' | 'progress' | 'new turn' | 'hang guard' | 'cycle' | 'edits' | 'green edits' | 'fail-open' | 'stop rule' | 'unattended';
+
+export interface AgentRow {
+  agent: AgentName;
+  /** The files the built CLI must write for `--tools <agent>`. */
+  writes: string[];
+  /**
+   * Scenarios of this tool run at the same time, each with its own mock server, repo and HOME (most of a run is
+   * start-up and waiting). False where the CLI alone keeps both cores busy.
+   */
+  concurrent: boolean;
+  /** The agent's own edit tool changing app.js from `from` to `to`, as its model would call it. */
+  edit(repo: string, from: string, to: string): ToolStep;
+  /** Steps the agent needs before its first edit of app.js (Claude Code refuses to edit a file it has not read). */
+  beforeEdits?(repo: string): Array<string | ToolStep>;
+  /** Settings the edit tool needs headless, written into the scaffolded repo. */
+  prepareEdits?(repo: string): void;
+  /** Once per file, before the row's scenarios (outside their timings). */
+  warm?(): Promise<unknown>;
+  /** How the AGENTS.md rule reaches the model, for the test name. */
+  ruleVia: string;
+  skip?: Partial<Record<ScenarioId, string>>;
+}
+
+export const ROWS: AgentRow[] = [
+  {
+    agent: 'claude',
+    writes: [GUARD_PATH, '.claude/settings.json', 'CLAUDE.md'],
+    concurrent: false,
+    edit: (repo, from, to) => ({ name: 'Edit', input: { file_path: join(repo, 'app.js'), old_string: from, new_string: to } }),
+    beforeEdits: (repo) => [{ name: 'Read', input: { file_path: join(repo, 'app.js') } }],
+    prepareEdits(repo) {
+      // In -p mode an edit needs acceptEdits (an allow rule alone is refused); added to the scaffolded settings.
+      const path = join(repo, '.claude', 'settings.json');
+      const settings = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+      writeFileSync(path, JSON.stringify({ ...settings, permissions: { defaultMode: 'acceptEdits' } }, null, 2));
+    },
+    ruleVia: "CLAUDE.md's @AGENTS.md import",
+  },
+  {
+    agent: 'codex',
+    writes: [GUARD_PATH, '.codex/hooks.json', '.codex/config.toml'],
+    concurrent: false,
+    edit: (_repo, from, to) => ({ name: 'apply_patch', input: `*** Begin Patch\n*** Update File: app.js\n@@\n-${from}\n+${to}\n*** End Patch\n`, custom: true }),
+    prepareEdits(repo) {
+      // Codex offers apply_patch only to a model in its catalog: the mock answers whatever the name.
+      const path = join(repo, '.codex', 'config.toml');
+      writeFileSync(path, `model = "gpt-5.5"\n${readFileSync(path, 'utf8')}`);
+    },
+    ruleVia: 'AGENTS.md, which Codex reads itself',
+  },
+  {
+    agent: 'opencode',
+    // The guard runs inside the plugin: no hook file.
+    writes: ['.opencode/plugins/loop-guard.js'],
+    concurrent: false,
+    edit: (repo, from, to) => ({ name: 'edit', input: { filePath: join(repo, 'app.js'), oldString: from, newString: to } }),
+    warm: openCodeWarmTemplate,
+    ruleVia: 'AGENTS.md, which OpenCode reads itself',
+    skip: { 'fail-open': 'the guard runs in-process in the plugin: there is no hook command to fail' },
+  },
+  {
+    agent: 'gemini',
+    writes: [GUARD_PATH, '.gemini/settings.json', 'GEMINI.md'],
+    concurrent: true,
+    edit: (repo, from, to) => ({ name: 'replace', input: { file_path: join(repo, 'app.js'), old_string: from, new_string: to, instruction: 'bump v' } }),
+    ruleVia: "GEMINI.md's @AGENTS.md import",
+  },
+  {
+    agent: 'copilot',
+    writes: [GUARD_PATH, '.github/hooks/loop-guard.json'],
+    concurrent: true,
+    edit: (repo, from, to) => ({ name: 'edit', input: { path: join(repo, 'app.js'), old_str: from, new_str: to } }),
+    ruleVia: 'AGENTS.md, which Copilot CLI reads itself',
+  },
+  {
+    agent: 'qwen',
+    writes: [GUARD_PATH, '.qwen/settings.json'],
+    concurrent: true,
+    edit: (repo, from, to) => ({ name: 'edit', input: { file_path: join(repo, 'app.js'), old_string: from, new_string: to } }),
+    // Qwen refuses to edit a file the session has not read ("has not been read in this session").
+    beforeEdits: (repo) => [{ name: 'read_file', input: { file_path: join(repo, 'app.js') } }],
+    ruleVia: 'AGENTS.md, which Qwen Code reads itself',
+  },
+];
