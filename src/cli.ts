@@ -9,9 +9,11 @@ import { EXIT } from './exit-codes.ts';
 import type { Options } from './scaffold/run.ts';
 import { didYouMean } from './report/suggest.ts';
 import { pipeSafeWriter } from './report/write.ts';
+import { TOOL_NAMES } from './tools/names.ts';
 
 const HELP = `create-loop-guard v${VERSION}
-Stop coding agents (Claude Code, Codex, Cursor, OpenCode) from running the same failing command again and again.
+Stop coding agents (Claude Code, Codex, Cursor, OpenCode, Gemini CLI, Copilot CLI, Qwen Code, Cline, Kilo)
+from running the same failing command again and again.
 
 Usage: npx create-loop-guard [doctor | audit | help] [options]
 
@@ -25,7 +27,8 @@ Options:
                        in the repo not set up); set up by another version and untouched is only a notice
       --strict         with --check: also exit 1 when it was set up by another version
       --remove         take out everything create-loop-guard added, leave the rest as it was
-      --tools <list>   use these tools instead of detecting them: claude,codex,cursor,opencode (or all)
+      --tools <list>   use these tools instead of detecting them (or all):
+                       ${TOOL_NAMES.join(',')}
       --cwd <dir>      work on this directory (default: the current one; its git root is used)
       --no-git         with --cwd: accept a directory that is not in a git repository
       --force          replace hand-edited managed blocks, foreign files in our place, and your own
