@@ -51,8 +51,39 @@ const CURL_METER_RE =
 // Codex wraps exec output in these header lines; they describe the call, not the command's result.
 const HARNESS_LINE_RE = /^(?:Chunk ID: \S+|Wall time: \d+(?:\.\d+)? seconds|Original token count: \d+)$/;
 
-function isProgressLine(line: string): boolean {
-  if (SPINNER_ONLY_RE.test(line) || CURL_METER_RE.test(line)) return true;
+/**
+ * The per-line patterns run only on lines whose first visible character could open a match (a spinner frame, a
+ * digit for curl's meter, C/W/O for the Codex header): most lines then cost one character look, and the patterns are
+ * not compiled in a process that never needs them.
+ */
+export function firstVisible(line: string): number {
+  let i = 0;
+  // ASCII blanks only: a line opening with a non-ASCII space gets a code over 127, which every gate lets through.
+  while (i < line.length && (line.charCodeAt(i) === 32 || (line.charCodeAt(i) >= 9 && line.charCodeAt(i) <= 13))) i++;
+  return i < line.length ? line.charCodeAt(i) : -1;
+}
+
+/** A line that is only a spinner frame starts (after blanks) with a frame character or one of | / \\ -. */
+function mayBeSpinnerOnly(first: number): boolean {
+  return first > 127 || first === 124 || first === 47 || first === 92 || first === 45;
+}
+
+const mayBeCurlMeter = (first: number): boolean => first >= 48 && first <= 57;
+const mayBeHarnessLine = (first: number): boolean => first === 67 || first === 79 || first === 87;
+// A spinner prefix opens with a frame character, all of them above ASCII.
+const mayBeSpinnerPrefix = (first: number): boolean => first > 127;
+
+/** Exported for the gate tests only: each per-line pattern with the first-character test that must pass for it to match. */
+export const LINE_PATTERNS = [
+  { re: SPINNER_ONLY_RE, may: mayBeSpinnerOnly },
+  { re: CURL_METER_RE, may: mayBeCurlMeter },
+  { re: HARNESS_LINE_RE, may: mayBeHarnessLine },
+  { re: SPINNER_PREFIX_RE, may: mayBeSpinnerPrefix },
+] as const;
+
+function isProgressLine(line: string, first: number): boolean {
+  if (mayBeSpinnerOnly(first) && SPINNER_ONLY_RE.test(line)) return true;
+  if (mayBeCurlMeter(first) && CURL_METER_RE.test(line)) return true;
   if (!line.includes('%') || !PERCENT_RE.test(line)) return false;
   return PERCENT_ONLY_RE.test(line) || BAR_RE.test(line);
 }
@@ -71,8 +102,9 @@ function normalizeLines(text: string): string {
       out.push(line);
       continue;
     }
-    if (isProgressLine(line) || HARNESS_LINE_RE.test(line)) continue;
-    out.push(line.replace(SPINNER_PREFIX_RE, '$1'));
+    const first = firstVisible(line);
+    if (isProgressLine(line, first) || (mayBeHarnessLine(first) && HARNESS_LINE_RE.test(line))) continue;
+    out.push(mayBeSpinnerPrefix(first) ? line.replace(SPINNER_PREFIX_RE, '$1') : line);
   }
   let first = 0;
   let last = out.length;
