@@ -2,7 +2,9 @@
 // change fingerprints, so every gated rule is checked against its own example and against generated text.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { firstVisible, LINE_PATTERNS, TOKEN_RULES } from '../../src/guard/core/normalize.ts';
+import { firstVisible, LINE_PATTERNS, tokenRules } from '../../src/guard/core/normalize.ts';
+
+const TOKEN_RULES = tokenRules();
 
 const gated = TOKEN_RULES.filter((r) => r.needles);
 
