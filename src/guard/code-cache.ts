@@ -10,7 +10,7 @@
 //   ctime) and the body's build hash: an upgrade, an edit or another Node rejects it, and V8 rejects it too on a
 //   V8 version or flag change;
 // - every error means "no cache": the hook then compiles from source, as without this module.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, renameSync, type Stats, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, renameSync, type Stats, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { hash64 } from './core/hash.ts';
 
@@ -49,10 +49,13 @@ export function trustedDir(dir: string): boolean {
   }
 }
 
-/** File name for this Node (version, arch, flags): several Node versions on one machine keep their own cache. */
-export function cacheFileName(): string {
+/**
+ * File name for this key under this Node (version, arch, flags): each hook file (repository, release) and each Node
+ * keeps its own cache, so two of them used in turn do not keep replacing each other's. The key is still checked inside.
+ */
+export function cacheFileName(key: string): string {
   const flags = `${process.execArgv.join(' ')}\u0000${process.env.NODE_OPTIONS ?? ''}`;
-  return `code-cache-${process.version}-${process.arch}-${hash64(flags).slice(0, 8)}.bin`;
+  return `code-cache-${process.version}-${process.arch}-${hash64(`${flags}\u0000${key}`)}.bin`;
 }
 
 /** What must match for a stored cache to be used: this body, in this file as it is now, under this Node. */
@@ -67,7 +70,7 @@ export function readCache(dir: string, key: string): CacheEntry {
   if (uid === undefined || !trustedDir(dir)) return none;
   let fd: number;
   try {
-    fd = openSync(join(dir, cacheFileName()), READ_FLAGS);
+    fd = openSync(join(dir, cacheFileName(key)), READ_FLAGS);
   } catch {
     return none;
   }
@@ -102,7 +105,7 @@ export function readCache(dir: string, key: string): CacheEntry {
 /** Writes the cache atomically (private temp file + rename). Never throws; a failed write only costs the next run. */
 export function writeCache(dir: string, key: string, kinds: number, data: Buffer): void {
   if (!trustedDir(dir) || data.length === 0 || data.length > MAX_CACHE_BYTES) return;
-  const target = join(dir, cacheFileName());
+  const target = join(dir, cacheFileName(key));
   const tmp = `${target}.${process.pid.toString(36)}-${Math.floor(Math.random() * 0x7fffffff).toString(36)}.tmp`;
   let fd: number | undefined;
   try {
@@ -115,6 +118,7 @@ export function writeCache(dir: string, key: string, kinds: number, data: Buffer
     closeSync(fd);
     fd = undefined;
     renameSync(tmp, target);
+    pruneCaches(dir, target);
   } catch {
     try {
       if (fd !== undefined) closeSync(fd);
@@ -126,5 +130,36 @@ export function writeCache(dir: string, key: string, kinds: number, data: Buffer
     } catch {
       // Nothing was created, or someone else already cleaned up.
     }
+  }
+}
+
+/** A cache file (any Node, any hook file, older layouts too) or a temp file left by a killed writer. */
+const CACHE_FILE = /^code-cache-[A-Za-z0-9._-]+\.bin(\.[a-z0-9-]+\.tmp)?$/;
+/** Caches not rewritten for this long are deleted when another is written; one still in use is rebuilt on its next run. */
+export const CACHE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/** A temp file older than this belongs to a writer that died (a live one renames within milliseconds). */
+const TEMP_MAX_AGE_MS = 10 * 60 * 1000;
+
+/**
+ * Deletes old cache files and dead writers' temps, only when a cache was just written (rare: a new Node, hook file
+ * or kind of event), so the per-event path never lists the directory. Safe against other hook processes: a reader
+ * that already opened a file keeps reading it after the unlink, and a file renamed into place since the look is new,
+ * so its age check fails. Never throws.
+ */
+export function pruneCaches(dir: string, keep: string, now = Date.now()): void {
+  try {
+    for (const name of readdirSync(dir)) {
+      const m = CACHE_FILE.exec(name);
+      const path = join(dir, name);
+      if (!m || path === keep) continue;
+      try {
+        const st = lstatSync(path);
+        if (st.isFile() && now - st.mtimeMs > (m[1] ? TEMP_MAX_AGE_MS : CACHE_MAX_AGE_MS)) unlinkSync(path);
+      } catch {
+        // Gone already, or not ours to delete.
+      }
+    }
+  } catch {
+    // Housekeeping only.
   }
 }

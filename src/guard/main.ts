@@ -1,5 +1,5 @@
 // The hook process: stdin → adapter → core → adapter → stdout. Any internal error allows the command.
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { detectFormat, factsFor, failOpenOutput, formatFromArg, parseHook, projectDirOf, quietOutput, render, stopsByInterrupt } from './adapters/index.ts';
 import { obj, type OutputFormat, type ParsedHook } from './adapters/types.ts';
 import { decide, type SessionStore } from './core/decide.ts';
@@ -88,8 +88,9 @@ function stdinIsTerminal(): boolean {
 
 /**
  * A descriptor for stdin that never blocks, so the read can keep a deadline: a pipe is reopened non-blocking through
- * /proc (Linux; its own file description, nothing shared changes); a socket (Node-based agents) is made non-blocking by
- * libuv when process.stdin is created. Anything else (a file) cannot block for long and is read as is.
+ * /proc (Linux; its own file description, nothing shared changes); a socket (Node-based agents spawn hooks over
+ * socketpairs) is made non-blocking by opening a libuv pipe handle on it (socketStdinNonBlocking). Anything else (a
+ * file) cannot block for long and is read as is.
  */
 function nonBlockingStdin(): { fd: number; close: boolean } {
   try {
@@ -100,11 +101,56 @@ function nonBlockingStdin(): { fd: number; close: boolean } {
       } catch {
         void process.stdin;
       }
-    } else if (st.isSocket()) void process.stdin;
+    } else if (st.isSocket()) socketStdinNonBlocking();
   } catch {
     // fall through to fd 0
   }
   return { fd: 0, close: false };
+}
+
+/** Keeps the pipe handle alive (a collected handle would close fd 0 under the read). */
+const keepAlive: unknown[] = [];
+
+/**
+ * Sets O_NONBLOCK on a socket stdin. process.stdin would do it too, but creating it loads net and the streams
+ * (~3-4 ms, a sixth of Node's whole start-up); libuv's pipe handle is what it uses underneath, reached through
+ * process.binding (documented as deprecated, warns only under --pending-deprecation, which is muted here). Where
+ * that is missing or fails, process.stdin is created as before.
+ */
+function socketStdinNonBlocking(): void {
+  const proc = process as unknown as { binding?: (name: string) => unknown; noDeprecation?: boolean };
+  const muted = proc.noDeprecation;
+  try {
+    proc.noDeprecation = true;
+    const wrap = proc.binding?.('pipe_wrap') as { Pipe: new (type: number) => { open(fd: number): number }; constants: { SOCKET: number } } | undefined;
+    if (!wrap) throw new Error('no pipe_wrap');
+    const handle = new wrap.Pipe(wrap.constants.SOCKET);
+    if (handle.open(0) !== 0) throw new Error('pipe open failed');
+    keepAlive.push(handle);
+  } catch {
+    void process.stdin;
+  } finally {
+    proc.noDeprecation = muted;
+  }
+}
+
+/**
+ * Writes the answer with fs.writeSync: process.stdout on a pipe or socket is a net.Socket, and creating it loads the
+ * net and stream modules (~3 ms). A reader that has gone away (EPIPE) or any other failure loses only the answer,
+ * which the tools read as "allow"; a non-blocking descriptor (EAGAIN) is retried until the stdin deadline.
+ */
+export function writeOut(text: string, fd = 1): void {
+  const data = Buffer.from(text, 'utf8');
+  const until = Date.now() + STDIN_DEADLINE_MS;
+  let off = 0;
+  while (off < data.length) {
+    try {
+      off += writeSync(fd, data, off, data.length - off);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > until) return;
+      sleepMs(1);
+    }
+  }
 }
 
 function sleepMs(ms: number): void {
@@ -162,9 +208,7 @@ export function main(): string {
   } catch {
     // Fail open: whatever broke, the command is allowed.
   }
-  // A reader that has gone away (EPIPE) is not worth a stack trace.
-  process.stdout.on('error', () => {});
-  if (out) process.stdout.write(`${out}\n`);
+  if (out) writeOut(`${out}\n`);
   // After the refusal is written (stdout to a pipe is synchronous on POSIX), so Codex records why the command did not run.
   if (stopCodex) stopCodexExec();
   process.exitCode = 0;

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheFileName, cacheKey, readCache, trustedDir, writeCache } from '../../src/guard/code-cache.ts';
+import { CACHE_MAX_AGE_MS, cacheFileName, cacheKey, pruneCaches, readCache, trustedDir, writeCache } from '../../src/guard/code-cache.ts';
 import { esmGuardFile as guardFile, freshStateDir, guardEnv, loadPayload, payloadsDir, repoRoot, requireBuilt, type Json } from '../helpers/guard.ts';
 
 const cjsFile = join(repoRoot, 'dist', 'loop-guard.cjs');
@@ -123,10 +123,28 @@ describe('dist/loop-guard.cjs', () => {
     expect(existsSync(elsewhere)).toBe(true);
   });
 
+  it('two hook files used in turn keep a cache each instead of replacing one another', () => {
+    const dir = stateDir();
+    const other = join(stateDir(), 'loop-guard.cjs');
+    writeFileSync(other, readFileSync(cjsFile));
+    run(cjsFile, 'claude', post(1), dir);
+    run(other, 'claude', post(2), dir);
+    const names = cacheFiles(dir);
+    expect(names).toHaveLength(2);
+    const stamps = names.map((n) => {
+      utimesSync(join(dir, n), 1000, 1000);
+      return join(dir, n);
+    });
+    run(cjsFile, 'claude', post(3), dir);
+    run(other, 'claude', post(4), dir);
+    // Both were read, neither rewritten (a shared file would have been replaced on every switch).
+    expect(stamps.map((f) => statSync(f).mtimeMs)).toEqual([1000 * 1000, 1000 * 1000]);
+  });
+
   it.runIf(process.getuid?.() === 0)('never reads a cache owned by another user', () => {
     const dir = stateDir();
     writeCache(dir, 'k', 2, Buffer.from('v8 bytes'));
-    const file = join(dir, cacheFileName());
+    const file = join(dir, cacheFileName('k'));
     chownSync(file, 4242, 4242);
     expect(readCache(dir, 'k').data).toBeUndefined();
     chownSync(file, 0, 0);
@@ -139,7 +157,8 @@ describe('dist/loop-guard.cjs', () => {
 describe('code-cache (in-process)', () => {
   it('keys on Node version and on the hook file identity', () => {
     const st = statSync(cjsFile);
-    expect(cacheFileName()).toContain(process.version);
+    expect(cacheFileName('k')).toContain(process.version);
+    expect(cacheFileName('k')).not.toBe(cacheFileName('k2'));
     expect(cacheKey(st, 'h1')).not.toBe(cacheKey(st, 'h2'));
     expect(cacheKey(st, 'h1')).not.toBe(cacheKey({ ...st, mtimeMs: st.mtimeMs + 1 } as typeof st, 'h1'));
   });
@@ -148,6 +167,35 @@ describe('code-cache (in-process)', () => {
     expect(trustedDir(stateDir())).toBe(true);
     expect(trustedDir(stateDir(0o750))).toBe(false);
     expect(trustedDir(join(stateDir(), 'missing'))).toBe(false);
+  });
+
+  it('a cache write prunes old caches and dead temps, keeping fresh ones and files not ours', () => {
+    const dir = stateDir();
+    const now = Date.now();
+    const files = {
+      old: 'code-cache-v20.1.0-x64-410c949f.bin',
+      oldTemp: 'code-cache-v20.1.0-x64-410c949f.bin.1a-2b.tmp',
+      freshTemp: 'code-cache-v22.1.0-x64-0123456789abcdef.bin.3c-4d.tmp',
+      fresh: 'code-cache-v22.1.0-x64-0123456789abcdef.bin',
+      session: 'claude-0123456789abcdef0123456789abcdef.json',
+      foreign: 'notes.txt',
+    };
+    for (const name of Object.values(files)) writeFileSync(join(dir, name), 'x', { mode: 0o600 });
+    const age = (name: string, ms: number) => utimesSync(join(dir, name), (now - ms) / 1000, (now - ms) / 1000);
+    age(files.old, CACHE_MAX_AGE_MS + 60_000);
+    age(files.oldTemp, 11 * 60_000);
+    age(files.session, CACHE_MAX_AGE_MS * 30);
+    age(files.foreign, CACHE_MAX_AGE_MS * 30);
+    writeCache(dir, 'k', 1, Buffer.from('abc'));
+    const left = readdirSync(dir).sort();
+    expect(left).toEqual([files.foreign, files.session, cacheFileName('k'), files.fresh, files.freshTemp].sort());
+    // Pruning without a write happens nowhere: a read leaves an old file alone.
+    age(files.fresh, CACHE_MAX_AGE_MS * 2);
+    readCache(dir, 'k');
+    expect(existsSync(join(dir, files.fresh))).toBe(true);
+    pruneCaches(dir, join(dir, cacheFileName('k')));
+    expect(existsSync(join(dir, files.fresh))).toBe(false);
+    expect(readCache(dir, 'k').data).toEqual(Buffer.from('abc'));
   });
 
   it('round-trips, and a write into an untrusted dir is a no-op', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { classifyFailure, FAILURE_ADVICE } from '../../src/guard/core/classify.ts';
+import { classifyFailure, classifyLines, FAILURE_ADVICE } from '../../src/guard/core/classify.ts';
 import type { FailureClass } from '../../src/guard/core/types.ts';
 
 const PAYLOADS = fileURLToPath(new URL('../fixtures/payloads', import.meta.url));
@@ -175,5 +175,40 @@ describe('FAILURE_ADVICE', () => {
       expect(sentences.length, cls).toBeLessThanOrEqual(2);
       expect(text.length, cls).toBeLessThan(400);
     }
+  });
+});
+
+describe('the needle gate', () => {
+  // Every needle must be a substring of every match of its test; if one is not, the gate hides a class that the
+  // line tests would find. The gate is held to the ungated line tests on each case above, mangled in case and
+  // wrapped in noise, and on random lines built from the words the tests look for.
+  const ANSI = /\x1b\[[0-9;?]{0,20}[A-Za-z]/g;
+  const ungated = (output: string, exitCode?: number): FailureClass | null => {
+    if (exitCode === 0) return null;
+    if (exitCode === 127) return 'command-not-found';
+    if (output === '') return null;
+    const sample = output.length > 16 * 1024 ? `${output.slice(0, 8 * 1024)}\n${output.slice(-8 * 1024)}` : output;
+    return classifyLines(sample.replace(ANSI, ''));
+  };
+
+  it('agrees with the ungated line tests on every case, in any case, among other lines', () => {
+    for (const [name, output, code] of CASES) {
+      for (const text of [output, output.toUpperCase(), output.toLowerCase(), `PASS a.test.ts\n\x1b[31m${output}\x1b[0m\ndone in 2s`]) {
+        expect({ name, text, got: classifyFailure(text, code) }).toEqual({ name, text, got: ungated(text, code) });
+      }
+    }
+  });
+
+  it('agrees with them on random lines made of the words they look for', () => {
+    const words = [
+      'bash:', 'zsh:1:', 'fish:', 'Unknown', 'command', 'not', 'found', 'found:', 'sh:', '1:', 'env:', "'node'", 'No', 'such', 'file', 'or',
+      'directory', 'Command', '"x"', 'HTTP/1.1', '401', '403', 'Unauthorized', 'forbidden', 'status', 'code', 'E401', 'npm', 'ERR!', 'error',
+      'invalid', 'api', 'key', 'invalid_api_key', 'returned', 'error:', 'ECONNREFUSED', 'connect', 'ETIMEDOUT', 'connection', 'refused', 'to',
+      'the', 'server', 'localhost:5432', 'was', 'no', 'host', 'ENOENT', 'FileNotFoundError', 'cannot', 'access', "'x'", 'pathspec', 'did',
+      'match', 'any', 'files', 'Missing', 'script:', 'is', 'recognized', 'as', 'an', 'internal', 'executable', 'in', '$PATH', '✓', 'FAIL',
+    ];
+    const line = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 9 }).map((w) => w.join(' '));
+    const output = fc.array(fc.oneof(line, line.map((l) => l.toUpperCase()), line.map((l) => l.replace(/ /g, ''))), { minLength: 1, maxLength: 6 }).map((ls) => ls.join('\n'));
+    fc.assert(fc.property(output, fc.constantFrom(1, undefined), (text, code) => classifyFailure(text, code) === ungated(text, code)), { numRuns: 3000 });
   });
 });

@@ -100,6 +100,23 @@ describe('the ladder', () => {
     expect(attempts(7, settings, loop, store).out).toEqual(['ok', 'ok', 'warn', 'warn', 'deny', 'deny', 'handoff']);
   });
 
+  it('a user turn writes only when there is something to reset', () => {
+    const store = memoryStore();
+    let writes = 0;
+    const counting: SessionStore = { read: store.read, update: (change) => (writes++, store.update(change)) };
+    decide({ kind: 'userTurn' }, settings, facts, counting);
+    expect(writes).toBe(0);
+    attempts(2, settings, loop, store);
+    decide({ kind: 'userTurn', turnId: 't2' }, settings, facts, counting);
+    expect(writes).toBe(1);
+    expect(store.state()).toEqual({ v: 1, turn: 't2', seq: 0, cmds: {}, recent: [], seen: [] });
+    decide({ kind: 'userTurn', turnId: 't2' }, settings, facts, counting);
+    expect(writes).toBe(1);
+    decide({ kind: 'userTurn', turnId: 't3' }, settings, facts, counting);
+    expect(writes).toBe(2);
+    expect(store.state()?.turn).toBe('t3');
+  });
+
   it('the same call delivered twice is one refused attempt', () => {
     const store = memoryStore();
     attempts(4, settings, loop, store);

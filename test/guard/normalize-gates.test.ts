@@ -2,7 +2,9 @@
 // change fingerprints, so every gated rule is checked against its own example and against generated text.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TOKEN_RULES } from '../../src/guard/core/normalize.ts';
+import { firstVisible, LINE_PATTERNS, tokenRules } from '../../src/guard/core/normalize.ts';
+
+const TOKEN_RULES = tokenRules();
 
 const gated = TOKEN_RULES.filter((r) => r.needles);
 
@@ -44,5 +46,28 @@ describe('normalization needle gates', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('per-line first-character gates', () => {
+  // A line pattern is skipped when the line's first visible character could not open a match; a wrong gate would
+  // keep a progress line or a Codex header in the fingerprint.
+  const LINE_FRAGMENTS = [
+    ' ', '\t', '\u00a0', '\u3000', '\u2800', '\u280b', '\u25d0', '\u25f7', '|', '/', '\\', '-', '100', '12', '0', '1234', '5.2k', '56789',
+    '--:--:--', '0:00:01', 'Chunk ID: 7582b4', 'Wall time: 0.5 seconds', 'Original token count: 16', 'Installing', 'x', '%',
+  ];
+  it('never skips a pattern that would match (generated lines)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...LINE_FRAGMENTS), { minLength: 1, maxLength: 16 }), fc.constantFrom('', ' ', '  '), (parts, sep) => {
+        const line = parts.join(sep);
+        for (const { re, may } of LINE_PATTERNS) if (re.test(line)) expect({ line, re: re.source, may: may(firstVisible(line)) }).toEqual({ line, re: re.source, may: true });
+      }),
+      { numRuns: 4000 },
+    );
+  });
+
+  it('each pattern still matches its own kind of line', () => {
+    const samples = ['  \u280b  ', '|', '\u280b Installing deps', '100  1234  100  1234    0     0  56789      0 --:--:-- --:--:-- --:--:-- 56789', 'Wall time: 0.0000 seconds'];
+    for (const line of samples) expect(LINE_PATTERNS.some(({ re, may }) => may(firstVisible(line)) && re.test(line))).toBe(true);
   });
 });

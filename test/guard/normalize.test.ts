@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NORMALIZE_RULES, normalizeCommand, normalizeOutput } from '../../src/guard/core/normalize.ts';
+import { normalizeCommand, normalizeOutput, normalizeRules } from '../../src/guard/core/normalize.ts';
+
+const NORMALIZE_RULES = normalizeRules();
 
 const ESC = '\x1b';
 const PAYLOADS = new URL('../fixtures/payloads/', import.meta.url);

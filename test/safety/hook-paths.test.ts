@@ -2,7 +2,7 @@
 // the real hook commands (read back from the configs) run through `sh -c` as the tools run them, and the guard works.
 // What cannot be made safe (a backslash, for an ES-module hook file) is refused with exit 2 and the reason.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GUARD_PATH } from '../../src/tools/markers.ts';
@@ -97,6 +97,20 @@ describe('the hook process', () => {
     expect(m?.[1], r.stderr).toBe('0');
     expect(Number(m?.[2])).toBeLessThan(30);
   }, 45_000);
+
+  it('reads a socket stdin and answers without loading net or the streams, and prints no deprecation warning', () => {
+    // spawnSync's pipes are socketpairs, as Node-based agents' are; the preload reports what the process loaded.
+    const dir = scratch();
+    const preload = join(dir, 'loaded.cjs');
+    writeFileSync(preload, "process.on('exit', () => require('fs').writeSync(2, process.moduleLoadList.filter((m) => /^NativeModule (net|stream)$/.test(m)).join(',')));\n");
+    const payload = { ...loadPayload('claude/PreToolUse-failure.json'), tool_input: { command: 'vim notes.txt' } };
+    for (const flags of [[], ['--pending-deprecation']]) {
+      const r = spawnSync(process.execPath, [...flags, '-r', preload, guardFile, 'claude'], { input: JSON.stringify(payload), env: { PATH: process.env.PATH ?? '', HOME: dir, LOOP_GUARD_STATE_DIR: join(dir, 'state') }, encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    }
+  });
 
   it('/dev/null on stdin is no input, not a terminal: no usage line, exit 0', () => {
     const r = spawnSync(process.execPath, [guardFile, 'claude'], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });

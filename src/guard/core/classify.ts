@@ -119,6 +119,75 @@ const TESTS: Record<FailureClass, readonly LineTest[]> = {
   ],
 };
 
+/**
+ * One lower-case substring that every match of each test above contains (for a regex: a literal it cannot match
+ * without). Output holding none of them cannot be classified, so the ~20 regexes are neither compiled nor run on it,
+ * which is most failures (a test run's assertion, a type error). A test added above needs its needle here.
+ */
+const CLASS_NEEDLES: readonly string[] = [
+  // command-not-found
+  'command not found',
+  'unknown command',
+  ': not found',
+  'no such file or directory',
+  'is not recognized as',
+  'executable file not found in',
+  'could not determine executable to run',
+  'missing script:',
+  '" not found',
+  // auth
+  '401',
+  '403',
+  'invalid',
+  'could not read username for',
+  'could not read password for',
+  'permission denied (publickey',
+  'host key verification failed',
+  'http basic: access denied',
+  'support for password authentication was removed',
+  'bad credentials',
+  'requires authentication',
+  'eneedauth',
+  'authentication_error',
+  'unable to locate credentials',
+  'invalidclienttokenid',
+  'expiredtoken',
+  'authentication required',
+  'requested access to the resource is denied',
+  'gh auth login',
+  'authentication failed',
+  'incorrect api key',
+  // network
+  'econnrefused',
+  'enotfound',
+  'eai_again',
+  'enetunreach',
+  'ehostunreach',
+  'connect etimedout',
+  'connection refused',
+  'could not resolve host',
+  'temporary failure in name resolution',
+  'name or service not known',
+  'nodename nor servname provided',
+  'network is unreachable',
+  'no route to host',
+  'connection timed out',
+  'failed to connect to',
+  "couldn't connect to server",
+  'failed to establish a new connection',
+  'cannot connect to the docker daemon',
+  'unable to connect to the server',
+  'no such host',
+  'connection to the server',
+  // missing-file
+  'cannot find the path specified',
+  'cannot find the file specified',
+  'enoent',
+  'filenotfounderror',
+  "cannot access '",
+  'pathspec',
+];
+
 // ANSI colour and cursor codes would hide line ends and split words.
 const ANSI = /\x1b\[[0-9;?]{0,20}[A-Za-z]/g;
 
@@ -142,7 +211,15 @@ export function classifyFailure(output: string, exitCode?: number): FailureClass
   if (exitCode === 127) return 'command-not-found';
   if (typeof output !== 'string' || output === '') return null;
   const sample = output.length > HEAD + TAIL ? output.slice(0, HEAD) + '\n' + output.slice(-TAIL) : output;
-  const lines = sample.replace(ANSI, '').split('\n');
+  const clean = sample.replace(ANSI, '');
+  const lower = clean.toLowerCase();
+  if (!CLASS_NEEDLES.some((n) => lower.includes(n))) return null;
+  return classifyLines(clean);
+}
+
+/** The line tests themselves, without the needle gate (exported so a test can hold the gate to them). */
+export function classifyLines(clean: string): FailureClass | null {
+  const lines = clean.split('\n');
   const seen = new Set<FailureClass>();
   for (const raw of lines) {
     const line = raw.trim();

@@ -33,6 +33,9 @@ export function decide(event: GuardEvent, settings: GuardSettings, facts: GuardT
   }
   // A lock-free read: it fires on every permitted command or model request of the tools that send it.
   if (event.kind === 'proceed') return pendingStop(coerceState(store.read()), event) ?? ALLOW;
+  // A new user turn on a session with nothing counted (none yet, or already reset for this turn) changes nothing:
+  // a lock-free read spares the lock and the write, as on the pre path.
+  if (event.kind === 'userTurn' && isEmptyFor(coerceState(store.read()), event.turnId)) return ALLOW;
   const result = store.update((current) => {
     if (event.kind === 'userTurn') return { next: emptyState(event.turnId), result: ALLOW };
     if (event.kind === 'change') return { next: onChange(coerceState(current), event), result: ALLOW };
@@ -41,4 +44,10 @@ export function decide(event: GuardEvent, settings: GuardSettings, facts: GuardT
     return { next, result: shrinkStep(counted.decision, next, event.command, settings) };
   });
   return result ?? ALLOW;
+}
+
+/** True when `state` is what a reset for `turnId` would write, or there is no state at all (which reads the same). */
+function isEmptyFor(state: SessionState | undefined, turnId: string | undefined): boolean {
+  if (state === undefined) return true;
+  return JSON.stringify(state) === JSON.stringify(emptyState(turnId));
 }

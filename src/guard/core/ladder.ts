@@ -15,7 +15,7 @@ export const HANDOFF_NOTE = '.agents/handoff.md';
 export const HANDOFF_JSON = '.agents/handoff.json';
 
 /** Bounds that keep the ladder's share of the session state small and constant. */
-export const LADDER_LIMITS = { tails: 8, tailLines: 6, tailChars: 400, tailInput: 4096, refused: 16, tried: 10 } as const;
+export const LADDER_LIMITS = { tails: 8, tailLines: 6, tailChars: 400, tailInput: 1536, refused: 16, tried: 10 } as const;
 
 const SHRINK =
   'Two identical results in a row after the warning: the step is too big or aimed at the wrong cause. The next step is the smallest change that could possibly work, stated in one sentence first.';
@@ -30,7 +30,14 @@ export function handoffAfter(settings: GuardSettings, failure: FailureClass | un
 
 /** The last few lines of a result, normalized so the note shows what failed without timestamps and temp paths. */
 export function lastLines(output: string): string {
-  const text = normalizeOutput(output.length > LADDER_LIMITS.tailInput ? output.slice(-LADDER_LIMITS.tailInput) : output);
+  // Only the end is normalized (this runs on every result, after the fingerprint's full pass), without the line the cut split.
+  let tail = output;
+  if (output.length > LADDER_LIMITS.tailInput) {
+    tail = output.slice(-LADDER_LIMITS.tailInput);
+    const nl = tail.indexOf('\n');
+    if (nl >= 0 && nl < tail.length - 1) tail = tail.slice(nl + 1);
+  }
+  const text = normalizeOutput(tail);
   const lines = text.replace(/\s+$/, '').split('\n').slice(-LADDER_LIMITS.tailLines).join('\n');
   return lines.length <= LADDER_LIMITS.tailChars ? lines : `…${lines.slice(-(LADDER_LIMITS.tailChars - 1))}`;
 }

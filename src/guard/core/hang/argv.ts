@@ -180,3 +180,13 @@ export const NPM_VALUE_OPTS = new Set([
 export function firstSet(values: Array<string | undefined>): string | undefined {
   return values.find((v) => v !== undefined && v.trim() !== '');
 }
+
+/** A value built on the first call and kept: rule tables that most hook processes never reach cost them nothing. */
+export function once<T>(build: () => T): () => T {
+  let value: T | undefined;
+  let built = false;
+  return () => {
+    if (!built) (value = build()), (built = true);
+    return value as T;
+  };
+}

@@ -2,7 +2,7 @@
 // programs, manual pages and interactive sign-ins. One table row per program; each row says when it asks nothing.
 import type { SimpleCommand } from '../shell/split.ts';
 import { baseName } from '../shell/split.ts';
-import { hasAny, hasLong, inCluster, optionPart, positionals } from './argv.ts';
+import { hasAny, hasLong, inCluster, once, optionPart, positionals } from './argv.ts';
 import type { Finding } from './types.ts';
 
 type Row = (args: string[], cmd: SimpleCommand, env: Map<string, string>) => Finding | null;
@@ -33,20 +33,20 @@ function leading(args: readonly string[], valueOpts: ReadonlySet<string>): { opt
 const startsAny = (opts: readonly string[], prefixes: readonly string[]): boolean =>
   opts.some((o) => prefixes.some((p) => o === p || (p.startsWith('--') && o.startsWith(p + '='))));
 
-const PY_VALUES = new Set(['-W', '-X', '-c', '-m', '-Q']);
+const PY_VALUES = once(() => new Set(['-W', '-X', '-c', '-m', '-Q']));
 const python: Row = (args) => {
-  const { opts, positional } = leading(args, PY_VALUES);
+  const { opts, positional } = leading(args, PY_VALUES());
   const forced = opts.includes('-i') || opts.some((o) => /^-[bBdEhIOPqRsSuvx]*i/.test(o));
   const runs = positional || startsAny(opts, ['-c', '-m', '-V', '--version', '-h', '--help', '-VV']);
   if (runs && !forced) return null;
   return repl(forced ? 'python -i' : 'python without a script', 'A script or inline code runs and exits: `python3 script.py`, `python3 -c "print(1)"`, or a heredoc (`python3 - <<\'EOF\' … EOF`).');
 };
 
-const NODE_VALUES = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--env-file', '--inspect-port', '--title', '--stack-size']);
+const NODE_VALUES = once(() => new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--env-file', '--inspect-port', '--title', '--stack-size']));
 const node: Row = (args) => {
-  const { opts, positional } = leading(args, NODE_VALUES);
+  const { opts, positional } = leading(args, NODE_VALUES());
   const forced = startsAny(opts, ['-i', '--interactive']);
-  const first = positionals(args, NODE_VALUES)[0];
+  const first = positionals(args, NODE_VALUES())[0];
   if (first === 'inspect' || first === 'debug') return repl('node inspect (the debugger)', 'A script runs unattended with `node script.js`; breakpoints can be replaced by logging.');
   const runs = positional || startsAny(opts, ['-e', '--eval', '-p', '--print', '-c', '--check', '--test', '--run', ...HELP, '--v8-options']);
   if (runs && !forced) return null;
@@ -82,10 +82,10 @@ const mysql: Row = (args) => {
   return repl('mysql without -e', 'Queries run and exit with `mysql -e "select 1"` or `mysql db < script.sql`.');
 };
 
-const SQLITE_VALUES = new Set(['-cmd', '-separator', '-nullvalue', '-newline', '-init', '-vfs', '-mmap', '-lookaside', '-pagecache', '-heap', '-maxsize']);
+const SQLITE_VALUES = once(() => new Set(['-cmd', '-separator', '-nullvalue', '-newline', '-init', '-vfs', '-mmap', '-lookaside', '-pagecache', '-heap', '-maxsize']));
 const sqlite3: Row = (args) => {
   if (args.some((a) => a === '-version' || a === '--version' || a === '-help' || a === '--help')) return null;
-  if (positionals(args, SQLITE_VALUES).length >= 2) return null;
+  if (positionals(args, SQLITE_VALUES()).length >= 2) return null;
   return repl('sqlite3 without SQL', 'SQL given after the database file runs and exits: `sqlite3 app.db "select count(*) from users;"` (or `sqlite3 app.db < script.sql`).');
 };
 
@@ -124,9 +124,9 @@ const php: Row = (args) => {
   return null;
 };
 
-const SHELL_ONLY = new Set(['-i', '-l', '--login', '--norc', '--noprofile', '--posix']);
+const SHELL_ONLY = once(() => new Set(['-i', '-l', '--login', '--norc', '--noprofile', '--posix']));
 const shell = (name: string): Row => (args) =>
-  args.length === 0 || args.every((a) => SHELL_ONLY.has(a))
+  args.length === 0 || args.every((a) => SHELL_ONLY().has(a))
     ? repl(`${name} without a script`, `A script or a command string runs and exits: \`${name} script.sh\` or \`${name} -c "…"\`.`)
     : null;
 
@@ -141,12 +141,12 @@ const remote = (what: string, instead: string): Finding => ({
   why: `${what} opens an interactive session that waits for input typed at the keyboard. ${instead}`,
 });
 
-const SSH_VALUES = new Set('-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w -B -P'.split(' '));
+const SSH_VALUES = once(() => new Set('-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w -B -P'.split(' ')));
 const ssh: Row = (args) => {
   // -T, -N, -f, -n, -V, -G: no session (github's `ssh -T git@github.com`), forwarding only, background, no stdin, version, config dump.
   const opts = optionPart(args).filter((a) => a.startsWith('-'));
   if (opts.some((o) => /^-[46AaCgKkMqstvXxY]*[TNfnVGQO]/.test(o))) return null;
-  if (positionals(args, SSH_VALUES).length !== 1) return null;
+  if (positionals(args, SSH_VALUES()).length !== 1) return null;
   return remote('ssh with no remote command', "A command given after the host runs there and returns: `ssh host 'uptime'` (or a script on stdin: `ssh host bash -s < script.sh`).");
 };
 
@@ -175,8 +175,8 @@ function innerWaits(inner: readonly string[]): boolean {
   if (inner.length === 0) return true;
   const name = baseName(inner[0]!);
   const rest = inner.slice(1);
-  if (['sh', 'bash', 'zsh', 'ash', 'dash', 'fish'].includes(name)) return rest.length === 0 || rest.every((a) => SHELL_ONLY.has(a));
-  const row = REPL_NAMES.has(name) ? rowFor(name) : undefined;
+  if (['sh', 'bash', 'zsh', 'ash', 'dash', 'fish'].includes(name)) return rest.length === 0 || rest.every((a) => SHELL_ONLY().has(a));
+  const row = REPL_NAMES().has(name) ? rowFor(name) : undefined;
   return row !== undefined && row(rest, NO_STDIN, new Map()) !== null;
 }
 
@@ -192,9 +192,9 @@ const NO_STDIN: SimpleCommand = {
   nested: false,
 };
 
-const DOCKER_RUN_VALUES = new Set(
+const DOCKER_RUN_VALUES = once(() => new Set(
   '-e --env -v --volume -p --publish --name -w --workdir --network --net --entrypoint -u --user --env-file --mount --platform -l --label --add-host --cpus -m --memory --restart -h --hostname --device --cap-add --cap-drop --security-opt --shm-size --ulimit --pull --log-driver --log-opt --gpus --tmpfs --dns --ipc --pid --runtime --stop-signal --cidfile --volumes-from --link --expose --detach-keys -c --cpu-shares --memory-swap --group-add'.split(' '),
-);
+));
 const docker = (name: string): Row => (args) => {
   const pos = positionals(args, new Set(['-H', '--host', '-c', '--context', '--config', '-l', '--log-level']));
   let sub = pos[0];
@@ -205,16 +205,16 @@ const docker = (name: string): Row => (args) => {
   }
   if (sub !== 'run' && sub !== 'exec' && sub !== 'attach') return null;
   if (sub === 'attach') return remote(`${name} attach`, `\`${name} logs --tail 100 <container>\` shows its output and returns.`);
-  const { opts, rest } = afterContainerOptions(args.slice(from), DOCKER_RUN_VALUES);
+  const { opts, rest } = afterContainerOptions(args.slice(from), DOCKER_RUN_VALUES());
   if (!wantsTerminal(opts) || opts.some((o) => o === '-d' || o === '--detach')) return null;
   const inner = sub === 'run' ? rest.slice(1) : rest.slice(1);
   if (!innerWaits(inner)) return null;
   return remote(`${name} ${sub} -it with a shell`, `Without -it a command runs in the container and returns: \`${name} ${sub === 'run' ? 'run --rm <image>' : 'exec <container>'} <command>\` (e.g. \`sh -c '…'\`).`);
 };
 
-const KUBE_VALUES = new Set(['-n', '--namespace', '-c', '--container', '--context', '--kubeconfig', '-f', '--filename', '--image', '--restart', '--overrides', '-l', '--selector', '--pod-running-timeout']);
+const KUBE_VALUES = once(() => new Set(['-n', '--namespace', '-c', '--container', '--context', '--kubeconfig', '-f', '--filename', '--image', '--restart', '--overrides', '-l', '--selector', '--pod-running-timeout']));
 const kubectl: Row = (args) => {
-  const pos = positionals(args, KUBE_VALUES);
+  const pos = positionals(args, KUBE_VALUES());
   const sub = pos[0];
   if (sub !== 'exec' && sub !== 'run' && sub !== 'attach' && sub !== 'debug') return null;
   const dd = args.indexOf('--');
@@ -237,7 +237,7 @@ const screenRow = (what: string, instead: string, ok: (args: string[]) => boolea
   ok(args) || hasAny(args, HELP) ? null : { rule: 'full-screen', why: `${what} draws a full-screen display and keeps redrawing until a key is pressed to quit. ${instead}` };
 
 const PS = 'A snapshot prints and returns: `ps aux --sort=-%cpu | head -n 15`.';
-const TMUX_OK = new Set(['ls', 'list-sessions', 'list-windows', 'list-panes', 'send-keys', 'send', 'capture-pane', 'capturep', 'kill-session', 'kill-server', 'kill-window', 'has-session', 'has', 'display-message', 'display', 'show-options', 'set-option', 'set', 'split-window', 'new-window', 'rename-session', 'rename-window', 'source-file', 'run-shell', 'wait-for', 'pipe-pane', 'resize-pane', 'select-pane', 'select-window', 'list-keys', 'list-buffers', 'show-buffer', 'save-buffer', 'load-buffer', 'set-buffer', '-V']);
+const TMUX_OK = once(() => new Set(['ls', 'list-sessions', 'list-windows', 'list-panes', 'send-keys', 'send', 'capture-pane', 'capturep', 'kill-session', 'kill-server', 'kill-window', 'has-session', 'has', 'display-message', 'display', 'show-options', 'set-option', 'set', 'split-window', 'new-window', 'rename-session', 'rename-window', 'source-file', 'run-shell', 'wait-for', 'pipe-pane', 'resize-pane', 'select-pane', 'select-window', 'list-keys', 'list-buffers', 'show-buffer', 'save-buffer', 'load-buffer', 'set-buffer', '-V']));
 
 // ---------------------------------------------------------------------------------------------
 // Manual pages.
@@ -303,13 +303,13 @@ const SIGN_INS: Record<string, ReadonlyArray<{ sub: readonly string[]; ok?: read
   'huggingface-cli': [{ sub: ['login'], ok: ['--token'], instead: 'A token signs in without prompts: `huggingface-cli login --token "$HF_TOKEN"`.' }],
 };
 
-const SIGN_IN_VALUES = new Set(['--profile', '--region', '--output', '--hostname', '-h', '--scopes', '-s', '--git-protocol', '-p', '-u', '--username', '--registry', '--scope', '--tenant', '--project']);
+const SIGN_IN_VALUES = once(() => new Set(['--profile', '--region', '--output', '--hostname', '-h', '--scopes', '-s', '--git-protocol', '-p', '-u', '--username', '--registry', '--scope', '--tenant', '--project']));
 
 function signIn(name: string): Row | undefined {
   const rows = SIGN_INS[name];
   if (!rows) return undefined;
   return (args, cmd) => {
-    const pos = positionals(args, SIGN_IN_VALUES);
+    const pos = positionals(args, SIGN_IN_VALUES());
     for (const r of rows) {
       if (!r.sub.every((w, k) => pos[k] === w) || r.not?.includes(pos[r.sub.length] ?? '')) continue;
       if (cmd.stdinRedirected && name !== 'docker' && name !== 'podman') return null;
@@ -416,7 +416,7 @@ function build(): Map<string, Row> {
   set('tmux', screenRow('tmux attached to a session', 'A detached session runs a command and returns: `tmux new-session -d -s work "npm run dev"`; `tmux capture-pane -p -t work` reads its screen.', (a) => {
     const first = a.find((w) => !w.startsWith('-'));
     if (first === undefined) return hasAny(a, ['-V']);
-    return TMUX_OK.has(first) || ((first === 'new' || first === 'new-session') && hasAny(a, ['-d']));
+    return TMUX_OK().has(first) || ((first === 'new' || first === 'new-session') && hasAny(a, ['-d']));
   }));
   set('screen', screenRow('screen attached to a session', 'A detached session runs a command and returns: `screen -dmS work npm run dev`.', (a) =>
     hasAny(a, ['-ls', '-list', '-Q', '-X', '-wipe']) || a.some((w) => /^-[dD]m/.test(w)) || (hasAny(a, ['-d', '-D']) && hasAny(a, ['-m']))));
@@ -441,22 +441,22 @@ function chain(a: Row | undefined, b: Row): Row {
 }
 
 const PYTHON = /^python(?:\d+(?:\.\d+)?)?$/;
-const REPL_NAMES = new Set(['python', 'node', 'nodejs', 'ipython', 'irb', 'pry', 'psql', 'mysql', 'mariadb', 'sqlite3', 'mongosh', 'mongo', 'redis-cli', 'lua', 'julia', 'R', 'ghci', 'iex', 'erl', 'scala', 'clj', 'clojure', 'ocaml', 'utop', 'deno', 'bun', 'tsx', 'ts-node', 'php', 'swift', 'jshell', 'duckdb', 'cqlsh']);
+const REPL_NAMES = once(() => new Set(['python', 'node', 'nodejs', 'ipython', 'irb', 'pry', 'psql', 'mysql', 'mariadb', 'sqlite3', 'mongosh', 'mongo', 'redis-cli', 'lua', 'julia', 'R', 'ghci', 'iex', 'erl', 'scala', 'clj', 'clojure', 'ocaml', 'utop', 'deno', 'bun', 'tsx', 'ts-node', 'php', 'swift', 'jshell', 'duckdb', 'cqlsh']));
 
 /**
  * Every program name the table has a row for, as one string: a pre event whose program is not here (ls, npm test,
  * git status) never builds the table, which costs about a millisecond of closures. A test keeps the two in step.
  */
-const NAMES = new Set(
+const NAMES = once(() => new Set(
   'node nodejs ipython bpython ptpython pdb ipdb ts-node tsx deno bun irb pry rails manage.py django-admin php lua luajit julia R ghci scala clj clojure iex erl ocaml utop swift jshell kotlinc kotlinc-jvm sbt psql mysql mariadb sqlite3 sqlite duckdb mongosh mongo redis-cli cqlsh clickhouse-client gdb lldb bc dc ssh mosh telnet sftp ftp docker podman kubectl oc top iotop iftop nethogs nload bmon ncdu tig lazygit gitui lazydocker ctop k9s ranger mc nnn vifm lf yazi fzf sk tmux screen zellij w3m lynx links elinks mutt neomutt vd visidata dialog whiptail man info cargo su passwd bash sh zsh fish dash ksh htop btop bpytop bashtop atop gotop ytop btm zenith nvtop glances'.split(' '),
-);
+));
 
 let table: Map<string, Row> | undefined;
 
 function rowFor(name: string): Row | undefined {
   if (name.startsWith('python') && PYTHON.test(name)) return python;
   const login = Object.hasOwn(SIGN_INS, name) ? signIn(name) : undefined;
-  if (!NAMES.has(name)) return login;
+  if (!NAMES().has(name)) return login;
   table ??= build();
   const row = table.get(name);
   return row && login ? chain(row, login) : (row ?? login);
@@ -465,7 +465,7 @@ function rowFor(name: string): Row | undefined {
 /** For the test that keeps NAMES and the table in step. */
 export function interactiveTableNames(): { gate: string[]; table: string[] } {
   table ??= build();
-  return { gate: [...NAMES].sort(), table: [...table.keys()].sort() };
+  return { gate: [...NAMES()].sort(), table: [...table.keys()].sort() };
 }
 
 /** REPLs with no script, remote/container shells, full-screen programs, manual pages and sign-ins. */

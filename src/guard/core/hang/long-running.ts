@@ -1,6 +1,6 @@
 // Commands that keep running in the foreground (followers, watchers, servers), as tables by program name.
 import { baseName } from '../shell/split.ts';
-import { hasAny, hasLong, inCluster, NPM_VALUE_OPTS, positionals } from './argv.ts';
+import { hasAny, hasLong, inCluster, NPM_VALUE_OPTS, once, positionals } from './argv.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Commands that keep running: followers, watchers, servers.
@@ -37,7 +37,8 @@ const LONG_SCRIPTS = new Map<string, LongRun['rule']>([
 ]);
 
 /** Subcommands of each package manager that are not script names. */
-const PM_BUILTINS: Record<string, ReadonlySet<string>> = {
+// Built on first use, like the tables below: an event that never reaches them does not pay for their sets.
+const PM_BUILTINS = once((): Record<string, ReadonlySet<string>> => ({
   npm: new Set(), // npm only runs scripts through run/run-script/test/start
   pnpm: new Set(
     'add i install update up upgrade remove rm uninstall un link ln unlink import rebuild rb prune fetch patch patch-commit audit list ls outdated why exec dlx create init publish pack store env setup config c root bin licenses deploy doctor server help install-test it'.split(
@@ -54,11 +55,11 @@ const PM_BUILTINS: Record<string, ReadonlySet<string>> = {
       ' ',
     ),
   ),
-};
+}));
 
 /** For npm/pnpm/yarn/bun: the script being run and the words after it, or null. */
 function packageScript(name: string, args: string[]): { script: string; rest: string[] } | null {
-  const builtins = PM_BUILTINS[name];
+  const builtins = PM_BUILTINS()[name];
   if (!builtins) return null;
   let pos = 0;
   const at = (): number => {
@@ -144,7 +145,7 @@ const serveOn = (...subcommands: string[]): ServerRule => (first) => (first !== 
 const alwaysServer: ServerRule = () => server();
 
 /** Commands that keep running, by program name; checked before the watch-flag and server tables. */
-const FOREGROUND: Record<string, Rule> = {
+const FOREGROUND = once((): Record<string, Rule> => ({
   tail: followIf((args) => hasLong(args, '--follow') || inCluster(args, 'f', 'ncs') || inCluster(args, 'F', 'ncs')),
   journalctl: followIf((args) => hasLong(args, '--follow') || inCluster(args, 'f', 'unptSUoDMgIi')),
   watch: (args) => {
@@ -170,10 +171,10 @@ const FOREGROUND: Record<string, Rule> = {
   cargo: watchIf((args) => positionals(args)[0] === 'watch'),
   ptw: watcher,
   'pytest-watch': watcher,
-};
+}));
 
 /** Servers by program name, given the first positional word (options that take a value skipped). */
-const SERVERS: Record<string, ServerRule> = {
+const SERVERS = once((): Record<string, ServerRule> => ({
   next: serveOn('dev', 'start'),
   nuxt: serveOn('dev', 'preview'),
   nuxi: serveOn('dev', 'preview'),
@@ -223,7 +224,7 @@ const SERVERS: Record<string, ServerRule> = {
   trunk: serveOn('server', 'serve'),
   jupyter: serveOn('notebook', 'lab', 'server'),
   streamlit: serveOn('run'),
-};
+}));
 
 export function longRunner(name: string, args: string[]): LongRun | null {
   if (name === 'bun' && hasAny(args, ['--watch', '--hot'])) return watcher();
@@ -256,7 +257,7 @@ export function longRunner(name: string, args: string[]): LongRun | null {
     return null;
   }
 
-  const foreground = Object.hasOwn(FOREGROUND, name) ? FOREGROUND[name] : undefined;
+  const foreground = Object.hasOwn(FOREGROUND(), name) ? FOREGROUND()[name] : undefined;
   if (foreground) return foreground(args);
   if (FOLLOW_TOOLS.has(name)) return containerFinding(name, args);
 
@@ -271,9 +272,9 @@ export function longRunner(name: string, args: string[]): LongRun | null {
     }
   }
 
-  const serverRule = Object.hasOwn(SERVERS, name) ? SERVERS[name] : undefined;
+  const serverRule = Object.hasOwn(SERVERS(), name) ? SERVERS()[name] : undefined;
   if (serverRule) {
-    const pos = positionals(args, SERVER_VALUE_OPTS);
+    const pos = positionals(args, SERVER_VALUE_OPTS());
     return serverRule(pos[0], pos, args);
   }
   if (name.endsWith('-dev-server')) return server();
@@ -281,7 +282,7 @@ export function longRunner(name: string, args: string[]): LongRun | null {
 }
 
 /** Options of the server CLIs above that take a value, so the value is not taken for a subcommand. */
-const SERVER_VALUE_OPTS = new Set([
+const SERVER_VALUE_OPTS = once(() => new Set([
   '--port',
   '-p',
   '--host',
@@ -302,7 +303,7 @@ const SERVER_VALUE_OPTS = new Set([
   '--bind',
   '-e',
   '--environment',
-]);
+]));
 
 function containerFinding(name: string, args: string[]): LongRun | null {
   const pos = positionals(args, new Set(['-f', '--file', '-p', '--project-name', '-n', '--namespace', '-c', '--context', '--container', '-H', '--host']));
