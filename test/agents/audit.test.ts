@@ -112,12 +112,13 @@ for (const agent of AGENT_NAMES) {
         expect(inLoop.exitCode, inLoop.stderr).toBe(0);
         const report = JSON.parse(inLoop.stdout) as { loops: Array<Record<string, unknown>>; totals: Record<string, unknown> };
         expect(report.loops.length, inLoop.stdout).toBe(1);
-        const found = report.loops[0] as Record<string, unknown> & { guard: { warnAt: number; refuseAt: number } };
+        const found = report.loops[0] as Record<string, unknown> & { guard: { warnAt: number; refuseAt: number; handoffAt: number } };
         expect(found.tool).toBe(agent);
         expect(found.command).toBe(LOOP_CMD);
         expect(found.repeats).toBe(ATTEMPTS);
         expect(found.guard.warnAt).toBe(2); // a missing file: retrying cannot fix it, so the guard warns one result early
         expect(found.guard.refuseAt).toBe(5);
+        expect(found.guard.handoffAt).toBe(6); // retrying cannot fix it: one refusal, then the hand-off
         expect(found.project).toBe(loopRepo);
 
         const inProgress = await audit(home, progressRepo);

@@ -21,7 +21,7 @@ afterAll(() => {
 interface Report {
   version: number;
   scope: { project: string | null; since: string | null; tools: string[] };
-  loops: Array<Record<string, unknown> & { tool: string; command: string; repeats: number; guard: { warnAt: number | null; refuseAt: number | null }; saved: { requests: number } }>;
+  loops: Array<Record<string, unknown> & { tool: string; command: string; repeats: number; guard: { warnAt: number | null; refuseAt: number | null; handoffAt: number | null }; saved: { requests: number } }>;
   totals: Record<string, unknown> & { sessions: number; loops: number; requests: number; byTool: Record<string, { sessions: number; loops: number }>; byProject: Array<{ project: string }>; byDay: unknown[] };
   waits: { count: number };
   guard: { warnings: number; refusals: number };
@@ -42,7 +42,8 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
     expect(rep.loops.map((l) => l.tool).sort()).toEqual(['claude', 'codex', 'opencode']);
     for (const l of rep.loops) {
       expect(l).toMatchObject({ command: LOOP_CMD, repeats: 6, attempts: 6, kind: 'repeat', project: '/home/dev/loop', exitCode: 2 });
-      expect(l.guard).toEqual({ warnAt: 2, refuseAt: 5 });
+      // A missing directory: warned at the 2nd result, refused at the 5th attempt, and (retrying cannot fix it) handed off at the next.
+      expect(l.guard).toEqual({ warnAt: 2, refuseAt: 5, handoffAt: 6 });
       expect(l.requests).toBe(5);
       expect(l.tokens).toBe(75);
       expect(l.saved.requests).toBe(1);
@@ -79,6 +80,7 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
     expect(Object.keys(rep.loops[0] ?? {}).sort()).toEqual(
       ['attempts', 'command', 'commands', 'excerpt', 'exitCode', 'file', 'firstAt', 'guard', 'kind', 'lastAt', 'ms', 'project', 'repeats', 'requests', 'saved', 'session', 'tokens', 'tool'].sort(),
     );
+    expect(Object.keys(rep.loops[0]?.guard ?? {}).sort()).toEqual(['handoffAt', 'refuseAt', 'warnAt']);
     expect(Object.keys(rep.totals).sort()).toEqual(['allRequests', 'byDay', 'byProject', 'byTool', 'loops', 'ms', 'requests', 'saved', 'sessions', 'shellCalls', 'tokens'].sort());
   });
 
@@ -104,7 +106,7 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(LOOP_CMD);
     expect(r.stdout).toContain('×6 identical');
-    expect(r.stdout).toContain('guard: warn at 2, refuse at 5, saves 1 request, 15 tokens');
+    expect(r.stdout).toContain('guard: warn at 2, refuse at 5, hand off at 6, saves 1 request, 15 tokens');
     expect(r.stdout).toContain('3 loops');
     expect(r.stdout).not.toContain('\u001b[');
   });
