@@ -124,7 +124,8 @@ export class SessionJudge<M> {
   ) {}
 
   private decide(event: GuardEvent): Decision {
-    return decide(event, this.settings, TOOL_FACTS[FAMILY[this.tool]], this.store);
+    // No tree look (a transcript's working tree is long gone; its edits come as events) and no hand-off note.
+    return decide(event, this.settings, TOOL_FACTS[FAMILY[this.tool]], this.store, undefined, false);
   }
 
   feed(event: AuditEvent): void {
