@@ -79,7 +79,8 @@ interface Open<M> extends Episode<M> {
 }
 
 /** The guard tool whose facts (hang rules, long runs) apply to a transcript's shell calls. */
-const FAMILY: Readonly<Record<AuditTool, ToolName>> = { claude: 'claude', codex: 'codex', opencode: 'opencode', gemini: 'gemini', copilot: 'copilot' };
+// Cline has no hook adapter here yet: Claude Code's facts (waits for every foreground command) are the nearest; Kilo is an OpenCode fork.
+const FAMILY: Readonly<Record<AuditTool, ToolName>> = { claude: 'claude', codex: 'codex', opencode: 'opencode', gemini: 'gemini', copilot: 'copilot', qwen: 'qwen', cline: 'claude', kilo: 'opencode' };
 
 /** The rules a loop refusal carries (onPre's); any other refusal before a command runs is a hang rule. */
 const LOOP_RULES = new Set(['repeat', 'poll', 'cycle']);

@@ -3,7 +3,7 @@ import type { Palette } from '../report/colors.ts';
 import type { AuditReport } from './aggregate.ts';
 import type { Loop } from './session.ts';
 
-const TOOL_NAMES: Record<string, string> = { claude: 'Claude Code', codex: 'Codex', opencode: 'OpenCode', gemini: 'Gemini CLI', copilot: 'Copilot CLI' };
+const TOOL_NAMES: Record<string, string> = { claude: 'Claude Code', codex: 'Codex', opencode: 'OpenCode', gemini: 'Gemini CLI', copilot: 'Copilot CLI', qwen: 'Qwen Code', cline: 'Cline', kilo: 'Kilo' };
 
 export function fmtInt(n: number): string {
   return n.toLocaleString('en-US');

@@ -3,7 +3,7 @@
 // CLI's `audit --json` on that HOME must find the loop (right command, right count) and nothing in the other.
 //
 // LOOP_GUARD_SAVE_TRANSCRIPTS=<dir>: also copy the transcripts the CLIs wrote into <dir>/<tool>/ (how the fixtures in
-// test/fixtures/transcripts/ were made; scripts/save-transcripts.mjs rewrites their temp paths).
+// test/fixtures/transcripts/ were made; their temp paths were then rewritten as test/fixtures/PROVENANCE.md says).
 import { cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
