@@ -5,7 +5,7 @@
 //
 // LOOP_GUARD_SAVE_TRANSCRIPTS=<dir>: also copy the session files the CLIs wrote into <dir>/<tool>/ (how the fixtures in
 // test/fixtures/transcripts/{qwen,cline,kilo} were made).
-import { cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentStatus, describeRun, removeDir, runProcess, type AgentRun } from './agents.ts';
@@ -46,6 +46,14 @@ function listFiles(dir: string): string[] {
     return statSync(dir, { throwIfNoEntry: false })?.isFile() ? [dir] : [];
   }
   return entries.flatMap((e) => (statSync(join(dir, e)).isDirectory() ? listFiles(join(dir, e)) : [join(dir, e)]));
+}
+
+/** The text session files, a line each clipped, for a failure message: what the CLI wrote when the audit disagrees. */
+function sketch(files: string[]): string {
+  return files
+    .filter((f) => /\.jsonl?$/.test(f))
+    .map((f) => `${f}:\n${readFileSync(f, 'utf8').split('\n').slice(0, 80).map((l) => `  ${l.slice(0, 400)}`).join('\n')}`)
+    .join('\n');
 }
 
 async function audit(home: string, repo: string, extra: string[] = []) {
@@ -97,7 +105,7 @@ for (const agent of AGENTS) {
         expect(inLoop.exitCode, inLoop.stderr).toBe(0);
         const report = JSON.parse(inLoop.stdout) as { loops: Array<{ tool: string; command: string; repeats: number; project: string; guard: { warnAt: number | null } }>; read: { unreadable: unknown[] } };
         expect(report.read.unreadable, inLoop.stdout).toEqual([]);
-        expect(report.loops.map((l) => [l.tool, l.command, l.repeats, l.project, l.guard.warnAt]), inLoop.stdout).toEqual([[agent, LOOP_CMD, n, loopRepo, 2]]);
+        expect(report.loops.map((l) => [l.tool, l.command, l.repeats, l.project, l.guard.warnAt]), `${inLoop.stdout}\n${sketch(files)}`).toEqual([[agent, LOOP_CMD, n, loopRepo, 2]]);
 
         const inProgress = await audit(home, progressRepo);
         const quiet = JSON.parse(inProgress.stdout) as { loops: unknown[]; totals: { sessions: number } };

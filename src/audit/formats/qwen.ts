@@ -39,7 +39,10 @@ export function createQwenParser(): RecordParser {
       const at = timeOf(r.timestamp);
       const when = at !== undefined ? { at } : {};
       if (type === 'user') {
-        if (partsOf(r).some((p) => typeof p.text === 'string')) emit({ kind: 'user', ...when });
+        // Only the person's prompt starts a turn, as in the guard's Qwen adapter (a prompt with submitted_prompt): not a
+        // message drained mid-turn (subtype mid_turn_user_message) nor one the CLI wrote itself (goal_runtime, …).
+        const person = r.subtype === undefined && (r.provenance === undefined || r.provenance === 'real_user');
+        if (person && partsOf(r).some((p) => typeof p.text === 'string')) emit({ kind: 'user', ...when });
         return true;
       }
       if (type === 'assistant') {
