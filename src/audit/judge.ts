@@ -1,4 +1,4 @@
-// The audit's judgment: replays a session's events through the guard's own core (the functions the hook and the
+// The audit's judgment: replays a session's events through the guard's own decide() (the function the hook and the
 // OpenCode plugin call), so the audit flags exactly what the installed guard would have flagged. This is the only
 // audit file that imports from src/guard; when the guard's judgment changes, this file is where audit follows it.
 import { TOOL_FACTS } from '../guard/adapters/index.ts';

@@ -6,7 +6,7 @@
 // LOOP_GUARD_SAVE_TRANSCRIPTS=<dir>: also copy the session files the CLIs wrote into <dir>/<tool>/ (how the fixtures in
 // test/fixtures/transcripts/{qwen,cline,kilo} were made).
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentStatus, describeRun, removeDir, runProcess, type AgentRun } from './agents.ts';
 import { CLI_PATH, makeRepo } from './helpers.ts';
@@ -54,6 +54,24 @@ function sketch(files: string[]): string {
     .filter((f) => /\.jsonl?$/.test(f))
     .map((f) => `${f}:\n${readFileSync(f, 'utf8').split('\n').slice(0, 80).map((l) => `  ${l.slice(0, 400)}`).join('\n')}`)
     .join('\n');
+}
+
+/** Qwen Code: the longest run of identical shell results (the text the model got) in the session files. */
+function longestIdenticalRun(files: string[]): number {
+  let best = 0;
+  for (const f of files) {
+    let run = 0;
+    let last: string | undefined;
+    for (const line of readFileSync(f, 'utf8').split('\n')) {
+      if (!line.includes('"type":"tool_result"')) continue;
+      const r = (JSON.parse(line) as { message: { parts: Array<{ functionResponse?: { response?: { output?: string; error?: string } } }> } }).message.parts[0]?.functionResponse?.response;
+      const text = r?.output ?? r?.error ?? '';
+      run = text === last ? run + 1 : 1;
+      last = text;
+      best = Math.max(best, run);
+    }
+  }
+  return best;
 }
 
 async function audit(home: string, repo: string, extra: string[] = []) {
@@ -105,7 +123,11 @@ for (const agent of AGENTS) {
         expect(inLoop.exitCode, inLoop.stderr).toBe(0);
         const report = JSON.parse(inLoop.stdout) as { loops: Array<{ tool: string; command: string; repeats: number; project: string; guard: { warnAt: number | null } }>; read: { unreadable: unknown[] } };
         expect(report.read.unreadable, inLoop.stdout).toEqual([]);
-        expect(report.loops.map((l) => [l.tool, l.command, l.repeats, l.project, l.guard.warnAt]), `${inLoop.stdout}\n${sketch(files)}`).toEqual([[agent, LOOP_CMD, n, loopRepo, 2]]);
+        // Qwen Code 0.24.4 on a loaded machine sometimes records a call's output as "(empty)" (seen in 2 of 5 runs): the
+        // model saw a different result there, so the run of identical results is the longest one the file records.
+        const expected = agent === 'qwen' ? longestIdenticalRun(files.filter((f) => f.includes(basename(loopRepo)))) : n;
+        expect(expected, sketch(files)).toBeGreaterThanOrEqual(2);
+        expect(report.loops.map((l) => [l.tool, l.command, l.repeats, l.project, l.guard.warnAt]), `${inLoop.stdout}\n${sketch(files)}`).toEqual([[agent, LOOP_CMD, expected, loopRepo, 2]]);
 
         const inProgress = await audit(home, progressRepo);
         const quiet = JSON.parse(inProgress.stdout) as { loops: unknown[]; totals: { sessions: number } };
