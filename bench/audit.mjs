@@ -125,20 +125,25 @@ try {
   console.log(`throughput by CPU time (in process): ${(bytes / 1e6 / (cpuMs / 1000)).toFixed(0)} MB/s (${(cpuMs / 1000).toFixed(2)} s CPU, ` +
     `${(median(cpuRuns.map((r) => r.wall)) / 1000).toFixed(2)} s wall, ${cpuRuns[0].loops} loops; median of ${cpuRuns.length})`);
   const parseRuns = [];
+  const parseCpu = [];
   let shellCalls = 0;
   for (let i = 0; i < Math.max(1, Math.min(RUNS, 3)); i++) {
     const parser = createClaudeParser();
     let calls = 0;
+    const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     forEachLine(join(big, '.claude', 'projects', '-home-dev-big', 'big.jsonl'), (line) => {
       if (!line || (parser.info.cwd !== undefined && !claudeLineMatters(line))) return;
       parser.push(JSON.parse(line), (e) => { if (e.kind === 'shell') calls++; });
     });
     parseRuns.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    const c = process.cpuUsage(c0);
+    parseCpu.push((c.user + c.system) / 1e3);
     shellCalls = calls;
   }
-  console.log(`parse only: ${(bytes / 1e6 / (median(parseRuns) / 1000)).toFixed(0)} MB/s (${shellCalls.toLocaleString('en')} shell calls, one per ${(bytes / shellCalls / 1000).toFixed(1)} KB; ` +
-    `judging them through the guard core costs ${((scanMs - median(parseRuns)) * 1000 / shellCalls).toFixed(0)} µs each)`);
+  console.log(`parse only: ${(bytes / 1e6 / (median(parseRuns) / 1000)).toFixed(0)} MB/s wall, ${(bytes / 1e6 / (median(parseCpu) / 1000)).toFixed(0)} MB/s CPU ` +
+    `(${shellCalls.toLocaleString('en')} shell calls, one per ${(bytes / shellCalls / 1000).toFixed(1)} KB; judging them through the guard core costs ` +
+    `${((scanMs - median(parseRuns)) * 1000 / shellCalls).toFixed(0)} µs wall, ${((cpuMs - median(parseCpu)) * 1000 / shellCalls).toFixed(0)} µs CPU each)`);
   rmSync(big, { recursive: true, force: true });
 
   // A typical developer HOME, audited from one project.
