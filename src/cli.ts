@@ -43,7 +43,7 @@ Commands:
   doctor               check that the guard is installed, wired and working in this repo (read-only)
   audit                the loops in your agents' past sessions on this machine, what they cost, and what the
                        guard would have saved (read-only, local). Options: --all (every project), --since 30d,
-                       --tool claude,codex,opencode,gemini,copilot, --limit 5, --json, --redact
+                       --tool claude,codex,opencode,gemini,copilot,qwen,cline,kilo, --limit 5, --json, --redact
 
 Exit codes: 0 done or nothing to do · 1 drift, declined or conflicts · 2 usage error or unreadable file
 `;

@@ -36,6 +36,9 @@ export function roots(where: DiscoverEnv): Record<AuditTool, string> {
     opencode: join(dataHome, 'opencode'),
     gemini: join(home, '.gemini', 'tmp'),
     copilot: join(env.COPILOT_HOME || join(home, '.copilot'), 'session-state'),
+    qwen: join(env.QWEN_HOME || join(home, '.qwen'), 'projects'),
+    cline: join(home, '.cline', 'data', 'sessions'),
+    kilo: join(dataHome, 'kilo'),
   };
 }
 
@@ -94,13 +97,24 @@ const FINDERS: Readonly<Record<AuditTool, (root: string, out: Discovery) => void
   copilot: (root, out) => {
     for (const id of list(root, out)) add(out, 'copilot', join(root, id, 'events.jsonl'), 'jsonl');
   },
+  qwen: (root, out) => {
+    for (const project of list(root, out)) {
+      for (const name of list(join(root, project, 'chats'), out)) if (name.endsWith('.jsonl')) add(out, 'qwen', join(root, project, 'chats', name), 'jsonl');
+    }
+  },
+  // The conversation; its metadata file (<id>.json, which holds the cwd) is read with it (scan.ts companions).
+  cline: (root, out) => {
+    for (const id of list(root, out)) add(out, 'cline', join(root, id, `${id}.messages.json`), 'json');
+  },
+  // Kilo is an OpenCode fork and keeps the same tables in its own database.
+  kilo: (root, out) => add(out, 'kilo', join(root, 'kilo.db'), 'sqlite'),
 };
 
 export function discover(where: DiscoverEnv, tools: readonly AuditTool[]): Discovery {
   const out: Discovery = { sources: [], unreadable: [] };
   const r = roots(where);
   for (const tool of tools) FINDERS[tool](r[tool], out);
-  // A missing opencode.db is not an error; add() recorded ENOENT for it only when it was unreadable otherwise.
+  // A missing database is not an error; add() recorded ENOENT for it only when it was unreadable otherwise.
   out.unreadable = out.unreadable.filter((u) => u.error !== 'ENOENT');
   return out;
 }

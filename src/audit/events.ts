@@ -1,8 +1,8 @@
 // The common event sequence every transcript format is parsed into, and what a session knows about itself.
 
 /** The agent tools whose transcripts audit reads. */
-export type AuditTool = 'claude' | 'codex' | 'opencode' | 'gemini' | 'copilot';
-export const AUDIT_TOOLS: readonly AuditTool[] = ['claude', 'codex', 'opencode', 'gemini', 'copilot'];
+export type AuditTool = 'claude' | 'codex' | 'opencode' | 'gemini' | 'copilot' | 'qwen' | 'cline' | 'kilo';
+export const AUDIT_TOOLS: readonly AuditTool[] = ['claude', 'codex', 'opencode', 'gemini', 'copilot', 'qwen', 'cline', 'kilo'];
 
 /** One thing that happened in a session, in transcript order. `at` is epoch ms, or undefined when the line has no time. */
 export type AuditEvent =
@@ -52,7 +52,7 @@ export const EDIT_TOOL_NAMES = new Set([
 ]);
 
 /** Sub-agent tools: their completion is change (the guard counts it as progress), not an edit. */
-export const SUBAGENT_TOOL_NAMES = new Set(['Agent', 'Task', 'task']);
+export const SUBAGENT_TOOL_NAMES = new Set(['Agent', 'Task', 'task', 'spawn_agent']);
 
 export function tokenTotal(t: Tokens): number {
   return t.input + t.cacheRead + t.cacheWrite + t.output;

@@ -1,13 +1,13 @@
-// The audit's judgment: replays a session's events through the guard's own core (the functions the hook and the
+// The audit's judgment: replays a session's events through the guard's own decide() (the function the hook and the
 // OpenCode plugin call), so the audit flags exactly what the installed guard would have flagged. This is the only
 // audit file that imports from src/guard; when the guard's judgment changes, this file is where audit follows it.
 import { TOOL_FACTS } from '../guard/adapters/index.ts';
-import { checkHang } from '../guard/core/hang/rules.ts';
+import { decide, type SessionStore } from '../guard/core/decide.ts';
 import { commandKey } from '../guard/core/fingerprint.ts';
-import { detectCycle, emptyState, onChange, onPost, onPre, type SessionState } from '../guard/core/detector.ts';
+import { coerceState, detectCycle, type SessionState } from '../guard/core/detector.ts';
 import { MARKER } from '../guard/core/messages.ts';
 import { readSettings } from '../guard/core/settings.ts';
-import type { GuardSettings, ToolName } from '../guard/core/types.ts';
+import type { Decision, GuardEvent, GuardSettings, ToolName } from '../guard/core/types.ts';
 import { SUBAGENT_TOOL_NAMES, type AuditEvent, type AuditTool } from './events.ts';
 
 export type { GuardSettings };
@@ -43,6 +43,8 @@ export interface Episode<M> {
   warnAt?: number;
   /** Attempt the guard would have refused to run. */
   refuseAt?: number;
+  /** Attempt at which the guard would have stopped the turn and written the hand-off note (the ladder's last rung). */
+  handoffAt?: number;
   /** The last result, for an excerpt. */
   output: string;
   exitCode?: number;
@@ -63,23 +65,46 @@ export interface Wait {
 interface Attempt<M> {
   mark: M;
   at?: number;
+  /** This attempt's number among the session's counted shell calls. */
+  g: number;
 }
 
 interface Open<M> extends Episode<M> {
   /** Command keys this loop covers. */
   keys: string[];
   flagged: boolean;
+  /** Session-wide attempt numbers of the loop's first attempt and of the guard's steps, so a cycle that absorbs a repeat keeps them. */
+  firstG: number;
+  steps: { warn?: number; refuse?: number; handoff?: number };
 }
 
-/** The guard tool family whose hang rules apply to a transcript's shell calls (Claude's for tools the guard does not wire yet). */
-const FAMILY: Readonly<Record<AuditTool, ToolName>> = { claude: 'claude', codex: 'codex', opencode: 'opencode', gemini: 'claude', copilot: 'claude' };
+/** The guard tool whose facts (hang rules, long runs) apply to a transcript's shell calls. */
+// Cline has no hook adapter here yet: Claude Code's facts (waits for every foreground command) are the nearest; Kilo is an OpenCode fork.
+const FAMILY: Readonly<Record<AuditTool, ToolName>> = { claude: 'claude', codex: 'codex', opencode: 'opencode', gemini: 'gemini', copilot: 'copilot', qwen: 'qwen', cline: 'claude', kilo: 'opencode' };
+
+/** The rules a loop refusal carries (onPre's); any other refusal before a command runs is a hang rule. */
+const LOOP_RULES = new Set(['repeat', 'poll', 'cycle']);
+
+/** The session's state in memory: the hook's file store without the disk (no lock, no I/O), as the OpenCode plugin keeps it. */
+class MemoryStore implements SessionStore {
+  state: SessionState | undefined;
+  read(): unknown {
+    return this.state;
+  }
+  update(change: (current: unknown) => { next: SessionState; result: Decision }): Decision {
+    const { next, result } = change(this.state);
+    this.state = next;
+    return result;
+  }
+}
 
 /**
- * Feeds one session's events through the guard core. Constant memory: the core's state is bounded, and so are the
- * open loops (one per command the core still remembers).
+ * Feeds one session's events through the guard's own decide() (the function the hook and the OpenCode plugin call),
+ * with the session's state in memory. Constant memory: the core's state is bounded, and so are the open loops (one per
+ * command the core still remembers).
  */
 export class SessionJudge<M> {
-  private state: SessionState | undefined;
+  private readonly store = new MemoryStore();
   /** Per command key: where its current run of identical results began, and the run's open loop. */
   private runs = new Map<string, { start: Attempt<M>; open?: Open<M> }>();
   private cycle: Open<M> | undefined;
@@ -88,6 +113,8 @@ export class SessionJudge<M> {
   readonly episodes: Episode<M>[] = [];
   readonly waits: Wait[] = [];
   shellCalls = 0;
+  /** Shell calls the guard counted (duplicates and refusals seen in the transcript are not). */
+  private counted = 0;
   /** Attempts an installed guard refused in this session (they never ran). */
   refusedByGuard = 0;
 
@@ -97,14 +124,19 @@ export class SessionJudge<M> {
     private readonly mark: () => M,
   ) {}
 
+  private decide(event: GuardEvent): Decision {
+    // No tree look (a transcript's working tree is long gone; its edits come as events) and no hand-off note.
+    return decide(event, this.settings, TOOL_FACTS[FAMILY[this.tool]], this.store, undefined, false);
+  }
+
   feed(event: AuditEvent): void {
     if (event.kind === 'user') {
       this.closeAll();
-      this.state = emptyState(event.turnId);
+      this.decide({ kind: 'userTurn', ...(event.turnId !== undefined ? { turnId: event.turnId } : {}) });
     } else if (event.kind === 'tool') {
       // As the guard: an edit or a finished sub-agent is change, so the next identical result is progress, not a repeat.
       if (event.edit || SUBAGENT_TOOL_NAMES.has(event.name)) {
-        this.state = onChange(this.state, { by: event.edit ? 'edit' : 'agent', ...(event.callId ? { callId: event.callId } : {}) });
+        this.decide({ kind: 'change', by: event.edit ? 'edit' : 'agent', ...(event.callId ? { callId: event.callId } : {}) });
       }
     } else if (event.kind === 'shell') {
       this.shell(event);
@@ -123,29 +155,26 @@ export class SessionJudge<M> {
       this.refusedByGuard++;
       return;
     }
-    const attempt: Attempt<M> = { mark: this.mark(), ...(e.at !== undefined ? { at: e.at } : {}) };
-    const settings = this.settings;
+    const attempt: Attempt<M> = { mark: this.mark(), ...(e.at !== undefined ? { at: e.at } : {}), g: this.counted + 1 };
+    const call = e.callId ? { callId: e.callId } : {};
     const ck = commandKey(e.command);
 
-    // Before it runs: would the guard have refused it?
-    if (settings.hangGuard) {
-      const facts = TOOL_FACTS[FAMILY[this.tool]];
-      const hang = checkHang(e.command, { longRunsReturn: facts.longRunsReturn, backgroundOption: facts.backgroundOption, background: false });
-      if (hang && this.waits.length < 1000) this.waits.push({ command: e.command, rule: hang.rule, ...(e.at !== undefined ? { at: e.at } : {}) });
-    }
-    const pre = onPre(this.state, { command: e.command }, settings);
+    // Before it runs: what the guard would have answered (a hang refusal, a loop refusal, or the hand-off).
+    const pre = this.decide({ kind: 'pre', command: e.command, background: false, ...call });
+    const stopped = pre.action === 'deny' || pre.action === 'handoff';
+    const loopStop = stopped && LOOP_RULES.has(pre.rule);
+    if (stopped && !loopStop && this.waits.length < 1000) this.waits.push({ command: e.command, rule: pre.rule, ...(e.at !== undefined ? { at: e.at } : {}) });
 
     // After it ran (it did, in the real session): the guard's count and decision.
-    const { next, decision } = onPost(
-      this.state,
-      { command: e.command, output: e.output, ...(e.exitCode !== undefined ? { exitCode: e.exitCode } : {}), ...(e.callId ? { callId: e.callId } : {}) },
-      settings,
-    );
-    if (next === this.state) return; // a duplicate delivery of a call already counted
-    this.state = next;
+    const seq = this.store.state?.seq ?? 0;
+    const post = this.decide({ kind: 'post', command: e.command, output: e.output, ...(e.exitCode !== undefined ? { exitCode: e.exitCode } : {}), ...call });
+    const next = coerceState(this.store.state);
+    if (!next || next.seq === seq) return; // a duplicate delivery of a call already counted
+    this.counted++;
     this.recent.push(attempt);
     if (this.recent.length > 12) this.recent.shift();
     const n = next.cmds[ck]?.n ?? 1;
+    const verdict = { refused: loopStop, handoff: loopStop && pre.action === 'handoff', warned: post.action === 'warn' };
 
     let run = this.runs.get(ck);
     if (!run || n === 1) {
@@ -157,16 +186,16 @@ export class SessionJudge<M> {
     const cycle = detectCycle(next.recent);
     if (this.cycle && (!cycle || !this.cycle.keys.includes(ck))) this.closeCycle();
 
-    const inCycle = this.cycle ?? (cycle && decision.action === 'warn' && cycle.reps >= settings.warn ? this.openCycle(cycle, next) : undefined);
+    const inCycle = this.cycle ?? (cycle && verdict.warned && cycle.reps >= this.settings.warn ? this.openCycle(cycle, next, attempt) : undefined);
     if (inCycle) {
-      this.touch(inCycle, attempt, e, pre.action === 'deny', decision.action === 'warn');
+      this.touch(inCycle, attempt, e, verdict);
       inCycle.repeats = Math.max(inCycle.repeats, cycle?.reps ?? 0);
       return;
     }
-    if (n >= 2 || pre.action === 'deny') {
+    if (n >= 2 || loopStop) {
       const open = run.open ?? (run.open = this.openRepeat(e.command, ck, run.start, n));
       open.repeats = n;
-      this.touch(open, attempt, e, pre.action === 'deny', decision.action === 'warn');
+      this.touch(open, attempt, e, verdict);
     }
   }
 
@@ -183,51 +212,74 @@ export class SessionJudge<M> {
       firstMark: start.mark,
       lastMark: start.mark,
       flagged: false,
+      firstG: start.g,
+      steps: {},
     };
   }
 
-  private openCycle(cycle: { period: number; reps: number }, state: SessionState): Open<M> {
+  private openCycle(cycle: { period: number; reps: number }, state: SessionState, now: Attempt<M>): Open<M> {
     const block = state.recent.slice(-cycle.period);
     const keys = block.map((pair) => pair.slice(0, pair.indexOf(':')));
     const span = Math.min(this.recent.length, cycle.period * cycle.reps);
-    const start = this.recent[this.recent.length - span] ?? this.recent[0];
-    // Repeat loops of the block's commands are the same loop seen one command at a time: the cycle absorbs them.
-    let firstAt = start?.at;
-    let firstMark = start?.mark as M;
+    const start = this.recent[this.recent.length - span] ?? now;
+    // Repeat loops of the block's commands are the same loop seen one command at a time: the cycle absorbs them, with
+    // their start and the guard's steps already taken (a command of the block can be warned as a repeat first).
+    let first = { g: start.g, mark: start.mark, ...(start.at !== undefined ? { at: start.at } : {}) };
+    const steps: Open<M>['steps'] = {};
+    let refused: Open<M> | undefined;
+    const earliest = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
     for (const k of keys) {
-      const run = this.runs.get(k);
-      if (run?.open) {
-        if (run.open.firstAt !== undefined && (firstAt === undefined || run.open.firstAt < firstAt)) {
-          firstAt = run.open.firstAt;
-          firstMark = run.open.firstMark;
-        }
-        run.open = undefined;
+      const open = this.runs.get(k)?.open;
+      if (!open) continue;
+      if (open.firstG < first.g) first = { g: open.firstG, mark: open.firstMark, ...(open.firstAt !== undefined ? { at: open.firstAt } : {}) };
+      steps.warn = earliest(steps.warn, open.steps.warn);
+      steps.handoff = earliest(steps.handoff, open.steps.handoff);
+      if (open.steps.refuse !== undefined && (steps.refuse === undefined || open.steps.refuse < steps.refuse)) {
+        steps.refuse = open.steps.refuse;
+        refused = open;
       }
+      (this.runs.get(k) as { open?: Open<M> }).open = undefined;
     }
+    const rel = (g: number | undefined) => (g === undefined ? undefined : g - first.g + 1);
     this.cycle = {
       kind: 'cycle',
       commands: keys.map((k) => state.cmds[k]?.c ?? '?'),
       keys,
-      attempts: span - 1,
+      attempts: now.g - first.g,
       repeats: cycle.reps,
-      ...(firstAt !== undefined ? { firstAt } : {}),
+      ...(first.at !== undefined ? { firstAt: first.at } : {}),
       output: '',
-      firstMark,
-      lastMark: firstMark,
-      flagged: false,
+      firstMark: first.mark,
+      lastMark: first.mark,
+      flagged: steps.warn !== undefined || steps.refuse !== undefined,
+      firstG: first.g,
+      steps,
+      ...(steps.warn !== undefined ? { warnAt: rel(steps.warn) } : {}),
+      ...(steps.handoff !== undefined ? { handoffAt: rel(steps.handoff) } : {}),
+      ...(refused?.refuseMark !== undefined ? { refuseAt: rel(steps.refuse), refuseMark: refused.refuseMark } : {}),
+      ...(refused?.refusedAtTime !== undefined ? { refusedAtTime: refused.refusedAtTime } : {}),
     };
     return this.cycle;
   }
 
-  private touch(open: Open<M>, attempt: Attempt<M>, e: Extract<AuditEvent, { kind: 'shell' }>, denied: boolean, warned: boolean): void {
+  private touch(open: Open<M>, attempt: Attempt<M>, e: Extract<AuditEvent, { kind: 'shell' }>, v: { refused: boolean; handoff: boolean; warned: boolean }): void {
     open.attempts++;
+    const { refused: denied, warned } = v;
+    if (v.handoff && open.handoffAt === undefined) {
+      open.handoffAt = open.attempts;
+      open.steps.handoff = attempt.g;
+    }
     if (denied && open.refuseAt === undefined) {
+      open.steps.refuse = attempt.g;
       open.refuseAt = open.attempts;
       open.refuseMark = attempt.mark;
       if (attempt.at !== undefined) open.refusedAtTime = attempt.at;
       open.flagged = true;
     }
-    if (warned && open.warnAt === undefined) open.warnAt = open.attempts;
+    if (warned && open.warnAt === undefined) {
+      open.warnAt = open.attempts;
+      open.steps.warn = attempt.g;
+    }
     if (warned) open.flagged = true;
     if (open.firstAt === undefined && attempt.at !== undefined) open.firstAt = attempt.at;
     if (attempt.at !== undefined) open.lastAt = attempt.at;
@@ -239,7 +291,7 @@ export class SessionJudge<M> {
 
   private close(open: Open<M>): void {
     if (!open.flagged) return;
-    const { keys: _k, flagged: _f, ...episode } = open;
+    const { keys: _k, flagged: _f, firstG: _g, steps: _s, ...episode } = open;
     this.episodes.push(episode);
   }
 

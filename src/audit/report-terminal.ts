@@ -3,7 +3,7 @@ import type { Palette } from '../report/colors.ts';
 import type { AuditReport } from './aggregate.ts';
 import type { Loop } from './session.ts';
 
-const TOOL_NAMES: Record<string, string> = { claude: 'Claude Code', codex: 'Codex', opencode: 'OpenCode', gemini: 'Gemini CLI', copilot: 'Copilot CLI' };
+const TOOL_NAMES: Record<string, string> = { claude: 'Claude Code', codex: 'Codex', opencode: 'OpenCode', gemini: 'Gemini CLI', copilot: 'Copilot CLI', qwen: 'Qwen Code', cline: 'Cline', kilo: 'Kilo' };
 
 export function fmtInt(n: number): string {
   return n.toLocaleString('en-US');
@@ -37,7 +37,7 @@ function cost(l: { requests: number; tokens?: number }): string {
 function loopLines(l: Loop, i: number, c: Palette): string[] {
   const what = l.kind === 'cycle' ? `cycle of ${l.commands.length}, ×${l.repeats}` : `×${l.repeats} identical`;
   const time = l.ms !== undefined ? ` over ${fmtMs(l.ms)}` : '';
-  const steps = [l.guard.warnAt !== null ? `warn at ${l.guard.warnAt}` : null, l.guard.refuseAt !== null ? `refuse at ${l.guard.refuseAt}` : null].filter(Boolean).join(', ');
+  const steps = [l.guard.warnAt !== null ? `warn at ${l.guard.warnAt}` : null, l.guard.refuseAt !== null ? `refuse at ${l.guard.refuseAt}` : null, l.guard.handoffAt !== null ? `hand off at ${l.guard.handoffAt}` : null].filter(Boolean).join(', ');
   const saved = l.saved.requests > 0 || l.saved.tokens ? `, saves ${cost(l.saved)}` : '';
   const when = l.firstAt ? `${l.firstAt.slice(0, 16).replace('T', ' ')} · ` : '';
   const where = l.project ? `${clip(l.project, 40)} · ` : '';

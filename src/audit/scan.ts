@@ -5,15 +5,18 @@ import { claudeProjectDir, type Source } from './discover.ts';
 import { obj, type AuditEvent, type Obj, type SessionInfo } from './events.ts';
 import { createClaudeParser, claudeLineMatters } from './formats/claude.ts';
 import { createCodexParser } from './formats/codex.ts';
+import { createClineParser } from './formats/cline.ts';
 import { createCopilotParser } from './formats/copilot.ts';
 import { createGeminiParser } from './formats/gemini.ts';
 import { openCodePartEvents } from './formats/opencode.ts';
+import { createQwenParser } from './formats/qwen.ts';
 import type { RecordParser } from './formats/types.ts';
 import type { GuardSettings } from './judge.ts';
 import { forEachLine, MAX_LINE_CHARS } from './lines.ts';
 import { SessionRun, type SessionSummary } from './session.ts';
 import { columnsOf, SqliteReader } from './sqlite.ts';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 export interface Scope {
   /** Only sessions whose working directory is this folder or inside it; undefined = every project. */
@@ -38,13 +41,26 @@ export function inScope(cwd: string | undefined, scope: Scope): boolean {
   return cwd === root || cwd.startsWith(root + sep);
 }
 
-/** What the scanner needs per transcript format: its parser, and Claude Code's quirks (sub-agent lanes, bookkeeping lines). OpenCode is a database, read apart. */
-const FORMATS: Readonly<Record<Source['tool'], { parser?: () => RecordParser; sidechains?: boolean; worthParsing?: (line: string) => boolean }>> = {
+interface Format {
+  parser?: () => RecordParser;
+  /** Claude Code: sub-agent turns inside the main file are replayed apart. */
+  sidechains?: boolean;
+  /** Claude Code: bookkeeping lines known by a substring, not worth a JSON.parse. */
+  worthParsing?: (line: string) => boolean;
+  /** Whole-JSON files read before the transcript (Cline keeps the session's cwd in a metadata file beside it). */
+  companions?: (path: string) => string[];
+}
+
+/** What the scanner needs per transcript format. OpenCode and Kilo are databases, read apart. */
+const FORMATS: Readonly<Record<Source['tool'], Format>> = {
   claude: { parser: createClaudeParser, sidechains: true, worthParsing: claudeLineMatters },
   codex: { parser: createCodexParser },
   gemini: { parser: createGeminiParser },
   copilot: { parser: createCopilotParser },
+  qwen: { parser: createQwenParser },
+  cline: { parser: createClineParser, companions: (p) => [join(dirname(p), basename(p).replace(/\.messages\.json$/, '.json'))] },
   opencode: {},
+  kilo: {},
 };
 
 /** Claude Code's folder name rules a session in or out before a byte of it is read. */
@@ -90,6 +106,14 @@ export function scanSource(src: Source, scope: Scope, settings: GuardSettings, s
         stats.oversizeLines++;
         return [];
       }
+      for (const companion of format.companions?.(src.path) ?? []) {
+        const size = statSync(companion, { throwIfNoEntry: false })?.size;
+        if (size === undefined || size > maxLine) continue;
+        const meta = obj(JSON.parse(readFileSync(companion, 'utf8')));
+        stats.bytes += size;
+        if (meta && !onRecord(meta)) outOfScope = true;
+      }
+      if (outOfScope) return [];
       const rec = obj(JSON.parse(readFileSync(src.path, 'utf8')));
       stats.bytes += src.size;
       if (!rec) stats.unknownLines++;
@@ -134,7 +158,7 @@ export function scanSource(src: Source, scope: Scope, settings: GuardSettings, s
   return summaries.filter((s) => scope.since === undefined || s.lastAt === undefined || s.lastAt >= scope.since);
 }
 
-/** OpenCode's database: sessions from `session`, then every part in insertion order, routed to its session's replay. */
+/** OpenCode's (and Kilo's) database: sessions from `session`, then every part in insertion order, routed to its session's replay. */
 function scanOpenCode(src: Source, scope: Scope, settings: GuardSettings, stats: ScanStats): SessionSummary[] {
   let db: SqliteReader | undefined;
   stats.files++;
@@ -143,10 +167,11 @@ function scanOpenCode(src: Source, scope: Scope, settings: GuardSettings, stats:
     const table = (name: string) => {
       const root = db?.rootPage(name);
       const cols = db ? columnsOf(db, name) : undefined;
-      if (root === undefined || !cols) throw new Error(`no ${name} table (an OpenCode version this audit does not know)`);
+      if (root === undefined || !cols) throw new Error(`no ${name} table (a ${src.tool === 'kilo' ? 'Kilo' : 'OpenCode'} version this audit does not know)`);
       return { root, col: (c: string) => cols.indexOf(c) };
     };
     const sessions = new Map<string, { info: SessionInfo; run: SessionRun; updated: number }>();
+    const tool = src.tool;
     const s = table('session');
     for (const row of db.rows(s.root)) {
       const id = row[s.col('id')];
@@ -158,7 +183,7 @@ function scanOpenCode(src: Source, scope: Scope, settings: GuardSettings, stats:
       }
       if (!inScope(dir, scope)) continue;
       if (scope.since !== undefined && typeof updated === 'number' && updated < scope.since) continue;
-      sessions.set(id, { info: { id, cwd: dir }, run: new SessionRun('opencode', `${src.path}#${id}`, settings), updated: typeof updated === 'number' ? updated : 0 });
+      sessions.set(id, { info: { id, cwd: dir }, run: new SessionRun(tool, `${src.path}#${id}`, settings), updated: typeof updated === 'number' ? updated : 0 });
     }
     if (sessions.size === 0) return [];
     const m = table('message');

@@ -26,7 +26,8 @@ export interface Loop {
   tokens?: number;
   exitCode?: number;
   excerpt: string;
-  guard: { warnAt: number | null; refuseAt: number | null };
+  /** Attempts (1-based, within the loop) at which the installed guard would have warned, refused, and stopped the turn with a hand-off note. */
+  guard: { warnAt: number | null; refuseAt: number | null; handoffAt: number | null };
   /** What the guard would have saved: everything after the attempt it would have refused. */
   saved: { requests: number; tokens?: number; ms?: number };
 }
@@ -126,7 +127,7 @@ export class SessionRun {
       ...(cost.tokens !== undefined ? { tokens: cost.tokens } : {}),
       ...(ep.exitCode !== undefined ? { exitCode: ep.exitCode } : {}),
       excerpt: excerpt(ep.output),
-      guard: { warnAt: ep.warnAt ?? null, refuseAt: ep.refuseAt ?? null },
+      guard: { warnAt: ep.warnAt ?? null, refuseAt: ep.refuseAt ?? null, handoffAt: ep.handoffAt ?? null },
       saved,
     };
   }

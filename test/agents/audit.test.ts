@@ -3,7 +3,7 @@
 // CLI's `audit --json` on that HOME must find the loop (right command, right count) and nothing in the other.
 //
 // LOOP_GUARD_SAVE_TRANSCRIPTS=<dir>: also copy the transcripts the CLIs wrote into <dir>/<tool>/ (how the fixtures in
-// test/fixtures/transcripts/ were made; scripts/save-transcripts.mjs rewrites their temp paths).
+// test/fixtures/transcripts/ were made; their temp paths were then rewritten as test/fixtures/PROVENANCE.md says).
 import { cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,12 +112,13 @@ for (const agent of AGENT_NAMES) {
         expect(inLoop.exitCode, inLoop.stderr).toBe(0);
         const report = JSON.parse(inLoop.stdout) as { loops: Array<Record<string, unknown>>; totals: Record<string, unknown> };
         expect(report.loops.length, inLoop.stdout).toBe(1);
-        const found = report.loops[0] as Record<string, unknown> & { guard: { warnAt: number; refuseAt: number } };
+        const found = report.loops[0] as Record<string, unknown> & { guard: { warnAt: number; refuseAt: number; handoffAt: number } };
         expect(found.tool).toBe(agent);
         expect(found.command).toBe(LOOP_CMD);
         expect(found.repeats).toBe(ATTEMPTS);
         expect(found.guard.warnAt).toBe(2); // a missing file: retrying cannot fix it, so the guard warns one result early
         expect(found.guard.refuseAt).toBe(5);
+        expect(found.guard.handoffAt).toBe(6); // retrying cannot fix it: one refusal, then the hand-off
         expect(found.project).toBe(loopRepo);
 
         const inProgress = await audit(home, progressRepo);

@@ -21,7 +21,7 @@ afterAll(() => {
 interface Report {
   version: number;
   scope: { project: string | null; since: string | null; tools: string[] };
-  loops: Array<Record<string, unknown> & { tool: string; command: string; repeats: number; guard: { warnAt: number | null; refuseAt: number | null }; saved: { requests: number } }>;
+  loops: Array<Record<string, unknown> & { tool: string; command: string; repeats: number; guard: { warnAt: number | null; refuseAt: number | null; handoffAt: number | null }; saved: { requests: number } }>;
   totals: Record<string, unknown> & { sessions: number; loops: number; requests: number; byTool: Record<string, { sessions: number; loops: number }>; byProject: Array<{ project: string }>; byDay: unknown[] };
   waits: { count: number };
   guard: { warnings: number; refusals: number };
@@ -34,25 +34,28 @@ function audit(args: string[], env: Record<string, string> = {}): { status: numb
 }
 
 describe('audit (built CLI, temp HOME with the real transcripts)', () => {
-  it('default scope = this repository: the loop of the looping session in Claude Code, Codex and OpenCode, with the right command and count', () => {
+  it('default scope = this repository: the loop of the looping session in each CLI, with the right command and count', () => {
     const r = audit(['--json', '--cwd', '/home/dev/loop']);
     expect(r.status, r.stderr).toBe(0);
     const rep = r.json as Report;
     expect(rep.scope.project).toBe('/home/dev/loop');
-    expect(rep.loops.map((l) => l.tool).sort()).toEqual(['claude', 'codex', 'opencode']);
+    expect(rep.loops.map((l) => l.tool).sort()).toEqual(['claude', 'cline', 'codex', 'kilo', 'opencode', 'qwen']);
     for (const l of rep.loops) {
-      expect(l).toMatchObject({ command: LOOP_CMD, repeats: 6, attempts: 6, kind: 'repeat', project: '/home/dev/loop', exitCode: 2 });
-      expect(l.guard).toEqual({ warnAt: 2, refuseAt: 5 });
-      expect(l.requests).toBe(5);
-      expect(l.tokens).toBe(75);
-      expect(l.saved.requests).toBe(1);
+      // Qwen Code and Cline stop a run at their own 5th identical call, so their sessions loop 4 times.
+      const n = l.tool === 'qwen' || l.tool === 'cline' ? 4 : 6;
+      expect(l).toMatchObject({ command: LOOP_CMD, repeats: n, attempts: n, kind: 'repeat', project: '/home/dev/loop', exitCode: 2 });
+      // A missing directory: warned at the 2nd result, refused at the 5th attempt, and (retrying cannot fix it) handed off at the next.
+      expect(l.guard).toEqual(n === 6 ? { warnAt: 2, refuseAt: 5, handoffAt: 6 } : { warnAt: 2, refuseAt: null, handoffAt: null });
+      expect(l.requests).toBe(n - 1);
+      expect(l.tokens).toBe(15 * (n - 1));
+      expect(l.saved.requests).toBe(n === 6 ? 1 : 0);
       expect(typeof l.file).toBe('string');
       expect(String(l.file)).toContain(home);
       expect(typeof l.session).toBe('string');
       expect(Date.parse(String(l.firstAt))).toBeLessThanOrEqual(Date.parse(String(l.lastAt)));
     }
-    expect(rep.totals.sessions).toBe(3);
-    expect(rep.totals.loops).toBe(3);
+    expect(rep.totals.sessions).toBe(6);
+    expect(rep.totals.loops).toBe(6);
     expect(rep.read.unknownLines).toBe(0);
     expect(rep.read.unreadable).toEqual([]);
   });
@@ -60,16 +63,17 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
   it('the progress session: nothing reported', () => {
     const rep = audit(['--json', '--cwd', '/home/dev/progress']).json as Report;
     expect(rep.loops).toEqual([]);
-    expect(rep.totals.sessions).toBe(3);
+    expect(rep.totals.sessions).toBe(6);
   });
 
   it('--all: every project and tool (Gemini CLI and Copilot CLI sessions read, no loops in them)', () => {
     const rep = audit(['--json', '--all']).json as Report;
     expect(rep.scope.project).toBeNull();
-    expect(rep.totals.sessions).toBe(8);
-    expect(rep.loops).toHaveLength(3);
+    expect(rep.totals.sessions).toBe(14);
+    expect(rep.loops).toHaveLength(6);
     expect(rep.totals.byTool.gemini).toMatchObject({ sessions: 1, loops: 0 });
     expect(rep.totals.byTool.copilot).toMatchObject({ sessions: 1, loops: 0 });
+    for (const t of ['qwen', 'cline', 'kilo']) expect(rep.totals.byTool[t], t).toMatchObject({ sessions: 2, loops: 1 });
     expect(rep.totals.byProject.map((p) => p.project).sort()).toEqual(['/home/dev/loop', '/home/dev/progress', '/home/dev/proj']);
   });
 
@@ -79,12 +83,13 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
     expect(Object.keys(rep.loops[0] ?? {}).sort()).toEqual(
       ['attempts', 'command', 'commands', 'excerpt', 'exitCode', 'file', 'firstAt', 'guard', 'kind', 'lastAt', 'ms', 'project', 'repeats', 'requests', 'saved', 'session', 'tokens', 'tool'].sort(),
     );
+    expect(Object.keys(rep.loops[0]?.guard ?? {}).sort()).toEqual(['handoffAt', 'refuseAt', 'warnAt']);
     expect(Object.keys(rep.totals).sort()).toEqual(['allRequests', 'byDay', 'byProject', 'byTool', 'loops', 'ms', 'requests', 'saved', 'sessions', 'shellCalls', 'tokens'].sort());
   });
 
   it('--tool and --since narrow the scope', () => {
     expect((audit(['--json', '--all', '--tool', 'codex']).json as Report).loops.map((l) => l.tool)).toEqual(['codex']);
-    expect((audit(['--json', '--all', '--since', '2026-11-01']).json as Report).loops).toHaveLength(3);
+    expect((audit(['--json', '--all', '--since', '2026-11-01']).json as Report).loops).toHaveLength(6);
     const later = audit(['--json', '--all', '--since', '2099-01-01']).json as Report;
     expect(later.loops).toEqual([]);
     expect(later.totals.sessions).toBe(0);
@@ -104,8 +109,8 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(LOOP_CMD);
     expect(r.stdout).toContain('×6 identical');
-    expect(r.stdout).toContain('guard: warn at 2, refuse at 5, saves 1 request, 15 tokens');
-    expect(r.stdout).toContain('3 loops');
+    expect(r.stdout).toContain('guard: warn at 2, refuse at 5, hand off at 6, saves 1 request, 15 tokens');
+    expect(r.stdout).toContain('6 loops');
     expect(r.stdout).not.toContain('\u001b[');
   });
 
@@ -131,7 +136,7 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
       expect(rep.read.unknownLines).toBe(4);
       expect(rep.read.unreadable.map((u) => u.file).sort()).toEqual([join(bad, '.gemini', 'tmp', 'broken', 'chats', 'session-x.json'), join(bad, '.local', 'share', 'opencode', 'opencode.db')]);
       expect(rep.read.unreadable.find((u) => u.file.endsWith('opencode.db'))?.error).toContain('not an SQLite database');
-      expect(rep.loops.map((l) => l.tool).sort()).toEqual(['claude', 'codex']);
+      expect(rep.loops.map((l) => l.tool).sort()).toEqual(['claude', 'cline', 'codex', 'kilo', 'qwen']);
       const text = runCli(['audit', '--all'], { cwd, env: homeEnv(bad) });
       expect(text.stdout).toContain(`Could not read ${join(bad, '.local', 'share', 'opencode', 'opencode.db')}`);
       expect(text.stdout).toContain('4 unknown lines skipped');

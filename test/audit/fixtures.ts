@@ -17,6 +17,9 @@ export function fixtureHome(opts: { wal?: boolean } = {}): string {
   cpSync(join(transcripts, opts.wal ? 'opencode-wal' : 'opencode'), join(home, '.local', 'share', 'opencode'), { recursive: true });
   cpSync(join(transcripts, 'gemini'), join(home, '.gemini'), { recursive: true });
   cpSync(join(transcripts, 'copilot'), join(home, '.copilot'), { recursive: true });
+  cpSync(join(transcripts, 'qwen'), home, { recursive: true });
+  cpSync(join(transcripts, 'cline'), home, { recursive: true });
+  cpSync(join(transcripts, 'kilo'), join(home, '.local', 'share', 'kilo'), { recursive: true });
   return home;
 }
 

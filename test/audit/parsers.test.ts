@@ -1,12 +1,14 @@
 // Each format's parser on transcripts the real CLIs wrote.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { obj, type AuditEvent } from '../../src/audit/events.ts';
 import { createClaudeParser } from '../../src/audit/formats/claude.ts';
 import { codexOutput, createCodexParser } from '../../src/audit/formats/codex.ts';
 import { copilotShellResult, createCopilotParser } from '../../src/audit/formats/copilot.ts';
+import { clineShellResult, createClineParser } from '../../src/audit/formats/cline.ts';
 import { createGeminiParser, geminiShellResult } from '../../src/audit/formats/gemini.ts';
+import { createQwenParser, qwenShellResult } from '../../src/audit/formats/qwen.ts';
 import type { RecordParser } from '../../src/audit/formats/types.ts';
 import { forEachLine } from '../../src/audit/lines.ts';
 import { LOOP_CMD, PROGRESS_CMD, transcripts } from './fixtures.ts';
@@ -169,5 +171,61 @@ describe('Claude Code sidechains in the main file (older versions)', () => {
     const st = statSync(path);
     const sessions = scanSource({ tool: 'claude', path, kind: 'jsonl', size: st.size, mtimeMs: st.mtimeMs }, {}, guardSettings({}), stats);
     expect(sessions.map((s) => [s.session, s.shellCalls, s.loops.length])).toEqual([['s', 2, 0], ['s/sidechain', 2, 0]]);
+  });
+});
+
+describe('Qwen Code 0.24.4', () => {
+  const dir = join(transcripts, 'qwen', '.qwen', 'projects');
+  it('the looping session: run_shell_command calls with their exit code, the per-run header lines dropped, usage per request', () => {
+    const parser = createQwenParser();
+    const { events, unknown } = parse(parser, join(dir, '-home-dev-loop', 'chats', '4d076f3e-b300-4401-aa94-360649c7292b.jsonl'));
+    expect(unknown).toBe(0);
+    expect(parser.info).toEqual({ id: '4d076f3e-b300-4401-aa94-360649c7292b', cwd: '/home/dev/loop' });
+    const calls = shells(events);
+    expect(calls.map((c) => [c.command, c.exitCode, c.output])).toEqual(Array(4).fill([LOOP_CMD, 2, LS_ERROR]));
+    expect(kinds(events, 'user')).toBe(1);
+    expect(kinds(events, 'usage')).toBe(5);
+  });
+  it('the progress session: exit 0 and a growing count', () => {
+    const file = readdirSync(join(dir, '-home-dev-progress', 'chats'))[0] as string;
+    const calls = shells(parse(createQwenParser(), join(dir, '-home-dev-progress', 'chats', file)).events);
+    expect(calls.map((c) => [c.command, c.exitCode, c.output])).toEqual([1, 2, 3, 4].map((n) => [PROGRESS_CMD, 0, String(n)]));
+  });
+  it("the protocol capture: a success, and a failure whose text sits in the response's error field", () => {
+    const calls = shells(parse(createQwenParser(), join(transcripts, 'samples', 'qwen-3ef05533-d889-4f49-965b-c5feab0eaf5c.jsonl')).events);
+    expect(calls.map((c) => [c.command, c.exitCode, c.output])).toEqual([
+      ['echo hello-from-mock', 0, 'hello-from-mock'],
+      ['cat /nonexistent-file', 1, 'cat: /nonexistent-file: No such file or directory'],
+    ]);
+    expect(qwenShellResult('Command: x\nDirectory: (root)\nOutput: boom\nError: spawn failed\nExit Code: 1\nSignal: (none)').output).toContain('Error: spawn failed');
+  });
+});
+
+describe('Cline 3.0.65', () => {
+  const dir = join(transcripts, 'cline', '.cline', 'data', 'sessions');
+  const session = (id: string) => {
+    const parser = createClineParser();
+    const events: AuditEvent[] = [];
+    // The scanner reads the metadata file (cwd) first, then the conversation.
+    for (const f of [`${id}.json`, `${id}.messages.json`]) expect(parser.push(JSON.parse(readFileSync(join(dir, id, f), 'utf8')), (e) => events.push(e))).toBe(true);
+    return { parser, events };
+  };
+  it('the looping session: one shell call per run_commands entry, the exit code read from the result text', () => {
+    const { parser, events } = session('1796055184212_2csh9');
+    expect(parser.info).toEqual({ id: '1796055184212_2csh9', cwd: '/home/dev/loop' });
+    expect(shells(events).map((c) => [c.command, c.exitCode, c.output])).toEqual(Array(4).fill([LOOP_CMD, 2, `[stderr]\n${LS_ERROR}`]));
+    expect(kinds(events, 'user')).toBe(1);
+    expect(kinds(events, 'usage')).toBe(5);
+  });
+  it('the progress session', () => {
+    const { parser, events } = session('1796055201278_tgztk');
+    expect(parser.info.cwd).toBe('/home/dev/progress');
+    expect(shells(events).map((c) => [c.exitCode, c.output])).toEqual([1, 2, 3, 4].map((n) => [0, String(n)]));
+  });
+  it('the protocol capture: a call rejected for bad arguments ran no command and is no shell call', () => {
+    const events: AuditEvent[] = [];
+    createClineParser().push(JSON.parse(readFileSync(join(transcripts, 'samples', 'cline-1796038720996_mrqbt.messages.json'), 'utf8')), (e) => events.push(e));
+    expect(shells(events).map((c) => [c.command, c.exitCode])).toEqual([['echo hello-from-mock', 0], ['cat /nonexistent-file', 1]]);
+    expect(clineShellResult({ query: 'x', result: 'out\n', success: false })).toEqual({ output: 'out' });
   });
 });

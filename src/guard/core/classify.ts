@@ -26,7 +26,8 @@ const PRECEDENCE: readonly FailureClass[] = ['command-not-found', 'auth', 'netwo
 const HEAD = 8 * 1024;
 const TAIL = 8 * 1024;
 
-type LineTest = (line: string) => boolean;
+/** `lower` is the line lower-cased, computed once per line rather than once per test. */
+type LineTest = (line: string, lower: string) => boolean;
 
 const has =
   (...needles: string[]): LineTest =>
@@ -34,10 +35,8 @@ const has =
     needles.some((n) => line.includes(n));
 const hasCI =
   (...needles: string[]): LineTest =>
-  (line) => {
-    const lower = line.toLowerCase();
-    return needles.some((n) => lower.includes(n));
-  };
+  (_line, lower) =>
+    needles.some((n) => lower.includes(n));
 const re =
   (pattern: RegExp): LineTest =>
   (line) =>
@@ -224,9 +223,10 @@ export function classifyLines(clean: string): FailureClass | null {
   for (const raw of lines) {
     const line = raw.trim();
     if (line === '' || isTestReportLine(line)) continue;
+    const lower = line.toLowerCase();
     for (const cls of PRECEDENCE) {
       if (seen.has(cls)) continue;
-      if (TESTS[cls].some((test) => test(line))) {
+      if (TESTS[cls].some((test) => test(line, lower))) {
         if (cls === 'command-not-found') return cls;
         seen.add(cls);
       }

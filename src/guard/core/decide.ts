@@ -16,8 +16,12 @@ export interface SessionStore {
   update(change: (current: unknown) => { next: SessionState; result: Decision }): Decision | undefined;
 }
 
-/** `look` fingerprints the working tree; the core calls it only when a result repeats (see core/change.ts). */
-export function decide(event: GuardEvent, settings: GuardSettings, facts: GuardToolFacts, store: SessionStore, look?: TreeLook): Decision {
+/**
+ * `look` fingerprints the working tree; the core calls it only when a result repeats (see core/change.ts).
+ * `note: false` (the audit, which writes no hand-off note) skips keeping the results' last lines for the note; no
+ * decision reads them, and normalizing them was a sixth of the audit's replay time.
+ */
+export function decide(event: GuardEvent, settings: GuardSettings, facts: GuardToolFacts, store: SessionStore, look?: TreeLook, note = true): Decision {
   if (event.kind === 'pre') {
     if (settings.hangGuard) {
       const hang = checkHang(event.command, { longRunsReturn: facts.longRunsReturn, backgroundOption: facts.backgroundOption, background: event.background });
@@ -40,7 +44,7 @@ export function decide(event: GuardEvent, settings: GuardSettings, facts: GuardT
     if (event.kind === 'userTurn') return { next: emptyState(event.turnId), result: ALLOW };
     if (event.kind === 'change') return { next: onChange(coerceState(current), event), result: ALLOW };
     const counted = onPost(coerceState(current), event, settings, look);
-    const next = rememberResult(counted.next, event.command, event.output);
+    const next = note ? rememberResult(counted.next, event.command, event.output) : counted.next;
     return { next, result: shrinkStep(counted.decision, next, event.command, settings) };
   });
   return result ?? ALLOW;

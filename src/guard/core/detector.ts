@@ -116,8 +116,19 @@ function evictOldest(cmds: Record<string, CommandRecord>): Record<string, Comman
   // One command is added per event, so dropping the single oldest keeps the bound with a linear scan, not a sort.
   let oldest = keys[0] as string;
   for (const k of keys) if ((cmds[k]?.s ?? 0) < (cmds[oldest]?.s ?? 0)) oldest = k;
-  const { [oldest]: _dropped, ...rest } = cmds;
-  return rest;
+  delete cmds[oldest]; // cmds is the fresh copy withRecord made
+  return cmds;
+}
+
+/**
+ * A copy of cmds with ck set. A null-prototype object is a V8 dictionary from the start: spreading a 64-key object
+ * whose keys keep changing built a new hidden class on every event (8× slower, most of the audit's replay time).
+ */
+function withRecord(cmds: Record<string, CommandRecord>, ck: string, record: CommandRecord): Record<string, CommandRecord> {
+  const next = Object.create(null) as Record<string, CommandRecord>;
+  for (const k in cmds) next[k] = cmds[k] as CommandRecord;
+  next[ck] = record;
+  return next;
 }
 
 /** Files this command and the session's recent commands write by redirection: their output, not edits (a cycle A,B where B appends to its log must stay a cycle). */
@@ -200,7 +211,7 @@ export function onPost(
   const next: SessionState = {
     ...state,
     seq,
-    cmds: evictOldest({ ...state.cmds, [ck]: record }),
+    cmds: evictOldest(withRecord(state.cmds, ck, record)),
     recent: pushBounded(state.recent, `${ck}:${rk}`, LIMITS.recent),
     seen: seenKey ? pushBounded(state.seen, seenKey, LIMITS.seen) : state.seen,
   };

@@ -8,8 +8,15 @@ const HALF = MAX_FINGERPRINT_CHARS / 2;
 
 /** The identity of a command: its canonical form, shared by rewordings that cannot change what runs (command-key.ts). */
 export function commandKey(command: string): string {
-  return hash64(commandShape(command).key);
+  // One event asks for the same command's key several times (pre, post, ladder); the last answer is kept.
+  if (command !== lastCommand) {
+    lastKey = hash64(commandShape(command).key);
+    lastCommand = command;
+  }
+  return lastKey;
 }
+let lastCommand: string | undefined;
+let lastKey = '';
 
 /** Head and tail of a long output; the middle of a huge log rarely decides whether two runs are the same. */
 export function clipForFingerprint(output: string): string {
