@@ -79,8 +79,8 @@ interface Open<M> extends Episode<M> {
 }
 
 /** The guard tool whose facts (hang rules, long runs) apply to a transcript's shell calls. */
-// Cline has no hook adapter here yet: Claude Code's facts (waits for every foreground command) are the nearest; Kilo is an OpenCode fork.
-const FAMILY: Readonly<Record<AuditTool, ToolName>> = { claude: 'claude', codex: 'codex', opencode: 'opencode', gemini: 'gemini', copilot: 'copilot', qwen: 'qwen', cline: 'claude', kilo: 'opencode' };
+// Each transcript's tool is a guard tool of the same name (Kilo's facts are OpenCode's: it runs the same plugin).
+const FAMILY: Readonly<Record<AuditTool, ToolName>> = { claude: 'claude', codex: 'codex', opencode: 'opencode', gemini: 'gemini', copilot: 'copilot', qwen: 'qwen', cline: 'cline', kilo: 'kilo' };
 
 /** The rules a loop refusal carries (onPre's); any other refusal before a command runs is a hang rule. */
 const LOOP_RULES = new Set(['repeat', 'poll', 'cycle']);

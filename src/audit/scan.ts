@@ -1,6 +1,7 @@
 // Reads each transcript as a stream and replays its sessions; unknown lines are skipped and counted, an unreadable
 // transcript is reported by name, and sessions outside the scope are dropped as early as their path or first lines allow.
 import { sep } from 'node:path';
+import { TOOLS } from '../tools/index.ts';
 import { claudeProjectDir, type Source } from './discover.ts';
 import { obj, type AuditEvent, type Obj, type SessionInfo } from './events.ts';
 import { createClaudeParser, claudeLineMatters } from './formats/claude.ts';
@@ -167,7 +168,7 @@ function scanOpenCode(src: Source, scope: Scope, settings: GuardSettings, stats:
     const table = (name: string) => {
       const root = db?.rootPage(name);
       const cols = db ? columnsOf(db, name) : undefined;
-      if (root === undefined || !cols) throw new Error(`no ${name} table (a ${src.tool === 'kilo' ? 'Kilo' : 'OpenCode'} version this audit does not know)`);
+      if (root === undefined || !cols) throw new Error(`no ${name} table (a ${TOOLS[src.tool].label} version this audit does not know)`);
       return { root, col: (c: string) => cols.indexOf(c) };
     };
     const sessions = new Map<string, { info: SessionInfo; run: SessionRun; updated: number }>();
