@@ -108,9 +108,10 @@ export const ROWS: AgentRow[] = [
     writes: [CLINE_PLUGIN, CLINE_GUARD],
     concurrent: true,
     guardFile: CLINE_GUARD,
-    // Cline's own detector stops a run at the 5th identical call; `2>&1` is the same command for us (our key) and
-    // another call for Cline, so what the table measures is ours. cline.test.ts proves our warning comes first.
-    repeat: (command, attempt) => (attempt % 2 ? `${command} 2>&1` : command),
+    // Cline's own detector stops a run at the 5th identical call; a trailing comment is the same command for us (our
+    // key drops it) with the same output (`2>&1` would move stderr), and another call for Cline, so what the table
+    // measures is ours. cline.test.ts proves our warning comes first with verbatim repeats.
+    repeat: (command, attempt) => (attempt % 2 ? `${command} # again` : command),
     edit: (repo, from, to) => ({ name: 'editor', input: { path: join(repo, 'app.js'), old_text: from, new_text: to } }),
     ruleVia: 'AGENTS.md, which Cline reads itself',
     stopped: { exitCode: 0 },

@@ -317,12 +317,13 @@ for (const row of ROWS) {
     scenario('unattended', `${ASKS} asks for one failing command end within 8 model requests with a hand-off note; the next session reads it`,
       { turns: [{ commands: repeated(row, FAILING, ASKS) }, { commands: ['cat .agents/handoff.md'] }] },
       async (s) => {
-        const { run } = await s.run(1);
+        const { run, leftovers } = await s.run(1);
         const requests = s.server.agentRequests().filter((r) => r.turn === 1).length;
         const context = `${describeRun(run, s.server)}\nsteps:\n${s.steps(1).map((x) => `  ${x.step}: ${x.text.slice(0, 300).replace(/\n/g, ' | ')}`).join('\n')}`;
         // Recorded before the asserts, so a run against an older build (LOOP_GUARD_CLI) still gives its "before" figure.
         figures.push(`  ${agent.padEnd(9)} ${requests} model requests, command ran ${lineCount(s.repo, 'ran.txt')}×, exit ${run.exitCode}`);
         expect(run.timedOut, `run timed out\n${context}`).toBe(false);
+        expect(leftovers, `processes outlived the stopped run\n${context}`).toEqual([]);
         expect(requests, `the run ended within 8 model requests\n${context}`).toBeLessThanOrEqual(8);
         expect(lineCount(s.repo, 'ran.txt'), `the command ran 4 times\n${context}`).toBe(4);
         if (row.stopped) expect(run.exitCode, `how a run the hand-off ends exits\n${context}`).toBe(row.stopped.exitCode);
@@ -340,9 +341,10 @@ for (const row of ROWS) {
         figures.push(`  ${agent.padEnd(9)} note ${Buffer.byteLength(note)} B + json ${Buffer.byteLength(readFileSync(join(s.repo, '.agents', 'handoff.json')))} B`);
 
         // A fresh session (new HOME, nothing resumed): the instructions it loads carry the rule, and the file is there to read.
-        const { run: next } = await s.run(2);
+        const { run: next, leftovers: nextLeftovers } = await s.run(2);
         const first = s.server.agentRequests().find((r) => r.turn === 2);
         const nextContext = describeRun(next, s.server);
+        expect(nextLeftovers, `processes outlived the next session\n${nextContext}`).toEqual([]);
         expect(JSON.stringify(first?.body ?? ''), `the first request of the next session carries the AGENTS.md hand-off rule\n${nextContext}`).toContain('.agents/handoff.md');
         const read = s.steps(2)[0]?.text ?? '';
         expect(read, `the next session read the note\n${nextContext}`).toContain(FAILURE_TEXT);
