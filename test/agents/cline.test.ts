@@ -90,7 +90,7 @@ class Scenario {
   }
 }
 
-describe.concurrent('cline: the guard in the real CLI', () => {
+describe.concurrent('cline: what only Cline needs proven in the real CLI', () => {
   if (!selected.includes('cline')) {
     if (requireAll) it('is required (LOOP_GUARD_REQUIRE_AGENTS=1) but deselected by LOOP_GUARD_AGENTS', () => {
       throw new Error(`LOOP_GUARD_AGENTS=${process.env.LOOP_GUARD_AGENTS} leaves out cline`);
