@@ -121,9 +121,9 @@ function onlyEntry(dir: string): string | null {
  */
 export const CLINE_SLOW_HOST = { CLINE_PLUGIN_IMPORT_TIMEOUT_MS: '20000' };
 
-function clineEnv(home: string): Record<string, string> {
+function clineEnv(home: string, opts: RunOptions = {}): Record<string, string> {
   // local: the default backend ("auto") starts a `cline --cline-hub-daemon` that outlives the run.
-  return { ...baseEnv(home), CLINE_SESSION_BACKEND_MODE: 'local', ...CLINE_SLOW_HOST };
+  return { ...baseEnv(home, opts), CLINE_SESSION_BACKEND_MODE: 'local', ...CLINE_SLOW_HOST };
 }
 
 export async function runCline(projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
@@ -140,7 +140,7 @@ export async function runCline(projectDir: string, server: MockModelServer, opts
   // --json needs the prompt as an argument; auto-approve is on by default. A resume (--id) cannot run
   // headless in 3.0.65: the CLI switches to interactive mode and drops the prompt (see more-agents.test.ts).
   const args = ['--json', ...(opts.resumeSession ? ['--id', opts.resumeSession] : []), promptFor(opts.turn ?? 1)];
-  const r = await runProcess(bin, args, { cwd: projectDir, env: clineEnv(home), timeoutMs });
+  const r = await runProcess(bin, args, { cwd: projectDir, env: clineEnv(home, opts), timeoutMs });
   return finish('cline', home, r, opts.resumeSession ?? onlyEntry(join(home, '.cline', 'data', 'sessions')));
 }
 

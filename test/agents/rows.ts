@@ -3,6 +3,8 @@
 // file of its own. What a row cannot do is a `skip` entry with the reason, printed as a skipped test.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CLINE_GUARD, CLINE_PLUGIN } from '../../src/tools/cline.ts';
+import { KILO_PLUGIN } from '../../src/tools/kilo.ts';
 import { GUARD_PATH } from '../../src/tools/markers.ts';
 import { openCodeWarmTemplate, type AgentName } from './agents.ts';
 import type { ToolStep } from './mock-server.ts';
@@ -19,6 +21,14 @@ export interface AgentRow {
    * start-up and waiting). False where the CLI alone keeps both cores busy.
    */
   concurrent: boolean;
+  /** At most this many of the row's agent runs at once when concurrent (default: no limit of our own). */
+  jobs?: number;
+  /** The guard file the fail-open scenario deletes (default GUARD_PATH). */
+  guardFile?: string;
+  /** How the model words its `attempt`-th (0-based) repeat of one command: the default repeats it verbatim. */
+  repeat?(command: string, attempt: number): string;
+  /** What the run that the hand-off ends says (unattended): its exit code, and a text on its stdout. */
+  stopped?: { exitCode: number; stdout?: string };
   /** The agent's own edit tool changing app.js from `from` to `to`, as its model would call it. */
   edit(repo: string, from: string, to: string): ToolStep;
   /** Steps the agent needs before its first edit of app.js (Claude Code refuses to edit a file it has not read). */
@@ -91,5 +101,33 @@ export const ROWS: AgentRow[] = [
     // Qwen refuses to edit a file the session has not read ("has not been read in this session").
     beforeEdits: (repo) => [{ name: 'read_file', input: { file_path: join(repo, 'app.js') } }],
     ruleVia: 'AGENTS.md, which Qwen Code reads itself',
+  },
+  {
+    agent: 'cline',
+    // A project plugin (its loader) plus the guard it loads: no hook commands.
+    writes: [CLINE_PLUGIN, CLINE_GUARD],
+    concurrent: true,
+    guardFile: CLINE_GUARD,
+    // Cline's own detector stops a run at the 5th identical call; a trailing comment is the same command for us (our
+    // key drops it) with the same output (`2>&1` would move stderr), and another call for Cline, so what the table
+    // measures is ours. cline.test.ts proves our warning comes first with verbatim repeats.
+    repeat: (command, attempt) => (attempt % 2 ? `${command} # again` : command),
+    edit: (repo, from, to) => ({ name: 'editor', input: { path: join(repo, 'app.js'), old_text: from, new_text: to } }),
+    ruleVia: 'AGENTS.md, which Cline reads itself',
+    stopped: { exitCode: 0 },
+    skip: { 'new turn': '`cline --id` cannot resume headless in 3.0.65: cline.test.ts proves the new turn over ACP' },
+  },
+  {
+    agent: 'kilo',
+    // The guard runs inside the plugin: no hook file.
+    writes: [KILO_PLUGIN],
+    // A `kilo run` takes ~10 s to start on 2 cores (a Bun server per run): at most LOOP_GUARD_KILO_JOBS at a time.
+    concurrent: true,
+    jobs: Math.max(1, Number(process.env.LOOP_GUARD_KILO_JOBS) || 3),
+    edit: (repo, from, to) => ({ name: 'edit', input: { filePath: join(repo, 'app.js'), oldString: from, newString: to } }),
+    ruleVia: 'AGENTS.md, which Kilo reads itself',
+    // Kilo's stop is `client.session.abort`: an aborted `kilo run` (7.7.7) exits 1 with MessageAbortedError.
+    stopped: { exitCode: 1, stdout: 'MessageAbortedError' },
+    skip: { 'fail-open': 'the guard runs in-process in the plugin: there is no hook command to fail' },
   },
 ];

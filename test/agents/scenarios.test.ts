@@ -52,14 +52,32 @@ afterAll(() => {
   if (figures.length) console.log(`[agents] hand-off figures (${ASKS} asks of one failing command)\n${figures.join('\n')}`);
 });
 
+/** At most `n` calls of the returned function's argument at once; a freed slot goes straight to the next waiter. */
+function limiter(n: number) {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (active < n) active++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
 /** One scenario's context: its scaffolded repo, script, mock server, settings, and the runs made so far. */
 class Scenario {
   readonly runs: AgentRun[] = [];
-  constructor(readonly row: AgentRow, readonly repo: string, readonly script: Script, readonly server: MockModelServer, readonly guardEnv: Record<string, string>) {}
+  constructor(readonly row: AgentRow, readonly repo: string, readonly script: Script, readonly server: MockModelServer, readonly guardEnv: Record<string, string>,
+    readonly slot: <T>(fn: () => Promise<T>) => Promise<T>) {}
 
   /** One run, with whatever it left behind killed (and returned). */
   async run(turn: number, opts: Omit<RunOptions, 'turn' | 'guardEnv'> = {}): Promise<{ run: AgentRun; leftovers: Array<{ pid: number; cmd: string }> }> {
-    const run = await runAgent(this.row.agent, this.repo, this.server, { ...opts, turn, guardEnv: this.guardEnv });
+    const run = await this.slot(() => runAgent(this.row.agent, this.repo, this.server, { ...opts, turn, guardEnv: this.guardEnv }));
     this.runs.push(run);
     const leftovers = processesUsingHome(run.home);
     killProcesses(leftovers);
@@ -101,6 +119,11 @@ function editScript(row: AgentRow, repo: string, green: boolean): Script {
   return { turns: [{ commands }] };
 }
 
+/** `n` asks for one command, worded as the row's model repeats it. */
+function repeated(row: AgentRow, command: string, n: number): string[] {
+  return Array.from({ length: n }, (_, i) => row.repeat?.(command, i) ?? command);
+}
+
 function gitStatus(dir: string): string {
   return execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir } });
 }
@@ -116,6 +139,7 @@ for (const row of ROWS) {
       return;
     }
     const status = agentStatus(agent);
+    const slot = row.jobs ? limiter(row.jobs) : <T>(fn: () => Promise<T>) => fn();
     if (row.warm && status.ok) {
       beforeAll(async () => {
         const t0 = Date.now();
@@ -139,7 +163,7 @@ for (const row of ROWS) {
           await scaffold(repo, agent, row.writes);
           const script = typeof scriptOf === 'function' ? scriptOf(repo) : scriptOf;
           server.setScript(script);
-          s = new Scenario(row, repo, script, server, guardEnv);
+          s = new Scenario(row, repo, script, server, guardEnv, slot);
           await body(s);
           ok = true;
         } finally {
@@ -153,7 +177,7 @@ for (const row of ROWS) {
     };
 
     scenario('loop', 'warns by the 3rd identical result, refuses the 5th and 6th attempts',
-      { turns: [{ commands: Array<string>(6).fill(LOOP_CMD) }] },
+      { turns: [{ commands: repeated(row, LOOP_CMD, 6) }] },
       async (s) => {
         await s.turn(1);
         const steps = s.steps();
@@ -172,7 +196,7 @@ for (const row of ROWS) {
       { LOOP_GUARD_HANDOFF: '0' });
 
     scenario('progress', 'a command whose output changes every time is never flagged',
-      { turns: [{ commands: Array<string>(6).fill(PROGRESS_CMD) }] },
+      { turns: [{ commands: repeated(row, PROGRESS_CMD, 6) }] },
       async (s) => {
         await s.turn(1);
         const steps = s.steps();
@@ -186,7 +210,7 @@ for (const row of ROWS) {
       });
 
     scenario('new turn', 'after a refusal, a new user message lets the command run again',
-      { turns: [{ commands: Array<string>(5).fill(LOOP_CMD) }, { commands: [LOOP_CMD] }] },
+      { turns: [{ commands: repeated(row, LOOP_CMD, 5) }, { commands: [LOOP_CMD] }] },
       async (s) => {
         const first = await s.turn(1);
         expect(s.steps(1)[4]?.text, `5th attempt refused in turn 1\n${s.dump(1)}`).toContain(MARKER);
@@ -203,9 +227,11 @@ for (const row of ROWS) {
         expect(lineCount(s.repo, 'ran.txt'), dump).toBe(5);
       });
 
-    scenario('hang guard', '`git commit` without -m is refused before it runs; `git log` output reaches the model',
+    scenario('hang guard', '`git commit` without -m is refused before it runs; `git log` output reaches the model (in a "type": "module" package)',
       { turns: [{ commands: ['git commit --allow-empty', 'git log'] }] },
       async (s) => {
+        // An ES-module package: a plugin loader (Cline's jiti, OpenCode's and Kilo's Bun) must still run our files.
+        writeFileSync(join(s.repo, 'package.json'), '{ "name": "fixture", "type": "module" }\n');
         const before = commitCount(s.repo);
         await s.turn(1);
         const steps = s.steps();
@@ -266,11 +292,14 @@ for (const row of ROWS) {
     scenario('fail-open', 'with the guard file gone, every command still runs (a crashing hook must not deny)',
       { turns: [{ commands: ['echo ran >> ran.txt', 'echo ran >> ran.txt'] }] },
       async (s) => {
-        rmSync(join(s.repo, GUARD_PATH));
+        rmSync(join(s.repo, row.guardFile ?? GUARD_PATH));
         await s.turn(1);
         const dump = s.dump();
         expect(lineCount(s.repo, 'ran.txt'), `both commands ran\n${dump}`).toBe(2);
-        for (const step of s.steps()) expect(step.text, `no refusal\n${dump}`).not.toMatch(/denied|blocked/i);
+        for (const step of s.steps()) {
+          expect(step.text, `no refusal\n${dump}`).not.toMatch(/denied|blocked/i);
+          expect(step.text, `no loop-guard text\n${dump}`).not.toContain(MARKER);
+        }
       });
 
     scenario('stop rule', `the AGENTS.md rule reaches the model through ${row.ruleVia}`,
@@ -286,16 +315,19 @@ for (const row of ROWS) {
     // Issue 11: nobody writes again in an unattended run, so the ladder's last rung must really end it (each tool's
     // own stop), leave the note, and the next session must start from the note.
     scenario('unattended', `${ASKS} asks for one failing command end within 8 model requests with a hand-off note; the next session reads it`,
-      { turns: [{ commands: Array<string>(ASKS).fill(FAILING) }, { commands: ['cat .agents/handoff.md'] }] },
+      { turns: [{ commands: repeated(row, FAILING, ASKS) }, { commands: ['cat .agents/handoff.md'] }] },
       async (s) => {
-        const { run } = await s.run(1);
+        const { run, leftovers } = await s.run(1);
         const requests = s.server.agentRequests().filter((r) => r.turn === 1).length;
         const context = `${describeRun(run, s.server)}\nsteps:\n${s.steps(1).map((x) => `  ${x.step}: ${x.text.slice(0, 300).replace(/\n/g, ' | ')}`).join('\n')}`;
         // Recorded before the asserts, so a run against an older build (LOOP_GUARD_CLI) still gives its "before" figure.
         figures.push(`  ${agent.padEnd(9)} ${requests} model requests, command ran ${lineCount(s.repo, 'ran.txt')}×, exit ${run.exitCode}`);
         expect(run.timedOut, `run timed out\n${context}`).toBe(false);
+        expect(leftovers, `processes outlived the stopped run\n${context}`).toEqual([]);
         expect(requests, `the run ended within 8 model requests\n${context}`).toBeLessThanOrEqual(8);
         expect(lineCount(s.repo, 'ran.txt'), `the command ran 4 times\n${context}`).toBe(4);
+        if (row.stopped) expect(run.exitCode, `how a run the hand-off ends exits\n${context}`).toBe(row.stopped.exitCode);
+        if (row.stopped?.stdout) expect(run.stdout, context).toContain(row.stopped.stdout);
 
         const notePath = join(s.repo, '.agents', 'handoff.md');
         expect(existsSync(notePath), `the hand-off note was written\n${context}`).toBe(true);
@@ -309,9 +341,10 @@ for (const row of ROWS) {
         figures.push(`  ${agent.padEnd(9)} note ${Buffer.byteLength(note)} B + json ${Buffer.byteLength(readFileSync(join(s.repo, '.agents', 'handoff.json')))} B`);
 
         // A fresh session (new HOME, nothing resumed): the instructions it loads carry the rule, and the file is there to read.
-        const { run: next } = await s.run(2);
+        const { run: next, leftovers: nextLeftovers } = await s.run(2);
         const first = s.server.agentRequests().find((r) => r.turn === 2);
         const nextContext = describeRun(next, s.server);
+        expect(nextLeftovers, `processes outlived the next session\n${nextContext}`).toEqual([]);
         expect(JSON.stringify(first?.body ?? ''), `the first request of the next session carries the AGENTS.md hand-off rule\n${nextContext}`).toContain('.agents/handoff.md');
         const read = s.steps(2)[0]?.text ?? '';
         expect(read, `the next session read the note\n${nextContext}`).toContain(FAILURE_TEXT);
