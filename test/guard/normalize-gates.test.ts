@@ -2,7 +2,8 @@
 // change fingerprints, so every gated rule is checked against its own example and against generated text.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { firstVisible, LINE_PATTERNS, tokenRules } from '../../src/guard/core/normalize.ts';
+import { CLASS_NEEDLES } from '../../src/guard/core/classify.ts';
+import { firstVisible, LINE_PATTERNS, mayHaveUuid, needlePattern, tokenRules } from '../../src/guard/core/normalize.ts';
 
 const TOKEN_RULES = tokenRules();
 
@@ -69,5 +70,34 @@ describe('per-line first-character gates', () => {
   it('each pattern still matches its own kind of line', () => {
     const samples = ['  \u280b  ', '|', '\u280b Installing deps', '100  1234  100  1234    0     0  56789      0 --:--:-- --:--:-- --:--:-- 56789', 'Wall time: 0.0000 seconds'];
     for (const line of samples) expect(LINE_PATTERNS.some(({ re, may }) => may(firstVisible(line)) && re.test(line))).toBe(true);
+  });
+});
+
+describe('single-scan gates equal the checks they replace', () => {
+  const UUID_GATE_RE = /[0-9a-f]{8}-[0-9a-f]{4}-/i;
+  const UUID_FRAGMENTS = ['-', '--', 'a', 'F', '0', '9', 'g', 'G', ' ', '\n', '01A22A20', '2246', '8565cb9bf97b', 'deadbeef-', '-1a2f-', '\u212a', '\u0130', 'é'];
+
+  it('mayHaveUuid is the uuid gate regex (generated and fixture text)', () => {
+    const samples = [...TOKEN_RULES.map((r) => r.example.before), ...FRAGMENTS, '01A22A20-2246-7E30-8194-8565cb9bf97b', 'abcdefab-abcd', 'abcdefab-abcd-', 'xabcdefab-abcd-', '-abcdefab-abc-', ''];
+    for (const text of samples) expect({ text, gate: mayHaveUuid(text) }).toEqual({ text, gate: UUID_GATE_RE.test(text) });
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...UUID_FRAGMENTS), { maxLength: 24 }), (parts) => mayHaveUuid(parts.join('')) === UUID_GATE_RE.test(parts.join(''))),
+      { numRuns: 5000 },
+    );
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', 'B', '3', '-', 'x') , maxLength: 40 }), (text) => mayHaveUuid(text) === UUID_GATE_RE.test(text)), { numRuns: 5000 });
+  });
+
+  it('a needle pattern finds exactly what the includes loop finds (every rule, the classifier)', () => {
+    const lists = [...gated.map((r) => r.needles!), CLASS_NEEDLES];
+    const pieces = [...FRAGMENTS, ...CLASS_NEEDLES, 'x', 'n', 'E', '.', '(', '\\', '$', '|', '['];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 10 }), fc.boolean(), (parts, lowerIt) => {
+        const text = lowerIt ? parts.join('').toLowerCase() : parts.join('');
+        for (const needles of lists) if (needlePattern(needles).test(text) !== needles.some((n) => text.includes(n))) return false;
+        return true;
+      }),
+      { numRuns: 3000 },
+    );
+    for (const needles of lists) for (const n of needles) expect(needlePattern(needles).test(`<${n}>`)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 // The failure classifier: recognises failures that running the same command again cannot fix.
 
+import { needlePattern } from './normalize.ts';
 import type { FailureClass } from './types.ts';
 
 /** One or two sentences of advice per class, for the warning that follows a repeated failure of that class. */
@@ -123,7 +124,7 @@ const TESTS: Record<FailureClass, readonly LineTest[]> = {
  * without). Output holding none of them cannot be classified, so the ~20 regexes are neither compiled nor run on it,
  * which is most failures (a test run's assertion, a type error). A test added above needs its needle here.
  */
-const CLASS_NEEDLES: readonly string[] = [
+export const CLASS_NEEDLES: readonly string[] = [
   // command-not-found
   'command not found',
   'unknown command',
@@ -187,6 +188,11 @@ const CLASS_NEEDLES: readonly string[] = [
   'pathspec',
 ];
 
+// Any needle, as one pattern: a single scan of the output instead of one per needle (each failure pays this).
+let classNeedleRe: RegExp | undefined;
+const anyClassNeedle = (lower: string): boolean =>
+  (classNeedleRe ??= needlePattern(CLASS_NEEDLES)).test(lower);
+
 // ANSI colour and cursor codes would hide line ends and split words.
 const ANSI = /\x1b\[[0-9;?]{0,20}[A-Za-z]/g;
 
@@ -210,9 +216,8 @@ export function classifyFailure(output: string, exitCode?: number): FailureClass
   if (exitCode === 127) return 'command-not-found';
   if (typeof output !== 'string' || output === '') return null;
   const sample = output.length > HEAD + TAIL ? output.slice(0, HEAD) + '\n' + output.slice(-TAIL) : output;
-  const clean = sample.replace(ANSI, '');
-  const lower = clean.toLowerCase();
-  if (!CLASS_NEEDLES.some((n) => lower.includes(n))) return null;
+  const clean = sample.includes('\x1b') ? sample.replace(ANSI, '') : sample;
+  if (!anyClassNeedle(clean.toLowerCase())) return null;
   return classifyLines(clean);
 }
 

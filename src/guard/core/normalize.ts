@@ -119,8 +119,8 @@ function normalizeLines(text: string): string {
 interface TokenRule extends NormalizeRule {
   re: RegExp;
   to: string;
-  /** A cheap test that matches whenever `re` could; rules whose pattern opens with a lookbehind are slow to scan. */
-  gate?: RegExp;
+  /** A cheap test that is true whenever `re` could match; rules whose pattern opens with a lookbehind are slow to scan. */
+  gate?: (text: string) => boolean;
   /**
    * Substrings one of which every match of `re` contains (checked on the lower-cased text when `needlesIgnoreCase`):
    * a rule whose needles are all absent is skipped, so its regex is never run, nor compiled, in that process.
@@ -143,6 +143,34 @@ const PATH_BODY = '[^\\s\'"`<>()\\[\\]{}:,;|]*';
 const UNIT = '(?:[hm]|[ ]?(?:ms|us|\\u00b5s|\\u03bcs|ns|s|secs?|seconds?|mins?|minutes?|hrs?|hours?))(?![\\w\\u00b5\\u03bc])';
 // Hours and minutes may lead a compound like "1h 2m 3s" or "0m0.004s"; the last part carries any unit.
 const DURATION = `(?:\\d+[hm] ?(?=\\d))*\\d+(?:\\.\\d+)?${UNIT}`;
+
+const HEX_ADDRESS_GATE_RE = /0x|@/i;
+const PID_GATE_RE = /pid|[Pp]rocess|\((?:node|bun|deno|electron):|\]:/i;
+
+const isHex = (c: number): boolean => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 102);
+
+/**
+ * Exactly `/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(text)`, by jumping from dash to dash: that regex has no literal to search
+ * for, so it is tried at every position and cost a twentieth of the audit's replay.
+ */
+export function mayHaveUuid(text: string): boolean {
+  for (let p = text.indexOf('-', 8); p !== -1; p = text.indexOf('-', p + 1)) {
+    if (p + 5 >= text.length) return false;
+    if (text.charCodeAt(p + 5) !== 45) continue;
+    let ok = true;
+    for (let i = p - 8; ok && i < p; i++) ok = isHex(text.charCodeAt(i));
+    for (let i = p + 1; ok && i < p + 5; i++) ok = isHex(text.charCodeAt(i));
+    if (ok) return true;
+  }
+  return false;
+}
+
+/** One pattern that matches where any of `needles` occurs: a single scan instead of one per needle. */
+export function needlePattern(needles: readonly string[]): RegExp {
+  return new RegExp(needles.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
+}
+// Rules that share a needle list (the three month rules) share its pattern and the answer for one text.
+const needlePatterns = new Map<readonly string[], RegExp>();
 
 let builtTokenRules: ReadonlyArray<TokenRule> | undefined;
 
@@ -215,7 +243,7 @@ function buildTokenRules(): TokenRule[] {
       example: { before: 'request 01A22A20-2246-7E30-8194-8565cb9bf97b failed', after: 'request <uuid> failed' },
       re: /(?<![0-9A-Za-z])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9A-Za-z])/gi,
       to: '<uuid>',
-      gate: /[0-9a-f]{8}-[0-9a-f]{4}-/i,
+      gate: mayHaveUuid,
     },
     {
       name: 'seed',
@@ -365,7 +393,7 @@ function buildTokenRules(): TokenRule[] {
       to: '<hex>',
       needles: ['0x', '@'],
       needlesIgnoreCase: true,
-      gate: /0x|@/i,
+      gate: (text) => HEX_ADDRESS_GATE_RE.test(text),
     },
     {
       name: 'pid',
@@ -379,7 +407,7 @@ function buildTokenRules(): TokenRule[] {
       to: '$1$2$3$4<pid>',
       needles: ['pid', 'process', '(node:', '(bun:', '(deno:', '(electron:', ']:'],
       needlesIgnoreCase: true,
-      gate: /pid|[Pp]rocess|\((?:node|bun|deno|electron):|\]:/i,
+      gate: (text) => PID_GATE_RE.test(text),
     },
     {
       name: 'loopback-port',
@@ -528,14 +556,24 @@ export function normalizeOutput(text: string): string {
   let lower: string | undefined;
   let lowerOf: string | undefined;
   let meaning: boolean | undefined;
+  let lastNeedles: readonly string[] | undefined;
+  let lastHay: string | undefined;
+  let lastFound = false;
   for (const rule of tokenRules()) {
     if (rule.needles) {
       // The lower-cased copy is made at most once per distinct text, and only if a rule asks for it.
       if (rule.needlesIgnoreCase && lowerOf !== s) (lower = s.toLowerCase()), (lowerOf = s);
       const hay = rule.needlesIgnoreCase ? (lower as string) : s;
-      if (!rule.needles.some((n) => hay.includes(n))) continue;
+      if (rule.needles !== lastNeedles || hay !== lastHay) {
+        let pattern = needlePatterns.get(rule.needles);
+        if (!pattern) needlePatterns.set(rule.needles, (pattern = needlePattern(rule.needles)));
+        lastFound = pattern.test(hay);
+        lastNeedles = rule.needles;
+        lastHay = hay;
+      }
+      if (!lastFound) continue;
     }
-    if (rule.gate && !rule.gate.test(s)) continue;
+    if (rule.gate && !rule.gate(s)) continue;
     if (rule.keepOnMeaningLines && meaning === undefined) {
       if (lowerOf !== s) (lower = s.toLowerCase()), (lowerOf = s);
       const hay = lower as string;
