@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { commandKey } from '../../src/guard/core/fingerprint.ts';
 import { detectCycle, emptyState, LIMITS, onPost, onPre, type SessionState } from '../../src/guard/core/detector.ts';
 import { MAX_MESSAGE_CHARS } from '../../src/guard/core/messages.ts';
 import { readSettings } from '../../src/guard/core/settings.ts';
@@ -179,5 +181,53 @@ describe('settings', () => {
     expect(readSettings({ LOOP_GUARD: 'off' }).enabled).toBe(false);
     expect(readSettings({ LOOP_GUARD_WARN: '9', LOOP_GUARD_BLOCK: '5' })).toMatchObject({ warn: 5, block: 5 });
     expect(readSettings({ LOOP_GUARD_HANG: 'off' }).hangGuard).toBe(false);
+  });
+});
+
+describe('the command bound, found during the copy', () => {
+  // The eviction this replaced, kept here as the reference: copy, set, then drop the first record with the lowest s.
+  function reference(cmds: SessionState['cmds'], ck: string, record: SessionState['cmds'][string]): SessionState['cmds'] {
+    const next = Object.create(null) as SessionState['cmds'];
+    for (const k in cmds) next[k] = cmds[k]!;
+    next[ck] = record;
+    const keys = Object.keys(next);
+    if (keys.length <= LIMITS.commands) return next;
+    let oldest = keys[0] as string;
+    for (const k of keys) if ((next[k]?.s ?? 0) < (next[oldest]?.s ?? 0)) oldest = k;
+    delete next[oldest];
+    return next;
+  }
+
+  it('keeps exactly the records, in the order, the reference eviction keeps (ties and odd stored s included)', () => {
+    const settings = readSettings({});
+    let bounded = 0;
+    let replaced = 0;
+    const ALL = Array.from({ length: 91 }, (_, i) => i);
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.shuffledSubarray(ALL, { minLength: 60 }), fc.shuffledSubarray(ALL)),
+        fc.array(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constant(undefined)), { minLength: ALL.length, maxLength: ALL.length }),
+        fc.integer({ min: 0, max: 95 }),
+        (order, sValues, pick) => {
+          const cmds = Object.create(null) as SessionState['cmds'];
+          for (const i of order) {
+            const s = sValues[i];
+            cmds[commandKey(`cmd ${i}`)] = { r: 'x', n: 1, c: `cmd ${i}`, ...(s === undefined ? {} : { s }) } as SessionState['cmds'][string];
+          }
+          const state: SessionState = { v: 1, seq: 100, cmds: JSON.parse(JSON.stringify(cmds)), recent: [], seen: [] };
+          const { next } = onPost(state, { command: `cmd ${pick}`, output: 'out', exitCode: 1 }, settings);
+          const ck = Object.keys(next.cmds).find((k) => !(k in state.cmds) || next.cmds[k] !== state.cmds[k]) as string;
+          const want = reference(state.cmds, ck, next.cmds[ck]!);
+          expect(Object.keys(next.cmds)).toEqual(Object.keys(want));
+          if (Object.keys(state.cmds).length >= LIMITS.commands) bounded++;
+          if (ck in state.cmds) replaced++;
+          for (const k of Object.keys(want)) expect(next.cmds[k]).toBe(want[k]);
+        },
+      ),
+      { numRuns: 400 },
+    );
+    // Both paths were taken: a full table that drops one, and a command already in it.
+    expect(bounded).toBeGreaterThan(20);
+    expect(replaced).toBeGreaterThan(20);
   });
 });

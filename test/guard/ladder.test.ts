@@ -175,3 +175,27 @@ describe('the ladder', () => {
     expect(buildNote(next, 'x')).toEqual({ command: 'x', refused: [{ command: 'x', refusals: 1, results: 0, lastLines: '' }], tried: [] });
   });
 });
+
+describe('decide(…, note = false), as the audit calls it', () => {
+  it('gives the same decisions as with the note, and a hand-off without the note lists', () => {
+    const settings = readSettings({ LOOP_GUARD_HANDOFF: '2' });
+    const run = (note: boolean): Decision[] => {
+      const store = memoryStore();
+      const out: Decision[] = [];
+      for (let k = 0; k < 12; k++) {
+        const command = k % 3 === 2 ? 'npm run lint' : 'npm test';
+        const pre = decide({ kind: 'pre', command, background: false, callId: `n${k}` }, settings, facts, store, undefined, note);
+        out.push(pre);
+        if (pre.action === 'allow') out.push(decide({ kind: 'post', command, output: TEST_FAIL, exitCode: 1, callId: `n${k}` }, settings, facts, store, undefined, note));
+      }
+      return out;
+    };
+    const withNote = run(true);
+    const without = run(false);
+    expect(withNote.some((d) => d.action === 'handoff')).toBe(true);
+    const strip = (d: Decision) => (d.action === 'handoff' ? { ...d, note: { command: d.note.command } } : d);
+    expect(without.map(strip)).toEqual(withNote.map(strip));
+    for (const d of without) if (d.action === 'handoff') expect(d.note).toEqual({ command: d.note.command, refused: [], tried: [] });
+    for (const d of withNote) if (d.action === 'handoff') expect(d.note.refused.length).toBeGreaterThan(0);
+  });
+});

@@ -19,7 +19,8 @@ export interface SessionStore {
 /**
  * `look` fingerprints the working tree; the core calls it only when a result repeats (see core/change.ts).
  * `note: false` (the audit, which writes no hand-off note) skips keeping the results' last lines for the note; no
- * decision reads them, and normalizing them was a sixth of the audit's replay time.
+ * decision reads them, and normalizing them was a sixth of the audit's replay time. Nor is a hand-off's note built
+ * then: the decision carries one with empty lists.
  */
 export function decide(event: GuardEvent, settings: GuardSettings, facts: GuardToolFacts, store: SessionStore, look?: TreeLook, note = true): Decision {
   if (event.kind === 'pre') {
@@ -32,7 +33,7 @@ export function decide(event: GuardEvent, settings: GuardSettings, facts: GuardT
     const decision = onPre(state, input, settings, look ? { sayThisCommand: facts.blockSaysThisCommand, look } : { sayThisCommand: facts.blockSaysThisCommand });
     // Only a loop refusal climbs the ladder, and only it takes the lock: the common allow path stays a lock-free read.
     if (decision.action !== 'deny' || settings.handoff === 0) return decision;
-    const climbed = store.update((current) => climb(coerceState(current), { ...input, ...(event.callId ? { callId: event.callId } : {}) }, decision, settings));
+    const climbed = store.update((current) => climb(coerceState(current), { ...input, ...(event.callId ? { callId: event.callId } : {}) }, decision, settings, note));
     return climbed ?? decision;
   }
   // A lock-free read: it fires on every permitted command or model request of the tools that send it.

@@ -110,24 +110,31 @@ function pushBounded(list: string[], item: string, max: number): string[] {
   return next;
 }
 
-function evictOldest(cmds: Record<string, CommandRecord>): Record<string, CommandRecord> {
-  const keys = Object.keys(cmds);
-  if (keys.length <= LIMITS.commands) return cmds;
-  // One command is added per event, so dropping the single oldest keeps the bound with a linear scan, not a sort.
-  let oldest = keys[0] as string;
-  for (const k of keys) if ((cmds[k]?.s ?? 0) < (cmds[oldest]?.s ?? 0)) oldest = k;
-  delete cmds[oldest]; // cmds is the fresh copy withRecord made
-  return cmds;
-}
-
 /**
- * A copy of cmds with ck set. A null-prototype object is a V8 dictionary from the start: spreading a 64-key object
- * whose keys keep changing built a new hidden class on every event (8× slower, most of the audit's replay time).
+ * A copy of cmds with ck set and, past the bound, the oldest record dropped (the first with the lowest sequence
+ * number, in key order). A null-prototype object is a V8 dictionary from the start: spreading a 64-key object whose
+ * keys keep changing built a new hidden class on every event (8× slower, most of the audit's replay time). The
+ * oldest is found during the copy: one command is added per event, so dropping one keeps the bound.
  */
 function withRecord(cmds: Record<string, CommandRecord>, ck: string, record: CommandRecord): Record<string, CommandRecord> {
   const next = Object.create(null) as Record<string, CommandRecord>;
-  for (const k in cmds) next[k] = cmds[k] as CommandRecord;
-  next[ck] = record;
+  let count = 0;
+  let oldest: string | undefined;
+  let oldestS = 0;
+  let hasCk = false;
+  for (const k in cmds) {
+    const rec = k === ck ? ((hasCk = true), record) : (cmds[k] as CommandRecord);
+    next[k] = rec;
+    count++;
+    const s = rec?.s ?? 0;
+    if (oldest === undefined || s < oldestS) (oldest = k), (oldestS = s);
+  }
+  if (!hasCk) {
+    next[ck] = record;
+    count++;
+    if (oldest === undefined || (record.s ?? 0) < oldestS) oldest = ck;
+  }
+  if (count > LIMITS.commands) delete next[oldest as string];
   return next;
 }
 
@@ -211,7 +218,7 @@ export function onPost(
   const next: SessionState = {
     ...state,
     seq,
-    cmds: evictOldest(withRecord(state.cmds, ck, record)),
+    cmds: withRecord(state.cmds, ck, record),
     recent: pushBounded(state.recent, `${ck}:${rk}`, LIMITS.recent),
     seen: seenKey ? pushBounded(state.seen, seenKey, LIMITS.seen) : state.seen,
   };

@@ -73,6 +73,7 @@ export function climb(
   input: { command: string; turnId?: string; callId?: string },
   refusal: Extract<Decision, { action: 'deny' }>,
   settings: GuardSettings,
+  note = true,
 ): { next: SessionState; result: Decision } {
   const state = stateForTurn(current, input.turnId);
   const seenKey = input.callId ? `pre:${input.callId}` : undefined;
@@ -88,7 +89,7 @@ export function climb(
   const next: SessionState = { ...state, seen, ladder: { ...l, n: l.n + 1, refused } };
   const limit = handoffAfter(settings, state.cmds[ck]?.f);
   if (limit === 0 || next.ladder!.n <= limit) return { next, result: refusal };
-  const result = handoff(next, input.command, refusal.rule, l.n);
+  const result = handoff(next, input.command, refusal.rule, l.n, note);
   // A tool that kept going after the stop gets stopped again, but the note is written once per turn.
   return { next: { ...next, ladder: { ...next.ladder!, h: ck } }, result: l.n > limit ? { ...result, again: true } : result };
 }
@@ -107,7 +108,8 @@ export function pendingStop(state: SessionState | undefined, input: { command?: 
   return { ...handoff(state, refused?.c ?? input.command ?? '', 'handoff', Math.max(0, l.n - 1)), again: true };
 }
 
-function handoff(state: SessionState, command: string, rule: string, refusedBefore: number): Extract<Decision, { action: 'handoff' }> {
+/** `note: false` (the audit, which writes no note) leaves the note's lists empty instead of building them. */
+function handoff(state: SessionState, command: string, rule: string, refusedBefore: number, note = true): Extract<Decision, { action: 'handoff' }> {
   const shown = `\`${showCommand(command)}\``;
   const failure = state.cmds[commandKey(command)]?.f;
   const message = clip(
@@ -116,7 +118,7 @@ function handoff(state: SessionState, command: string, rule: string, refusedBefo
   const stopReason = clip(
     `loop-guard stopped the agent: ${shown} kept returning the same result${failure ? ` (${failure})` : ''} and was refused ${refusedBefore + 1} times. Why, and what was tried: ${HANDOFF_NOTE}`,
   );
-  return { action: 'handoff', rule, message, stopReason, note: buildNote(state, command) };
+  return { action: 'handoff', rule, message, stopReason, note: note ? buildNote(state, command) : { command: command.slice(0, 120), refused: [], tried: [] } };
 }
 
 /** What was refused and what else was tried in this turn, each with the last lines of its result. */
