@@ -101,3 +101,21 @@ describe('single-scan gates equal the checks they replace', () => {
     for (const needles of lists) for (const n of needles) expect(needlePattern(needles).test(`<${n}>`)).toBe(true);
   });
 });
+
+describe('rule gates', () => {
+  const withGate = TOKEN_RULES.filter((r) => r.gate);
+  const DIGITS = ['1764470433', '1764470433123', '17644704', '2026', '11', '30', '5', '-', '/', ' ', ', ', 'Nov', 'Mon', '.ts', 'ts=', '"time":', 'src/a.test.ts'];
+
+  it('each gate is true wherever its rule matches (its example, fixtures and generated text)', () => {
+    expect(withGate.map((r) => r.name).sort()).toEqual(['date', 'epoch', 'hex-address', 'pid', 'uuid']);
+    for (const rule of withGate) if (matches(rule, rule.example.before)) expect({ rule: rule.name, gate: rule.gate!(rule.example.before) }).toEqual({ rule: rule.name, gate: true });
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...FRAGMENTS, ...DIGITS), { maxLength: 14 }), (parts) => {
+        const text = parts.join('');
+        for (const rule of withGate) if (matches(rule, text) && !rule.gate!(text)) return false;
+        return true;
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});

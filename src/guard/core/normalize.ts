@@ -145,6 +145,8 @@ const UNIT = '(?:[hm]|[ ]?(?:ms|us|\\u00b5s|\\u03bcs|ns|s|secs?|seconds?|mins?|m
 const DURATION = `(?:\\d+[hm] ?(?=\\d))*\\d+(?:\\.\\d+)?${UNIT}`;
 
 const HEX_ADDRESS_GATE_RE = /0x|@/i;
+const DATE_GATE_RE = new RegExp(`\\d[-/]|${MON}`);
+const EPOCH_GATE_RE = /1\d{9}/;
 const PID_GATE_RE = /pid|[Pp]rocess|\((?:node|bun|deno|electron):|\]:/i;
 
 const isHex = (c: number): boolean => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 102);
@@ -331,6 +333,8 @@ function buildTokenRules(): TokenRule[] {
       ),
       to: '<date>',
       needles: ['-', '/', ...MONTHS],
+      // Every match has a digit right before its first - or /, or a month name: a path's slashes alone do not run it.
+      gate: (text) => DATE_GATE_RE.test(text),
       keepOnMeaningLines: true,
     },
     {
@@ -349,6 +353,8 @@ function buildTokenRules(): TokenRule[] {
       re: /\b(timestamp|time|ts|epoch|startTime|endTime)(["']?[ \t]*[:=][ \t]*["']?)1\d{9}(?:\d{3})?(?![\d.])/g,
       to: '$1$2<epoch>',
       needles: ['time', 'Time', 'ts', 'epoch'],
+      // Ten digits opening with 1 are in every match; "ts" alone is in every .ts file name.
+      gate: (text) => EPOCH_GATE_RE.test(text),
     },
     {
       name: 'rate',
