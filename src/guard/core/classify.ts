@@ -30,27 +30,39 @@ const TAIL = 8 * 1024;
 /** `lower` is the line lower-cased, computed once per line rather than once per test. */
 type LineTest = (line: string, lower: string) => boolean;
 
-const has =
-  (...needles: string[]): LineTest =>
-  (line) =>
-    needles.some((n) => line.includes(n));
-const hasCI =
-  (...needles: string[]): LineTest =>
-  (_line, lower) =>
-    needles.some((n) => lower.includes(n));
-const re =
-  (pattern: RegExp): LineTest =>
-  (line) =>
-    pattern.test(line);
+/** Lower-case substrings of which every match of a test holds one, gathered as the tests below are built. */
+const needles: string[] = [];
+const gather = (ns: readonly string[]): void => {
+  needles.push(...ns.map((n) => n.toLowerCase()));
+};
+
+const has = (...ns: string[]): LineTest => {
+  gather(ns);
+  return (line) => ns.some((n) => line.includes(n));
+};
+const hasCI = (...ns: string[]): LineTest => {
+  gather(ns);
+  return (_line, lower) => ns.some((n) => lower.includes(n));
+};
+/** A regex test, with the literal(s) it cannot match without (one of them, in lower case, is in every match). */
+const re = (pattern: RegExp, ...ns: string[]): LineTest => {
+  gather(ns);
+  return (line) => pattern.test(line);
+};
+/** Any other test, with its needles as for `re`. */
+const holding = (ns: readonly string[], test: LineTest): LineTest => {
+  gather(ns);
+  return test;
+};
 
 // Every regular expression below has bounded repetition, so a long line cannot trigger runaway backtracking.
 const TESTS: Record<FailureClass, readonly LineTest[]> = {
   'command-not-found': [
-    (line) => line.endsWith(': command not found'),
-    re(/^(?:zsh|bash)(?::\d{1,6})?: command not found: \S/),
-    re(/^fish: Unknown command:? \S/),
-    re(/^(?:\S{0,200}\/)?(?:sh|dash|ash|bash|ksh|mksh|busybox)(?::| line)? (?:line )?(?:\d{1,6}: )?\S{1,200}: not found$/),
-    re(/^(?:\S{0,200}\/)?env: ['‘"]?[^'’"\s]{1,200}['’"]?: No such file or directory$/),
+    holding([': command not found'], (line) => line.endsWith(': command not found')),
+    re(/^(?:zsh|bash)(?::\d{1,6})?: command not found: \S/, 'command not found'),
+    re(/^fish: Unknown command:? \S/, 'unknown command'),
+    re(/^(?:\S{0,200}\/)?(?:sh|dash|ash|bash|ksh|mksh|busybox)(?::| line)? (?:line )?(?:\d{1,6}: )?\S{1,200}: not found$/, ': not found'),
+    re(/^(?:\S{0,200}\/)?env: ['‘"]?[^'’"\s]{1,200}['’"]?: No such file or directory$/, 'no such file or directory'),
     has(
       'is not recognized as an internal or external command',
       'is not recognized as the name of a cmdlet',
@@ -60,16 +72,16 @@ const TESTS: Record<FailureClass, readonly LineTest[]> = {
       'npm ERR! Missing script:',
       'npm error Missing script:',
     ),
-    re(/\bCommand "[^"\n]{1,200}" not found\b/),
+    re(/\bCommand "[^"\n]{1,200}" not found\b/, '" not found'),
   ],
   auth: [
-    re(/\b40[13]\b[^\n]{0,60}?\b(?:unauthori[sz]ed|forbidden)\b/i),
-    re(/\b(?:unauthori[sz]ed|forbidden)\b[^\n]{0,60}?\b40[13]\b/i),
-    re(/\bstatus(?: code)?:? 40[13]\b/i),
-    re(/\bHTTP\/\d(?:\.\d)? 40[13]\b/),
-    re(/returned error: 40[13]\b/),
-    re(/^npm (?:ERR!|error) code E40[13]\b/),
-    re(/invalid[ _-]?api[ _-]?key/i),
+    re(/\b40[13]\b[^\n]{0,60}?\b(?:unauthori[sz]ed|forbidden)\b/i, '401', '403'),
+    re(/\b(?:unauthori[sz]ed|forbidden)\b[^\n]{0,60}?\b40[13]\b/i, '401', '403'),
+    re(/\bstatus(?: code)?:? 40[13]\b/i, '401', '403'),
+    re(/\bHTTP\/\d(?:\.\d)? 40[13]\b/, '401', '403'),
+    re(/returned error: 40[13]\b/, '401', '403'),
+    re(/^npm (?:ERR!|error) code E40[13]\b/, '401', '403'),
+    re(/invalid[ _-]?api[ _-]?key/i, 'invalid'),
     has(
       'could not read Username for',
       'could not read Password for',
@@ -107,86 +119,23 @@ const TESTS: Record<FailureClass, readonly LineTest[]> = {
       'cannot connect to the docker daemon',
       'unable to connect to the server',
     ),
-    re(/: no such host$/),
-    re(/connection to the server \S{1,200} was refused/i),
+    re(/: no such host$/, 'no such host'),
+    re(/connection to the server \S{1,200} was refused/i, 'connection to the server'),
   ],
   'missing-file': [
     hasCI('no such file or directory', 'cannot find the path specified', 'cannot find the file specified'),
-    re(/\bENOENT\b/),
-    re(/\bFileNotFoundError\b/),
-    (line) => line.includes("cannot access '") && !line.includes('Permission denied'),
-    re(/pathspec '[^'\n]{1,300}' did not match any file/),
+    re(/\bENOENT\b/, 'enoent'),
+    re(/\bFileNotFoundError\b/, 'filenotfounderror'),
+    holding(["cannot access '"], (line) => line.includes("cannot access '") && !line.includes('Permission denied')),
+    re(/pathspec '[^'\n]{1,300}' did not match any file/, 'pathspec'),
   ],
 };
 
 /**
- * One lower-case substring that every match of each test above contains (for a regex: a literal it cannot match
- * without). Output holding none of them cannot be classified, so the ~20 regexes are neither compiled nor run on it,
- * which is most failures (a test run's assertion, a type error). A test added above needs its needle here.
+ * Output holding none of the tests' needles cannot be classified, so the ~20 regexes are neither compiled nor run on
+ * it, which is most failures (a test run's assertion, a type error). Gathered from the tests, never listed twice.
  */
-export const CLASS_NEEDLES: readonly string[] = [
-  // command-not-found
-  'command not found',
-  'unknown command',
-  ': not found',
-  'no such file or directory',
-  'is not recognized as',
-  'executable file not found in',
-  'could not determine executable to run',
-  'missing script:',
-  '" not found',
-  // auth
-  '401',
-  '403',
-  'invalid',
-  'could not read username for',
-  'could not read password for',
-  'permission denied (publickey',
-  'host key verification failed',
-  'http basic: access denied',
-  'support for password authentication was removed',
-  'bad credentials',
-  'requires authentication',
-  'eneedauth',
-  'authentication_error',
-  'unable to locate credentials',
-  'invalidclienttokenid',
-  'expiredtoken',
-  'authentication required',
-  'requested access to the resource is denied',
-  'gh auth login',
-  'authentication failed',
-  'incorrect api key',
-  // network
-  'econnrefused',
-  'enotfound',
-  'eai_again',
-  'enetunreach',
-  'ehostunreach',
-  'connect etimedout',
-  'connection refused',
-  'could not resolve host',
-  'temporary failure in name resolution',
-  'name or service not known',
-  'nodename nor servname provided',
-  'network is unreachable',
-  'no route to host',
-  'connection timed out',
-  'failed to connect to',
-  "couldn't connect to server",
-  'failed to establish a new connection',
-  'cannot connect to the docker daemon',
-  'unable to connect to the server',
-  'no such host',
-  'connection to the server',
-  // missing-file
-  'cannot find the path specified',
-  'cannot find the file specified',
-  'enoent',
-  'filenotfounderror',
-  "cannot access '",
-  'pathspec',
-];
+export const CLASS_NEEDLES: readonly string[] = [...new Set(needles)];
 
 // Any needle, as one pattern: a single scan of the output instead of one per needle (each failure pays this).
 let classNeedleRe: RegExp | undefined;
