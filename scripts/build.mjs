@@ -17,7 +17,7 @@ mkdirSync(dist, { recursive: true });
 const define = { __VERSION__: JSON.stringify(pkg.version) };
 
 const guardHeader = [
-  `// create-loop-guard v${pkg.version} — loop-guard hook. Generated file: rerun \`npx create-loop-guard\` to upgrade; edits are replaced.`,
+  `// create-loop-guard v${pkg.version} - loop-guard hook. Generated file: rerun \`npx create-loop-guard\` to upgrade; edits are replaced.`,
   '// Stops a coding agent from running the same command with the same result again and again: it warns the agent',
   '// on the 3rd identical result, refuses the command after the 4th, and starts over when the user writes again.',
   '// Usage, from a hook: node .agents/hooks/loop-guard.cjs <claude|codex|cursor>   (the hook payload on stdin)',
@@ -83,8 +83,12 @@ const guardOptions = { bundle: true, platform: 'node', target: 'node18', define,
   const bad = [...nonBuiltinImports(body), ...nonBuiltinImports(loader)];
   if (bad.length) throw new Error(`${out} imports non-builtin modules: ${bad.join(', ')}`);
   const { BODY_OPEN, BODY_CLOSE } = { BODY_OPEN: '\n/*@loop-guard-body\n', BODY_CLOSE: '\n*/\n' };
-  const text = `${guardHeader.replace('loop-guard.mjs', 'loop-guard.cjs')}\n${loader.outputFiles[0].text}${BODY_OPEN}${asciiBody}${BODY_CLOSE}`;
+  // The body is stored inside the CommonJS wrapper (see loader.ts), so the loader compiles the slice it reads as is.
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${asciiBody}\n})`;
+  const text = `${guardHeader.replace('loop-guard.mjs', 'loop-guard.cjs')}\n${loader.outputFiles[0].text}${BODY_OPEN}${wrapped}${BODY_CLOSE}`;
   if (text.includes('\r')) throw new Error(`${out} has CR characters; hook files must be LF`);
+  // All ASCII: Node then reads the file into a one-byte string (one non-ASCII character makes it two bytes a character).
+  if (/[^\x00-\x7f]/.test(text)) throw new Error(`${out} has a non-ASCII character; the hook file must be ASCII`);
   writeFileSync(out, text);
   chmodSync(out, 0o755);
 }

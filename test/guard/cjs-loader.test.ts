@@ -41,6 +41,16 @@ describe('dist/loop-guard.cjs', () => {
     expect(text.split('\n')[0]).toMatch(/^\/\/ create-loop-guard v\d+\.\d+\.\d+/);
   });
 
+  it('is ASCII, and stores its body already wrapped as a CommonJS module (the loader compiles the slice as is)', () => {
+    // One non-ASCII character makes Node read the whole file as a two-byte string; a wrapper joined on at run time
+    // copies the body once more. Together they filled the young generation, and posts paid a ~0.6 ms collection.
+    const text = readFileSync(cjsFile, 'latin1');
+    expect(/[^\x00-\x7f]/.exec(text)).toBeNull();
+    const body = text.slice(text.lastIndexOf('\n/*@loop-guard-body\n') + '\n/*@loop-guard-body\n'.length);
+    expect(body.startsWith('(function (exports, require, module, __filename, __dirname) {')).toBe(true);
+    expect(body.endsWith('\n})\n*/\n')).toBe(true);
+  });
+
   it('answers every recorded payload exactly as loop-guard.mjs does', () => {
     for (const tool of ['claude', 'codex', 'cursor'].filter((t) => existsSync(join(payloadsDir, t)))) {
       for (const name of readdirSync(join(payloadsDir, tool)).filter((n) => n.endsWith('.json'))) {
