@@ -12,8 +12,8 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { isAbsolute, join } from 'node:path';
+import { builtin } from './builtin.ts';
 import { hash64 } from './core/hash.ts';
 import { acquireLock, breakStaleLock, type Held, lstatOrUndefined, newToken, releaseLock, stillHeld, tryRmdir, tryUnlink } from './lock.ts';
 
@@ -52,7 +52,7 @@ export function resolveStateDir(env: NodeJS.ProcessEnv): string {
 function homeDir(): string {
   const home = process.platform === 'win32' ? undefined : process.env.HOME;
   if (home) return home;
-  return (createRequire(process.execPath)('node:os') as typeof import('node:os')).homedir();
+  return builtin<typeof import('node:os')>('node:os').homedir();
 }
 
 /** File-system-safe name for a (tool, session) key: a hash, never the raw id. */

@@ -1,7 +1,7 @@
 // A cheap fingerprint of the working tree, taken only when a result repeats: has anything changed since the
 // previous identical result (a `sed -i`, a generator, a formatter run through the shell)?
-import { createRequire } from 'node:module';
 import type { Stats } from 'node:fs';
+import { builtin } from './builtin.ts';
 import { hash64 } from './core/hash.ts';
 
 /** git gets this long; a tree it cannot describe in time is "unknown", which never counts as a change. */
@@ -17,8 +17,7 @@ const PATH_FIELD: Readonly<Record<string, number>> = { '1': 8, '2': 9, u: 10, '?
 type Fs = typeof import('node:fs');
 type ChildProcess = typeof import('node:child_process');
 // Loaded only here, on the repeat path: the common path loads neither module.
-let req: NodeJS.Require | undefined;
-const load = <T>(id: string): T => (req ??= createRequire(process.execPath))(id) as T;
+const load = builtin;
 
 function statLine(fs: Fs, path: string): string {
   let st: Stats | undefined;

@@ -98,11 +98,12 @@ describe('the hook process', () => {
     expect(Number(m?.[2])).toBeLessThan(30);
   }, 45_000);
 
-  it('reads a socket stdin and answers without loading net or the streams, and prints no deprecation warning', () => {
+  it('reads a socket stdin and answers without loading net, the streams, node:module or node:os, and prints no deprecation warning', () => {
     // spawnSync's pipes are socketpairs, as Node-based agents' are; the preload reports what the process loaded.
+    // node:module (createRequire) cost 0.2-0.4 ms of every event; node:os is needed only when HOME is unset.
     const dir = scratch();
     const preload = join(dir, 'loaded.cjs');
-    writeFileSync(preload, "process.on('exit', () => require('fs').writeSync(2, process.moduleLoadList.filter((m) => /^NativeModule (net|stream)$/.test(m)).join(',')));\n");
+    writeFileSync(preload, "process.on('exit', () => require('fs').writeSync(2, process.moduleLoadList.filter((m) => /^NativeModule (net|stream|module|os)$/.test(m)).join(',')));\n");
     const payload = { ...loadPayload('claude/PreToolUse-failure.json'), tool_input: { command: 'vim notes.txt' } };
     for (const flags of [[], ['--pending-deprecation']]) {
       const r = spawnSync(process.execPath, [...flags, '-r', preload, guardFile, 'claude'], { input: JSON.stringify(payload), env: { PATH: process.env.PATH ?? '', HOME: dir, LOOP_GUARD_STATE_DIR: join(dir, 'state') }, encoding: 'utf8' });
@@ -110,6 +111,14 @@ describe('the hook process', () => {
       expect(r.stderr).toBe('');
       expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     }
+  });
+
+  it('with no HOME and no state dir set, finds the home directory itself and still refuses', () => {
+    const payload = { ...loadPayload('claude/PreToolUse-failure.json'), tool_input: { command: 'vim notes.txt' } };
+    const r = spawnSync(process.execPath, [guardFile, 'claude'], { input: JSON.stringify(payload), env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   });
 
   it('/dev/null on stdin is no input, not a terminal: no usage line, exit 0', () => {
