@@ -4,7 +4,7 @@
 // Payloads have the shapes recorded from a real OpenCode run (assets/payloads/opencode/); one LoopGuard() instance
 // serves every row, as in one OpenCode server, with rows interleaved in batches so machine load falls on all alike.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { testOutput } from './test-output.mjs';
 
@@ -39,7 +39,7 @@ const afterPayload = (session, command, text, exit) => [
 ];
 
 // BENCH_PLUGIN_FILE times another build (e.g. an older release's plugin).
-const pluginFile = process.env.BENCH_PLUGIN_FILE ? join(process.cwd(), process.env.BENCH_PLUGIN_FILE) : join(root, 'dist', 'opencode-plugin.js');
+const pluginFile = process.env.BENCH_PLUGIN_FILE ? resolve(process.env.BENCH_PLUGIN_FILE) : join(root, 'dist', 'opencode-plugin.js');
 const { LoopGuard } = await import(pathToFileURL(pluginFile).href);
 let t0 = process.hrtime.bigint();
 const hooks = await LoopGuard({ ...initCtx, client: {}, $: () => {}, serverUrl: new URL('http://127.0.0.1:4096') });

@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CLASS_NEEDLES } from '../../src/guard/core/classify.ts';
-import { firstVisible, LINE_PATTERNS, mayHaveUuid, needlePattern, tokenRules } from '../../src/guard/core/normalize.ts';
+import { firstVisible, LINE_PATTERNS, mayHaveUuid, tokenRules } from '../../src/guard/core/normalize.ts';
+import { hasNeedle, needlePattern, SEARCHES_BEFORE_PATTERNS } from '../../src/guard/core/needles.ts';
 
 const TOKEN_RULES = tokenRules();
 
@@ -28,6 +29,8 @@ const FRAGMENTS = [
   '----', '\u2500\u2500\u2500\u2500', '\u23af\u23af\u23af\u23af', '[12345 characters truncated]', 'original token count: 5',
   'Total output lines: 9', 'Full output saved to: /x/y', 'Output too large (4.8MB)', 'Randomized with seed 12', '--randomly-seed=3', 'Seed: 5', 'container 3f9a1c2b7d4e', 'request 9f1c2ab8-1a2f', 'Trace_ID=ab12cd34ef', 'x-request-id: 7d2f9c1e4b8a', 'Correlation-Id: 12345678', 'tests/t.py ..F [ 50%]', '%]', '01A22A20-2246-7E30-8194-8565cb9bf97b',
   ' ', '\n', ':', '-', '/', '\\', 'a', 'Z', '7', '@', '#', '.', '\u212a', '\u0130',
+  'attempt', 'template', 'c:\\windows\\tmp\\f', 'D:/Windows/TEMP/x', '${TMPDIR}', '$ENV:TEMP', '%tmp%', '/private/var/tmp',
+  '1/5/2026', '2026/11/30', '12:5', '1:02:03', '12:34:5', 'Jan', '3-4-56', '07/08/09',
 ];
 
 describe('normalization needle gates', () => {
@@ -56,6 +59,7 @@ describe('per-line first-character gates', () => {
   const LINE_FRAGMENTS = [
     ' ', '\t', '\u00a0', '\u3000', '\u2800', '\u280b', '\u25d0', '\u25f7', '|', '/', '\\', '-', '100', '12', '0', '1234', '5.2k', '56789',
     '--:--:--', '0:00:01', 'Chunk ID: 7582b4', 'Wall time: 0.5 seconds', 'Original token count: 16', 'Installing', 'x', '%',
+    '\u2713', '\u00d7', '\u276f', '\u25d3', '\u25f4', '\u2007', '\u202f', '\ufeff', '\u1680',
   ];
   it('never skips a pattern that would match (generated lines)', () => {
     fc.assert(
@@ -100,14 +104,33 @@ describe('single-scan gates equal the checks they replace', () => {
     );
     for (const needles of lists) for (const n of needles) expect(needlePattern(needles).test(`<${n}>`)).toBe(true);
   });
+
+  it('hasNeedle answers as the includes loop before and after a process switches to the patterns', () => {
+    const lists = [...gated.map((r) => r.needles!), CLASS_NEEDLES];
+    const pieces = [...FRAGMENTS, ...CLASS_NEEDLES, 'x', 'n', 'E', '.', '(', '\\', '$', '|', '['];
+    let asked = 0;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 10 }), (parts) => {
+        const text = parts.join('');
+        for (const needles of lists) {
+          asked++;
+          if (hasNeedle(text, needles) !== needles.some((n) => text.includes(n))) return false;
+        }
+        return true;
+      }),
+      { numRuns: 500 },
+    );
+    // Both ways were asked: this file's searches alone cross the switch several times over.
+    expect(asked).toBeGreaterThan(4 * SEARCHES_BEFORE_PATTERNS);
+  });
 });
 
 describe('rule gates', () => {
   const withGate = TOKEN_RULES.filter((r) => r.gate);
-  const DIGITS = ['1764470433', '1764470433123', '17644704', '2026', '11', '30', '5', '-', '/', ' ', ', ', 'Nov', 'Mon', '.ts', 'ts=', '"time":', 'src/a.test.ts'];
+  const DIGITS = ['1764470433', '1764470433123', '17644704', '2026', '11', '30', '5', '-', '/', ' ', ', ', 'Nov', 'Mon', '.ts', 'ts=', '"time":', 'src/a.test.ts', ':', '02', '9'];
 
   it('each gate is true wherever its rule matches (its example, fixtures and generated text)', () => {
-    expect(withGate.map((r) => r.name).sort()).toEqual(['date', 'epoch', 'hex-address', 'pid', 'uuid']);
+    expect(withGate.map((r) => r.name).sort()).toEqual(['date', 'epoch', 'hex-address', 'pid', 'time-of-day', 'uuid']);
     for (const rule of withGate) if (matches(rule, rule.example.before)) expect({ rule: rule.name, gate: rule.gate!(rule.example.before) }).toEqual({ rule: rule.name, gate: true });
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...FRAGMENTS, ...DIGITS), { maxLength: 14 }), (parts) => {

@@ -1,6 +1,6 @@
 // The failure classifier: recognises failures that running the same command again cannot fix.
 
-import { needlePattern } from './normalize.ts';
+import { hasNeedle } from './needles.ts';
 import type { FailureClass } from './types.ts';
 
 /** One or two sentences of advice per class, for the warning that follows a repeated failure of that class. */
@@ -137,10 +137,7 @@ const TESTS: Record<FailureClass, readonly LineTest[]> = {
  */
 export const CLASS_NEEDLES: readonly string[] = [...new Set(needles)];
 
-// Any needle, as one pattern: a single scan of the output instead of one per needle (each failure pays this).
-let classNeedleRe: RegExp | undefined;
-const anyClassNeedle = (lower: string): boolean =>
-  (classNeedleRe ??= needlePattern(CLASS_NEEDLES)).test(lower);
+const anyClassNeedle = (lower: string): boolean => hasNeedle(lower, CLASS_NEEDLES);
 
 // ANSI colour and cursor codes would hide line ends and split words.
 const ANSI = /\x1b\[[0-9;?]{0,20}[A-Za-z]/g;

@@ -1,5 +1,6 @@
 // The result fingerprint's normalization: strip what changes between identical runs, keep what a fix changes.
 // Number-led patterns carry a lookbehind so a long digit or letter run is scanned once, not once per start position.
+import { hasNeedle } from './needles.ts';
 
 export interface NormalizeRule {
   name: string;
@@ -63,15 +64,25 @@ export function firstVisible(line: string): number {
   return i < line.length ? line.charCodeAt(i) : -1;
 }
 
-/** A line that is only a spinner frame starts (after blanks) with a frame character or one of | / \\ -. */
+/** A spinner frame (braille, ◐-◓, ◴-◷), or a non-ASCII space, which `\\s*` in the patterns may skip before one. */
+function frameOrWideSpace(c: number): boolean {
+  if (c < 128) return false;
+  if ((c >= 0x2800 && c <= 0x28ff) || (c >= 0x25d0 && c <= 0x25d3) || (c >= 0x25f4 && c <= 0x25f7)) return true;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/**
+ * A line that is only a spinner frame starts (after blanks) with a frame character or one of | / \\ -. Any other
+ * non-ASCII start (a test runner's ✓ or ×) is no frame: those lines no longer run the pattern.
+ */
 function mayBeSpinnerOnly(first: number): boolean {
-  return first > 127 || first === 124 || first === 47 || first === 92 || first === 45;
+  return frameOrWideSpace(first) || first === 124 || first === 47 || first === 92 || first === 45;
 }
 
 const mayBeCurlMeter = (first: number): boolean => first >= 48 && first <= 57;
 const mayBeHarnessLine = (first: number): boolean => first === 67 || first === 79 || first === 87;
-// A spinner prefix opens with a frame character, all of them above ASCII.
-const mayBeSpinnerPrefix = (first: number): boolean => first > 127;
+// A spinner prefix opens with a frame character (after blanks the pattern may skip).
+const mayBeSpinnerPrefix = frameOrWideSpace;
 
 /** Exported for the gate tests only: each per-line pattern with the first-character test that must pass for it to match. */
 export const LINE_PATTERNS = [
@@ -145,11 +156,37 @@ const UNIT = '(?:[hm]|[ ]?(?:ms|us|\\u00b5s|\\u03bcs|ns|s|secs?|seconds?|mins?|m
 const DURATION = `(?:\\d+[hm] ?(?=\\d))*\\d+(?:\\.\\d+)?${UNIT}`;
 
 const HEX_ADDRESS_GATE_RE = /0x|@/i;
-const DATE_GATE_RE = new RegExp(`\\d[-/]|${MON}`);
+
 const EPOCH_GATE_RE = /1\d{9}/;
 const PID_GATE_RE = /pid|[Pp]rocess|\((?:node|bun|deno|electron):|\]:/i;
 
 const isHex = (c: number): boolean => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 102);
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/**
+ * True wherever the date rule can match, without a regex to compile: every match holds a month name or a digit,
+ * "-" or "/", one or two digits, the same separator and two digits (2026-11-30, 11/30/2026, 1/5/2026). A path with a
+ * digit before its slash (test/unit3/lexer.ts) ran the rule's pattern before.
+ */
+export function mayHaveDate(text: string): boolean {
+  for (const sep of ['-', '/']) {
+    const code = sep.charCodeAt(0);
+    for (let p = text.indexOf(sep, 1); p !== -1; p = text.indexOf(sep, p + 1)) {
+      if (!isDigit(text.charCodeAt(p - 1)) || !isDigit(text.charCodeAt(p + 1))) continue;
+      const q = text.charCodeAt(p + 2) === code ? p + 2 : isDigit(text.charCodeAt(p + 2)) && text.charCodeAt(p + 3) === code ? p + 3 : -1;
+      if (q !== -1 && isDigit(text.charCodeAt(q + 1)) && isDigit(text.charCodeAt(q + 2))) return true;
+    }
+  }
+  return MONTHS.some((m) => text.includes(m));
+}
+
+/** True wherever the time-of-day rule can match: a digit, ":", two digits, ":" and a digit (02:40:33), without a regex. */
+export function mayHaveClock(text: string): boolean {
+  for (let p = text.indexOf(':', 1); p !== -1; p = text.indexOf(':', p + 1)) {
+    if (isDigit(text.charCodeAt(p - 1)) && isDigit(text.charCodeAt(p + 1)) && isDigit(text.charCodeAt(p + 2)) && text.charCodeAt(p + 3) === 58 && isDigit(text.charCodeAt(p + 4))) return true;
+  }
+  return false;
+}
 
 /**
  * Exactly `/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(text)`, by jumping from dash to dash: that regex has no literal to search
@@ -167,12 +204,6 @@ export function mayHaveUuid(text: string): boolean {
   return false;
 }
 
-/** One pattern that matches where any of `needles` occurs: a single scan instead of one per needle. */
-export function needlePattern(needles: readonly string[]): RegExp {
-  return new RegExp(needles.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
-}
-// Rules that share a needle list (the three month rules) share its pattern and the answer for one text.
-const needlePatterns = new Map<readonly string[], RegExp>();
 
 let builtTokenRules: ReadonlyArray<TokenRule> | undefined;
 
@@ -236,7 +267,9 @@ function buildTokenRules(): TokenRule[] {
         'gi',
       ),
       to: '<tmp>',
-      needles: ['tmp', 'temp', '/var/folders/'],
+      // Each alternative ends in one: "/tmp", a Windows "\\Temp", %TEMP%, $TMPDIR, $env:TMP. A bare "temp" ran the
+      // rule's large pattern on every "attempt" and "template".
+      needles: ['/tmp', '\\tmp', '/temp', '\\temp', '/var/folders/', '%tmp%', '%temp%', 'tmpdir', '$env:t'],
       needlesIgnoreCase: true,
     },
     {
@@ -334,7 +367,7 @@ function buildTokenRules(): TokenRule[] {
       to: '<date>',
       needles: ['-', '/', ...MONTHS],
       // Every match has a digit right before its first - or /, or a month name: a path's slashes alone do not run it.
-      gate: (text) => DATE_GATE_RE.test(text),
+      gate: mayHaveDate,
       keepOnMeaningLines: true,
     },
     {
@@ -344,6 +377,7 @@ function buildTokenRules(): TokenRule[] {
       re: /(?<![\w:.])\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?[AaPp][Mm](?![A-Za-z]))?(?!\d)/g,
       to: '<time>',
       needles: [':'],
+      gate: mayHaveClock,
       keepOnMeaningLines: true,
     },
     {
@@ -570,10 +604,9 @@ export function normalizeOutput(text: string): string {
       // The lower-cased copy is made at most once per distinct text, and only if a rule asks for it.
       if (rule.needlesIgnoreCase && lowerOf !== s) (lower = s.toLowerCase()), (lowerOf = s);
       const hay = rule.needlesIgnoreCase ? (lower as string) : s;
+      // Rules that share a needle list (the three month rules) share the answer for one text.
       if (rule.needles !== lastNeedles || hay !== lastHay) {
-        let pattern = needlePatterns.get(rule.needles);
-        if (!pattern) needlePatterns.set(rule.needles, (pattern = needlePattern(rule.needles)));
-        lastFound = pattern.test(hay);
+        lastFound = hasNeedle(hay, rule.needles);
         lastNeedles = rule.needles;
         lastHay = hay;
       }
