@@ -72,19 +72,32 @@ function frameOrWideSpace(c: number): boolean {
 }
 
 /**
- * A line that is only a spinner frame starts (after blanks) with a frame character or one of | / \\ -. Any other
- * non-ASCII start (a test runner's ✓ or ×) is no frame: those lines no longer run the pattern.
+ * A line that is only a spinner frame starts (after blanks) with a frame character, or is one of | / \\ - alone
+ * (trim() drops exactly what `\\s` matches). Any other non-ASCII start (a test runner's ✓ or ×) is no frame.
  */
-function mayBeSpinnerOnly(first: number): boolean {
-  return frameOrWideSpace(first) || first === 124 || first === 47 || first === 92 || first === 45;
+function mayBeSpinnerOnly(first: number, line: string): boolean {
+  if (frameOrWideSpace(first)) return true;
+  return (first === 124 || first === 47 || first === 92 || first === 45) && line.trim().length === 1;
 }
 
-const mayBeCurlMeter = (first: number): boolean => first >= 48 && first <= 57;
-const mayBeHarnessLine = (first: number): boolean => first === 67 || first === 79 || first === 87;
-// A spinner prefix opens with a frame character (after blanks the pattern may skip).
-const mayBeSpinnerPrefix = frameOrWideSpace;
+/** curl's meter opens with a digit and holds three clock columns, so at least six colons (a code frame's "40|" has none). */
+function mayBeCurlMeter(first: number, line: string): boolean {
+  if (first < 48 || first > 57) return false;
+  let colons = 0;
+  for (let p = line.indexOf(':'); p !== -1 && colons < 6; p = line.indexOf(':', p + 1)) colons++;
+  return colons >= 6;
+}
 
-/** Exported for the gate tests only: each per-line pattern with the first-character test that must pass for it to match. */
+const HARNESS_PREFIXES = ['Chunk ID: ', 'Wall time: ', 'Original token count: '];
+const mayBeHarnessLine = (first: number, line: string): boolean =>
+  (first === 67 || first === 79 || first === 87) && HARNESS_PREFIXES.some((p) => line.startsWith(p));
+// A spinner prefix opens with a frame character (after blanks the pattern may skip).
+const mayBeSpinnerPrefix = (first: number, _line: string): boolean => frameOrWideSpace(first);
+
+/**
+ * Exported for the gate tests only: each per-line pattern with the test (first visible character, line) that must
+ * pass for it to match; the patterns are compiled only in a process that meets such a line.
+ */
 export const LINE_PATTERNS = [
   { re: SPINNER_ONLY_RE, may: mayBeSpinnerOnly },
   { re: CURL_METER_RE, may: mayBeCurlMeter },
@@ -93,8 +106,8 @@ export const LINE_PATTERNS = [
 ] as const;
 
 function isProgressLine(line: string, first: number): boolean {
-  if (mayBeSpinnerOnly(first) && SPINNER_ONLY_RE.test(line)) return true;
-  if (mayBeCurlMeter(first) && CURL_METER_RE.test(line)) return true;
+  if (mayBeSpinnerOnly(first, line) && SPINNER_ONLY_RE.test(line)) return true;
+  if (mayBeCurlMeter(first, line) && CURL_METER_RE.test(line)) return true;
   if (!line.includes('%') || !PERCENT_RE.test(line)) return false;
   return PERCENT_ONLY_RE.test(line) || BAR_RE.test(line);
 }
@@ -114,8 +127,8 @@ function normalizeLines(text: string): string {
       continue;
     }
     const first = firstVisible(line);
-    if (isProgressLine(line, first) || (mayBeHarnessLine(first) && HARNESS_LINE_RE.test(line))) continue;
-    out.push(mayBeSpinnerPrefix(first) ? line.replace(SPINNER_PREFIX_RE, '$1') : line);
+    if (isProgressLine(line, first) || (mayBeHarnessLine(first, line) && HARNESS_LINE_RE.test(line))) continue;
+    out.push(mayBeSpinnerPrefix(first, line) ? line.replace(SPINNER_PREFIX_RE, '$1') : line);
   }
   let first = 0;
   let last = out.length;
