@@ -40,9 +40,9 @@ export function winner(
   return `git's built-in default, because ${key} is not set`;
 }
 
-function fixFor(tool: ToolName, key: string): string {
-  const value = AGENT_ENV[key] ?? (key === 'GIT_PAGER' ? 'cat' : 'true');
-  return TOOLS[tool].doctor.envFix(key, value);
+/** One fix for every variable that needs one: the tool's way of setting them, naming each once. */
+function fixFor(tool: ToolName, keys: readonly string[]): string {
+  return TOOLS[tool].doctor.envFix(keys.map((key) => [key, AGENT_ENV[key] ?? (key === 'GIT_PAGER' ? 'cat' : 'true')] as const));
 }
 
 /** `<tool>.git`: run `git var GIT_PAGER` / `GIT_EDITOR` with the overlay applied. */
@@ -62,7 +62,7 @@ export async function gitEnvCheck(tool: ToolName, label: string, base: Env, over
     ...(coreEditor.status === 0 ? { editor: coreEditor.stdout.trim() } : {}),
   };
   const problems: string[] = [];
-  const fixes: string[] = [];
+  const missing: string[] = [];
   const seen: string[] = [];
 
   const p = pager.stdout.trim();
@@ -70,7 +70,7 @@ export async function gitEnvCheck(tool: ToolName, label: string, base: Env, over
     const from = winner('GIT_PAGER', overlay, base, config);
     if (pagerWaits(p)) {
       problems.push(`git would page through \`${p}\` (${from}), which waits for a keypress`);
-      fixes.push(fixFor(tool, 'GIT_PAGER'));
+      missing.push('GIT_PAGER');
     } else seen.push(`pager \`${p || 'cat'}\``);
   } else seen.push('no pager');
 
@@ -80,10 +80,10 @@ export async function gitEnvCheck(tool: ToolName, label: string, base: Env, over
     const from = winner('GIT_EDITOR', overlay, base, config);
     if (editorWaits(e)) {
       problems.push(`git would open the editor \`${e}\` (${from}), which waits for a person`);
-      fixes.push(fixFor(tool, 'GIT_EDITOR'));
+      missing.push('GIT_EDITOR');
     } else seen.push(`editor \`${e}\``);
   } else seen.push('no editor (git refuses to open one)');
 
-  if (problems.length) return fail(id, `in ${label} ${problems.join('; ')}`, fixes.join('; '));
+  if (problems.length) return fail(id, `in ${label} ${problems.join('; ')}`, fixFor(tool, missing));
   return pass(id, `git in ${label} uses ${seen.join(' and ')}: nothing waits for a person`);
 }

@@ -33,7 +33,7 @@ export const claude: ToolRecord = {
   doctor: {
     traces: { mentions: ['.claude/settings.json'] },
     shellLabel: "Claude Code's shell",
-    envFix: (key, value) => `set "${key}": "${value}" under "env" in .claude/settings.json (npx create-loop-guard --yes --force replaces your own value)`,
+    envFix: (vars) => `set ${vars.map(([key, value]) => `"${key}": "${value}"`).join(' and ')} under "env" in .claude/settings.json (npx create-loop-guard --yes --force replaces your own value)`,
     files: { local: { path: '.claude/settings.local.json' }, user: { path: '~/.claude/settings.json' } },
     hookEnv: { CLAUDE_PROJECT_DIR: '{root}' },
     // Claude Code gives its hooks and its shell the settings' env too; later layers win, as in Claude Code.

@@ -1,3 +1,4 @@
+import { exportArgs } from './env-fix.ts';
 import type { ToolRecord } from './types.ts';
 
 /** What Cline loads: a small loader (Cline imports plugins with jiti, which would put a large file through Babel). */
@@ -20,7 +21,7 @@ export const cline: ToolRecord = {
   doctor: {
     traces: { exists: [CLINE_PLUGIN] },
     shellLabel: "Cline's shell",
-    envFix: (key, value) => `Cline has no project setting for its shell's environment: export ${key}=${value} before starting cline`,
+    envFix: (vars) => `Cline has no project setting for its shell's environment: export ${exportArgs(vars)} before starting cline`,
   },
   nextSteps: ['Cline loads .cline/plugins/loop-guard.js when it starts a session (no trust step); it reads AGENTS.md itself.'],
 };

@@ -26,7 +26,7 @@ export const codex: ToolRecord = {
   doctor: {
     traces: { mentions: ['.codex/hooks.json', '.codex/config.toml'] },
     shellLabel: "Codex's shell",
-    envFix: (key, value) => `set ${key} = "${value}" in [shell_environment_policy] set of .codex/config.toml (npx create-loop-guard --yes --force replaces your own value)`,
+    envFix: (vars) => `set ${vars.map(([key, value]) => `${key} = "${value}"`).join(' and ')} in [shell_environment_policy] set of .codex/config.toml (npx create-loop-guard --yes --force replaces your own value)`,
     files: { user: { path: '~/.codex/config.toml', movedBy: [{ env: 'CODEX_HOME', dir: '~/.codex' }] } },
     // Hooks may also live in [hooks] of config.toml.
     hooksAlsoIn: ['env'],

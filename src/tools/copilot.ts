@@ -1,3 +1,4 @@
+import { exportArgs } from './env-fix.ts';
 import { GUARD_INTENT, GUARD_PATH, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
 
 export const copilot: ToolRecord = {
@@ -29,7 +30,7 @@ export const copilot: ToolRecord = {
   doctor: {
     traces: { mentions: ['.github/hooks/loop-guard.json'] },
     shellLabel: "Copilot CLI's shell",
-    envFix: (key, value) => `Copilot CLI has no project setting for its shell's environment: export ${key}=${value} before starting copilot`,
+    envFix: (vars) => `Copilot CLI has no project setting for its shell's environment: export ${exportArgs(vars)} before starting copilot`,
     files: { user: { path: '~/.copilot/config.json', movedBy: [{ env: 'COPILOT_HOME', dir: '~/.copilot' }] } },
     hookRules: [{ in: ['user'], key: ['disableAllHooks'], is: true, message: '{file} sets "disableAllHooks": true, so Copilot CLI runs no hooks at all', fix: 'remove it from {file}' }],
     shellEnv: { env: {}, source: 'no setting of ours (Copilot CLI has none for its shell)' },

@@ -1,3 +1,4 @@
+import { exportArgs } from './env-fix.ts';
 import { GUARD_INTENT, GUARD_PATH, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
 
 export const gemini: ToolRecord = {
@@ -33,7 +34,7 @@ export const gemini: ToolRecord = {
     traces: { mentions: ['.gemini/settings.json'] },
     shellLabel: "Gemini CLI's shell",
     // Gemini's shell sets PAGER=cat, GIT_PAGER=cat and GIT_TERMINAL_PROMPT=0 itself; it has no project setting for other variables.
-    envFix: (key, value) => `Gemini CLI has no project setting for its shell's environment: export ${key}=${value} before starting gemini`,
+    envFix: (vars) => `Gemini CLI has no project setting for its shell's environment: export ${exportArgs(vars)} before starting gemini`,
     files: {
       user: { path: '~/.gemini/settings.json', movedBy: [{ env: 'GEMINI_CLI_HOME', dir: '~' }] },
       trustedFolders: {

@@ -1,3 +1,4 @@
+import { exportArgs } from './env-fix.ts';
 import type { ToolRecord } from './types.ts';
 
 /** Kilo loads `{plugin,plugins}/*.{ts,js}` from `.kilo/` and the legacy `.kilocode/`, not from `.opencode/`; its docs say new files go in `.kilo/`. */
@@ -16,7 +17,7 @@ export const kilo: ToolRecord = {
   doctor: {
     traces: { exists: [KILO_PLUGIN] },
     shellLabel: "Kilo's shell",
-    envFix: (key, value) => `npx create-loop-guard --yes --force to reinstall the plugin, which sets ${key}=${value} for every shell command`,
+    envFix: (vars) => `npx create-loop-guard --yes --force to reinstall the plugin, which sets ${exportArgs(vars)} for every shell command`,
     // Kilo's own captured payloads (assets/payloads/kilo/): the same shapes as OpenCode's.
     plugin: {
       path: KILO_PLUGIN,

@@ -1,3 +1,4 @@
+import { exportArgs } from './env-fix.ts';
 import type { ToolRecord } from './types.ts';
 
 export const OPENCODE_PLUGIN = '.opencode/plugins/loop-guard.js';
@@ -13,7 +14,7 @@ export const opencode: ToolRecord = {
   doctor: {
     traces: { exists: [OPENCODE_PLUGIN] },
     shellLabel: "OpenCode's shell",
-    envFix: (key, value) => `npx create-loop-guard --yes --force to reinstall the plugin, which sets ${key}=${value} for every shell command`,
+    envFix: (vars) => `npx create-loop-guard --yes --force to reinstall the plugin, which sets ${exportArgs(vars)} for every shell command`,
     plugin: {
       path: OPENCODE_PLUGIN,
       dist: 'opencode-plugin.js',

@@ -1,3 +1,4 @@
+import { exportArgs } from './env-fix.ts';
 import { GUARD_INTENT, GUARD_PATH, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
 
 export const qwen: ToolRecord = {
@@ -30,7 +31,7 @@ export const qwen: ToolRecord = {
     traces: { mentions: ['.qwen/settings.json'] },
     shellLabel: "Qwen Code's shell",
     // Qwen's shell sets PAGER=cat itself (not GIT_PAGER); it has no project setting for other variables.
-    envFix: (key, value) => `Qwen Code has no project setting for its shell's environment: export ${key}=${value} before starting qwen`,
+    envFix: (vars) => `Qwen Code has no project setting for its shell's environment: export ${exportArgs(vars)} before starting qwen`,
     hookEnv: { QWEN_PROJECT_DIR: '{root}', CLAUDE_PROJECT_DIR: '{root}' },
     hookRules: [{ in: ['hooks'], key: ['disableAllHooks'], is: true, message: '{file} sets "disableAllHooks": true, so Qwen Code runs no hooks at all', fix: 'remove "disableAllHooks" from {file}' }],
     shellEnv: { env: { PAGER: 'cat' }, source: "Qwen Code's own shell settings" },

@@ -36,8 +36,8 @@ export interface DoctorFacts {
   traces: { mentions?: string[]; exists?: string[] };
   /** The shell the tool runs commands in, as a check names it ("Claude Code's shell"). */
   shellLabel: string;
-  /** How to give that shell one of our environment values, when doctor finds it missing. */
-  envFix: (key: string, value: string) => string;
+  /** How to give that shell our environment values that doctor finds missing (one fix naming them all). */
+  envFix: (vars: ReadonlyArray<readonly [key: string, value: string]>) => string;
   /** How doctor drives the tool's hook commands with its captured payloads (absent: no command hooks, e.g. a plugin). */
   replay?: ReplayFacts;
   /** An in-process plugin instead of hook commands: doctor loads it in a child Node and drives it (see PluginFacts). */

@@ -59,6 +59,15 @@ describe('gitEnvCheck', () => {
     expect(c.fix).toContain('--shell-profile');
   });
 
+  it('both waiting: one fix that names each variable once, in the way the tool takes them', async () => {
+    const { root, env } = repo('[core]\n\tpager = less\n\teditor = vim\n');
+    const cline = await gitEnvCheck('cline', "Cline's shell", env, { env: {}, source: 'nothing' }, gitRunner(root));
+    expect(cline.ok).toBe(false);
+    expect(cline.fix).toBe("Cline has no project setting for its shell's environment: export GIT_PAGER=cat GIT_EDITOR=true before starting cline");
+    const claude = await gitEnvCheck('claude', "Claude Code's shell", env, { env: {}, source: '.claude/settings.json "env"' }, gitRunner(root));
+    expect(claude.fix).toBe('set "GIT_PAGER": "cat" and "GIT_EDITOR": "true" under "env" in .claude/settings.json (npx create-loop-guard --yes --force replaces your own value)');
+  });
+
   it("fails on the tool's own waiting value", async () => {
     const { root, env } = repo();
     const c = await gitEnvCheck('claude', "Claude Code's shell", env, { env: { ...OURS, GIT_PAGER: 'less' }, source: '.claude/settings.json "env"' }, gitRunner(root));
