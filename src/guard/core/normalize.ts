@@ -169,7 +169,6 @@ const UNIT = '(?:[hm]|[ ]?(?:ms|us|\\u00b5s|\\u03bcs|ns|s|secs?|seconds?|mins?|m
 const DURATION = `(?:\\d+[hm] ?(?=\\d))*\\d+(?:\\.\\d+)?${UNIT}`;
 
 const HEX_ADDRESS_GATE_RE = /0x|@/i;
-
 const EPOCH_GATE_RE = /1\d{9}/;
 const PID_GATE_RE = /pid|[Pp]rocess|\((?:node|bun|deno|electron):|\]:/i;
 
@@ -216,7 +215,6 @@ export function mayHaveUuid(text: string): boolean {
   }
   return false;
 }
-
 
 let builtTokenRules: ReadonlyArray<TokenRule> | undefined;
 
@@ -280,8 +278,8 @@ function buildTokenRules(): TokenRule[] {
         'gi',
       ),
       to: '<tmp>',
-      // Each alternative ends in one: "/tmp", a Windows "\\Temp", %TEMP%, $TMPDIR, $env:TMP. A bare "temp" ran the
-      // rule's large pattern on every "attempt" and "template".
+      // Every match holds one: "/tmp", a Windows "\\Temp", %TEMP%, $TMPDIR, $env:TMP (lower-cased). A bare "temp" ran
+      // the rule's large pattern on every "attempt" and "template".
       needles: ['/tmp', '\\tmp', '/temp', '\\temp', '/var/folders/', '%tmp%', '%temp%', 'tmpdir', '$env:t'],
       needlesIgnoreCase: true,
     },
@@ -379,7 +377,7 @@ function buildTokenRules(): TokenRule[] {
       ),
       to: '<date>',
       needles: ['-', '/', ...MONTHS],
-      // Every match has a digit right before its first - or /, or a month name: a path's slashes alone do not run it.
+      // A digit-separated date or a month name (mayHaveDate): a path's slashes, even after a digit, do not run it.
       gate: mayHaveDate,
       keepOnMeaningLines: true,
     },
