@@ -49,11 +49,12 @@ const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})(.*)$/;
  * Which lines sit inside fenced code blocks (``` or ~~~), following CommonMark's closing rule
  * (same character, at least as long, nothing after) but allowing any indentation, because fences
  * inside nested list items are indented past the 3 spaces CommonMark allows at top level.
+ * Lines before `from` (a Markdown file's front matter, which is YAML, not Markdown) are never in a fence.
  */
-export function scanFences(lines: readonly Line[]): FenceScan {
+export function scanFences(lines: readonly Line[], from = 0): FenceScan {
   const inFence: boolean[] = new Array<boolean>(lines.length).fill(false);
   let open: { char: string; len: number; at: number } | null = null;
-  for (let i = 0; i < lines.length; i++) {
+  for (let i = from; i < lines.length; i++) {
     const text = lines[i]!.text;
     if (open === null) {
       const m = FENCE_OPEN.exec(text);

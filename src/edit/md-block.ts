@@ -102,7 +102,8 @@ function parse(text: string, id: string, style: CommentStyle): Parsed {
   const { bom, rest } = splitBom(text);
   const lines = splitLines(rest);
   const eol = detectEol(rest);
-  const fences = style === 'markdown' ? scanFences(lines) : null;
+  // A fence in the front matter (YAML) opens nothing: the block put after it must still read as our block.
+  const fences = style === 'markdown' ? scanFences(lines, headLength(lines, style)) : null;
   const pattern = markerPatterns(id, style);
   const begins: number[] = [];
   const ends: number[] = [];

@@ -401,6 +401,21 @@ describe('inspectBlock and removeBlock odds and ends', () => {
   });
 });
 
+describe('front matter', () => {
+  it('a fence inside the front matter opens nothing: the block after it is found, rerun unchanged, removed exactly', () => {
+    // Found by the round-trip property (seed -1543927713): "```" in YAML front matter hid the block inserted after it.
+    for (const before of ['---\n```\r\n---', '---\n~~~\ntitle: x\n---\n# Doc\n']) {
+      for (const position of ['start', 'end'] as const) {
+        const out = upsertBlock(before, md, { force: false, position });
+        expect(out.status).toBe('changed');
+        expect(inspectBlock(changedText(out), md).state).toBe('current');
+        expect(upsertBlock(changedText(out), md, { force: false, position }).status).toBe('unchanged');
+        expect(changedText(removeBlock(changedText(out), md, { force: false }).outcome)).toBe(before);
+      }
+    }
+  });
+});
+
 describe('property: any text round-trips', () => {
   // Pieces that stress line endings, blank lines, fences and BOMs; a lone \r is out of scope.
   const piece = fc.constantFrom('a', ' ', '\n', '\r\n', '```', '~~~', '# h', '- x', '---', '#!/bin/sh', '<!-- x -->');
