@@ -553,12 +553,12 @@ export function sortFileBlocks(text: string): string {
   let runIndent = -1;
   const flush = (): void => {
     if (run.length > 1) {
-      // Each block's text is joined once, not twice per comparison (a 30 KB suite has hundreds of comparisons).
-      const keyed = run.map((block) => ({ key: block.join('\n'), block }));
-      keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-      run = keyed.map((k) => k.block);
-    }
-    for (const block of run) out.push(...block);
+      // Each block's text, joined once, is what is sorted and written: the output is joined with "\n" anyway, and the
+      // default sort (UTF-16 code units, as `<` compares) runs about twice as fast as one with a comparator.
+      const texts = run.map((block) => block.join('\n'));
+      texts.sort();
+      for (const text of texts) out.push(text);
+    } else for (const block of run) out.push(...block);
     run = [];
     runIndent = -1;
   };
