@@ -57,7 +57,7 @@ export function cacheFileName(key: string): string {
   const flags = `${process.execArgv.join(' ')}\u0000${process.env.NODE_OPTIONS ?? ''}`;
   // The key's own fields name the file, and only flags are hashed, when there are any: the loader's code is compiled
   // afresh in every process (it is what loads the cache), and hashing the key there cost each event ~0.2 ms.
-  const name = key.split(':').join('-').replace(/[^A-Za-z0-9._-]/g, '_');
+  const name = key.replace(/[^A-Za-z0-9._-]/g, '-');
   return `code-cache-${process.version}-${process.arch}-${name}${flags === '\u0000' ? '' : `-${hash64(flags)}`}.bin`;
 }
 

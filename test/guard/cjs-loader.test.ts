@@ -169,6 +169,9 @@ describe('code-cache (in-process)', () => {
     const st = statSync(cjsFile);
     expect(cacheFileName('k')).toContain(process.version);
     expect(cacheFileName('k')).not.toBe(cacheFileName('k2'));
+    // The key's fields name the file: nothing in a key can make the name leave the state directory.
+    expect(cacheFileName('../a/b:c\u0000d')).toMatch(/^code-cache-[A-Za-z0-9._-]+\.bin$/);
+    expect(cacheFileName('../a/b:c\u0000d')).not.toContain('/');
     expect(cacheKey(st, 'h1')).not.toBe(cacheKey(st, 'h2'));
     expect(cacheKey(st, 'h1')).not.toBe(cacheKey({ ...st, mtimeMs: st.mtimeMs + 1 } as typeof st, 'h1'));
   });
