@@ -184,8 +184,12 @@ describe.runIf(enabled)('capture real payloads', () => {
     expect(r.captures.length, r.context).toBeGreaterThan(0);
   }, 300_000);
 
-  it('opencode: read/edit/write/task and bash truncated / timed out', async () => {
-    if (!agentStatus('opencode').ok) throw new Error(agentStatus('opencode').reason ?? 'opencode missing');
+  // Kilo runs the OpenCode plugin API, from .kilo/plugins (it ignores .opencode/): the same steps, captured in each.
+  it.each([
+    ['opencode', '.opencode'],
+    ['kilo', '.kilo'],
+  ] as const)('%s: read/edit/write/task and bash truncated / timed out (plugins in %s/plugins)', async (tool, pluginDir) => {
+    if (!agentStatus(tool).ok) throw new Error(agentStatus(tool).reason ?? `${tool} missing`);
     const steps = (repo: string): Turn => ({
       commands: [
         { name: 'read', input: { filePath: join(repo, 'app.js') } },
@@ -198,17 +202,17 @@ describe.runIf(enabled)('capture real payloads', () => {
       ],
       finalText: 'captured',
     });
-    const r = await capture('opencode', steps, (repo, _home, dir) => {
-      mkdirSync(join(repo, '.opencode', 'plugins'), { recursive: true });
-      writeFileSync(join(repo, '.opencode', 'plugins', 'capture.js'), PLUGIN(dir));
+    const r = await capture(tool, steps, (repo, _home, dir) => {
+      mkdirSync(join(repo, pluginDir, 'plugins'), { recursive: true });
+      writeFileSync(join(repo, pluginDir, 'plugins', 'capture.js'), PLUGIN(dir));
     });
     const dirs = { [r.repo]: '/home/dev/proj', [r.home]: '/home/dev/home' };
     const labels = ['read', 'edit', 'write', 'bash-truncated', 'bash-failure-truncated', 'bash-timeout', 'task'];
-    save('opencode', 'offered-tools', { tools: r.tools }, dirs);
+    save(tool, 'offered-tools', { tools: r.tools }, dirs);
     for (const c of r.captures) {
       const p = c.payload as { hook?: string; input?: { tool?: string; callID?: string } };
       const step = stepOf(p.input?.callID);
-      save('opencode', `${p.hook}-${p.input?.tool ?? 'none'}-${step ? labels[step - 1] : 'other'}`, p, dirs);
+      save(tool, `${p.hook}-${p.input?.tool ?? 'none'}-${step ? labels[step - 1] : 'other'}`, p, dirs);
     }
     expect(r.captures.length, r.context).toBeGreaterThan(0);
   }, 300_000);
@@ -233,35 +237,6 @@ describe.runIf(enabled)('capture real payloads', () => {
     for (const c of r.captures) {
       const p = c.payload as { hook?: string; input?: { tool?: string } };
       save('opencode', `${p.hook}-${p.input?.tool ?? 'none'}-patch`, p, dirs);
-    }
-    expect(r.captures.length, r.context).toBeGreaterThan(0);
-  }, 300_000);
-
-  it('kilo: read/edit/write/task and bash truncated / timed out (the OpenCode plugin API, plugins in .kilo/plugins)', async () => {
-    if (!agentStatus('kilo').ok) throw new Error(agentStatus('kilo').reason ?? 'kilo missing');
-    const steps = (repo: string): Turn => ({
-      commands: [
-        { name: 'read', input: { filePath: join(repo, 'app.js') } },
-        { name: 'edit', input: { filePath: join(repo, 'app.js'), oldString: 'return 1;', newString: 'return 2;' } },
-        { name: 'write', input: { filePath: join(repo, 'created.txt'), content: 'written by the agent\n' } },
-        { name: 'bash', input: { command: BIG, description: 'print many lines' } },
-        { name: 'bash', input: { command: BIG_FAIL, description: 'print many lines then fail' } },
-        { name: 'bash', input: { command: SLOW, description: 'slow command', timeout: 1000 } },
-        { name: 'task', input: { description: 'Check the answer', prompt: 'Say done.', subagent_type: 'general' } },
-      ],
-      finalText: 'captured',
-    });
-    const r = await capture('kilo', steps, (repo, _home, dir) => {
-      mkdirSync(join(repo, '.kilo', 'plugins'), { recursive: true });
-      writeFileSync(join(repo, '.kilo', 'plugins', 'capture.js'), PLUGIN(dir));
-    });
-    const dirs = { [r.repo]: '/home/dev/proj', [r.home]: '/home/dev/home' };
-    const labels = ['read', 'edit', 'write', 'bash-truncated', 'bash-failure-truncated', 'bash-timeout', 'task'];
-    save('kilo', 'offered-tools', { tools: r.tools }, dirs);
-    for (const c of r.captures) {
-      const p = c.payload as { hook?: string; input?: { tool?: string; callID?: string } };
-      const step = stepOf(p.input?.callID);
-      save('kilo', `${p.hook}-${p.input?.tool ?? 'none'}-${step ? labels[step - 1] : 'other'}`, p, dirs);
     }
     expect(r.captures.length, r.context).toBeGreaterThan(0);
   }, 300_000);
