@@ -5,16 +5,15 @@
 //
 // LOOP_GUARD_SAVE_TRANSCRIPTS=<dir>: also copy the session files the CLIs wrote into <dir>/<tool>/ (how the fixtures in
 // test/fixtures/transcripts/{qwen,cline,kilo} were made).
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentStatus, describeRun, removeDir, runProcess, type AgentRun } from './agents.ts';
-import { CLI_PATH, makeRepo } from './helpers.ts';
+import { agentStatus, describeRun, removeDir, type AgentRun } from './agents.ts';
+import { listFiles, LOOP_CMD, PROGRESS_CMD, runAudit as audit, saveTranscripts } from './audit-helpers.ts';
+import { makeRepo } from './helpers.ts';
 import { startMockServer, type MockModelServer } from './mock-server.ts';
 import { killProcesses, processesUsingHome, runMoreAgent } from './more-agents.ts';
 
-const LOOP_CMD = 'echo ran >> ran.txt; ls /definitely-missing-dir';
-const PROGRESS_CMD = 'echo ran >> ran.txt; wc -l < ran.txt';
 const AGENTS = ['qwen', 'cline', 'kilo'] as const;
 type Agent = (typeof AGENTS)[number];
 /** Below the CLIs' own stop at 5 identical calls (Qwen Code, Cline); Kilo has none. */
@@ -27,7 +26,6 @@ const SESSION_ROOTS: Record<Agent, string[]> = {
 };
 
 const selected = (process.env.LOOP_GUARD_AGENTS || AGENTS.join(',')).split(',').map((s) => s.trim());
-const saveTo = process.env.LOOP_GUARD_SAVE_TRANSCRIPTS;
 const keepTmp = process.env.LOOP_GUARD_KEEP_TMP === '1';
 
 let server: MockModelServer;
@@ -37,16 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-function listFiles(dir: string): string[] {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return statSync(dir, { throwIfNoEntry: false })?.isFile() ? [dir] : [];
-  }
-  return entries.flatMap((e) => (statSync(join(dir, e)).isDirectory() ? listFiles(join(dir, e)) : [join(dir, e)]));
-}
 
 /** The text session files, a line each clipped, for a failure message: what the CLI wrote when the audit disagrees. */
 function sketch(files: string[]): string {
@@ -72,14 +60,6 @@ function longestIdenticalRun(files: string[]): number {
     }
   }
   return best;
-}
-
-async function audit(home: string, repo: string, extra: string[] = []) {
-  return runProcess(process.execPath, [CLI_PATH, 'audit', '--json', ...extra], {
-    cwd: repo,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_DATA_HOME: join(home, '.local/share'), XDG_STATE_HOME: join(home, '.local/state'), NO_COLOR: '1' },
-    timeoutMs: 60_000,
-  });
 }
 
 for (const agent of AGENTS) {
@@ -110,14 +90,7 @@ for (const agent of AGENTS) {
 
         const files = SESSION_ROOTS[agent].flatMap((r) => listFiles(join(home as string, r)));
         expect(files.length, `the CLI wrote its sessions under ${SESSION_ROOTS[agent].join(', ')}`).toBeGreaterThan(0);
-        if (saveTo) {
-          for (const f of files) {
-            const dest = join(saveTo, agent, relative(home, f));
-            mkdirSync(join(dest, '..'), { recursive: true });
-            cpSync(f, dest);
-          }
-          console.log(`[audit-more] ${agent}: saved ${files.length} files; loop repo ${loopRepo}, progress repo ${progressRepo}, home ${home}`);
-        }
+        saveTranscripts(agent, home, files, `loop repo ${loopRepo}, progress repo ${progressRepo}, home ${home}`);
 
         const inLoop = await audit(home, loopRepo);
         expect(inLoop.exitCode, inLoop.stderr).toBe(0);

@@ -4,19 +4,16 @@
 //
 // LOOP_GUARD_SAVE_TRANSCRIPTS=<dir>: also copy the transcripts the CLIs wrote into <dir>/<tool>/ (how the fixtures in
 // test/fixtures/transcripts/ were made; their temp paths were then rewritten as test/fixtures/PROVENANCE.md says).
-import { cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentStatus, AGENT_NAMES, guardSettingsEnv, describeRun, openCodeWarmTemplate, removeDir, runAgent, runProcess, type AgentRun, type FirstAgentName } from './agents.ts';
-import { CLI_PATH, makeRepo, scaffold } from './helpers.ts';
+import { agentStatus, AGENT_NAMES, guardSettingsEnv, describeRun, openCodeWarmTemplate, removeDir, runAgent, type AgentRun, type FirstAgentName } from './agents.ts';
+import { listFiles, LOOP_CMD, PROGRESS_CMD, runAudit as audit, saveTranscripts } from './audit-helpers.ts';
+import { makeRepo, scaffold } from './helpers.ts';
 import { startMockServer, type MockModelServer } from './mock-server.ts';
 
-const LOOP_CMD = 'echo ran >> ran.txt; ls /definitely-missing-dir';
-const PROGRESS_CMD = 'echo ran >> ran.txt; wc -l < ran.txt';
 const ATTEMPTS = 6;
 
 const selected = (process.env.LOOP_GUARD_AGENTS || AGENT_NAMES.join(',')).split(',').map((s) => s.trim());
-const saveTo = process.env.LOOP_GUARD_SAVE_TRANSCRIPTS;
 const keepTmp = process.env.LOOP_GUARD_KEEP_TMP === '1';
 
 let server: MockModelServer;
@@ -35,38 +32,6 @@ const SESSION_ROOTS: Record<FirstAgentName, string[]> = {
   codex: ['.codex/sessions'],
   opencode: ['.local/share/opencode/storage', '.local/share/opencode/opencode.db'],
 };
-
-function listFiles(dir: string): string[] {
-  let out: string[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return statSync(dir, { throwIfNoEntry: false })?.isFile() ? [dir] : [];
-  }
-  for (const e of entries) {
-    const p = join(dir, e);
-    out = statSync(p).isDirectory() ? out.concat(listFiles(p)) : out.concat([p]);
-  }
-  return out;
-}
-
-async function audit(home: string, repo: string, extra: string[] = []) {
-  const r = await runProcess(process.execPath, [CLI_PATH, 'audit', '--json', ...extra], {
-    cwd: repo,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      CLAUDE_CONFIG_DIR: join(home, '.claude'),
-      CODEX_HOME: join(home, '.codex'),
-      XDG_DATA_HOME: join(home, '.local/share'),
-      XDG_STATE_HOME: join(home, '.local/state'),
-      NO_COLOR: '1',
-    },
-    timeoutMs: 60_000,
-  });
-  return r;
-}
 
 for (const agent of AGENT_NAMES) {
   describe(`audit: ${agent}`, () => {
@@ -98,14 +63,7 @@ for (const agent of AGENT_NAMES) {
 
         const files = SESSION_ROOTS[agent].flatMap((r) => listFiles(join(home as string, r)));
         expect(files.length, `the CLI wrote its sessions under ${SESSION_ROOTS[agent].join(', ')}`).toBeGreaterThan(0);
-        if (saveTo) {
-          for (const f of files) {
-            const dest = join(saveTo, agent, relative(home, f));
-            mkdirSync(join(dest, '..'), { recursive: true });
-            cpSync(f, dest);
-          }
-          console.log(`[audit] ${agent}: saved ${files.length} files; loop repo ${loopRepo}, progress repo ${progressRepo}, home ${home}`);
-        }
+        saveTranscripts(agent, home, files, `loop repo ${loopRepo}, progress repo ${progressRepo}, home ${home}`);
 
         // Default scope: this repository only.
         const inLoop = await audit(home, loopRepo);
