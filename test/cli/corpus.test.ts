@@ -9,7 +9,7 @@ import { diffChars } from 'diff';
 import { parse as parseToml } from 'smol-toml';
 import { beforeAll, describe, expect as globalExpect, it, type ExpectStatic } from 'vitest';
 import { AGENT_ENV, HOOK_MARKER, TOOLS, type ToolName } from '../../src/tools/index.ts';
-import { fixtureRepo, readTree, requireCli, runCliAsync } from '../helpers/cli.ts';
+import { expectStableRerun, fixtureRepo, readTree, requireCli, runCliAsync } from '../helpers/cli.ts';
 
 beforeAll(requireCli);
 
@@ -274,13 +274,7 @@ describe.concurrent('install, rerun, --check, --remove', () => {
     }
     checkMerged(expect, c, original, installed.get(c.target) ?? '');
 
-    const rerun = await runCliAsync(['--yes'], { cwd: dir });
-    expect(rerun.status, rerun.stdout + rerun.stderr).toBe(0);
-    expect(rerun.stdout).toContain('Everything is up to date.');
-    expect(readTree(dir)).toEqual(installed);
-
-    const check = await runCliAsync(['--check'], { cwd: dir });
-    expect(check.status, check.stdout + check.stderr).toBe(0);
+    await expectStableRerun(dir, installed);
 
     const remove = await runCliAsync(['--remove', '--yes'], { cwd: dir });
     expect(remove.stderr).toBe('');

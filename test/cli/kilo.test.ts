@@ -10,7 +10,7 @@ import { runChecks } from '../../src/doctor/checks.ts';
 import { readOwnedHeader, withOwnedHeader } from '../../src/edit/owned-file.ts';
 import { KILO_PLUGIN } from '../../src/tools/kilo.ts';
 import { OPENCODE_PLUGIN } from '../../src/tools/opencode.ts';
-import { fixtureRepo, readTree, requireCli, runCliAsync } from '../helpers/cli.ts';
+import { expectStableRerun, fixtureRepo, readTree, requireCli, runCliAsync } from '../helpers/cli.ts';
 import { install, sandbox } from '../helpers/doctor.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
@@ -48,12 +48,7 @@ describe.concurrent('kilo', () => {
       expect(installed.get('AGENTS.md'), 'the stop rule: Kilo reads AGENTS.md itself').toMatch(/loop-guard/);
       for (const [rel, text] of Object.entries(files)) expect(installed.get(rel), `${rel} is untouched`).toBe(text);
 
-      const rerun = await runCliAsync(['--yes'], { cwd: dir });
-      expect(rerun.status, rerun.stdout + rerun.stderr).toBe(0);
-      expect(rerun.stdout).toContain('Everything is up to date.');
-      expect(readTree(dir)).toEqual(installed);
-      const check = await runCliAsync(['--check'], { cwd: dir });
-      expect(check.status, check.stdout + check.stderr).toBe(0);
+      await expectStableRerun(dir, installed);
 
       writeFileSync(join(dir, KILO_PLUGIN), `${shipped()}// mine\n`);
       const drift = await runCliAsync(['--check'], { cwd: dir });

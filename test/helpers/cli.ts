@@ -3,6 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { expect } from 'vitest';
 import { cliFile, nodeBin, repoRoot, requireFiles } from './paths.ts';
 
 export { cliFile } from './paths.ts';
@@ -101,4 +102,14 @@ export function scrub(text: string, dir: string): string {
     .join('<repo>')
     .replace(/\/tmp\/lg-[\w-]+/g, '<tmp>')
     .replace(/@@ our file, (?:replaced: )?\d+(?: → \d+)? lines/g, '@@ our file, <n> lines');
+}
+
+/** A rerun after an install changes no byte and says so, and `--check` passes: what every install test asks next. */
+export async function expectStableRerun(dir: string, installed: Map<string, string>): Promise<void> {
+  const rerun = await runCliAsync(['--yes'], { cwd: dir });
+  expect(rerun.status, rerun.stdout + rerun.stderr).toBe(0);
+  expect(rerun.stdout).toContain('Everything is up to date.');
+  expect(readTree(dir)).toEqual(installed);
+  const check = await runCliAsync(['--check'], { cwd: dir });
+  expect(check.status, check.stdout + check.stderr).toBe(0);
 }
