@@ -2,7 +2,7 @@
 // the real hook commands (read back from the configs) run through `sh -c` as the tools run them, and the guard works.
 // What cannot be made safe (a backslash, for an ES-module hook file) is refused with exit 2 and the reason.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GUARD_PATH } from '../../src/tools/markers.ts';
@@ -113,12 +113,22 @@ describe('the hook process', () => {
     }
   });
 
-  it('with no HOME and no state dir set, finds the home directory itself and still refuses', () => {
-    const payload = { ...loadPayload('claude/PreToolUse-failure.json'), tool_input: { command: 'vim notes.txt' } };
-    const r = spawnSync(process.execPath, [guardFile, 'claude'], { input: JSON.stringify(payload), env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
-    expect(r.status).toBe(0);
-    expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  it('with no HOME and no state dir set, asks node:os for the home directory and counts there, also on a Node without process.getBuiltinModule', () => {
+    // A preload points os.homedir() at a scratch folder (the real home is never written); the second one also hides
+    // process.getBuiltinModule, as on Node before 20.16, where the hook loads node:os with require.
+    const dir = scratch();
+    const homeOnly = join(dir, 'home.cjs');
+    const oldNode = join(dir, 'old-node.cjs');
+    writeFileSync(homeOnly, "require('os').homedir = () => process.env.FAKE_HOME;\n");
+    writeFileSync(oldNode, "delete process.getBuiltinModule; require('os').homedir = () => process.env.FAKE_HOME;\n");
+    const post = { ...loadPayload('claude/PostToolUseFailure-failure.json'), session_id: `home-${process.pid}` };
+    for (const preload of [homeOnly, oldNode]) {
+      const home = join(dir, preload === homeOnly ? 'a' : 'b');
+      const r = spawnSync(process.execPath, ['-r', preload, guardFile, 'claude'], { input: JSON.stringify(post), env: { PATH: process.env.PATH ?? '', FAKE_HOME: home }, encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(readdirSync(join(home, '.local', 'state', 'loop-guard')).filter((n) => n.startsWith('claude-')), preload).toHaveLength(1);
+    }
   });
 
   it('/dev/null on stdin is no input, not a terminal: no usage line, exit 0', () => {
