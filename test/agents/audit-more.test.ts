@@ -5,7 +5,7 @@
 //
 // LOOP_GUARD_SAVE_TRANSCRIPTS=<dir>: also copy the session files the CLIs wrote into <dir>/<tool>/ (how the fixtures in
 // test/fixtures/transcripts/{qwen,cline,kilo} were made).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentStatus, describeRun, removeDir, type AgentRun } from './agents.ts';
@@ -18,6 +18,19 @@ const AGENTS = ['qwen', 'cline', 'kilo'] as const;
 type Agent = (typeof AGENTS)[number];
 /** Below the CLIs' own stop at 5 identical calls (Qwen Code, Cline); Kilo has none. */
 const ATTEMPTS: Record<Agent, number> = { qwen: 4, cline: 4, kilo: 6 };
+/**
+ * The sessions' commands per CLI. Qwen Code 0.24.4 settles a headless shell call on the child's 'exit' without waiting for
+ * its pipes (ShellExecutionService.childProcessFallback with streamStdout off), so a command that exits right after
+ * writing is recorded as "Output: (empty)" about one time in three: that splits the loop's run of identical results, and
+ * two in a row make a loop of the progress session. Its sessions run project scripts that pause after writing, so the
+ * output arrives first (a `sleep` in the command itself would make the command a poll, which the guard never counts).
+ */
+const LOOP_COMMANDS: Record<Agent, string> = { qwen: 'echo ran >> ran.txt; ./check.sh', cline: LOOP_CMD, kilo: LOOP_CMD };
+const PROGRESS_COMMANDS: Record<Agent, string> = { qwen: 'echo ran >> ran.txt; ./count.sh', cline: PROGRESS_CMD, kilo: PROGRESS_CMD };
+const SCRIPTS = {
+  'check.sh': '#!/bin/sh\nls /definitely-missing-dir\ns=$?\nsleep 1\nexit $s\n',
+  'count.sh': '#!/bin/sh\nwc -l < ran.txt\nsleep 1\n',
+};
 /** Where each CLI keeps its sessions inside an isolated HOME (the places audit looks). */
 const SESSION_ROOTS: Record<Agent, string[]> = {
   qwen: ['.qwen/projects'],
@@ -73,16 +86,17 @@ for (const agent of AGENTS) {
       if (!status.ok) throw new Error(`${agent} CLI unavailable: ${status.reason}`);
       const loopRepo = makeRepo();
       const progressRepo = makeRepo();
+      for (const repo of [loopRepo, progressRepo]) for (const [name, text] of Object.entries(SCRIPTS)) writeFileSync(join(repo, name), text, { mode: 0o755 });
       const runs: AgentRun[] = [];
       let home: string | undefined;
       try {
         const n = ATTEMPTS[agent];
-        server.setScript({ turns: [{ commands: Array<string>(n).fill(LOOP_CMD) }] });
+        server.setScript({ turns: [{ commands: Array<string>(n).fill(LOOP_COMMANDS[agent]) }] });
         const loop = await runMoreAgent(agent, loopRepo, server);
         runs.push(loop);
         home = loop.home;
         expect(loop.exitCode, describeRun(loop, server)).toBe(0);
-        server.setScript({ turns: [{ commands: Array<string>(n).fill(PROGRESS_CMD) }] });
+        server.setScript({ turns: [{ commands: Array<string>(n).fill(PROGRESS_COMMANDS[agent]) }] });
         const progress = await runMoreAgent(agent, progressRepo, server, { home });
         runs.push(progress);
         expect(progress.exitCode, describeRun(progress, server)).toBe(0);
@@ -96,11 +110,11 @@ for (const agent of AGENTS) {
         expect(inLoop.exitCode, inLoop.stderr).toBe(0);
         const report = JSON.parse(inLoop.stdout) as { loops: Array<{ tool: string; command: string; repeats: number; project: string; guard: { warnAt: number | null } }>; read: { unreadable: unknown[] } };
         expect(report.read.unreadable, inLoop.stdout).toEqual([]);
-        // Qwen Code 0.24.4 on a loaded machine sometimes records a call's output as "(empty)" (seen in 2 of 5 runs): the
-        // model saw a different result there, so the run of identical results is the longest one the file records.
+        // Should Qwen Code still record an "(empty)" output (see LOOP_COMMANDS), the model saw a different result there, so
+        // the run of identical results is the longest one the file records.
         const expected = agent === 'qwen' ? longestIdenticalRun(files.filter((f) => f.includes(basename(loopRepo)))) : n;
         expect(expected, sketch(files)).toBeGreaterThanOrEqual(2);
-        expect(report.loops.map((l) => [l.tool, l.command, l.repeats, l.project, l.guard.warnAt]), `${inLoop.stdout}\n${sketch(files)}`).toEqual([[agent, LOOP_CMD, expected, loopRepo, 2]]);
+        expect(report.loops.map((l) => [l.tool, l.command, l.repeats, l.project, l.guard.warnAt]), `${inLoop.stdout}\n${sketch(files)}`).toEqual([[agent, LOOP_COMMANDS[agent], expected, loopRepo, 2]]);
 
         const inProgress = await audit(home, progressRepo);
         const quiet = JSON.parse(inProgress.stdout) as { loops: unknown[]; totals: { sessions: number } };
