@@ -143,7 +143,10 @@ function normalizeLines(text: string): string {
 interface TokenRule extends NormalizeRule {
   re: RegExp;
   to: string;
-  /** A cheap test that is true whenever `re` could match; rules whose pattern opens with a lookbehind are slow to scan. */
+  /**
+   * A cheap test that is true whenever `re` could match, for what a list of substrings cannot say (a digit pattern);
+   * tried after the needles. Rules whose pattern opens with a lookbehind are slow to scan.
+   */
   gate?: (text: string) => boolean;
   /**
    * Substrings one of which every match of `re` contains (checked on the lower-cased text when `needlesIgnoreCase`):
@@ -168,9 +171,7 @@ const UNIT = '(?:[hm]|[ ]?(?:ms|us|\\u00b5s|\\u03bcs|ns|s|secs?|seconds?|mins?|m
 // Hours and minutes may lead a compound like "1h 2m 3s" or "0m0.004s"; the last part carries any unit.
 const DURATION = `(?:\\d+[hm] ?(?=\\d))*\\d+(?:\\.\\d+)?${UNIT}`;
 
-const HEX_ADDRESS_GATE_RE = /0x|@/i;
 const EPOCH_GATE_RE = /1\d{9}/;
-const PID_GATE_RE = /pid|[Pp]rocess|\((?:node|bun|deno|electron):|\]:/i;
 
 const isHex = (c: number): boolean => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 102);
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
@@ -376,7 +377,6 @@ function buildTokenRules(): TokenRule[] {
         'g',
       ),
       to: '<date>',
-      needles: ['-', '/', ...MONTHS],
       // A digit-separated date or a month name (mayHaveDate): a path's slashes, even after a digit, do not run it.
       gate: mayHaveDate,
       keepOnMeaningLines: true,
@@ -387,7 +387,6 @@ function buildTokenRules(): TokenRule[] {
       example: { before: 'Start at  02:40:33\n[9:05:01.250 PM] ready', after: 'Start at  <time>\n[<time>] ready' },
       re: /(?<![\w:.])\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?[AaPp][Mm](?![A-Za-z]))?(?!\d)/g,
       to: '<time>',
-      needles: [':'],
       gate: mayHaveClock,
       keepOnMeaningLines: true,
     },
@@ -444,7 +443,6 @@ function buildTokenRules(): TokenRule[] {
       to: '<hex>',
       needles: ['0x', '@'],
       needlesIgnoreCase: true,
-      gate: (text) => HEX_ADDRESS_GATE_RE.test(text),
     },
     {
       name: 'pid',
@@ -458,7 +456,6 @@ function buildTokenRules(): TokenRule[] {
       to: '$1$2$3$4<pid>',
       needles: ['pid', 'process', '(node:', '(bun:', '(deno:', '(electron:', ']:'],
       needlesIgnoreCase: true,
-      gate: (text) => PID_GATE_RE.test(text),
     },
     {
       name: 'loopback-port',
