@@ -30,8 +30,16 @@ function claudeSession(file, cwd, bytes, loopEvery = 50) {
   const session = `s-${Math.random().toString(16).slice(2)}`;
   const t0 = Date.parse('2026-11-20T09:00:00Z');
   const output = `${'src/foo.test.ts > adds numbers: AssertionError: expected 3 to be 4\n'.repeat(20)}`;
-  const source = Array.from({ length: 120 }, (_, k) => `${String(k + 1).padStart(6)}\texpect(add(${k}, 1)).toBe(${k + 1}); // case ${k}`).join('\n');
-  const bookkeeping = JSON.stringify({ type: 'attachment', attachment: { type: 'total_tokens_reminder', text: 'x'.repeat(1500) }, sessionId: session, cwd });
+  const source = Array.from(
+    { length: 120 },
+    (_, k) => `${String(k + 1).padStart(6)}\texpect(add(${k}, 1)).toBe(${k + 1}); // case ${k}`,
+  ).join('\n');
+  const bookkeeping = JSON.stringify({
+    type: 'attachment',
+    attachment: { type: 'total_tokens_reminder', text: 'x'.repeat(1500) },
+    sessionId: session,
+    cwd,
+  });
   let written = 0;
   let buf = '';
   for (let i = 0; written < bytes; i++) {
@@ -44,10 +52,70 @@ function claudeSession(file, cwd, bytes, loopEvery = 50) {
     const readId = `toolu_r${i}`;
     const lines = [
       // Between two shell calls, a file read: most of a real transcript's bytes are tool results like this one.
-      JSON.stringify({ parentUuid: null, isSidechain: false, message: { id: `msg_r${i}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Let me look at the test file first.' }, { type: 'tool_use', id: readId, name: 'Read', input: { file_path: `${cwd}/src/foo${i % 9}.test.ts` } }], usage: { input_tokens: 12, cache_creation_input_tokens: 300, cache_read_input_tokens: 44000, output_tokens: 60 } }, type: 'assistant', timestamp: at, cwd, sessionId: session }),
-      JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', content: source, tool_use_id: readId }] }, timestamp: at, cwd, sessionId: session }),
-      JSON.stringify({ parentUuid: null, isSidechain: false, message: { id: `msg_${i}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id, name: 'Bash', input: { command, description: 'run tests' } }], usage: { input_tokens: 12, cache_creation_input_tokens: 300, cache_read_input_tokens: 45000, output_tokens: 80 } }, type: 'assistant', timestamp: at, cwd, sessionId: session }),
-      JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', content: result, is_error: true, tool_use_id: id }] }, toolUseResult: `Error: ${result}`, timestamp: at, cwd, sessionId: session }),
+      JSON.stringify({
+        parentUuid: null,
+        isSidechain: false,
+        message: {
+          id: `msg_r${i}`,
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [
+            { type: 'text', text: 'Let me look at the test file first.' },
+            { type: 'tool_use', id: readId, name: 'Read', input: { file_path: `${cwd}/src/foo${i % 9}.test.ts` } },
+          ],
+          usage: {
+            input_tokens: 12,
+            cache_creation_input_tokens: 300,
+            cache_read_input_tokens: 44000,
+            output_tokens: 60,
+          },
+        },
+        type: 'assistant',
+        timestamp: at,
+        cwd,
+        sessionId: session,
+      }),
+      JSON.stringify({
+        parentUuid: null,
+        isSidechain: false,
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', content: source, tool_use_id: readId }] },
+        timestamp: at,
+        cwd,
+        sessionId: session,
+      }),
+      JSON.stringify({
+        parentUuid: null,
+        isSidechain: false,
+        message: {
+          id: `msg_${i}`,
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [{ type: 'tool_use', id, name: 'Bash', input: { command, description: 'run tests' } }],
+          usage: {
+            input_tokens: 12,
+            cache_creation_input_tokens: 300,
+            cache_read_input_tokens: 45000,
+            output_tokens: 80,
+          },
+        },
+        type: 'assistant',
+        timestamp: at,
+        cwd,
+        sessionId: session,
+      }),
+      JSON.stringify({
+        parentUuid: null,
+        isSidechain: false,
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', content: result, is_error: true, tool_use_id: id }] },
+        toolUseResult: `Error: ${result}`,
+        timestamp: at,
+        cwd,
+        sessionId: session,
+      }),
       bookkeeping,
     ];
     const text = `${lines.join('\n')}\n`;
@@ -66,14 +134,42 @@ function claudeSession(file, cwd, bytes, loopEvery = 50) {
 function codexSession(file, cwd, bytes) {
   const fd = openSync(file, 'w');
   let written = 0;
-  const meta = JSON.stringify({ timestamp: '2026-11-20T09:00:00.000Z', type: 'session_meta', payload: { id: 'x', cwd, cli_version: '0.171.0' } });
+  const meta = JSON.stringify({
+    timestamp: '2026-11-20T09:00:00.000Z',
+    type: 'session_meta',
+    payload: { id: 'x', cwd, cli_version: '0.171.0' },
+  });
   writeSync(fd, `${meta}\n`);
   for (let i = 0; written < bytes; i++) {
     const call = `call_${i}`;
     const text = [
-      JSON.stringify({ timestamp: '2026-11-20T09:00:01.000Z', type: 'response_item', payload: { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: `cargo test t${i}` }), call_id: call } }),
-      JSON.stringify({ timestamp: '2026-11-20T09:00:02.000Z', type: 'response_item', payload: { type: 'function_call_output', call_id: call, output: `Process exited with code 101\nOutput:\n${'error[E0308]: mismatched types\n'.repeat(30)}${i}` } }),
-      JSON.stringify({ timestamp: '2026-11-20T09:00:02.000Z', type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 40000, cached_input_tokens: 39000, output_tokens: 60 } } } }),
+      JSON.stringify({
+        timestamp: '2026-11-20T09:00:01.000Z',
+        type: 'response_item',
+        payload: {
+          type: 'function_call',
+          name: 'exec_command',
+          arguments: JSON.stringify({ cmd: `cargo test t${i}` }),
+          call_id: call,
+        },
+      }),
+      JSON.stringify({
+        timestamp: '2026-11-20T09:00:02.000Z',
+        type: 'response_item',
+        payload: {
+          type: 'function_call_output',
+          call_id: call,
+          output: `Process exited with code 101\nOutput:\n${'error[E0308]: mismatched types\n'.repeat(30)}${i}`,
+        },
+      }),
+      JSON.stringify({
+        timestamp: '2026-11-20T09:00:02.000Z',
+        type: 'event_msg',
+        payload: {
+          type: 'token_count',
+          info: { last_token_usage: { input_tokens: 40000, cached_input_tokens: 39000, output_tokens: 60 } },
+        },
+      }),
     ].join('\n');
     writeSync(fd, `${text}\n`);
     written += text.length + 1;
@@ -85,7 +181,12 @@ function codexSession(file, cwd, bytes) {
 function audit(home, args, cwd = work) {
   const env = { PATH: process.env.PATH, HOME: home, NO_COLOR: '1' };
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [cli, 'audit', '--json', ...args], { cwd, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const r = spawnSync(process.execPath, [cli, 'audit', '--json', ...args], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`audit ${args.join(' ')}: exit ${r.status}\n${r.stderr}`);
   return { ms, report: JSON.parse(r.stdout) };
@@ -95,7 +196,11 @@ try {
   // Throughput: one big transcript.
   const big = join(work, 'big');
   mkdirSync(join(big, '.claude', 'projects', '-home-dev-big'), { recursive: true });
-  const bytes = claudeSession(join(big, '.claude', 'projects', '-home-dev-big', 'big.jsonl'), '/home/dev/big', MB * 1e6);
+  const bytes = claudeSession(
+    join(big, '.claude', 'projects', '-home-dev-big', 'big.jsonl'),
+    '/home/dev/big',
+    MB * 1e6,
+  );
   const runs = [];
   let last;
   for (let i = 0; i < Math.max(1, Math.min(RUNS, 3)); i++) {
@@ -103,13 +208,24 @@ try {
     runs.push(last.report.read.ms);
   }
   const scanMs = median(runs);
-  console.log(`throughput: ${(bytes / 1e6).toFixed(0)} MB Claude Code transcript, ${last.report.loops.length} loops found, ` +
-    `read in ${(scanMs / 1000).toFixed(2)} s = ${(bytes / 1e6 / (scanMs / 1000)).toFixed(0)} MB/s (median of ${runs.length}; whole process ${(last.ms / 1000).toFixed(2)} s)`);
+  console.log(
+    `throughput: ${(bytes / 1e6).toFixed(0)} MB Claude Code transcript, ${last.report.loops.length} loops found, ` +
+      `read in ${(scanMs / 1000).toFixed(2)} s = ${(bytes / 1e6 / (scanMs / 1000)).toFixed(0)} MB/s (median of ${runs.length}; whole process ${(last.ms / 1000).toFixed(2)} s)`,
+  );
   // Reading alone: the same streamer and parser the CLI uses, bundled from src/ for this measurement.
   const probe = join(work, 'probe.mjs');
   await build({
-    stdin: { contents: "export { forEachLine } from './src/audit/lines.ts'; export { createClaudeParser, claudeLineMatters } from './src/audit/formats/claude.ts'; export { runAudit } from './src/audit/audit.ts';", resolveDir: root, loader: 'ts' },
-    bundle: true, platform: 'node', format: 'esm', outfile: probe, logLevel: 'error',
+    stdin: {
+      contents:
+        "export { forEachLine } from './src/audit/lines.ts'; export { createClaudeParser, claudeLineMatters } from './src/audit/formats/claude.ts'; export { runAudit } from './src/audit/audit.ts';",
+      resolveDir: root,
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: probe,
+    logLevel: 'error',
   });
   const { forEachLine, createClaudeParser, claudeLineMatters, runAudit } = await import(pathToFileURL(probe).href);
   // The same audit in this process, for its CPU time: on a shared machine the wall time above includes waiting for a core.
@@ -117,13 +233,22 @@ try {
   for (let i = 0; i < Math.max(1, Math.min(RUNS, 3)); i++) {
     const c0 = process.cpuUsage();
     const w0 = process.hrtime.bigint();
-    const r = runAudit({ all: true, json: true, redact: false }, { cwd: work, env: { HOME: big }, home: big, stdoutIsTTY: false, out() {}, err() {} });
+    const r = runAudit(
+      { all: true, json: true, redact: false },
+      { cwd: work, env: { HOME: big }, home: big, stdoutIsTTY: false, out() {}, err() {} },
+    );
     const cpu = process.cpuUsage(c0);
-    cpuRuns.push({ cpu: (cpu.user + cpu.system) / 1e3, wall: Number(process.hrtime.bigint() - w0) / 1e6, loops: r.report.loops.length });
+    cpuRuns.push({
+      cpu: (cpu.user + cpu.system) / 1e3,
+      wall: Number(process.hrtime.bigint() - w0) / 1e6,
+      loops: r.report.loops.length,
+    });
   }
   const cpuMs = median(cpuRuns.map((r) => r.cpu));
-  console.log(`throughput by CPU time (in process): ${(bytes / 1e6 / (cpuMs / 1000)).toFixed(0)} MB/s (${(cpuMs / 1000).toFixed(2)} s CPU, ` +
-    `${(median(cpuRuns.map((r) => r.wall)) / 1000).toFixed(2)} s wall, ${cpuRuns[0].loops} loops; median of ${cpuRuns.length})`);
+  console.log(
+    `throughput by CPU time (in process): ${(bytes / 1e6 / (cpuMs / 1000)).toFixed(0)} MB/s (${(cpuMs / 1000).toFixed(2)} s CPU, ` +
+      `${(median(cpuRuns.map((r) => r.wall)) / 1000).toFixed(2)} s wall, ${cpuRuns[0].loops} loops; median of ${cpuRuns.length})`,
+  );
   const parseRuns = [];
   const parseCpu = [];
   let shellCalls = 0;
@@ -134,16 +259,20 @@ try {
     const t0 = process.hrtime.bigint();
     forEachLine(join(big, '.claude', 'projects', '-home-dev-big', 'big.jsonl'), (line) => {
       if (!line || (parser.info.cwd !== undefined && !claudeLineMatters(line))) return;
-      parser.push(JSON.parse(line), (e) => { if (e.kind === 'shell') calls++; });
+      parser.push(JSON.parse(line), (e) => {
+        if (e.kind === 'shell') calls++;
+      });
     });
     parseRuns.push(Number(process.hrtime.bigint() - t0) / 1e6);
     const c = process.cpuUsage(c0);
     parseCpu.push((c.user + c.system) / 1e3);
     shellCalls = calls;
   }
-  console.log(`parse only: ${(bytes / 1e6 / (median(parseRuns) / 1000)).toFixed(0)} MB/s wall, ${(bytes / 1e6 / (median(parseCpu) / 1000)).toFixed(0)} MB/s CPU ` +
-    `(${shellCalls.toLocaleString('en')} shell calls, one per ${(bytes / shellCalls / 1000).toFixed(1)} KB; judging them through the guard core costs ` +
-    `${((scanMs - median(parseRuns)) * 1000 / shellCalls).toFixed(0)} µs wall, ${((cpuMs - median(parseCpu)) * 1000 / shellCalls).toFixed(0)} µs CPU each)`);
+  console.log(
+    `parse only: ${(bytes / 1e6 / (median(parseRuns) / 1000)).toFixed(0)} MB/s wall, ${(bytes / 1e6 / (median(parseCpu) / 1000)).toFixed(0)} MB/s CPU ` +
+      `(${shellCalls.toLocaleString('en')} shell calls, one per ${(bytes / shellCalls / 1000).toFixed(1)} KB; judging them through the guard core costs ` +
+      `${(((scanMs - median(parseRuns)) * 1000) / shellCalls).toFixed(0)} µs wall, ${(((cpuMs - median(parseCpu)) * 1000) / shellCalls).toFixed(0)} µs CPU each)`,
+  );
   rmSync(big, { recursive: true, force: true });
 
   // A typical developer HOME, audited from one project.
@@ -153,10 +282,12 @@ try {
     const cwd = `/home/dev/project-${p}`;
     const dir = join(home, '.claude', 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
     mkdirSync(dir, { recursive: true });
-    for (let s = 0; s < 8; s++) total += claudeSession(join(dir, `session-${s}.jsonl`), cwd, 400_000 + ((p * 8 + s) % 5) * 300_000);
+    for (let s = 0; s < 8; s++)
+      total += claudeSession(join(dir, `session-${s}.jsonl`), cwd, 400_000 + ((p * 8 + s) % 5) * 300_000);
     const cdir = join(home, '.codex', 'sessions', '2026', '11', String(10 + (p % 20)).padStart(2, '0'));
     mkdirSync(cdir, { recursive: true });
-    for (let s = 0; s < 8; s++) total += codexSession(join(cdir, `rollout-2026-11-20T09-00-00-${p}-${s}.jsonl`), cwd, 300_000);
+    for (let s = 0; s < 8; s++)
+      total += codexSession(join(cdir, `rollout-2026-11-20T09-00-00-${p}-${s}.jsonl`), cwd, 300_000);
   }
   const node0 = [];
   const scoped = [];
@@ -170,9 +301,11 @@ try {
     all.push(audit(home, ['--all']).ms);
   }
   const files = PROJECTS * 16;
-  console.log(`default run: HOME with ${files} sessions (${(total / 1e6).toFixed(0)} MB) in ${PROJECTS} projects, audited from one project: ` +
-    `${median(scoped).toFixed(0)} ms (${(median(scoped) / median(node0)).toFixed(1)}× node -e 0 = ${median(node0).toFixed(0)} ms); ` +
-    `--all: ${(median(all) / 1000).toFixed(2)} s = ${(total / 1e6 / (median(all) / 1000)).toFixed(0)} MB/s (medians of ${RUNS})`);
+  console.log(
+    `default run: HOME with ${files} sessions (${(total / 1e6).toFixed(0)} MB) in ${PROJECTS} projects, audited from one project: ` +
+      `${median(scoped).toFixed(0)} ms (${(median(scoped) / median(node0)).toFixed(1)}× node -e 0 = ${median(node0).toFixed(0)} ms); ` +
+      `--all: ${(median(all) / 1000).toFixed(2)} s = ${(total / 1e6 / (median(all) / 1000)).toFixed(0)} MB/s (medians of ${RUNS})`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -62,7 +62,8 @@ function generateRepo(dir, total) {
     return { count, inNodeModules };
   }
   for (let i = 0; i < 1500; i++) file(`src/mod${i % 40}/file${i}.ts`, `export const v${i} = ${i};\n`);
-  for (let i = 0; i < 400; i++) file(`test/unit${i % 10}/file${i}.test.ts`, `import { v${i} } from '../../src/mod${i % 40}/file${i}.ts';\n`);
+  for (let i = 0; i < 400; i++)
+    file(`test/unit${i % 10}/file${i}.test.ts`, `import { v${i} } from '../../src/mod${i % 40}/file${i}.ts';\n`);
   for (let i = 0; i < 100; i++) file(`docs/page${i}.md`, `# page ${i}\n`);
   // Packages of 12 files; every 4th carries its own node_modules with 2 more packages, as npm nests conflicting versions.
   const pkgFiles = (base, name) => {
@@ -76,7 +77,8 @@ function generateRepo(dir, total) {
   for (let p = 0; count < total; p++) {
     const name = p % 7 === 0 ? `@scope${p % 50}/pkg${p}` : `pkg${p}`;
     pkgFiles(`node_modules/${name}`, name);
-    if (p % 4 === 0) for (let d = 0; d < 2 && count < total; d++) pkgFiles(`node_modules/${name}/node_modules/dep${d}`, `dep${d}`);
+    if (p % 4 === 0)
+      for (let d = 0; d < 2 && count < total; d++) pkgFiles(`node_modules/${name}/node_modules/dep${d}`, `dep${d}`);
   }
   return { count, inNodeModules };
 }
@@ -154,22 +156,34 @@ try {
   const versionMs = med['cli --version'];
   const tinyMs = med['cli --check, tiny repo'];
   const bigMs = med[`cli --check, ${fmt(written)}-file repo`];
-  console.log(`create-loop-guard --check: median of ${RUNS} interleaved runs each (node ${process.version}, ${process.platform}/${process.arch})\n`);
-  console.log(`generated repo: ${fmt(written)} files, ${fmt(inNodeModules)} of them in node_modules (${fmt(walked)} entries with dirs), in ${genMs.toFixed(0)} ms`);
+  console.log(
+    `create-loop-guard --check: median of ${RUNS} interleaved runs each (node ${process.version}, ${process.platform}/${process.arch})\n`,
+  );
+  console.log(
+    `generated repo: ${fmt(written)} files, ${fmt(inNodeModules)} of them in node_modules (${fmt(walked)} entries with dirs), in ${genMs.toFixed(0)} ms`,
+  );
   console.log(`setup on it (--yes --tools ${TOOLS}): ${setupBigMs.toFixed(0)} ms, once`);
   console.log(`for scale, one readdirSync(recursive) walk of it: ${walkMs.toFixed(0)} ms`);
   console.log(`tiny repo: ${tinyFiles} files, set up the same way\n`);
   console.log(`${'contender'.padEnd(40)} ${'ms'.padStart(7)}  ÷ node -e 0`);
-  for (const [k, v] of Object.entries(med)) console.log(`${k.padEnd(40)} ${v.toFixed(1).padStart(7)}  ${(v / nodeMs).toFixed(3).padStart(10)}`);
+  for (const [k, v] of Object.entries(med))
+    console.log(`${k.padEnd(40)} ${v.toFixed(1).padStart(7)}  ${(v / nodeMs).toFixed(3).padStart(10)}`);
   console.log('');
-  const ratio = (label, value, note = '') => console.log(`ratio ${label.padEnd(44)} ${value.toFixed(3)}${note ? `   (${note})` : ''}`);
+  const ratio = (label, value, note = '') =>
+    console.log(`ratio ${label.padEnd(44)} ${value.toFixed(3)}${note ? `   (${note})` : ''}`);
   ratio(`--check (${fmt(written)} files) ÷ node -e 0:`, bigMs / nodeMs, 'goal ≤ 3');
   ratio('--check (tiny repo) ÷ node -e 0:', tinyMs / nodeMs);
-  ratio(`--check (${fmt(written)} files) ÷ tiny repo:`, bigMs / tinyMs, '≈ 1: the cost does not depend on the file count');
+  ratio(
+    `--check (${fmt(written)} files) ÷ tiny repo:`,
+    bigMs / tinyMs,
+    '≈ 1: the cost does not depend on the file count',
+  );
   ratio('--check (tiny repo) ÷ cli --version:', tinyMs / versionMs, "the check's own work on top of loading the CLI");
   console.log('');
   if (probe.inRepo === 0) {
-    console.log(`fs probe: saw ${probe.calls} node:fs calls, none in the repo, so it proves nothing here (preload not effective)`);
+    console.log(
+      `fs probe: saw ${probe.calls} node:fs calls, none in the repo, so it proves nothing here (preload not effective)`,
+    );
   } else {
     console.log(
       `fs probe (--check, ${fmt(written)}-file repo): ${probe.inRepo} node:fs calls on paths in the repo ` +
@@ -180,6 +194,7 @@ try {
 } finally {
   const t0 = process.hrtime.bigint();
   // rm -rf removes 100,000 files faster than rmSync; rmSync covers systems without it.
-  if (process.platform === 'win32' || spawnSync('rm', ['-rf', work]).status !== 0) rmSync(work, { recursive: true, force: true });
+  if (process.platform === 'win32' || spawnSync('rm', ['-rf', work]).status !== 0)
+    rmSync(work, { recursive: true, force: true });
   console.log(`(temp repos removed in ${ms(t0).toFixed(0)} ms)`);
 }

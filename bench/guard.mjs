@@ -23,7 +23,9 @@ import { testOutput } from './test-output.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 const PRIOR = Number(process.env.BENCH_PRIOR ?? 10_000);
-const defaultHook = existsSync(join(root, 'dist', 'loop-guard.cjs')) ? join(root, 'dist', 'loop-guard.cjs') : join(root, 'dist', 'loop-guard.mjs');
+const defaultHook = existsSync(join(root, 'dist', 'loop-guard.cjs'))
+  ? join(root, 'dist', 'loop-guard.cjs')
+  : join(root, 'dist', 'loop-guard.mjs');
 const hook = process.env.BENCH_HOOK ? resolve(process.env.BENCH_HOOK) : defaultHook;
 const baseHook = process.env.BENCH_BASE ? resolve(process.env.BENCH_BASE) : undefined;
 const load = (rel) => JSON.parse(readFileSync(join(root, 'assets', 'payloads', rel), 'utf8'));
@@ -40,14 +42,22 @@ for (const major of wanted) {
 
 const work = mkdtempSync(join(tmpdir(), 'lg-bench-'));
 // A real CA bundle where the variable is set on this machine, else Node's own ~140 roots: what a corporate bundle costs.
-const caFile = process.env.NODE_EXTRA_CA_CERTS && existsSync(process.env.NODE_EXTRA_CA_CERTS)
-  ? process.env.NODE_EXTRA_CA_CERTS
-  : join(work, 'extra-ca.pem');
+const caFile =
+  process.env.NODE_EXTRA_CA_CERTS && existsSync(process.env.NODE_EXTRA_CA_CERTS)
+    ? process.env.NODE_EXTRA_CA_CERTS
+    : join(work, 'extra-ca.pem');
 if (caFile === join(work, 'extra-ca.pem')) writeFileSync(caFile, rootCertificates.join('\n'));
 
 // The same hook code, bundled for in-process use, seeds a long session without 10,000 process starts.
 const runHookFile = join(work, 'run-hook.mjs');
-await build({ entryPoints: [join(root, 'src/guard/main.ts')], outfile: runHookFile, bundle: true, platform: 'node', format: 'esm', logLevel: 'error' });
+await build({
+  entryPoints: [join(root, 'src/guard/main.ts')],
+  outfile: runHookFile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  logLevel: 'error',
+});
 const { runHook } = await import(pathToFileURL(runHookFile).href);
 
 const prePayload = load('claude/PreToolUse-failure.json');
@@ -58,11 +68,21 @@ const outputs = Array.from({ length: 16 }, (_, v) => `Exit code 1\n${testOutput(
 const stateDir = join(work, 'state');
 const baseEnv = { PATH: process.env.PATH ?? '', HOME: work, LOOP_GUARD_STATE_DIR: stateDir };
 for (const session of ['short', 'busy']) {
-  runHook(JSON.stringify({ ...postPayload, session_id: session, tool_use_id: 'seed', error: outputs[0] }), 'claude', baseEnv);
+  runHook(
+    JSON.stringify({ ...postPayload, session_id: session, tool_use_id: 'seed', error: outputs[0] }),
+    'claude',
+    baseEnv,
+  );
 }
 for (let i = 0; i < PRIOR; i++) {
   runHook(
-    JSON.stringify({ ...postPayload, session_id: 'busy', tool_use_id: `p${i}`, tool_input: { command: `cmd ${i % 500}` }, error: outputs[i % 16] }),
+    JSON.stringify({
+      ...postPayload,
+      session_id: 'busy',
+      tool_use_id: `p${i}`,
+      tool_input: { command: `cmd ${i % 500}` },
+      error: outputs[i % 16],
+    }),
     'claude',
     baseEnv,
   );
@@ -72,18 +92,39 @@ const LOAD_ONLY = 'load only (floor)';
 let n = 0;
 // Distinct commands per call: the steady state of a session that is not looping (64 commands kept, none warned).
 const payloads = {
-  pre: () => JSON.stringify({ ...prePayload, session_id: 'short', tool_use_id: `b${n}`, tool_input: { command: `npm test -- fresh-${n++}` } }),
+  pre: () =>
+    JSON.stringify({
+      ...prePayload,
+      session_id: 'short',
+      tool_use_id: `b${n}`,
+      tool_input: { command: `npm test -- fresh-${n++}` },
+    }),
   post: () =>
-    JSON.stringify({ ...postPayload, session_id: 'short', tool_use_id: `a${n}`, tool_input: { command: `npm test -- ${n}` }, error: outputs[n++ % 16] }),
+    JSON.stringify({
+      ...postPayload,
+      session_id: 'short',
+      tool_use_id: `a${n}`,
+      tool_input: { command: `npm test -- ${n}` },
+      error: outputs[n++ % 16],
+    }),
   'user-turn': () => JSON.stringify({ ...userPayload, session_id: `u${n++ % 4}` }),
   // The floor of this design: the whole file loaded and compiled (code cache and all), a payload with no event, no work.
   [LOAD_ONLY]: () => '{}',
   [`post, ${PRIOR.toLocaleString('en')} prior`]: () =>
-    JSON.stringify({ ...postPayload, session_id: 'busy', tool_use_id: `q${n}`, tool_input: { command: `npm test -- ${n}` }, error: outputs[n++ % 16] }),
+    JSON.stringify({
+      ...postPayload,
+      session_id: 'busy',
+      tool_use_id: `q${n}`,
+      tool_input: { command: `npm test -- ${n}` },
+      error: outputs[n++ % 16],
+    }),
 };
 
 // Optional prefixes, each an extra row set: "NAME=value" sets a variable ("NAME=" unsets it), "--flag" is a node flag.
-const prefixes = (process.env.BENCH_PREFIX ?? '').split(';').map((s) => s.trim()).filter(Boolean);
+const prefixes = (process.env.BENCH_PREFIX ?? '')
+  .split(';')
+  .map((s) => s.trim())
+  .filter(Boolean);
 function applyPrefix(prefix, env) {
   const flags = [];
   const e = { ...env };
@@ -100,10 +141,15 @@ function applyPrefix(prefix, env) {
 // in every process alike (baseline included). Far less moved by other load on a shared machine than wall time.
 const CPU = process.env.BENCH_METRIC === 'cpu';
 const preload = join(work, 'cpu-preload.cjs');
-writeFileSync(preload, "process.on('exit', () => { const c = process.cpuUsage(); require('fs').writeSync(2, `\\n@cpu ${c.user + c.system}\\n`); });\n");
+writeFileSync(
+  preload,
+  "process.on('exit', () => { const c = process.cpuUsage(); require('fs').writeSync(2, `\\n@cpu ${c.user + c.system}\\n`); });\n",
+);
 
 function time(bin, args, input, env) {
-  const argv = CPU ? [...args.filter((a) => a.startsWith('--')), '-r', preload, ...args.filter((a) => !a.startsWith('--'))] : args;
+  const argv = CPU
+    ? [...args.filter((a) => a.startsWith('--')), '-r', preload, ...args.filter((a) => !a.startsWith('--'))]
+    : args;
   const t0 = process.hrtime.bigint();
   const r = spawnSync(bin, argv, { input, env });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -121,12 +167,22 @@ for (const node of nodes) {
     const env = ca ? { ...baseEnv, NODE_EXTRA_CA_CERTS: caFile } : baseEnv;
     const row = { node, ca, baseline: [], events: {} };
     cells.push(row);
-    const variants = [['', env, [], hook], ...prefixes.map((p) => { const a = applyPrefix(p, env); return [p, a.env, a.flags, hook]; })];
+    const variants = [
+      ['', env, [], hook],
+      ...prefixes.map((p) => {
+        const a = applyPrefix(p, env);
+        return [p, a.env, a.flags, hook];
+      }),
+    ];
     if (baseHook) variants.push(['base', env, [], baseHook]);
     for (const [prefix, e, flags, file] of variants) {
       for (const [event, payload] of Object.entries(payloads)) {
         // Prefixes are compared on the events that matter most; the table stays readable.
-        if (prefix && (event.includes('prior') || (prefix !== 'base' && (event === 'user-turn' || event === LOAD_ONLY)))) continue;
+        if (
+          prefix &&
+          (event.includes('prior') || (prefix !== 'base' && (event === 'user-turn' || event === LOAD_ONLY)))
+        )
+          continue;
         const name = prefix ? `${event} [${prefix}]` : event;
         row.events[name] = { samples: [], run: () => time(node.bin, [...flags, file, 'claude'], payload(), e) };
       }
@@ -135,7 +191,11 @@ for (const node of nodes) {
   }
 }
 // Warm-up: the file cache, the hook's compile cache, each Node's own start-up files.
-for (let i = 0; i < 3; i++) for (const c of cells) { c.runBaseline(); for (const ev of Object.values(c.events)) ev.run(); }
+for (let i = 0; i < 3; i++)
+  for (const c of cells) {
+    c.runBaseline();
+    for (const ev of Object.values(c.events)) ev.run();
+  }
 for (let i = 0; i < RUNS; i++) {
   for (const c of cells) {
     c.baseline.push(c.runBaseline());
@@ -148,8 +208,12 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 
 const hookName = hook.startsWith(root) ? hook.slice(root.length) : hook;
-console.log(`loop-guard hook start-up: ${hookName}, ${RUNS} interleaved rounds, ${process.platform}/${process.arch}${baseHook ? `; [base] = ${baseHook}` : ''}`);
-console.log(`ratio = median hook ${CPU ? 'CPU time (user+sys, preload-measured)' : 'wall time'} ÷ median \`node -e 0\` (same node, same rounds); spread = p25–p75 of per-round ratios\n`);
+console.log(
+  `loop-guard hook start-up: ${hookName}, ${RUNS} interleaved rounds, ${process.platform}/${process.arch}${baseHook ? `; [base] = ${baseHook}` : ''}`,
+);
+console.log(
+  `ratio = median hook ${CPU ? 'CPU time (user+sys, preload-measured)' : 'wall time'} ÷ median \`node -e 0\` (same node, same rounds); spread = p25–p75 of per-round ratios\n`,
+);
 const head = `${'event'.padEnd(36)} ${'node'.padEnd(9)} ${'CA'.padEnd(5)} ${'node -e 0'.padStart(9)} ${'hook'.padStart(8)} ${'ratio'.padStart(6)}  spread`;
 console.log(head);
 console.log('-'.repeat(head.length + 6));
@@ -180,14 +244,23 @@ console.log(
 
 // The plugin figures, from bench/plugin.mjs in its summary mode.
 if (process.env.BENCH_PLUGIN !== '0') {
-  const r = spawnSync(process.execPath, [join(root, 'bench', 'plugin.mjs')], { env: { ...process.env, BENCH_JSON: '1' }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(root, 'bench', 'plugin.mjs')], {
+    env: { ...process.env, BENCH_JSON: '1' },
+    encoding: 'utf8',
+  });
   const line = r.stdout.trim().split('\n').pop() ?? '';
   try {
     const p = JSON.parse(line);
-    console.log(`OpenCode plugin, after with 30 KB output:  p99 ${(p.after30kP99 / 1000).toFixed(3)} ms, mean ${(p.after30kMean / 1000).toFixed(3)} ms   (goal p99 ≤ 1 ms)`);
-    console.log(`OpenCode plugin, before+after pair (4 KB): mean ${(p.pairMean / 1000).toFixed(3)} ms, p99 ${(p.pairP99 / 1000).toFixed(3)} ms   (goal mean ≤ 0.2 ms; node ${process.version})`);
+    console.log(
+      `OpenCode plugin, after with 30 KB output:  p99 ${(p.after30kP99 / 1000).toFixed(3)} ms, mean ${(p.after30kMean / 1000).toFixed(3)} ms   (goal p99 ≤ 1 ms)`,
+    );
+    console.log(
+      `OpenCode plugin, before+after pair (4 KB): mean ${(p.pairMean / 1000).toFixed(3)} ms, p99 ${(p.pairP99 / 1000).toFixed(3)} ms   (goal mean ≤ 0.2 ms; node ${process.version})`,
+    );
   } catch {
-    console.log(`OpenCode plugin: bench/plugin.mjs failed (exit ${r.status}): ${r.stderr.trim().split('\n').pop() ?? ''}`);
+    console.log(
+      `OpenCode plugin: bench/plugin.mjs failed (exit ${r.status}): ${r.stderr.trim().split('\n').pop() ?? ''}`,
+    );
   }
 }
 rmSync(work, { recursive: true, force: true });

@@ -54,7 +54,13 @@ export interface Overall {
   workWarnShare: number;
   loopsWarnedShare: number;
   loopsRefusedShare: number;
-  goals: { workRefusals: boolean; workWarnings: boolean; loopsRefused: boolean; loopsWarned: boolean; thrashNote: boolean };
+  goals: {
+    workRefusals: boolean;
+    workWarnings: boolean;
+    loopsRefused: boolean;
+    loopsWarned: boolean;
+    thrashNote: boolean;
+  };
 }
 export interface Score {
   classes: ClassScore[];

@@ -19,7 +19,9 @@ export const GOALS = {
 
 export function loadCorpus(dir = CORPUS_DIR) {
   const seqs = [];
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.jsonl'))
+    .sort()) {
     for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) if (line.trim()) seqs.push(JSON.parse(line));
   }
   return seqs;
@@ -29,7 +31,7 @@ const PRE_EVENTS = new Set(['PreToolUse', 'preToolUse']);
 
 /** What a hook's stdout says: a refusal, a warning (text added to the model's context), or nothing. */
 export function readHookAnswer(stdout, eventName) {
-  if (!stdout || !stdout.trim().startsWith('{')) return { deny: false, warn: null };
+  if (!stdout?.trim().startsWith('{')) return { deny: false, warn: null };
   let o;
   try {
     o = JSON.parse(stdout);
@@ -37,8 +39,13 @@ export function readHookAnswer(stdout, eventName) {
     return { deny: false, warn: null };
   }
   const h = o.hookSpecificOutput ?? {};
-  const deny = PRE_EVENTS.has(eventName) && (h.permissionDecision === 'deny' || o.permission === 'deny' || o.decision === 'block');
-  const warn = h.additionalContext ?? o.additional_context ?? (!PRE_EVENTS.has(eventName) && o.decision === 'block' ? o.reason : null) ?? null;
+  const deny =
+    PRE_EVENTS.has(eventName) && (h.permissionDecision === 'deny' || o.permission === 'deny' || o.decision === 'block');
+  const warn =
+    h.additionalContext ??
+    o.additional_context ??
+    (!PRE_EVENTS.has(eventName) && o.decision === 'block' ? o.reason : null) ??
+    null;
   return { deny, warn: typeof warn === 'string' && warn ? warn : null };
 }
 
@@ -50,15 +57,28 @@ export async function replaySequence(seq, impl, stateRoot) {
   const stateDir = mkdtempSync(join(stateRoot, 's-'));
   const flags = [];
   let lastAttempt = 0;
-  const flag = (i, step, kind, text) => flags.push({ step: i + 1, attempt: step.attempt ?? lastAttempt, kind, text: String(text).slice(0, 300) });
+  const flag = (i, step, kind, text) =>
+    flags.push({ step: i + 1, attempt: step.attempt ?? lastAttempt, kind, text: String(text).slice(0, 300) });
   try {
     if (seq.tool === 'opencode') {
       // The plugin reads its settings and state location when OpenCode creates it, so one fresh instance per sequence.
       const saved = process.env.LOOP_GUARD_STATE_DIR;
       process.env.LOOP_GUARD_STATE_DIR = stateDir;
       let aborted = 0;
-      const ctx = { directory: '/home/dev/proj', worktree: '/home/dev/proj', project: {}, serverUrl: 'http://127.0.0.1:4096',
-        client: { session: { abort: async () => { aborted += 1; return { data: true }; } } } };
+      const ctx = {
+        directory: '/home/dev/proj',
+        worktree: '/home/dev/proj',
+        project: {},
+        serverUrl: 'http://127.0.0.1:4096',
+        client: {
+          session: {
+            abort: async () => {
+              aborted += 1;
+              return { data: true };
+            },
+          },
+        },
+      };
       try {
         const hooks = await impl.LoopGuard(ctx);
         for (const [i, step] of seq.steps.entries()) {
@@ -83,7 +103,8 @@ export async function replaySequence(seq, impl, stateRoot) {
               } catch {
                 // a throwing after-hook is OpenCode's problem, not a verdict
               }
-              if (typeof output.output === 'string' && output.output !== before) flag(i, step, 'warn', output.output.slice(String(before ?? '').length));
+              if (typeof output.output === 'string' && output.output !== before)
+                flag(i, step, 'warn', output.output.slice(String(before ?? '').length));
             }
             if (aborted > abortsBefore) flag(i, step, 'refuse', 'session aborted');
           }
@@ -126,7 +147,14 @@ export function judge(seq, flags) {
     if (refused) reasons.push(`refused at step ${refusals[0].step}`);
     if (warned) reasons.push(`${warnings.length} warning(s), first at step ${warnings[0].step}`);
     if (missingNote) reasons.push(`expected ${note} note, got ${warnings.length}`);
-    return { ok: reasons.length === 0, refused, warned, justified: warned && Boolean(seq.justification), missingNote, reasons };
+    return {
+      ok: reasons.length === 0,
+      refused,
+      warned,
+      justified: warned && Boolean(seq.justification),
+      missingNote,
+      reasons,
+    };
   }
   const { warnBy, refuseBy } = seq.expect;
   const firstFlag = flags.length ? Math.min(...flags.map((f) => f.attempt)) : null;
@@ -134,8 +162,10 @@ export function judge(seq, flags) {
   const warnedInTime = firstFlag !== null && firstFlag <= warnBy;
   const refusedInTime = firstRefusal !== null && firstRefusal <= refuseBy;
   const reasons = [];
-  if (!warnedInTime) reasons.push(firstFlag === null ? 'never flagged' : `first flag at attempt ${firstFlag} (goal ≤ ${warnBy})`);
-  if (!refusedInTime) reasons.push(firstRefusal === null ? 'never refused' : `refused at attempt ${firstRefusal} (goal ≤ ${refuseBy})`);
+  if (!warnedInTime)
+    reasons.push(firstFlag === null ? 'never flagged' : `first flag at attempt ${firstFlag} (goal ≤ ${warnBy})`);
+  if (!refusedInTime)
+    reasons.push(firstRefusal === null ? 'never refused' : `refused at attempt ${firstRefusal} (goal ≤ ${refuseBy})`);
   return { ok: warnedInTime && refusedInTime, warnedInTime, refusedInTime, firstFlag, firstRefusal, reasons };
 }
 
@@ -155,8 +185,19 @@ export async function scoreCorpus(impl, { dir = CORPUS_DIR, filter } = {}) {
   }
   const classes = new Map();
   for (const r of results) {
-    const c = classes.get(r.seq.class) ?? { name: r.seq.class, label: r.seq.label, n: 0, refused: 0, warned: 0, justified: 0, noteOk: 0, notes: 0,
-      warnedInTime: 0, refusedInTime: 0, failing: [] };
+    const c = classes.get(r.seq.class) ?? {
+      name: r.seq.class,
+      label: r.seq.label,
+      n: 0,
+      refused: 0,
+      warned: 0,
+      justified: 0,
+      noteOk: 0,
+      notes: 0,
+      warnedInTime: 0,
+      refusedInTime: 0,
+      failing: [],
+    };
     c.n += 1;
     const v = r.verdict;
     if (r.seq.label === 'work') {
@@ -209,7 +250,17 @@ const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)}%` : '—');
 export function formatReport({ classes, overall }, { failing = true } = {}) {
   const lines = [];
   const row = (cells) => `| ${cells.join(' | ')} |`;
-  lines.push(row(['class', 'label', 'n', 'refused (work)', 'warned (work)', 'flagged by goal (loops)', 'refused by goal (loops)']));
+  lines.push(
+    row([
+      'class',
+      'label',
+      'n',
+      'refused (work)',
+      'warned (work)',
+      'flagged by goal (loops)',
+      'refused by goal (loops)',
+    ]),
+  );
   lines.push(row(['---', '---', '---:', '---:', '---:', '---:', '---:']));
   const order = (c) => (c.label === 'work' ? 0 : 1);
   for (const c of [...classes].sort((a, b) => order(a) - order(b))) {
@@ -217,18 +268,40 @@ export function formatReport({ classes, overall }, { failing = true } = {}) {
       const warned = c.notes ? `${c.warned} (note ok ${c.noteOk}/${c.notes})` : String(c.warned);
       lines.push(row([c.name, 'work', String(c.n), String(c.refused), warned, '', '']));
     } else {
-      lines.push(row([c.name, 'loop', String(c.n), '', '', `${c.warnedInTime} (${pct(c.warnedInTime, c.n)})`, `${c.refusedInTime} (${pct(c.refusedInTime, c.n)})`]));
+      lines.push(
+        row([
+          c.name,
+          'loop',
+          String(c.n),
+          '',
+          '',
+          `${c.warnedInTime} (${pct(c.warnedInTime, c.n)})`,
+          `${c.refusedInTime} (${pct(c.refusedInTime, c.n)})`,
+        ]),
+      );
     }
   }
   const mark = (ok) => (ok ? 'met' : 'NOT met');
   lines.push('');
   lines.push(`${overall.sequences} sequences: ${overall.work} work, ${overall.loops} loop`);
-  lines.push(`refusals on legitimate work:   ${overall.workRefused} of ${overall.work}  (goal 0)  ${mark(overall.goals.workRefusals)}`);
-  lines.push(`warnings on legitimate work:   ${overall.workWarned} of ${overall.work} = ${pct(overall.workWarned, overall.work)}, unjustified ${overall.workWarnedUnjustified}  (goal ≤ 2%, each justified)  ${mark(overall.goals.workWarnings)}`);
-  lines.push(`thrash: exactly one note:      ${overall.noteOk} of ${overall.notes}  (goal all)  ${mark(overall.goals.thrashNote)}`);
-  lines.push(`loops warned by the 3rd:       ${overall.loopsWarnedInTime} of ${overall.loops} = ${pct(overall.loopsWarnedInTime, overall.loops)}  (goal ≥ 95%)  ${mark(overall.goals.loopsWarned)}`);
-  lines.push(`loops refused by the 5th:      ${overall.loopsRefusedInTime} of ${overall.loops} = ${pct(overall.loopsRefusedInTime, overall.loops)}  (goal ≥ 95%)  ${mark(overall.goals.loopsRefused)}`);
-  lines.push('  (polls: warned by the 5th, refused by the 8th; waits for a person: refused at the 1st; see test/fixtures/judgment/README.md)');
+  lines.push(
+    `refusals on legitimate work:   ${overall.workRefused} of ${overall.work}  (goal 0)  ${mark(overall.goals.workRefusals)}`,
+  );
+  lines.push(
+    `warnings on legitimate work:   ${overall.workWarned} of ${overall.work} = ${pct(overall.workWarned, overall.work)}, unjustified ${overall.workWarnedUnjustified}  (goal ≤ 2%, each justified)  ${mark(overall.goals.workWarnings)}`,
+  );
+  lines.push(
+    `thrash: exactly one note:      ${overall.noteOk} of ${overall.notes}  (goal all)  ${mark(overall.goals.thrashNote)}`,
+  );
+  lines.push(
+    `loops warned by the 3rd:       ${overall.loopsWarnedInTime} of ${overall.loops} = ${pct(overall.loopsWarnedInTime, overall.loops)}  (goal ≥ 95%)  ${mark(overall.goals.loopsWarned)}`,
+  );
+  lines.push(
+    `loops refused by the 5th:      ${overall.loopsRefusedInTime} of ${overall.loops} = ${pct(overall.loopsRefusedInTime, overall.loops)}  (goal ≥ 95%)  ${mark(overall.goals.loopsRefused)}`,
+  );
+  lines.push(
+    '  (polls: warned by the 5th, refused by the 8th; waits for a person: refused at the 1st; see test/fixtures/judgment/README.md)',
+  );
   if (failing) {
     lines.push('');
     lines.push('failing sequences by class:');

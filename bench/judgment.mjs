@@ -41,17 +41,28 @@ async function main() {
   mkdirSync(outDir, { recursive: true });
   const outfile = join(outDir, 'guard-runhook.mjs');
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node18',
-    define: { __VERSION__: JSON.stringify(pkg.version) }, logLevel: 'warning' });
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node18',
+    define: { __VERSION__: JSON.stringify(pkg.version) },
+    logLevel: 'warning',
+  });
   const { runHook } = await import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
   const pluginPath = join(root, 'dist', 'opencode-plugin.js');
-  if (!existsSync(pluginPath)) throw new Error('dist/opencode-plugin.js is missing: run `npm run build` (npm run bench:judgment does)');
+  if (!existsSync(pluginPath))
+    throw new Error('dist/opencode-plugin.js is missing: run `npm run build` (npm run bench:judgment does)');
   const LoopGuard = pluginFunction(await import(pathToFileURL(pluginPath).href));
 
   const t0 = performance.now();
   const score = await scoreCorpus({ runHook, LoopGuard });
   const secs = ((performance.now() - t0) / 1000).toFixed(1);
-  console.log(`judgment: the guard (${relative(root, entry)} bundled; dist/opencode-plugin.js) on test/fixtures/judgment/, replayed in process in ${secs}s\n`);
+  console.log(
+    `judgment: the guard (${relative(root, entry)} bundled; dist/opencode-plugin.js) on test/fixtures/judgment/, replayed in process in ${secs}s\n`,
+  );
   console.log(formatReport(score, { failing: !quiet }));
 }
 

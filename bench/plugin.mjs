@@ -39,7 +39,9 @@ const afterPayload = (session, command, text, exit) => [
 ];
 
 // BENCH_PLUGIN_FILE times another build (e.g. an older release's plugin).
-const pluginFile = process.env.BENCH_PLUGIN_FILE ? resolve(process.env.BENCH_PLUGIN_FILE) : join(root, 'dist', 'opencode-plugin.js');
+const pluginFile = process.env.BENCH_PLUGIN_FILE
+  ? resolve(process.env.BENCH_PLUGIN_FILE)
+  : join(root, 'dist', 'opencode-plugin.js');
 const { LoopGuard } = await import(pathToFileURL(pluginFile).href);
 let t0 = process.hrtime.bigint();
 const hooks = await LoopGuard({ ...initCtx, client: {}, $: () => {}, serverUrl: new URL('http://127.0.0.1:4096') });
@@ -58,7 +60,8 @@ const coldAfterUs = Number(process.hrtime.bigint() - t0) / 1e3;
 const REALISTIC_CMD = 'cd packages/api && npx vitest run test/unit3/lexer.test.ts --reporter=default 2>&1 | tail -n 80';
 
 // A session 64 distinct commands deep (the detector's bound), each failed twice, for reads against a full state.
-for (let i = 0; i < 64; i++) for (let r = 0; r < 2; r++) await after(...afterPayload('busy', `npm run test:shard -- ${i}`, out4k[r], 1));
+for (let i = 0; i < 64; i++)
+  for (let r = 0; r < 2; r++) await after(...afterPayload('busy', `npm run test:shard -- ${i}`, out4k[r], 1));
 // A session where the real failing command has come back the same 4 times: its next `before` refuses it.
 for (let r = 0; r < 4; r++) await after(...afterPayload('denied', afterReal.input.args.command, smallOut, 2));
 
@@ -93,7 +96,12 @@ const rows = {
   },
   'after, small output, distinct commands': () => {
     const n = seq++;
-    const p = afterPayload('a-small-distinct', `ls /nonexistent-dir-${n}`, `ls: cannot access '/nonexistent-dir-${n}': No such file or directory\n`, 2);
+    const p = afterPayload(
+      'a-small-distinct',
+      `ls /nonexistent-dir-${n}`,
+      `ls: cannot access '/nonexistent-dir-${n}': No such file or directory\n`,
+      2,
+    );
     return timed(() => after(...p)).finally(() => countWarn(p[1]));
   },
   'after, small output, same command (warns)': () => {
@@ -117,7 +125,12 @@ const rows = {
     const n = seq++;
     const cmd = `ls /nonexistent-dir-${n}`;
     const b = beforePayload('pair-small', cmd);
-    const a = afterPayload('pair-small', cmd, `ls: cannot access '/nonexistent-dir-${n}': No such file or directory\n`, 2);
+    const a = afterPayload(
+      'pair-small',
+      cmd,
+      `ls: cannot access '/nonexistent-dir-${n}': No such file or directory\n`,
+      2,
+    );
     return timed(async () => {
       await before(...b);
       await after(...a);
@@ -175,7 +188,16 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted
 const stats = Object.fromEntries(
   Object.entries(samples).map(([k, v]) => {
     const s = [...v].sort((a, b) => a - b);
-    return [k, { mean: v.reduce((a, b) => a + b, 0) / v.length, p50: pct(s, 50), p99: pct(s, 99), max: s[s.length - 1], cpu: cpuUs[k] / v.length }];
+    return [
+      k,
+      {
+        mean: v.reduce((a, b) => a + b, 0) / v.length,
+        p50: pct(s, 50),
+        p99: pct(s, 99),
+        max: s[s.length - 1],
+        cpu: cpuUs[k] / v.length,
+      },
+    ];
   }),
 );
 
@@ -187,9 +209,15 @@ if (process.env.BENCH_JSON) {
   process.exit(0);
 }
 
-console.log(`OpenCode plugin, in-process: ${CALLS.toLocaleString('en')} calls per row after ${WARMUP} warm-up, rows interleaved in batches of ${BATCH} (node ${process.version}, ${process.platform}/${process.arch})\n`);
-console.log(`LoopGuard() init: ${initUs.toFixed(0)} µs · first before (cold): ${coldBeforeUs.toFixed(0)} µs · first after, 4 KB (cold): ${coldAfterUs.toFixed(0)} µs\n`);
-console.log(`${'hook call (wall µs per call)'.padEnd(44)} ${'mean'.padStart(8)} ${'p50'.padStart(8)} ${'p99'.padStart(8)} ${'max'.padStart(8)} ${'cpu mean'.padStart(8)}  ${'p99÷1ms'.padStart(7)}  warned`);
+console.log(
+  `OpenCode plugin, in-process: ${CALLS.toLocaleString('en')} calls per row after ${WARMUP} warm-up, rows interleaved in batches of ${BATCH} (node ${process.version}, ${process.platform}/${process.arch})\n`,
+);
+console.log(
+  `LoopGuard() init: ${initUs.toFixed(0)} µs · first before (cold): ${coldBeforeUs.toFixed(0)} µs · first after, 4 KB (cold): ${coldAfterUs.toFixed(0)} µs\n`,
+);
+console.log(
+  `${'hook call (wall µs per call)'.padEnd(44)} ${'mean'.padStart(8)} ${'p50'.padStart(8)} ${'p99'.padStart(8)} ${'max'.padStart(8)} ${'cpu mean'.padStart(8)}  ${'p99÷1ms'.padStart(7)}  warned`,
+);
 for (const [k, s] of Object.entries(stats)) {
   const w = k === deniedRow ? `${denied} denied` : warns[k] ? String(warns[k]) : '-';
   console.log(
@@ -203,9 +231,19 @@ const [worstPairK, worstPair] = pairs.reduce((a, b) => (b[1].p99 > a[1].p99 ? b 
 const realPair = stats['before+after pair, 4 KB output, same ×3'];
 console.log('');
 console.log(`ratio worst single call p99 ÷ 1 ms:         ${(worst.p99 / GOAL_US).toFixed(3)}   (goal ≤ 1: ${worstK})`);
-console.log(`ratio worst single call mean ÷ 1 ms:        ${(Math.max(...single.map(([, s]) => s.mean)) / GOAL_US).toFixed(3)}`);
-console.log(`ratio worst single call cpu mean ÷ 1 ms:    ${(Math.max(...single.map(([, s]) => s.cpu)) / GOAL_US).toFixed(3)}   (CPU time: what machine load does not inflate)`);
-console.log(`ratio realistic pair mean ÷ 1 ms:           ${(realPair.mean / GOAL_US).toFixed(3)}   (two calls; 4 KB output, same ×3, 3rd warns)`);
+console.log(
+  `ratio worst single call mean ÷ 1 ms:        ${(Math.max(...single.map(([, s]) => s.mean)) / GOAL_US).toFixed(3)}`,
+);
+console.log(
+  `ratio worst single call cpu mean ÷ 1 ms:    ${(Math.max(...single.map(([, s]) => s.cpu)) / GOAL_US).toFixed(3)}   (CPU time: what machine load does not inflate)`,
+);
+console.log(
+  `ratio realistic pair mean ÷ 1 ms:           ${(realPair.mean / GOAL_US).toFixed(3)}   (two calls; 4 KB output, same ×3, 3rd warns)`,
+);
 console.log(`ratio realistic pair mean per call ÷ 1 ms:  ${(realPair.mean / 2 / GOAL_US).toFixed(3)}   (goal ≤ 1)`);
-console.log(`ratio worst pair p99 ÷ 1 ms:                ${(worstPair.p99 / GOAL_US).toFixed(3)}   (two calls: ${worstPairK})`);
-console.log(`ratio denied before p99 ÷ 1 ms:             ${(stats[deniedRow].p99 / GOAL_US).toFixed(3)}   (counted apart: builds and throws the refusal)`);
+console.log(
+  `ratio worst pair p99 ÷ 1 ms:                ${(worstPair.p99 / GOAL_US).toFixed(3)}   (two calls: ${worstPairK})`,
+);
+console.log(
+  `ratio denied before p99 ÷ 1 ms:             ${(stats[deniedRow].p99 / GOAL_US).toFixed(3)}   (counted apart: builds and throws the refusal)`,
+);

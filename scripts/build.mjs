@@ -43,13 +43,27 @@ function nonBuiltinImports(result) {
     .filter((p) => !(p.startsWith('node:') || builtins.has(p)));
 }
 
-const guardOptions = { bundle: true, platform: 'node', target: 'node18', define, legalComments: 'none', logLevel: 'warning', metafile: true };
+const guardOptions = {
+  bundle: true,
+  platform: 'node',
+  target: 'node18',
+  define,
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+};
 
 // loop-guard.mjs: the plain ES-module bundle, for installs made before the switch to .cjs (the scaffolder still
 // installs this name until the switch is wired in).
 {
   const out = join(dist, 'loop-guard.mjs');
-  const result = await build({ ...guardOptions, entryPoints: [join(root, 'src/guard/entry.ts')], outfile: out, format: 'esm', banner: { js: guardHeader } });
+  const result = await build({
+    ...guardOptions,
+    entryPoints: [join(root, 'src/guard/entry.ts')],
+    outfile: out,
+    format: 'esm',
+    banner: { js: guardHeader },
+  });
   assertSelfContained(result, out);
   chmodSync(out, 0o755);
 }
@@ -61,10 +75,19 @@ const guardOptions = { bundle: true, platform: 'node', target: 'node18', define,
   const out = join(dist, 'loop-guard.cjs');
   // Minified: Node reads the whole file and V8 scans the comment, and the loader reads the body again, so every byte
   // of it costs start-up time on every event (~35% smaller, ~0.4 ms). The readable build is dist/loop-guard.mjs.
-  const body = await build({ ...guardOptions, entryPoints: [join(root, 'src/guard/entry.ts')], write: false, outfile: out, format: 'cjs', minify: true });
+  const body = await build({
+    ...guardOptions,
+    entryPoints: [join(root, 'src/guard/entry.ts')],
+    write: false,
+    outfile: out,
+    format: 'cjs',
+    minify: true,
+  });
   // esbuild's /* @__PURE__ */ marks mean nothing once bundled; dropping them leaves no "*/" that could end the comment.
   // So do the doc comments esbuild keeps on class members (whole lines).
-  const bodyText = body.outputFiles[0].text.replaceAll('/* @__PURE__ */ ', '').replace(/^[ \t]*\/\*[^\n]*?\*\/[ \t]*\n/gm, '');
+  const bodyText = body.outputFiles[0].text
+    .replaceAll('/* @__PURE__ */ ', '')
+    .replace(/^[ \t]*\/\*[^\n]*?\*\/[ \t]*\n/gm, '');
   if (bodyText.includes('*/')) throw new Error('loop-guard.cjs: the body contains "*/", which would end its comment');
   // The loader decodes the body as latin1 (cheaper than UTF-8, and V8's one-byte strings scan faster), so the body is
   // made ASCII: each remaining UTF-16 unit becomes \uXXXX, which means the same in strings, regexes and comments.
@@ -94,7 +117,12 @@ const guardOptions = { bundle: true, platform: 'node', target: 'node18', define,
 }
 
 // One plugin per host of OpenCode's plugin API: Kilo (an OpenCode fork) runs the same code, with its own name in notes and logs.
-for (const [file, tool] of existsSync(join(root, 'src/guard/adapters/opencode.ts')) ? [['opencode-plugin.js', 'opencode'], ['kilo-plugin.js', 'kilo']] : []) {
+for (const [file, tool] of existsSync(join(root, 'src/guard/adapters/opencode.ts'))
+  ? [
+      ['opencode-plugin.js', 'opencode'],
+      ['kilo-plugin.js', 'kilo'],
+    ]
+  : []) {
   const pluginBuild = await build({
     entryPoints: [join(root, 'src/guard/adapters/opencode.ts')],
     metafile: true,
@@ -114,9 +142,14 @@ for (const [file, tool] of existsSync(join(root, 'src/guard/adapters/opencode.ts
 // .cline/plugins (templates/cline-loader.js.hbs) with Node's require: Cline's jiti would put 170 KB through Babel.
 {
   const out = join(dist, 'cline-plugin.cjs');
-  const result = await build({ ...guardOptions, entryPoints: [join(root, 'src/guard/adapters/cline.ts')], outfile: out, format: 'cjs',
+  const result = await build({
+    ...guardOptions,
+    entryPoints: [join(root, 'src/guard/adapters/cline.ts')],
+    outfile: out,
+    format: 'cjs',
     // jiti hands Cline `{ default: module.exports }`, so module.exports must be the plugin object itself.
-    footer: { js: 'module.exports = module.exports.default;' } });
+    footer: { js: 'module.exports = module.exports.default;' },
+  });
   assertSelfContained(result, out);
 }
 
@@ -134,7 +167,9 @@ if (existsSync(join(root, 'src/cli.ts'))) {
     format: 'esm',
     target: 'node20',
     // Bundled CommonJS dependencies call require() for node builtins; ES modules have none of their own.
-    banner: { js: "import { createRequire as __lgCreateRequire } from 'node:module';\nconst require = __lgCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __lgCreateRequire } from 'node:module';\nconst require = __lgCreateRequire(import.meta.url);",
+    },
     define,
     legalComments: 'none',
     logLevel: 'error',
@@ -147,12 +182,24 @@ if (existsSync(join(root, 'src/cli.ts'))) {
 // Owned text: rendered from templates/ with handlebars now, so the CLI never compiles templates at run time.
 {
   const out = join(dist, 'render-templates.mjs');
-  await build({ entryPoints: [join(root, 'src/scaffold/render.ts')], outfile: out, bundle: true, platform: 'node', format: 'esm', logLevel: 'error',
-    banner: { js: "import { createRequire as __lgCreateRequire } from 'node:module';\nconst require = __lgCreateRequire(import.meta.url);" } });
+  await build({
+    entryPoints: [join(root, 'src/scaffold/render.ts')],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'error',
+    banner: {
+      js: "import { createRequire as __lgCreateRequire } from 'node:module';\nconst require = __lgCreateRequire(import.meta.url);",
+    },
+  });
   const { TEMPLATES, renderTemplate, templateData } = await import(pathToFileURL(out).href);
   mkdirSync(join(dist, 'templates'), { recursive: true });
   for (const [source, target] of Object.entries(TEMPLATES)) {
-    writeFileSync(join(dist, 'templates', target), renderTemplate(readFileSync(join(root, 'templates', source), 'utf8'), templateData(pkg.version)));
+    writeFileSync(
+      join(dist, 'templates', target),
+      renderTemplate(readFileSync(join(root, 'templates', source), 'utf8'), templateData(pkg.version)),
+    );
   }
   rmSync(out);
 }

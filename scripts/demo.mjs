@@ -15,23 +15,37 @@ const env = { ...process.env, CI: 'true' };
 const step = (title) => console.log(`\n\u001b[1m━━ ${title}\u001b[22m`);
 
 step(`npx create-loop-guard --yes   (in ${repo})`);
-const setup = spawnSync(process.execPath, [join(root, 'dist/cli.mjs'), '--yes'], { cwd: repo, env, stdio: ['ignore', 'inherit', 'inherit'] });
+const setup = spawnSync(process.execPath, [join(root, 'dist/cli.mjs'), '--yes'], {
+  cwd: repo,
+  env,
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
 if (setup.status !== 0) process.exit(setup.status ?? 1);
 
 // Run the hook exactly as Claude Code would: the command from .claude/settings.json, payload on stdin.
 const settings = readFileSync(join(repo, '.claude/settings.json'), 'utf8');
 const command = JSON.parse(settings).hooks.PreToolUse.at(-1).hooks[0].command;
 const payload = (name) => JSON.parse(readFileSync(join(root, 'assets/payloads/claude', name), 'utf8'));
-const hookEnv = { ...env, CLAUDE_PROJECT_DIR: repo, LOOP_GUARD_STATE_DIR: mkdtempSync(join(tmpdir(), 'loop-guard-demo-state-')) };
+const hookEnv = {
+  ...env,
+  CLAUDE_PROJECT_DIR: repo,
+  LOOP_GUARD_STATE_DIR: mkdtempSync(join(tmpdir(), 'loop-guard-demo-state-')),
+};
 const hook = (event) => {
-  const r = spawnSync('/bin/sh', ['-c', command], { cwd: repo, env: hookEnv, input: JSON.stringify(event), encoding: 'utf8' });
+  const r = spawnSync('/bin/sh', ['-c', command], {
+    cwd: repo,
+    env: hookEnv,
+    input: JSON.stringify(event),
+    encoding: 'utf8',
+  });
   if (!r.stdout.trim()) return null;
   const out = JSON.parse(r.stdout).hookSpecificOutput;
   return out.permissionDecisionReason ?? out.additionalContext;
 };
 
 step('An agent runs `npm test` five times; it fails the same way each time');
-const failing = 'FAIL src/sum.test.ts > adds\nAssertionError: expected 2 to be 3\nTests  1 failed | 4 passed (5)\nDuration  1.21s';
+const failing =
+  'FAIL src/sum.test.ts > adds\nAssertionError: expected 2 to be 3\nTests  1 failed | 4 passed (5)\nDuration  1.21s';
 const pre = payload('PreToolUse-failure.json');
 const post = payload('PostToolUseFailure-failure.json');
 for (let i = 1; i <= 5; i++) {
@@ -42,14 +56,22 @@ for (let i = 1; i <= 5; i++) {
     continue;
   }
   const warned = hook({ ...post, ...call, error: `Exit code 1\n${failing.replace('1.21s', `1.${20 + i}s`)}` });
-  console.log(`attempt ${i}: ran, failed${warned ? `. The agent is told:\n  ${warned}` : ' (counted, nothing said yet)'}`);
+  console.log(
+    `attempt ${i}: ran, failed${warned ? `. The agent is told:\n  ${warned}` : ' (counted, nothing said yet)'}`,
+  );
 }
 
 step('The user writes again: the count starts over');
 hook(payload('UserPromptSubmit-prompt.json'));
-console.log(`attempt 6: ${hook({ ...pre, tool_use_id: 'toolu_demo_6', tool_input: { command: 'npm test' } }) ? 'refused' : 'allowed'}`);
+console.log(
+  `attempt 6: ${hook({ ...pre, tool_use_id: 'toolu_demo_6', tool_input: { command: 'npm test' } }) ? 'refused' : 'allowed'}`,
+);
 
 step('CI check: npx create-loop-guard --check');
-const check = spawnSync(process.execPath, [join(root, 'dist/cli.mjs'), '--check'], { cwd: repo, env, stdio: ['ignore', 'inherit', 'inherit'] });
+const check = spawnSync(process.execPath, [join(root, 'dist/cli.mjs'), '--check'], {
+  cwd: repo,
+  env,
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
 console.log(`exit code ${check.status}\n\nThe demo repository stays at ${repo} for a look around.`);
 process.exit(check.status ?? 1);

@@ -100,7 +100,10 @@ async function probeVersion(binPath, prefix) {
 
 function lastLines(text, n) {
   // npm's JS stack frames say nothing about why an install failed; keep its own error lines.
-  const lines = text.trim().split('\n').filter((l) => !/^\s*(npm error\s+)?at\s/.test(l));
+  const lines = text
+    .trim()
+    .split('\n')
+    .filter((l) => !/^\s*(npm error\s+)?at\s/.test(l));
   return lines.slice(-n).join('\n');
 }
 
@@ -120,8 +123,13 @@ async function installOne(agent, baseDir) {
   const npmArgs = ['install', '--prefix', prefix, '--no-audit', '--no-fund', `${agent.pkg}@${agent.version}`];
   const npm = await run('npm', npmArgs, { env: process.env, cwd: prefix });
   if (npm.code !== 0) {
-    return { ...result, ok: false, action: 'failed', seconds: seconds(),
-      reason: `npm ${npmArgs.join(' ')} exited ${npm.code}:\n${lastLines(npm.stderr || npm.stdout, 25)}` };
+    return {
+      ...result,
+      ok: false,
+      action: 'failed',
+      seconds: seconds(),
+      reason: `npm ${npmArgs.join(' ')} exited ${npm.code}:\n${lastLines(npm.stderr || npm.stdout, 25)}`,
+    };
   }
   let after = await probeVersion(binPath, prefix);
   let postinstallNote = '';
@@ -139,10 +147,22 @@ async function installOne(agent, baseDir) {
     }
   }
   if (!after.ok || !after.output.includes(agent.version)) {
-    return { ...result, ok: false, action: 'failed', seconds: seconds(),
-      reason: `installed, but \`${binPath} --version\` printed ${JSON.stringify(lastLines(after.output, 10))} (wanted ${agent.version})${postinstallNote}` };
+    return {
+      ...result,
+      ok: false,
+      action: 'failed',
+      seconds: seconds(),
+      reason: `installed, but \`${binPath} --version\` printed ${JSON.stringify(lastLines(after.output, 10))} (wanted ${agent.version})${postinstallNote}`,
+    };
   }
-  return { ...result, ok: true, action: postinstallNote ? 'installed*' : 'installed', reported: after.output, seconds: seconds(), note: postinstallNote };
+  return {
+    ...result,
+    ok: true,
+    action: postinstallNote ? 'installed*' : 'installed',
+    reported: after.output,
+    seconds: seconds(),
+    note: postinstallNote,
+  };
 }
 
 async function main() {
@@ -150,7 +170,9 @@ async function main() {
   const allowMissing = args.includes('--allow-missing');
   const onlyIdx = args.indexOf('--only');
   const only = onlyIdx >= 0 ? (args[onlyIdx + 1] ?? '').split(',').filter(Boolean) : null;
-  const unknown = args.filter((a, i) => !['--allow-missing', '--only'].includes(a) && !(onlyIdx >= 0 && i === onlyIdx + 1));
+  const unknown = args.filter(
+    (a, i) => !['--allow-missing', '--only'].includes(a) && !(onlyIdx >= 0 && i === onlyIdx + 1),
+  );
   if (unknown.length > 0) {
     console.error(`install-agents: unknown argument(s): ${unknown.join(' ')}`);
     process.exit(2);
@@ -162,39 +184,69 @@ async function main() {
   const t0 = Date.now();
   console.log(`install-agents: into ${baseDir}`);
   // In parallel: the work is download-bound, and three sequential ~250 MB fetches would triple the wall time.
-  const results = await Promise.all(wanted.map(async (agent) => {
-    const r = await installOne(agent, baseDir);
-    if (r.ok) {
-      console.log(`  ${r.name.padEnd(8)} ${r.action.padEnd(9)} ${r.pkg}@${r.version}  (${r.reported})  ${r.seconds}s`);
-    } else {
-      console.error(`  ${r.name.padEnd(8)} FAILED    ${r.pkg}@${r.version}  ${r.seconds}s\n${r.reason.replace(/^/gm, '      ')}`);
-    }
-    return r;
-  }));
+  const results = await Promise.all(
+    wanted.map(async (agent) => {
+      const r = await installOne(agent, baseDir);
+      if (r.ok) {
+        console.log(
+          `  ${r.name.padEnd(8)} ${r.action.padEnd(9)} ${r.pkg}@${r.version}  (${r.reported})  ${r.seconds}s`,
+        );
+      } else {
+        console.error(
+          `  ${r.name.padEnd(8)} FAILED    ${r.pkg}@${r.version}  ${r.seconds}s\n${r.reason.replace(/^/gm, '      ')}`,
+        );
+      }
+      return r;
+    }),
+  );
 
   const statusPath = join(baseDir, 'status.json');
   // Agents left out by --only are probed as they are, so a partial run never hides an earlier install.
-  const entries = await Promise.all(AGENTS.map(async (a) => {
-    let r = results.find((x) => x.name === a.name);
-    if (!r) {
-      const prefix = join(baseDir, `${a.name}-${a.version}`);
-      const bin = join(prefix, 'node_modules', '.bin', a.bin);
-      const probe = await probeVersion(bin, prefix);
-      const ok = probe.ok && probe.output.includes(a.version);
-      r = { name: a.name, pkg: a.pkg, version: a.version, prefix, bin, ok, reported: ok ? probe.output : undefined,
-        reason: ok ? undefined : 'not installed (left out by --only in the last run of scripts/install-agents.mjs)' };
-    }
-    return [a.name, { ok: r.ok, pkg: r.pkg, version: r.version, bin: r.bin, prefix: r.prefix,
-      reported: r.reported ?? null, reason: r.reason ?? null }];
-  }));
+  const entries = await Promise.all(
+    AGENTS.map(async (a) => {
+      let r = results.find((x) => x.name === a.name);
+      if (!r) {
+        const prefix = join(baseDir, `${a.name}-${a.version}`);
+        const bin = join(prefix, 'node_modules', '.bin', a.bin);
+        const probe = await probeVersion(bin, prefix);
+        const ok = probe.ok && probe.output.includes(a.version);
+        r = {
+          name: a.name,
+          pkg: a.pkg,
+          version: a.version,
+          prefix,
+          bin,
+          ok,
+          reported: ok ? probe.output : undefined,
+          reason: ok ? undefined : 'not installed (left out by --only in the last run of scripts/install-agents.mjs)',
+        };
+      }
+      return [
+        a.name,
+        {
+          ok: r.ok,
+          pkg: r.pkg,
+          version: r.version,
+          bin: r.bin,
+          prefix: r.prefix,
+          reported: r.reported ?? null,
+          reason: r.reason ?? null,
+        },
+      ];
+    }),
+  );
   const status = { writtenAt: new Date().toISOString(), agents: Object.fromEntries(entries) };
   writeFileSync(statusPath, JSON.stringify(status, null, 2) + '\n');
   const failed = results.filter((r) => !r.ok);
-  console.log(`install-agents: ${results.length - failed.length}/${results.length} ready in ${Math.round((Date.now() - t0) / 1000)}s; status in ${statusPath}`);
+  console.log(
+    `install-agents: ${results.length - failed.length}/${results.length} ready in ${Math.round((Date.now() - t0) / 1000)}s; status in ${statusPath}`,
+  );
   if (failed.length > 0) {
     const names = failed.map((r) => r.name).join(', ');
     if (allowMissing) {
-      console.error(`install-agents: WARNING: ${names} missing (--allow-missing): their agent tests will FAIL with the reason above.`);
+      console.error(
+        `install-agents: WARNING: ${names} missing (--allow-missing): their agent tests will FAIL with the reason above.`,
+      );
     } else {
       console.error(`install-agents: ERROR: ${names} could not be installed.`);
       process.exit(1);

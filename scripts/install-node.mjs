@@ -12,7 +12,9 @@ const IS_WINDOWS = process.platform === 'win32';
 /** Where `npm install --prefix .cache/nodeNN node@NN` leaves the binary. */
 export function nodeBinary(major) {
   const prefix = join(root, '.cache', `node${major}`);
-  return IS_WINDOWS ? join(prefix, 'node_modules', 'node', 'bin', 'node.exe') : join(prefix, 'node_modules', 'node', 'bin', 'node');
+  return IS_WINDOWS
+    ? join(prefix, 'node_modules', 'node', 'bin', 'node.exe')
+    : join(prefix, 'node_modules', 'node', 'bin', 'node');
 }
 
 /** The binary for `major`, installing it first when missing; undefined when the install failed. */
@@ -21,10 +23,22 @@ export function ensureNode(major, log = (m) => process.stderr.write(`${m}\n`)) {
   if (existsSync(bin)) return bin;
   log(`installing node@${major} into .cache/node${major} ...`);
   const npm = IS_WINDOWS ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', join(root, '.cache', `node${major}`), `node@${major}`], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    shell: IS_WINDOWS,
-  });
+  const r = spawnSync(
+    npm,
+    [
+      'install',
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      join(root, '.cache', `node${major}`),
+      `node@${major}`,
+    ],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      shell: IS_WINDOWS,
+    },
+  );
   if (r.status !== 0 || !existsSync(bin)) {
     log(`could not install node@${major} (exit ${r.status})`);
     return undefined;

@@ -79,8 +79,14 @@ function idMaker(seed) {
   let n = 0;
   const hex = (len) => createHash('sha256').update(`${seed}:${n++}`).digest('hex').slice(0, len);
   return {
-    uuid: () => { const h = hex(32); return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`; },
-    codexId: () => { const h = hex(32); return `01a22c83-${h.slice(0, 4)}-7${h.slice(5, 8)}-${h.slice(8, 12)}-${h.slice(12, 24)}`; },
+    uuid: () => {
+      const h = hex(32);
+      return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    },
+    codexId: () => {
+      const h = hex(32);
+      return `01a22c83-${h.slice(0, 4)}-7${h.slice(5, 8)}-${h.slice(8, 12)}-${h.slice(12, 24)}`;
+    },
     ses: () => `ses_${hex(12)}${hex(14)}`,
     hex,
   };
@@ -94,7 +100,14 @@ class Session {
     this.ids = idMaker(seqId);
     this.steps = [];
     this.call = 0;
-    this.session = tool === 'codex' ? this.ids.codexId() : tool === 'opencode' ? this.ids.ses() : tool === 'cursor' ? `c-${this.ids.hex(8)}` : this.ids.uuid();
+    this.session =
+      tool === 'codex'
+        ? this.ids.codexId()
+        : tool === 'opencode'
+          ? this.ids.ses()
+          : tool === 'cursor'
+            ? `c-${this.ids.hex(8)}`
+            : this.ids.uuid();
     this.turn = tool === 'codex' ? this.ids.codexId() : tool === 'cursor' ? `g-${this.ids.hex(8)}` : this.ids.uuid();
     this.agent = null; // claude sub-agent context while inside one
   }
@@ -109,17 +122,33 @@ class Session {
   /** Fields every Claude/Codex payload of this session shares. */
   common(t) {
     if (this.tool === 'claude') {
-      const o = { ...t, session_id: this.session, transcript_path: `/home/dev/home/.claude/projects/-home-dev-proj/${this.session}.jsonl`, prompt_id: this.turn };
+      const o = {
+        ...t,
+        session_id: this.session,
+        transcript_path: `/home/dev/home/.claude/projects/-home-dev-proj/${this.session}.jsonl`,
+        prompt_id: this.turn,
+      };
       if (this.agent) Object.assign(o, { agent_id: this.agent, agent_type: 'general-purpose' });
       return o;
     }
     if (this.tool === 'codex') {
       // One model per session: the apply_patch captures ran as gpt-5.5 (Codex offers that tool only to catalog models).
-      return { ...t, session_id: this.session, turn_id: this.turn, model: 'gpt-5.5',
-        transcript_path: `/home/dev/home/.codex/sessions/2026/11/30/rollout-2026-11-30T12-00-00-${this.session}.jsonl` };
+      return {
+        ...t,
+        session_id: this.session,
+        turn_id: this.turn,
+        model: 'gpt-5.5',
+        transcript_path: `/home/dev/home/.codex/sessions/2026/11/30/rollout-2026-11-30T12-00-00-${this.session}.jsonl`,
+      };
     }
     // Only the fields the documented event has: cwd is on tool events, not on afterFileEdit or beforeSubmitPrompt.
-    return { ...t, conversation_id: this.session, generation_id: this.turn, workspace_roots: [PROJ], ...('cwd' in t ? { cwd: PROJ } : {}) };
+    return {
+      ...t,
+      conversation_id: this.session,
+      generation_id: this.turn,
+      workspace_roots: [PROJ],
+      ...('cwd' in t ? { cwd: PROJ } : {}),
+    };
   }
 
   push(step) {
@@ -140,11 +169,31 @@ class Session {
       const input = { command, description: desc, ...(opts.background ? { run_in_background: true } : {}) };
       events.push(this.common({ ...clone(T.claude.pre), tool_input: input, tool_use_id: id }));
       if (opts.timeout) {
-        events.push(this.common({ ...clone(T.claude.timeout), tool_input: { command, timeout: 120000, description: desc }, tool_use_id: id,
-          error: 'Exit code 143\nCommand timed out after 2m 0s', duration_ms: 120012 }));
+        events.push(
+          this.common({
+            ...clone(T.claude.timeout),
+            tool_input: { command, timeout: 120000, description: desc },
+            tool_use_id: id,
+            error: 'Exit code 143\nCommand timed out after 2m 0s',
+            duration_ms: 120012,
+          }),
+        );
       } else if (opts.background) {
-        events.push(this.common({ ...clone(T.claude.post), tool_input: input, tool_use_id: id,
-          tool_response: { stdout: '', stderr: '', interrupted: false, isImage: false, noOutputExpected: false, backgroundTaskId: `b${this.ids.hex(8)}` } }));
+        events.push(
+          this.common({
+            ...clone(T.claude.post),
+            tool_input: input,
+            tool_use_id: id,
+            tool_response: {
+              stdout: '',
+              stderr: '',
+              interrupted: false,
+              isImage: false,
+              noOutputExpected: false,
+              backgroundTaskId: `b${this.ids.hex(8)}`,
+            },
+          }),
+        );
       } else if (exit === 0 && opts.big) {
         const t = clone(T.claude.bigPost);
         t.tool_response.stdout = output.slice(0, 30000);
@@ -152,13 +201,30 @@ class Session {
         t.tool_response.persistedOutputSize = output.length;
         events.push(this.common({ ...t, tool_input: input, tool_use_id: id, duration_ms: 400 + this.call }));
       } else if (exit === 0) {
-        events.push(this.common({ ...clone(T.claude.post), tool_input: input, tool_use_id: id,
-          tool_response: { stdout: output, stderr: '', interrupted: false, isImage: false, noOutputExpected: false }, duration_ms: 40 + this.call }));
+        events.push(
+          this.common({
+            ...clone(T.claude.post),
+            tool_input: input,
+            tool_use_id: id,
+            tool_response: { stdout: output, stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
+            duration_ms: 40 + this.call,
+          }),
+        );
       } else {
         // Claude middle-truncates failure text over 10,000 characters (captured PostToolUseFailure-Bash-bash-failure-truncated).
         let text = `Exit code ${exit}\n${output}`;
-        if (text.length > 10000) text = `${text.slice(0, 5000)}\n\n... [${text.length - 10000} characters truncated] ...\n\n${text.slice(-5000)}`;
-        events.push(this.common({ ...clone(T.claude.fail), tool_input: input, tool_use_id: id, error: text, is_interrupt: false, duration_ms: 40 + this.call }));
+        if (text.length > 10000)
+          text = `${text.slice(0, 5000)}\n\n... [${text.length - 10000} characters truncated] ...\n\n${text.slice(-5000)}`;
+        events.push(
+          this.common({
+            ...clone(T.claude.fail),
+            tool_input: input,
+            tool_use_id: id,
+            error: text,
+            is_interrupt: false,
+            duration_ms: 40 + this.call,
+          }),
+        );
       }
     } else if (this.tool === 'codex') {
       events.push(this.common({ ...clone(T.codex.pre), tool_input: { command }, tool_use_id: id }));
@@ -169,20 +235,46 @@ class Session {
           const lines = output.split('\n');
           text = `Warning: truncated output (original token count: ${Math.round(output.length / 4)})\nTotal output lines: ${lines.length}\n\n${lines.slice(0, 80).join('\n')}\n…${lines.length - 160} lines truncated…\n${lines.slice(-80).join('\n')}`;
         }
-        events.push(this.common({ ...clone(T.codex.post), tool_input: { command }, tool_response: text, tool_use_id: id }));
+        events.push(
+          this.common({ ...clone(T.codex.post), tool_input: { command }, tool_response: text, tool_use_id: id }),
+        );
       }
     } else if (this.tool === 'cursor') {
-      events.push(this.common({ ...clone(T.cursor.pre), tool_input: { command, working_directory: PROJ }, tool_use_id: id }));
+      events.push(
+        this.common({ ...clone(T.cursor.pre), tool_input: { command, working_directory: PROJ }, tool_use_id: id }),
+      );
       if (opts.timeout) {
-        events.push(this.common({ ...clone(T.cursor.fail), tool_input: { command }, tool_use_id: id, error_message: 'Command timed out', failure_type: 'timeout', duration: 30000, is_interrupt: false }));
+        events.push(
+          this.common({
+            ...clone(T.cursor.fail),
+            tool_input: { command },
+            tool_use_id: id,
+            error_message: 'Command timed out',
+            failure_type: 'timeout',
+            duration: 30000,
+            is_interrupt: false,
+          }),
+        );
       } else {
-        events.push(this.common({ ...clone(T.cursor.post), tool_input: { command }, tool_use_id: id,
-          tool_output: JSON.stringify({ exitCode: exit, stdout: output }), duration: 500 + this.call }));
+        events.push(
+          this.common({
+            ...clone(T.cursor.post),
+            tool_input: { command },
+            tool_use_id: id,
+            tool_output: JSON.stringify({ exitCode: exit, stdout: output }),
+            duration: 500 + this.call,
+          }),
+        );
       }
     } else {
       const sessionID = opts.sessionID ?? this.session;
       const args = { command, description: desc };
-      events.push({ hook: 'tool.execute.before', ...clone(T.opencode.before), input: { tool: 'bash', sessionID, callID: id }, output: { args } });
+      events.push({
+        hook: 'tool.execute.before',
+        ...clone(T.opencode.before),
+        input: { tool: 'bash', sessionID, callID: id },
+        output: { args },
+      });
       if (opts.timeout) {
         const t = clone(T.opencode.timeoutAfter);
         t.input = { tool: 'bash', sessionID, callID: id, args: { ...args, timeout: 120000 } };
@@ -198,11 +290,18 @@ class Session {
         if (tail.length > 12000) tail = tail.slice(tail.indexOf('\n', tail.length - 12000) + 1);
         const text = `...output truncated...\n\nFull output saved to: ${path}\n\n${tail}`;
         t.input = { tool: 'bash', sessionID, callID: id, args };
-        t.output = { title: command, metadata: { output: text, exit, truncated: true, outputPath: path }, output: text };
+        t.output = {
+          title: command,
+          metadata: { output: text, exit, truncated: true, outputPath: path },
+          output: text,
+        };
         events.push(t);
       } else {
-        events.push({ hook: 'tool.execute.after', input: { tool: 'bash', sessionID, callID: id, args },
-          output: { title: command, metadata: { output, exit, truncated: false }, output } });
+        events.push({
+          hook: 'tool.execute.after',
+          input: { tool: 'bash', sessionID, callID: id, args },
+          output: { title: command, metadata: { output, exit, truncated: false }, output },
+        });
       }
     }
     return this.push({ kind: 'shell', command, ...(opts.attempt ? { attempt: opts.attempt } : {}), events });
@@ -214,19 +313,45 @@ class Session {
     const path = `${PROJ}/${file}`;
     const events = [];
     if (this.tool === 'claude') {
-      events.push(this.common({ ...clone(T.claude.editPre), tool_input: { file_path: path, old_string: oldText, new_string: newText }, tool_use_id: id }));
+      events.push(
+        this.common({
+          ...clone(T.claude.editPre),
+          tool_input: { file_path: path, old_string: oldText, new_string: newText },
+          tool_use_id: id,
+        }),
+      );
       const post = clone(T.claude.editPost);
       post.tool_input = { file_path: path, old_string: oldText, new_string: newText, replace_all: false };
-      post.tool_response = { ...post.tool_response, filePath: path, oldString: oldText, newString: newText,
-        originalFile: `${oldText}\n`, structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [`-${oldText}`, `+${newText}`] }] };
+      post.tool_response = {
+        ...post.tool_response,
+        filePath: path,
+        oldString: oldText,
+        newString: newText,
+        originalFile: `${oldText}\n`,
+        structuredPatch: [
+          { oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [`-${oldText}`, `+${newText}`] },
+        ],
+      };
       events.push(this.common({ ...post, tool_use_id: id }));
     } else if (this.tool === 'codex') {
       const patch = `*** Begin Patch\n*** Update File: ${file}\n@@\n-${oldText}\n+${newText}\n*** End Patch\n`;
       events.push(this.common({ ...clone(T.codex.patchPre), tool_input: { command: patch }, tool_use_id: id }));
-      events.push(this.common({ ...clone(T.codex.patchPost), tool_input: { command: patch }, tool_use_id: id,
-        tool_response: `Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nM ${file}\n` }));
+      events.push(
+        this.common({
+          ...clone(T.codex.patchPost),
+          tool_input: { command: patch },
+          tool_use_id: id,
+          tool_response: `Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nM ${file}\n`,
+        }),
+      );
     } else if (this.tool === 'cursor') {
-      events.push(this.common({ ...clone(T.cursor.edit), file_path: path, edits: [{ old_string: oldText, new_string: newText }] }));
+      events.push(
+        this.common({
+          ...clone(T.cursor.edit),
+          file_path: path,
+          edits: [{ old_string: oldText, new_string: newText }],
+        }),
+      );
     } else if (opts.patch) {
       const patchText = `*** Begin Patch\n*** Update File: ${file}\n@@\n-${oldText}\n+${newText}\n*** End Patch`;
       const before = clone(T.opencode.patchBefore);
@@ -237,14 +362,21 @@ class Session {
       const diff = `Index: ${path}\n===================================================================\n--- ${path}\n+++ ${path}\n@@ -1,1 +1,1 @@\n-${oldText}\n+${newText}\n`;
       after.output.title = after.output.output = `Success. Updated the following files:\nM ${file}`;
       after.output.metadata.diff = `${diff}\n`;
-      after.output.metadata.files = [{ filePath: path, relativePath: file, type: 'update', patch: diff, additions: 1, deletions: 1 }];
+      after.output.metadata.files = [
+        { filePath: path, relativePath: file, type: 'update', patch: diff, additions: 1, deletions: 1 },
+      ];
       events.push(before, after);
     } else {
       const before = clone(T.opencode.editBefore);
       before.input = { ...before.input, sessionID: this.session, callID: id };
       before.output = { args: { filePath: path, oldString: oldText, newString: newText } };
       const after = clone(T.opencode.editAfter);
-      after.input = { ...after.input, sessionID: this.session, callID: id, args: { filePath: path, oldString: oldText, newString: newText } };
+      after.input = {
+        ...after.input,
+        sessionID: this.session,
+        callID: id,
+        args: { filePath: path, oldString: oldText, newString: newText },
+      };
       const diff = `Index: ${path}\n===================================================================\n--- ${path}\n+++ ${path}\n@@ -1,1 +1,1 @@\n-${oldText}\n+${newText}\n`;
       after.output.metadata.diff = diff;
       after.output.metadata.filediff = { file: path, patch: diff, additions: 1, deletions: 1 };
@@ -260,16 +392,43 @@ class Session {
     const path = `${PROJ}/${file}`;
     const events = [];
     if (this.tool === 'claude') {
-      events.push(this.common({ ...clone(T.claude.writePre), tool_input: { file_path: path, content }, tool_use_id: id }));
-      events.push(this.common({ ...clone(T.claude.writePost), tool_input: { file_path: path, content }, tool_use_id: id,
-        tool_response: { type: 'create', filePath: path, content, structuredPatch: [], originalFile: null, userModified: false } }));
+      events.push(
+        this.common({ ...clone(T.claude.writePre), tool_input: { file_path: path, content }, tool_use_id: id }),
+      );
+      events.push(
+        this.common({
+          ...clone(T.claude.writePost),
+          tool_input: { file_path: path, content },
+          tool_use_id: id,
+          tool_response: {
+            type: 'create',
+            filePath: path,
+            content,
+            structuredPatch: [],
+            originalFile: null,
+            userModified: false,
+          },
+        }),
+      );
     } else if (this.tool === 'codex') {
-      const patch = `*** Begin Patch\n*** Add File: ${file}\n${content.split('\n').filter(Boolean).map((l) => `+${l}`).join('\n')}\n*** End Patch\n`;
+      const patch = `*** Begin Patch\n*** Add File: ${file}\n${content
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => `+${l}`)
+        .join('\n')}\n*** End Patch\n`;
       events.push(this.common({ ...clone(T.codex.patchPre), tool_input: { command: patch }, tool_use_id: id }));
-      events.push(this.common({ ...clone(T.codex.patchPost), tool_input: { command: patch }, tool_use_id: id,
-        tool_response: `Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nA ${file}\n` }));
+      events.push(
+        this.common({
+          ...clone(T.codex.patchPost),
+          tool_input: { command: patch },
+          tool_use_id: id,
+          tool_response: `Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nA ${file}\n`,
+        }),
+      );
     } else if (this.tool === 'cursor') {
-      events.push(this.common({ ...clone(T.cursor.edit), file_path: path, edits: [{ old_string: '', new_string: content }] }));
+      events.push(
+        this.common({ ...clone(T.cursor.edit), file_path: path, edits: [{ old_string: '', new_string: content }] }),
+      );
     } else {
       const before = clone(T.opencode.writeBefore);
       before.input = { ...before.input, sessionID: this.session, callID: id };
@@ -292,15 +451,31 @@ class Session {
     if (this.tool === 'claude') {
       const agentId = `a${this.ids.hex(16)}`;
       const input = { description, prompt: description, subagent_type: 'general-purpose', run_in_background: false };
-      this.push({ kind: 'subagent-start', events: [this.common({ ...clone(T.claude.agentPre), tool_input: input, tool_use_id: id })] });
+      this.push({
+        kind: 'subagent-start',
+        events: [this.common({ ...clone(T.claude.agentPre), tool_input: input, tool_use_id: id })],
+      });
       this.agent = agentId;
       for (const [c, o, e] of inner) this.shell(c, o, e, opts);
-      this.push({ kind: 'subagent-stop', events: [this.common({ ...clone(T.claude.subagentStop),
-        agent_transcript_path: `/home/dev/home/.claude/projects/-home-dev-proj/${this.session}/subagents/agent-${agentId}.jsonl`, last_assistant_message: result })] });
+      this.push({
+        kind: 'subagent-stop',
+        events: [
+          this.common({
+            ...clone(T.claude.subagentStop),
+            agent_transcript_path: `/home/dev/home/.claude/projects/-home-dev-proj/${this.session}/subagents/agent-${agentId}.jsonl`,
+            last_assistant_message: result,
+          }),
+        ],
+      });
       this.agent = null;
       const post = clone(T.claude.agentPost);
       post.tool_input = input;
-      post.tool_response = { ...post.tool_response, prompt: description, agentId, content: [{ type: 'text', text: result }] };
+      post.tool_response = {
+        ...post.tool_response,
+        prompt: description,
+        agentId,
+        content: [{ type: 'text', text: result }],
+      };
       return this.push({ kind: 'subagent', events: [this.common({ ...post, tool_use_id: id })] });
     }
     if (this.tool === 'opencode') {
@@ -328,39 +503,67 @@ class Session {
       const msg = `msg_${this.ids.hex(26)}`;
       t.input = { sessionID: this.session };
       t.output.message = { ...t.output.message, id: msg, sessionID: this.session };
-      t.output.parts = [{ ...t.output.parts[0], text: JSON.stringify(prompt), messageID: msg, sessionID: this.session, id: `prt_${this.ids.hex(26)}` }];
+      t.output.parts = [
+        {
+          ...t.output.parts[0],
+          text: JSON.stringify(prompt),
+          messageID: msg,
+          sessionID: this.session,
+          id: `prt_${this.ids.hex(26)}`,
+        },
+      ];
       return this.push({ kind: 'user', events: [{ hook: 'chat.message', ...t }] });
     }
-    this.turn = this.tool === 'codex' ? this.ids.codexId() : this.tool === 'cursor' ? `g-${this.ids.hex(8)}` : this.ids.uuid();
-    const t = this.tool === 'claude' ? { ...clone(T.claude.prompt), prompt } : this.tool === 'codex' ? { ...clone(T.codex.prompt), prompt }
-      : { ...clone(T.cursor.prompt), prompt };
+    this.turn =
+      this.tool === 'codex' ? this.ids.codexId() : this.tool === 'cursor' ? `g-${this.ids.hex(8)}` : this.ids.uuid();
+    const t =
+      this.tool === 'claude'
+        ? { ...clone(T.claude.prompt), prompt }
+        : this.tool === 'codex'
+          ? { ...clone(T.codex.prompt), prompt }
+          : { ...clone(T.cursor.prompt), prompt };
     return this.push({ kind: 'user', events: [this.common(t)] });
   }
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Realistic outputs.
-const vitestPass = (n, ms) => ` RUN  v4.1.12 /home/dev/proj\n\n ✓ src/math.test.ts (${Math.floor(n / 2)} tests) ${ms}ms\n ✓ src/app.test.ts (${n - Math.floor(n / 2)} tests) ${ms + 7}ms\n\n Test Files  2 passed (2)\n      Tests  ${n} passed (${n})\n   Start at  12:0${ms % 10}:1${ms % 7}\n   Duration  ${(ms / 100).toFixed(2)}s (transform 41ms, setup 0ms, collect 60ms, tests ${ms}ms)\n`;
-const vitestFail = (failed, total, assertion, ms = 311) => ` RUN  v4.1.12 /home/dev/proj\n\n ❯ src/app.test.ts (${total} tests | ${failed} failed) ${ms}ms\n   × answer > returns the right value\n     → ${assertion}\n\n⎯⎯⎯⎯⎯⎯⎯ Failed Tests ${failed} ⎯⎯⎯⎯⎯⎯⎯\n\n FAIL  src/app.test.ts > answer > returns the right value\nAssertionError: ${assertion}\n ❯ src/app.test.ts:7:22\n\n Test Files  1 failed (1)\n      Tests  ${failed} failed | ${total - failed} passed (${total})\n   Start at  12:01:0${ms % 10}\n   Duration  ${(ms / 100).toFixed(2)}s\n`;
-const pytestFail = (name, msg, seedLine = '') => `============================= test session starts ==============================\nplatform linux -- Python 3.12.3, pytest-8.3.2, pluggy-1.5.0\n${seedLine}rootdir: /home/dev/proj\ncollected 12 items\n\ntests/test_api.py ....F.......                                           [100%]\n\n=================================== FAILURES ===================================\n________________________________ ${name} ________________________________\n\n    def ${name}():\n>       ${msg}\nE       ${msg.replace('assert ', 'AssertionError: assert ')}\n\ntests/test_api.py:41: AssertionError\n=========================== short test summary info ============================\nFAILED tests/test_api.py::${name} - AssertionError\n========================= 1 failed, 11 passed in 0.41s =========================\n`;
-const tscErrors = (errs) => `${errs.map((e) => `src/${e[0]}(${e[1]},${e[2]}): error TS${e[3]}: ${e[4]}`).join('\n')}\n\nFound ${errs.length} error${errs.length === 1 ? '' : 's'} in ${new Set(errs.map((e) => e[0])).size} file${new Set(errs.map((e) => e[0])).size === 1 ? '' : 's'}.\n`;
-const CONN_REFUSED = 'curl: (7) Failed to connect to localhost port 3000 after 0 ms: Couldn\'t connect to server\n';
-const bigLog = (n, tag) => Array.from({ length: n }, (_, i) => `[build] ${tag} step ${i + 1}/${n}: compiled src/module${i % 97}.ts`).join('\n');
+const vitestPass = (n, ms) =>
+  ` RUN  v4.1.12 /home/dev/proj\n\n ✓ src/math.test.ts (${Math.floor(n / 2)} tests) ${ms}ms\n ✓ src/app.test.ts (${n - Math.floor(n / 2)} tests) ${ms + 7}ms\n\n Test Files  2 passed (2)\n      Tests  ${n} passed (${n})\n   Start at  12:0${ms % 10}:1${ms % 7}\n   Duration  ${(ms / 100).toFixed(2)}s (transform 41ms, setup 0ms, collect 60ms, tests ${ms}ms)\n`;
+const vitestFail = (failed, total, assertion, ms = 311) =>
+  ` RUN  v4.1.12 /home/dev/proj\n\n ❯ src/app.test.ts (${total} tests | ${failed} failed) ${ms}ms\n   × answer > returns the right value\n     → ${assertion}\n\n⎯⎯⎯⎯⎯⎯⎯ Failed Tests ${failed} ⎯⎯⎯⎯⎯⎯⎯\n\n FAIL  src/app.test.ts > answer > returns the right value\nAssertionError: ${assertion}\n ❯ src/app.test.ts:7:22\n\n Test Files  1 failed (1)\n      Tests  ${failed} failed | ${total - failed} passed (${total})\n   Start at  12:01:0${ms % 10}\n   Duration  ${(ms / 100).toFixed(2)}s\n`;
+const pytestFail = (name, msg, seedLine = '') =>
+  `============================= test session starts ==============================\nplatform linux -- Python 3.12.3, pytest-8.3.2, pluggy-1.5.0\n${seedLine}rootdir: /home/dev/proj\ncollected 12 items\n\ntests/test_api.py ....F.......                                           [100%]\n\n=================================== FAILURES ===================================\n________________________________ ${name} ________________________________\n\n    def ${name}():\n>       ${msg}\nE       ${msg.replace('assert ', 'AssertionError: assert ')}\n\ntests/test_api.py:41: AssertionError\n=========================== short test summary info ============================\nFAILED tests/test_api.py::${name} - AssertionError\n========================= 1 failed, 11 passed in 0.41s =========================\n`;
+const tscErrors = (errs) =>
+  `${errs.map((e) => `src/${e[0]}(${e[1]},${e[2]}): error TS${e[3]}: ${e[4]}`).join('\n')}\n\nFound ${errs.length} error${errs.length === 1 ? '' : 's'} in ${new Set(errs.map((e) => e[0])).size} file${new Set(errs.map((e) => e[0])).size === 1 ? '' : 's'}.\n`;
+const CONN_REFUSED = "curl: (7) Failed to connect to localhost port 3000 after 0 ms: Couldn't connect to server\n";
+const bigLog = (n, tag) =>
+  Array.from({ length: n }, (_, i) => `[build] ${tag} step ${i + 1}/${n}: compiled src/module${i % 97}.ts`).join('\n');
 
 // ---------------------------------------------------------------------------------------------------------
 // The classes. Each builder returns sequences for one tool; `variants` make the corpus wide, not deep.
 const ISSUE = {
-  green: 'Edit a file → `npm test` (42 passed) → edit → `npm test` …: the 3rd green run is warned ("the cause is in that output") and the 5th is refused. The same for `npx tsc --noEmit`, `npm run lint`, `ls`.',
-  pollCurl: 'Polling is refused too: `sleep 5 && curl localhost:3000/health` while a server starts (and it is told retrying cannot fix it), `sleep 30; tail -3 build.log`, `sleep`/`git status` pairs.',
-  differences: 'Six runs with different results, yet the 5th is refused: an assertion whose expected/received values differ only in a timestamp or a time of day (`expected \'2024-03-10T01:00:00Z\'…`, `Received: "11:30:00"`), a metric that moves (`p95 latency 900ms` → `750ms` → …), `ENOENT` naming a different file each time, a different caller address.',
-  seeds: 'A changing random seed (`Randomized with seed 1234`, `--randomly-seed=N`, jest `Seed:`) or test files printed in a different order each run: the same failure 8 times, never flagged. A new container id or request id each run: never flagged.',
-  reworded: 'The same command with `2>&1`, `| tail -20` → `| tail -40` → `| tail -60`, `npm t` / `npm test` / `npm run test`, a `CI=1 ` prefix: 10 rewordings, no warning.',
+  green:
+    'Edit a file → `npm test` (42 passed) → edit → `npm test` …: the 3rd green run is warned ("the cause is in that output") and the 5th is refused. The same for `npx tsc --noEmit`, `npm run lint`, `ls`.',
+  pollCurl:
+    'Polling is refused too: `sleep 5 && curl localhost:3000/health` while a server starts (and it is told retrying cannot fix it), `sleep 30; tail -3 build.log`, `sleep`/`git status` pairs.',
+  differences:
+    'Six runs with different results, yet the 5th is refused: an assertion whose expected/received values differ only in a timestamp or a time of day (`expected \'2024-03-10T01:00:00Z\'…`, `Received: "11:30:00"`), a metric that moves (`p95 latency 900ms` → `750ms` → …), `ENOENT` naming a different file each time, a different caller address.',
+  seeds:
+    'A changing random seed (`Randomized with seed 1234`, `--randomly-seed=N`, jest `Seed:`) or test files printed in a different order each run: the same failure 8 times, never flagged. A new container id or request id each run: never flagged.',
+  reworded:
+    'The same command with `2>&1`, `| tail -20` → `| tail -40` → `| tail -60`, `npm t` / `npm test` / `npm run test`, a `CI=1 ` prefix: 10 rewordings, no warning.',
   hangMissed: 'Let through although they wait for a person',
-  hangHarmless: 'Refused although harmless: `npm run dev -- --help`, `npm run watch -- --help`, `yes "" | npm init`, `less -F file`, and `git stash show -p | head` (taken for the interactive `git stash -p`).',
-  realFp: '7 in real work (a test rerun after an edit each time, a heartbeat between sub-agent steps, the `git stash` parse above, a dev server the user had asked for)',
-  realLoops: 'a sub-agent\'s `ls -la` ×1,156 with the same error, `pnpm run typecheck 2>&1 | head -100` ×86 identical, a static log polled 94 times, a port polled 35 times while waiting for the user',
-  rewordedPoll: 'reworded polling (comment lines, `|| echo …` suffixes, an empty `grep` reported as exit 0 one time and exit 1 the next) was caught only after 2 minutes',
-  thrash: 'Same failure across edits ("thrash": five different edits, the identical failure each time) is worth one factual note — the failure did not move; the cause may be elsewhere — and is never refused.',
+  hangHarmless:
+    'Refused although harmless: `npm run dev -- --help`, `npm run watch -- --help`, `yes "" | npm init`, `less -F file`, and `git stash show -p | head` (taken for the interactive `git stash -p`).',
+  realFp:
+    '7 in real work (a test rerun after an edit each time, a heartbeat between sub-agent steps, the `git stash` parse above, a dev server the user had asked for)',
+  realLoops:
+    "a sub-agent's `ls -la` ×1,156 with the same error, `pnpm run typecheck 2>&1 | head -100` ×86 identical, a static log polled 94 times, a port polled 35 times while waiting for the user",
+  rewordedPoll:
+    'reworded polling (comment lines, `|| echo …` suffixes, an empty `grep` reported as exit 0 one time and exit 1 the next) was caught only after 2 minutes',
+  thrash:
+    'Same failure across edits ("thrash": five different edits, the identical failure each time) is worth one factual note — the failure did not move; the cause may be elsewhere — and is never refused.',
 };
 
 const classes = [];
@@ -371,288 +574,740 @@ function cls(name, label, description, build, count, meta = {}) {
 
 // --- work ---
 
-cls('edit-test-cycle', 'work', 'Edit with the agent\'s edit tool, run the tests, the failure changes, edit again, until green.', (s, v) => {
-  const runs = [
-    ['npm test', [vitestFail(3, 10, "expected 1 to be 2 // Object.is equality"), vitestFail(2, 10, "expected 'b' to be 'c'"), vitestFail(1, 10, 'expected [ 1, 2 ] to deeply equal [ 1, 2, 3 ]'), vitestPass(10, 290)]],
-    ['npx tsc --noEmit', [tscErrors([['app.ts', 4, 7, 2322, "Type 'string' is not assignable to type 'number'."], ['util.ts', 9, 3, 2304, "Cannot find name 'clamp'."]]), tscErrors([['util.ts', 9, 3, 2304, "Cannot find name 'clamp'."]]), '']],
-    ['python -m pytest -q', [pytestFail('test_create_user', "assert resp.status_code == 201"), pytestFail('test_list_users', 'assert len(users) == 3'), '12 passed in 0.38s\n']],
-    ['cargo test', ['running 6 tests\ntest parse::tests::empty ... FAILED\n\nfailures:\n\n---- parse::tests::empty stdout ----\nthread \'parse::tests::empty\' panicked at src/parse.rs:40:9:\nassertion `left == right` failed\n  left: None\n right: Some(0)\n\ntest result: FAILED. 5 passed; 1 failed; 0 ignored\n', 'running 6 tests\ntest result: ok. 6 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n']],
-    ['go test ./...', ['--- FAIL: TestSum (0.00s)\n    sum_test.go:12: Sum([1 2 3]) = 5, want 6\nFAIL\nFAIL\texample.com/calc\t0.004s\nFAIL\n', '--- FAIL: TestMean (0.00s)\n    mean_test.go:9: Mean([]) panicked: division by zero\nFAIL\nFAIL\texample.com/calc\t0.005s\nFAIL\n', 'ok  \texample.com/calc\t0.004s\n']],
-    ['npx jest src/cart', [' FAIL  src/cart/cart.test.js\n  ● cart › totals\n\n    expect(received).toBe(expected)\n\n    Expected: 30\n    Received: 25\n\nTests:       1 failed, 7 passed, 8 total\n', ' PASS  src/cart/cart.test.js\n\nTests:       8 passed, 8 total\n']],
-  ][v];
-  const [cmd, outs] = runs;
-  outs.forEach((out, i) => {
-    s.edit(`src/file${i}.ts`, `const v = ${i};`, `const v = ${i + 1};`, { patch: v % 2 === 1 });
-    s.shell(cmd, out, i === outs.length - 1 ? 0 : 1);
-  });
-}, 6);
-
-cls('green-rerun-after-edit', 'work', 'A green (or empty) result rerun after each edit: normal work, never a repeat.', (s, v) => {
-  const [cmd, out] = [
-    ['npm test', vitestPass(42, 300)],
-    ['npx tsc --noEmit', ''],
-    ['npm run lint', '\n> proj@1.0.0 lint\n> eslint .\n\n'],
-    ['ls', 'README.md\npackage.json\nsrc\ntest\n'],
-    ['pytest -q', '42 passed in 0.51s\n'],
-  ][v];
-  for (let i = 0; i < 6; i++) {
-    s.edit('src/app.ts', `export const step = ${i};`, `export const step = ${i + 1};`);
-    s.shell(cmd, cmd === 'npm test' ? vitestPass(42, 300 + i * 13) : out, 0);
-  }
-}, 5, { verbatim: ISSUE.green });
-
-cls('poll-server-up', 'work', 'Start a server in the background, poll it while it starts (a few identical refusals), then it answers.', (s, v) => {
-  const waits = [2, 3, 4, 4][v];
-  const poll = ['sleep 5 && curl localhost:3000/health', 'sleep 2; curl -s localhost:3000/health', 'sleep 5 && curl -sf localhost:3000/health', 'curl localhost:3000/health'][v];
-  s.shell('npm run dev > dev.log 2>&1 &', '', 0, { description: 'Start the dev server in the background' });
-  for (let i = 0; i < waits; i++) s.shell(poll, CONN_REFUSED, 7);
-  s.shell(poll, '{"status":"ok","uptime":1.2}', 0);
-}, 4, { verbatim: ISSUE.pollCurl });
-
-cls('poll-log-progress', 'work', 'A long build watched through its log: each look shows new lines.', (s, v) => {
-  const cmd = ['sleep 30; tail -3 build.log', 'sleep 10 && tail -n 5 build.log', 'sleep 20; grep -c compiled build.log'][v];
-  s.shell('npm run build > build.log 2>&1 &', '', 0);
-  for (let i = 1; i <= 6; i++) {
-    const out = v === 2 ? `${i * 40}\n` : `[build] compiled ${i * 40} of 312 modules\n[build] compiled ${i * 40 + 12} of 312 modules\n[build] ${i === 6 ? 'done: wrote dist/' : 'still running'}\n`;
-    s.shell(cmd, out, 0);
-  }
-}, 3, { verbatim: ISSUE.pollCurl });
-
-cls('flaky-retry', 'work', 'A flaky test fails once (or twice, differently) and passes on retry.', (s, v) => {
-  const cmd = ['npm test', 'npx playwright test login.spec.ts', 'pytest tests/test_api.py', 'go test ./...'][v];
-  const fail = ['FAIL src/net.test.ts > fetches\nError: Test timed out in 5000ms.\n', '  1) [chromium] › login.spec.ts:12:5 › logs in\n    TimeoutError: locator.click: Timeout 30000ms exceeded.\n\n  1 failed\n  9 passed (21.4s)\n', pytestFail('test_retry', 'assert resp.ok'), '--- FAIL: TestDial (0.50s)\n    dial_test.go:20: dial tcp 127.0.0.1:5432: i/o timeout\nFAIL\n'][v];
-  const pass = ['Test Files  4 passed (4)\n     Tests  37 passed (37)\n', '  10 passed (19.9s)\n', '12 passed in 0.40s\n', 'ok  \texample.com/db\t0.61s\n'][v];
-  s.shell(cmd, fail, 1);
-  if (v % 2 === 1) s.shell(cmd, fail.replace('1)', '2)').replace('0.50s', '0.51s').replace('21.4s', '22.0s') + 'retry #1\n', 1);
-  s.shell(cmd, pass, 0);
-}, 4);
-
-cls('bisect', 'work', '`git bisect` moves the tree between runs: the same test result repeats on different commits.', (s, v) => {
-  const test = ['npm test', 'make check', 'pytest -x tests/test_parse.py'][v];
-  const bad = ['Tests  1 failed | 41 passed (42)\n', 'FAIL: test_roundtrip\nmake: *** [check] Error 1\n', pytestFail('test_parse_empty', 'assert parse("") == []')][v];
-  const good = ['Tests  42 passed (42)\n', 'All 18 tests passed\n', '12 passed in 0.30s\n'][v];
-  s.shell('git bisect start HEAD v1.4.0', 'Bisecting: 15 revisions left to test after this (roughly 4 steps)\n[3f1c2d9a] Refactor parser\n', 0);
-  const verdicts = ['bad', 'bad', 'good', 'bad', 'good'];
-  verdicts.forEach((verdict, i) => {
-    s.shell(test, verdict === 'bad' ? bad : good, verdict === 'bad' ? 1 : 0);
-    s.shell(`git bisect ${verdict}`, `Bisecting: ${7 >> i} revisions left to test after this (roughly ${3 - Math.min(i, 2)} steps)\n[${createHash('sha1').update(`${v}${i}`).digest('hex').slice(0, 8)}] Commit ${i}\n`, 0);
-  });
-}, 3);
-
-cls('git-status-between-edits', 'work', '`git status` after each edit of the same file: the listing is identical, the file is not.', (s, v) => {
-  const [cmd, out] = [['git status --short', ' M src/app.ts\n'], ['git status', 'On branch main\nChanges not staged for commit:\n  (use "git add <file>..." to update what will be committed)\n\tmodified:   src/app.ts\n\nno changes added to commit (use "git add" and/or "git commit -a")\n'], ['git diff --stat', ' src/app.ts | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n']][v];
-  for (let i = 0; i < 6; i++) {
-    s.edit('src/app.ts', `return ${i};`, `return ${i + 1};`);
-    s.shell(cmd, out, 0);
-  }
-}, 3);
-
-cls('long-build', 'work', 'A long build rerun after each edit: the same summary with other durations.', (s, v) => {
-  const cmd = ['npm run build', 'cargo build --release', 'docker build -t app .'][v];
-  for (let i = 0; i < 5; i++) {
-    s.edit(`src/mod${i}.ts`, `const x = ${i};`, `const x = ${i + 10};`);
-    const secs = (40 + i * 3.7).toFixed(1);
-    const out = [
-      `\n> proj@1.0.0 build\n> vite build\n\nvite v6.2.0 building for production...\n✓ 812 modules transformed.\ndist/index.html   0.46 kB │ gzip: 0.30 kB\ndist/assets/index.js  143.2 kB │ gzip: 46.1 kB\n✓ built in ${secs}s\n`,
-      `   Compiling app v0.3.1 (/home/dev/proj)\n    Finished \`release\` profile [optimized] target(s) in ${secs}s\n`,
-      `#1 [internal] load build definition from Dockerfile\n#8 [5/5] RUN npm run build\n#8 DONE ${secs}s\n#9 exporting to image\n#9 naming to docker.io/library/app:latest done\n#9 DONE 0.4s\n`,
+cls(
+  'edit-test-cycle',
+  'work',
+  "Edit with the agent's edit tool, run the tests, the failure changes, edit again, until green.",
+  (s, v) => {
+    const runs = [
+      [
+        'npm test',
+        [
+          vitestFail(3, 10, 'expected 1 to be 2 // Object.is equality'),
+          vitestFail(2, 10, "expected 'b' to be 'c'"),
+          vitestFail(1, 10, 'expected [ 1, 2 ] to deeply equal [ 1, 2, 3 ]'),
+          vitestPass(10, 290),
+        ],
+      ],
+      [
+        'npx tsc --noEmit',
+        [
+          tscErrors([
+            ['app.ts', 4, 7, 2322, "Type 'string' is not assignable to type 'number'."],
+            ['util.ts', 9, 3, 2304, "Cannot find name 'clamp'."],
+          ]),
+          tscErrors([['util.ts', 9, 3, 2304, "Cannot find name 'clamp'."]]),
+          '',
+        ],
+      ],
+      [
+        'python -m pytest -q',
+        [
+          pytestFail('test_create_user', 'assert resp.status_code == 201'),
+          pytestFail('test_list_users', 'assert len(users) == 3'),
+          '12 passed in 0.38s\n',
+        ],
+      ],
+      [
+        'cargo test',
+        [
+          "running 6 tests\ntest parse::tests::empty ... FAILED\n\nfailures:\n\n---- parse::tests::empty stdout ----\nthread 'parse::tests::empty' panicked at src/parse.rs:40:9:\nassertion `left == right` failed\n  left: None\n right: Some(0)\n\ntest result: FAILED. 5 passed; 1 failed; 0 ignored\n",
+          'running 6 tests\ntest result: ok. 6 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n',
+        ],
+      ],
+      [
+        'go test ./...',
+        [
+          '--- FAIL: TestSum (0.00s)\n    sum_test.go:12: Sum([1 2 3]) = 5, want 6\nFAIL\nFAIL\texample.com/calc\t0.004s\nFAIL\n',
+          '--- FAIL: TestMean (0.00s)\n    mean_test.go:9: Mean([]) panicked: division by zero\nFAIL\nFAIL\texample.com/calc\t0.005s\nFAIL\n',
+          'ok  \texample.com/calc\t0.004s\n',
+        ],
+      ],
+      [
+        'npx jest src/cart',
+        [
+          ' FAIL  src/cart/cart.test.js\n  ● cart › totals\n\n    expect(received).toBe(expected)\n\n    Expected: 30\n    Received: 25\n\nTests:       1 failed, 7 passed, 8 total\n',
+          ' PASS  src/cart/cart.test.js\n\nTests:       8 passed, 8 total\n',
+        ],
+      ],
     ][v];
-    s.shell(cmd, out, 0);
-  }
-}, 3);
+    const [cmd, outs] = runs;
+    outs.forEach((out, i) => {
+      s.edit(`src/file${i}.ts`, `const v = ${i};`, `const v = ${i + 1};`, { patch: v % 2 === 1 });
+      s.shell(cmd, out, i === outs.length - 1 ? 0 : 1);
+    });
+  },
+  6,
+);
 
-cls('subagent-between-checks', 'work', 'The same check between sub-agent steps that do the work: identical results, real progress in between.', (s, v) => {
-  const check = ['npm test', 'npx tsc --noEmit', 'git status --short', 'echo heartbeat && date +%H'][v];
-  const out = [vitestFail(1, 12, 'expected 3 to be 4'), '', ' M src/app.ts\n', 'heartbeat\n12\n'][v];
-  for (let i = 0; i < 5; i++) {
-    s.subagent(`Fix step ${i + 1}`, `Updated src/step${i}.ts`, []);
-    s.shell(check, out, v === 0 ? 1 : 0);
-  }
-}, 4, { tools: ['claude', 'opencode'], verbatim: ISSUE.realFp });
+cls(
+  'green-rerun-after-edit',
+  'work',
+  'A green (or empty) result rerun after each edit: normal work, never a repeat.',
+  (s, v) => {
+    const [cmd, out] = [
+      ['npm test', vitestPass(42, 300)],
+      ['npx tsc --noEmit', ''],
+      ['npm run lint', '\n> proj@1.0.0 lint\n> eslint .\n\n'],
+      ['ls', 'README.md\npackage.json\nsrc\ntest\n'],
+      ['pytest -q', '42 passed in 0.51s\n'],
+    ][v];
+    for (let i = 0; i < 6; i++) {
+      s.edit('src/app.ts', `export const step = ${i};`, `export const step = ${i + 1};`);
+      s.shell(cmd, cmd === 'npm test' ? vitestPass(42, 300 + i * 13) : out, 0);
+    }
+  },
+  5,
+  { verbatim: ISSUE.green },
+);
 
-cls('user-turn-between', 'work', 'The user writes before each identical run (each new message starts over).', (s, v) => {
-  const [cmd, out, exit] = [['npm test', vitestFail(1, 12, 'expected 3 to be 4'), 1], ['ls dist', 'ls: cannot access \'dist\': No such file or directory\n', 2]][v];
-  // The user changed something outside the agent's view each time and asks for another run.
-  for (let i = 0; i < 5; i++) {
-    s.userTurn(i === 0 ? 'run the tests' : 'try again, I changed the config');
-    s.shell(cmd, out, exit);
-  }
-}, 2);
+cls(
+  'poll-server-up',
+  'work',
+  'Start a server in the background, poll it while it starts (a few identical refusals), then it answers.',
+  (s, v) => {
+    const waits = [2, 3, 4, 4][v];
+    const poll = [
+      'sleep 5 && curl localhost:3000/health',
+      'sleep 2; curl -s localhost:3000/health',
+      'sleep 5 && curl -sf localhost:3000/health',
+      'curl localhost:3000/health',
+    ][v];
+    s.shell('npm run dev > dev.log 2>&1 &', '', 0, { description: 'Start the dev server in the background' });
+    for (let i = 0; i < waits; i++) s.shell(poll, CONN_REFUSED, 7);
+    s.shell(poll, '{"status":"ok","uptime":1.2}', 0);
+  },
+  4,
+  { verbatim: ISSUE.pollCurl },
+);
 
-cls('meaningful-differences', 'work', 'Six runs whose results differ only in values that carry meaning: nothing repeats.', (s, v) => {
-  const outs = [
-    (i) => vitestFail(1, 8, `expected '2024-03-10T0${i}:00:00Z' to be '2024-03-10T01:00:00Z'`),
-    (i) => ` FAIL  src/clock.test.ts\n  ● formats time\n\n    Expected: "12:00:00"\n    Received: "${i === 0 ? '11:30:00' : `11:3${i}:0${i}`}"\n\nTests:       1 failed, 3 passed, 4 total\n`,
-    (i) => `bench: GET /api/items\n  requests: 2000\n  p95 latency ${900 - i * 30}ms\n  p99 latency ${1300 - i * 41}ms\nFAIL: p95 latency above 600ms budget\n`,
-    (i) => `node:internal/fs/utils:351\n    throw err;\n    ^\n\nError: ENOENT: no such file or directory, open '/home/dev/proj/config/env${i}.json'\n    at Object.openSync (node:fs:573:18)\n    at loadConfig (/home/dev/proj/src/config.js:12:20) {\n  errno: -2,\n  code: 'ENOENT',\n  syscall: 'open',\n  path: '/home/dev/proj/config/env${i}.json'\n}\n`,
-    (i) => `Error: request from 10.0.0.${50 + i}:${51200 + i * 17} rejected: not in allow-list\n    at checkCaller (/home/dev/proj/src/acl.js:18:11)\ncaller address 10.0.0.${50 + i} is not allowed\n`,
-    (i) => `free(): double free detected in tcache 2\nguard: invalid free, caller address 0x55d3c1a2${(0xb3c4 + i * 0x1a0).toString(16)} (pool ${i})\nAborted (core dumped)\n`,
-  ];
-  const cmd = ['npm test -- src/date.test.ts', 'npx jest src/clock.test.ts', 'npm run bench', 'node scripts/load-config.js', 'node server.js', './build/pool_test'][v];
-  for (let i = 0; i < 6; i++) s.shell(cmd, outs[v](i), 1);
-}, 6, { verbatim: ISSUE.differences });
+cls(
+  'poll-log-progress',
+  'work',
+  'A long build watched through its log: each look shows new lines.',
+  (s, v) => {
+    const cmd = [
+      'sleep 30; tail -3 build.log',
+      'sleep 10 && tail -n 5 build.log',
+      'sleep 20; grep -c compiled build.log',
+    ][v];
+    s.shell('npm run build > build.log 2>&1 &', '', 0);
+    for (let i = 1; i <= 6; i++) {
+      const out =
+        v === 2
+          ? `${i * 40}\n`
+          : `[build] compiled ${i * 40} of 312 modules\n[build] compiled ${i * 40 + 12} of 312 modules\n[build] ${i === 6 ? 'done: wrote dist/' : 'still running'}\n`;
+      s.shell(cmd, out, 0);
+    }
+  },
+  3,
+  { verbatim: ISSUE.pollCurl },
+);
 
-cls('hang-harmless', 'work', 'Commands that look interactive but are not: never refused.', (s, v) => {
-  const [cmd, out, opts] = [
-    ['npm run dev -- --help', 'Usage: vite [root]\n\nOptions:\n  --host [host]  [string] specify hostname\n  -h, --help     Display this message\n', {}],
-    ['npm run watch -- --help', 'Usage: tsc --watch [options]\n', {}],
-    ['yes "" | npm init', 'This utility will walk you through creating a package.json file.\nWrote to /home/dev/proj/package.json\n', {}],
-    ['less -F README.md', '# fixture\n', {}],
-    ['git stash show -p | head', 'diff --git a/src/app.ts b/src/app.ts\nindex 3b18e51..a1b2c3d 100644\n--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1 +1 @@\n-return 1;\n+return 2;\n', {}],
-    ['npm run dev', '', { background: true, description: 'Start the dev server the user asked for' }],
-  ][v];
-  if (opts.background && s.tool !== 'claude') s.shell('npm run dev > dev.log 2>&1 &', '', 0, { description: opts.description });
-  else s.shell(cmd, out, 0, opts);
-}, 6, { verbatim: ISSUE.hangHarmless });
+cls(
+  'flaky-retry',
+  'work',
+  'A flaky test fails once (or twice, differently) and passes on retry.',
+  (s, v) => {
+    const cmd = ['npm test', 'npx playwright test login.spec.ts', 'pytest tests/test_api.py', 'go test ./...'][v];
+    const fail = [
+      'FAIL src/net.test.ts > fetches\nError: Test timed out in 5000ms.\n',
+      '  1) [chromium] › login.spec.ts:12:5 › logs in\n    TimeoutError: locator.click: Timeout 30000ms exceeded.\n\n  1 failed\n  9 passed (21.4s)\n',
+      pytestFail('test_retry', 'assert resp.ok'),
+      '--- FAIL: TestDial (0.50s)\n    dial_test.go:20: dial tcp 127.0.0.1:5432: i/o timeout\nFAIL\n',
+    ][v];
+    const pass = [
+      'Test Files  4 passed (4)\n     Tests  37 passed (37)\n',
+      '  10 passed (19.9s)\n',
+      '12 passed in 0.40s\n',
+      'ok  \texample.com/db\t0.61s\n',
+    ][v];
+    s.shell(cmd, fail, 1);
+    if (v % 2 === 1)
+      s.shell(cmd, fail.replace('1)', '2)').replace('0.50s', '0.51s').replace('21.4s', '22.0s') + 'retry #1\n', 1);
+    s.shell(cmd, pass, 0);
+  },
+  4,
+);
 
-cls('exploration', 'work', 'Different commands, each once: reading the code base.', (s, v) => {
-  const cmds = [
-    [['ls -la', 'total 24\ndrwxr-xr-x 5 dev dev 4096 .\n-rw-r--r-- 1 dev dev  120 package.json\n'], ['cat package.json', '{ "name": "proj", "scripts": { "test": "vitest run" } }\n'], ['grep -rn "TODO" src', 'src/app.ts:12:// TODO: handle empty input\n'], ['git log --oneline -5', 'a1b2c3d Fix parser\nd4e5f6a Add tests\n']],
-    [['git status', 'On branch main\nnothing to commit, working tree clean\n'], ['npm ls --depth 0', 'proj@1.0.0 /home/dev/proj\n└── vitest@4.1.12\n'], ['node --version', 'v20.20.2\n'], ['cat src/app.ts', 'export function answer() { return 1; }\n']],
-    [['find src -name "*.test.ts"', 'src/app.test.ts\nsrc/math.test.ts\n'], ['wc -l src/*.ts', '  40 src/app.ts\n  22 src/math.ts\n  62 total\n'], ['head -20 src/math.ts', 'export const add = (a: number, b: number) => a + b;\n'], ['git diff HEAD~1 --stat', ' src/app.ts | 4 ++--\n']],
-    [['docker ps', 'CONTAINER ID   IMAGE     STATUS\n'], ['env | grep NODE', 'NODE_ENV=development\n'], ['cat .env.example', 'PORT=3000\n'], ['ls test', 'app.test.ts\n']],
-  ][v];
-  for (const [c, o] of cmds) s.shell(c, o, 0);
-}, 4);
+cls(
+  'bisect',
+  'work',
+  '`git bisect` moves the tree between runs: the same test result repeats on different commits.',
+  (s, v) => {
+    const test = ['npm test', 'make check', 'pytest -x tests/test_parse.py'][v];
+    const bad = [
+      'Tests  1 failed | 41 passed (42)\n',
+      'FAIL: test_roundtrip\nmake: *** [check] Error 1\n',
+      pytestFail('test_parse_empty', 'assert parse("") == []'),
+    ][v];
+    const good = ['Tests  42 passed (42)\n', 'All 18 tests passed\n', '12 passed in 0.30s\n'][v];
+    s.shell(
+      'git bisect start HEAD v1.4.0',
+      'Bisecting: 15 revisions left to test after this (roughly 4 steps)\n[3f1c2d9a] Refactor parser\n',
+      0,
+    );
+    const verdicts = ['bad', 'bad', 'good', 'bad', 'good'];
+    verdicts.forEach((verdict, i) => {
+      s.shell(test, verdict === 'bad' ? bad : good, verdict === 'bad' ? 1 : 0);
+      s.shell(
+        `git bisect ${verdict}`,
+        `Bisecting: ${7 >> i} revisions left to test after this (roughly ${3 - Math.min(i, 2)} steps)\n[${createHash('sha1').update(`${v}${i}`).digest('hex').slice(0, 8)}] Commit ${i}\n`,
+        0,
+      );
+    });
+  },
+  3,
+);
 
-cls('sleep-git-status', 'work', '`sleep`/`git status` pairs while a background generator writes files: identical for a while, then new files appear.', (s, v) => {
-  const sleep = ['sleep 10', 'sleep 30'][v];
-  s.shell('npm run codegen > codegen.log 2>&1 &', '', 0);
-  for (let i = 0; i < 4; i++) {
+cls(
+  'git-status-between-edits',
+  'work',
+  '`git status` after each edit of the same file: the listing is identical, the file is not.',
+  (s, v) => {
+    const [cmd, out] = [
+      ['git status --short', ' M src/app.ts\n'],
+      [
+        'git status',
+        'On branch main\nChanges not staged for commit:\n  (use "git add <file>..." to update what will be committed)\n\tmodified:   src/app.ts\n\nno changes added to commit (use "git add" and/or "git commit -a")\n',
+      ],
+      ['git diff --stat', ' src/app.ts | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n'],
+    ][v];
+    for (let i = 0; i < 6; i++) {
+      s.edit('src/app.ts', `return ${i};`, `return ${i + 1};`);
+      s.shell(cmd, out, 0);
+    }
+  },
+  3,
+);
+
+cls(
+  'long-build',
+  'work',
+  'A long build rerun after each edit: the same summary with other durations.',
+  (s, v) => {
+    const cmd = ['npm run build', 'cargo build --release', 'docker build -t app .'][v];
+    for (let i = 0; i < 5; i++) {
+      s.edit(`src/mod${i}.ts`, `const x = ${i};`, `const x = ${i + 10};`);
+      const secs = (40 + i * 3.7).toFixed(1);
+      const out = [
+        `\n> proj@1.0.0 build\n> vite build\n\nvite v6.2.0 building for production...\n✓ 812 modules transformed.\ndist/index.html   0.46 kB │ gzip: 0.30 kB\ndist/assets/index.js  143.2 kB │ gzip: 46.1 kB\n✓ built in ${secs}s\n`,
+        `   Compiling app v0.3.1 (/home/dev/proj)\n    Finished \`release\` profile [optimized] target(s) in ${secs}s\n`,
+        `#1 [internal] load build definition from Dockerfile\n#8 [5/5] RUN npm run build\n#8 DONE ${secs}s\n#9 exporting to image\n#9 naming to docker.io/library/app:latest done\n#9 DONE 0.4s\n`,
+      ][v];
+      s.shell(cmd, out, 0);
+    }
+  },
+  3,
+);
+
+cls(
+  'subagent-between-checks',
+  'work',
+  'The same check between sub-agent steps that do the work: identical results, real progress in between.',
+  (s, v) => {
+    const check = ['npm test', 'npx tsc --noEmit', 'git status --short', 'echo heartbeat && date +%H'][v];
+    const out = [vitestFail(1, 12, 'expected 3 to be 4'), '', ' M src/app.ts\n', 'heartbeat\n12\n'][v];
+    for (let i = 0; i < 5; i++) {
+      s.subagent(`Fix step ${i + 1}`, `Updated src/step${i}.ts`, []);
+      s.shell(check, out, v === 0 ? 1 : 0);
+    }
+  },
+  4,
+  { tools: ['claude', 'opencode'], verbatim: ISSUE.realFp },
+);
+
+cls(
+  'user-turn-between',
+  'work',
+  'The user writes before each identical run (each new message starts over).',
+  (s, v) => {
+    const [cmd, out, exit] = [
+      ['npm test', vitestFail(1, 12, 'expected 3 to be 4'), 1],
+      ['ls dist', "ls: cannot access 'dist': No such file or directory\n", 2],
+    ][v];
+    // The user changed something outside the agent's view each time and asks for another run.
+    for (let i = 0; i < 5; i++) {
+      s.userTurn(i === 0 ? 'run the tests' : 'try again, I changed the config');
+      s.shell(cmd, out, exit);
+    }
+  },
+  2,
+);
+
+cls(
+  'meaningful-differences',
+  'work',
+  'Six runs whose results differ only in values that carry meaning: nothing repeats.',
+  (s, v) => {
+    const outs = [
+      (i) => vitestFail(1, 8, `expected '2024-03-10T0${i}:00:00Z' to be '2024-03-10T01:00:00Z'`),
+      (i) =>
+        ` FAIL  src/clock.test.ts\n  ● formats time\n\n    Expected: "12:00:00"\n    Received: "${i === 0 ? '11:30:00' : `11:3${i}:0${i}`}"\n\nTests:       1 failed, 3 passed, 4 total\n`,
+      (i) =>
+        `bench: GET /api/items\n  requests: 2000\n  p95 latency ${900 - i * 30}ms\n  p99 latency ${1300 - i * 41}ms\nFAIL: p95 latency above 600ms budget\n`,
+      (i) =>
+        `node:internal/fs/utils:351\n    throw err;\n    ^\n\nError: ENOENT: no such file or directory, open '/home/dev/proj/config/env${i}.json'\n    at Object.openSync (node:fs:573:18)\n    at loadConfig (/home/dev/proj/src/config.js:12:20) {\n  errno: -2,\n  code: 'ENOENT',\n  syscall: 'open',\n  path: '/home/dev/proj/config/env${i}.json'\n}\n`,
+      (i) =>
+        `Error: request from 10.0.0.${50 + i}:${51200 + i * 17} rejected: not in allow-list\n    at checkCaller (/home/dev/proj/src/acl.js:18:11)\ncaller address 10.0.0.${50 + i} is not allowed\n`,
+      (i) =>
+        `free(): double free detected in tcache 2\nguard: invalid free, caller address 0x55d3c1a2${(0xb3c4 + i * 0x1a0).toString(16)} (pool ${i})\nAborted (core dumped)\n`,
+    ];
+    const cmd = [
+      'npm test -- src/date.test.ts',
+      'npx jest src/clock.test.ts',
+      'npm run bench',
+      'node scripts/load-config.js',
+      'node server.js',
+      './build/pool_test',
+    ][v];
+    for (let i = 0; i < 6; i++) s.shell(cmd, outs[v](i), 1);
+  },
+  6,
+  { verbatim: ISSUE.differences },
+);
+
+cls(
+  'hang-harmless',
+  'work',
+  'Commands that look interactive but are not: never refused.',
+  (s, v) => {
+    const [cmd, out, opts] = [
+      [
+        'npm run dev -- --help',
+        'Usage: vite [root]\n\nOptions:\n  --host [host]  [string] specify hostname\n  -h, --help     Display this message\n',
+        {},
+      ],
+      ['npm run watch -- --help', 'Usage: tsc --watch [options]\n', {}],
+      [
+        'yes "" | npm init',
+        'This utility will walk you through creating a package.json file.\nWrote to /home/dev/proj/package.json\n',
+        {},
+      ],
+      ['less -F README.md', '# fixture\n', {}],
+      [
+        'git stash show -p | head',
+        'diff --git a/src/app.ts b/src/app.ts\nindex 3b18e51..a1b2c3d 100644\n--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1 +1 @@\n-return 1;\n+return 2;\n',
+        {},
+      ],
+      ['npm run dev', '', { background: true, description: 'Start the dev server the user asked for' }],
+    ][v];
+    if (opts.background && s.tool !== 'claude')
+      s.shell('npm run dev > dev.log 2>&1 &', '', 0, { description: opts.description });
+    else s.shell(cmd, out, 0, opts);
+  },
+  6,
+  { verbatim: ISSUE.hangHarmless },
+);
+
+cls(
+  'exploration',
+  'work',
+  'Different commands, each once: reading the code base.',
+  (s, v) => {
+    const cmds = [
+      [
+        ['ls -la', 'total 24\ndrwxr-xr-x 5 dev dev 4096 .\n-rw-r--r-- 1 dev dev  120 package.json\n'],
+        ['cat package.json', '{ "name": "proj", "scripts": { "test": "vitest run" } }\n'],
+        ['grep -rn "TODO" src', 'src/app.ts:12:// TODO: handle empty input\n'],
+        ['git log --oneline -5', 'a1b2c3d Fix parser\nd4e5f6a Add tests\n'],
+      ],
+      [
+        ['git status', 'On branch main\nnothing to commit, working tree clean\n'],
+        ['npm ls --depth 0', 'proj@1.0.0 /home/dev/proj\n└── vitest@4.1.12\n'],
+        ['node --version', 'v20.20.2\n'],
+        ['cat src/app.ts', 'export function answer() { return 1; }\n'],
+      ],
+      [
+        ['find src -name "*.test.ts"', 'src/app.test.ts\nsrc/math.test.ts\n'],
+        ['wc -l src/*.ts', '  40 src/app.ts\n  22 src/math.ts\n  62 total\n'],
+        ['head -20 src/math.ts', 'export const add = (a: number, b: number) => a + b;\n'],
+        ['git diff HEAD~1 --stat', ' src/app.ts | 4 ++--\n'],
+      ],
+      [
+        ['docker ps', 'CONTAINER ID   IMAGE     STATUS\n'],
+        ['env | grep NODE', 'NODE_ENV=development\n'],
+        ['cat .env.example', 'PORT=3000\n'],
+        ['ls test', 'app.test.ts\n'],
+      ],
+    ][v];
+    for (const [c, o] of cmds) s.shell(c, o, 0);
+  },
+  4,
+);
+
+cls(
+  'sleep-git-status',
+  'work',
+  '`sleep`/`git status` pairs while a background generator writes files: identical for a while, then new files appear.',
+  (s, v) => {
+    const sleep = ['sleep 10', 'sleep 30'][v];
+    s.shell('npm run codegen > codegen.log 2>&1 &', '', 0);
+    for (let i = 0; i < 4; i++) {
+      s.shell(sleep, '', 0);
+      s.shell('git status --short', '', 0);
+    }
     s.shell(sleep, '', 0);
-    s.shell('git status --short', '', 0);
-  }
-  s.shell(sleep, '', 0);
-  s.shell('git status --short', '?? src/generated/api.ts\n?? src/generated/types.ts\n', 0);
-}, 2, { verbatim: ISSUE.pollCurl });
+    s.shell('git status --short', '?? src/generated/api.ts\n?? src/generated/types.ts\n', 0);
+  },
+  2,
+  { verbatim: ISSUE.pollCurl },
+);
 
-cls('thrash', 'work', 'Five different edits, the identical failure each time: one factual note, never a refusal.', (s, v) => {
-  const [cmd, out] = [['npm test', vitestFail(1, 10, 'expected 41 to be 42 // Object.is equality')], ['pytest -q tests/test_api.py', pytestFail('test_total', 'assert total == 42')]][v];
-  for (let i = 0; i < 5; i++) {
-    s.edit(`src/part${i}.ts`, `const k = ${i};`, `const k = ${i * 2 + 1};`);
-    s.shell(cmd, out, 1);
-  }
-}, 2, { expect: { note: 1 }, justification: 'Thrash: the issue asks for one factual note (the failure did not move across edits), never a refusal.', verbatim: ISSUE.thrash });
+cls(
+  'thrash',
+  'work',
+  'Five different edits, the identical failure each time: one factual note, never a refusal.',
+  (s, v) => {
+    const [cmd, out] = [
+      ['npm test', vitestFail(1, 10, 'expected 41 to be 42 // Object.is equality')],
+      ['pytest -q tests/test_api.py', pytestFail('test_total', 'assert total == 42')],
+    ][v];
+    for (let i = 0; i < 5; i++) {
+      s.edit(`src/part${i}.ts`, `const k = ${i};`, `const k = ${i * 2 + 1};`);
+      s.shell(cmd, out, 1);
+    }
+  },
+  2,
+  {
+    expect: { note: 1 },
+    justification:
+      'Thrash: the issue asks for one factual note (the failure did not move across edits), never a refusal.',
+    verbatim: ISSUE.thrash,
+  },
+);
 
 // --- loops ---
 
-cls('plain-repeat', 'loop', 'The same command, the same result, nothing in between.', (s, v) => {
-  const [cmd, out, exit] = [
-    ['ls -la /home/dev/proj/build', 'ls: cannot access \'/home/dev/proj/build\': No such file or directory\n', 2],
-    ['npm test', vitestFail(1, 12, 'expected 3 to be 4'), 1],
-    ['cat config/settings.yaml', 'cat: config/settings.yaml: No such file or directory\n', 1],
-    ['python manage.py migrate', 'Traceback (most recent call last):\n  File "/home/dev/proj/manage.py", line 22, in <module>\n    main()\ndjango.db.utils.OperationalError: connection to server at "localhost" (127.0.0.1), port 5432 failed: Connection refused\n', 1],
-    ['curl -s -H "Authorization: Bearer $TOKEN" https://api.example.com/v1/me', '{"error":"invalid_token","status":401}\n', 0],
-  ][v];
-  for (let i = 1; i <= 8; i++) s.shell(cmd, out, exit, { attempt: i });
-}, 5, { expect: REPEAT });
+cls(
+  'plain-repeat',
+  'loop',
+  'The same command, the same result, nothing in between.',
+  (s, v) => {
+    const [cmd, out, exit] = [
+      ['ls -la /home/dev/proj/build', "ls: cannot access '/home/dev/proj/build': No such file or directory\n", 2],
+      ['npm test', vitestFail(1, 12, 'expected 3 to be 4'), 1],
+      ['cat config/settings.yaml', 'cat: config/settings.yaml: No such file or directory\n', 1],
+      [
+        'python manage.py migrate',
+        'Traceback (most recent call last):\n  File "/home/dev/proj/manage.py", line 22, in <module>\n    main()\ndjango.db.utils.OperationalError: connection to server at "localhost" (127.0.0.1), port 5432 failed: Connection refused\n',
+        1,
+      ],
+      [
+        'curl -s -H "Authorization: Bearer $TOKEN" https://api.example.com/v1/me',
+        '{"error":"invalid_token","status":401}\n',
+        0,
+      ],
+    ][v];
+    for (let i = 1; i <= 8; i++) s.shell(cmd, out, exit, { attempt: i });
+  },
+  5,
+  { expect: REPEAT },
+);
 
-cls('exit0-head', 'loop', 'A failure hidden behind `| head` (or an empty successful result): exit 0 every time, nothing changes.', (s, v) => {
-  const [cmd, out] = [
-    ['pnpm run typecheck 2>&1 | head -100', '\n> proj@1.0.0 typecheck /home/dev/proj\n> tsc --noEmit\n\nsrc/api.ts(14,5): error TS2339: Property \'id\' does not exist on type \'{}\'.\n'],
-    ['npm test 2>&1 | head -50', vitestFail(1, 12, 'expected 3 to be 4')],
-    ['jq \'.items[] | select(.id == "x42")\' data.json', ''],
-    ['grep -rn "createUser" src | head', 'src/routes/user.ts:8:import { createUser } from "../db";\n'],
-  ][v];
-  for (let i = 1; i <= 8; i++) s.shell(cmd, out, 0, { attempt: i });
-}, 4, { expect: REPEAT, verbatim: ISSUE.realLoops });
+cls(
+  'exit0-head',
+  'loop',
+  'A failure hidden behind `| head` (or an empty successful result): exit 0 every time, nothing changes.',
+  (s, v) => {
+    const [cmd, out] = [
+      [
+        'pnpm run typecheck 2>&1 | head -100',
+        "\n> proj@1.0.0 typecheck /home/dev/proj\n> tsc --noEmit\n\nsrc/api.ts(14,5): error TS2339: Property 'id' does not exist on type '{}'.\n",
+      ],
+      ['npm test 2>&1 | head -50', vitestFail(1, 12, 'expected 3 to be 4')],
+      ['jq \'.items[] | select(.id == "x42")\' data.json', ''],
+      ['grep -rn "createUser" src | head', 'src/routes/user.ts:8:import { createUser } from "../db";\n'],
+    ][v];
+    for (let i = 1; i <= 8; i++) s.shell(cmd, out, 0, { attempt: i });
+  },
+  4,
+  { expect: REPEAT, verbatim: ISSUE.realLoops },
+);
 
-cls('noisy-repeat', 'loop', 'The same failure each run, with noise that changes: seeds, timestamps, ids, test-file order.', (s, v) => {
-  const cmd = ['bundle exec rspec', 'pytest -p randomly', 'npx jest --randomize', 'docker run --rm app npm test', 'npm run e2e', 'npx vitest run'][v];
-  const fail = (i) => [
-    `Randomized with seed ${1234 + (i - 1) * 7919}\n\nFailures:\n\n  1) User#save validates email\n     Failure/Error: expect(user.save).to be true\n       expected true\n            got false\n     # ./spec/models/user_spec.rb:14\n\n12 examples, 1 failure\n\nRandomized with seed ${1234 + (i - 1) * 7919}\n`,
-    pytestFail('test_total', 'assert total == 42', `Using --randomly-seed=${3141592 + i * 271}\n`),
-    ` FAIL  src/cart.test.js\n  ● cart › totals\n\n    Expected: 30\n    Received: 25\n\nTests:       1 failed, 7 passed, 8 total\nSeed:        ${-1795830470 + i * 104729}\nTime:        ${(1.2 + i * 0.1).toFixed(3)} s\n`,
-    `Unable to find image locally... container ${createHash('sha1').update(`c${i}`).digest('hex').slice(0, 12)} started\nFAIL src/db.test.ts\nError: relation "users" does not exist\n`,
-    `[2026-11-30T12:0${i}:1${i}.${100 + i}Z] request ${createHash('md5').update(`r${i}`).digest('hex').slice(0, 8)}-${i}a2f POST /api/login -> 500\nError: Cannot read properties of undefined (reading 'token')\n    at login (/home/dev/proj/src/auth.ts:31:18)\n1 failed\n`,
-    (() => { const a = ' ✓ src/a.test.ts (4 tests) 12ms\n'; const b = ' ✓ src/b.test.ts (3 tests) 9ms\n'; const c = ' ❯ src/c.test.ts (2 tests | 1 failed) 14ms\n   × c > adds\n     → expected 3 to be 4\n'; const order = [[a, b, c], [c, a, b], [b, c, a]][i % 3]; return ` RUN  v4.1.12 /home/dev/proj\n\n${order.join('')}\n Test Files  1 failed | 2 passed (3)\n      Tests  1 failed | 8 passed (9)\n`; })(),
-  ][v];
-  for (let i = 1; i <= 8; i++) s.shell(cmd, fail(i), 1, { attempt: i });
-}, 6, { expect: REPEAT, verbatim: ISSUE.seeds });
+cls(
+  'noisy-repeat',
+  'loop',
+  'The same failure each run, with noise that changes: seeds, timestamps, ids, test-file order.',
+  (s, v) => {
+    const cmd = [
+      'bundle exec rspec',
+      'pytest -p randomly',
+      'npx jest --randomize',
+      'docker run --rm app npm test',
+      'npm run e2e',
+      'npx vitest run',
+    ][v];
+    const fail = (i) =>
+      [
+        `Randomized with seed ${1234 + (i - 1) * 7919}\n\nFailures:\n\n  1) User#save validates email\n     Failure/Error: expect(user.save).to be true\n       expected true\n            got false\n     # ./spec/models/user_spec.rb:14\n\n12 examples, 1 failure\n\nRandomized with seed ${1234 + (i - 1) * 7919}\n`,
+        pytestFail('test_total', 'assert total == 42', `Using --randomly-seed=${3141592 + i * 271}\n`),
+        ` FAIL  src/cart.test.js\n  ● cart › totals\n\n    Expected: 30\n    Received: 25\n\nTests:       1 failed, 7 passed, 8 total\nSeed:        ${-1795830470 + i * 104729}\nTime:        ${(1.2 + i * 0.1).toFixed(3)} s\n`,
+        `Unable to find image locally... container ${createHash('sha1').update(`c${i}`).digest('hex').slice(0, 12)} started\nFAIL src/db.test.ts\nError: relation "users" does not exist\n`,
+        `[2026-11-30T12:0${i}:1${i}.${100 + i}Z] request ${createHash('md5').update(`r${i}`).digest('hex').slice(0, 8)}-${i}a2f POST /api/login -> 500\nError: Cannot read properties of undefined (reading 'token')\n    at login (/home/dev/proj/src/auth.ts:31:18)\n1 failed\n`,
+        (() => {
+          const a = ' ✓ src/a.test.ts (4 tests) 12ms\n';
+          const b = ' ✓ src/b.test.ts (3 tests) 9ms\n';
+          const c = ' ❯ src/c.test.ts (2 tests | 1 failed) 14ms\n   × c > adds\n     → expected 3 to be 4\n';
+          const order = [
+            [a, b, c],
+            [c, a, b],
+            [b, c, a],
+          ][i % 3];
+          return ` RUN  v4.1.12 /home/dev/proj\n\n${order.join('')}\n Test Files  1 failed | 2 passed (3)\n      Tests  1 failed | 8 passed (9)\n`;
+        })(),
+      ][v];
+    for (let i = 1; i <= 8; i++) s.shell(cmd, fail(i), 1, { attempt: i });
+  },
+  6,
+  { expect: REPEAT, verbatim: ISSUE.seeds },
+);
 
-cls('reworded-repeat', 'loop', 'The same run reworded: redirections, trimming pipes, package-manager aliases, env prefixes, comments, fallbacks.', (s, v) => {
-  const out = v < 4 ? vitestFail(1, 12, 'expected 3 to be 4') : pytestFail('test_total', 'assert total == 42');
-  const lists = [
-    ['npm test', 'npm test 2>&1', 'npm test 2>&1 | tail -20', 'npm test 2>&1 | tail -40', 'npm test 2>&1 | tail -60', 'npm t', 'npm run test', 'CI=1 npm test', 'npm test # again', 'npm test || true'],
-    ['npm run test', 'npm t', 'npm test', 'CI=1 npm t', 'npm test 2>&1', 'npm test 2>&1 | tail -40'],
-    ['npm test', 'npm test || echo "tests failed"', 'npm test 2>&1 | tail -20', 'CI=1 npm run test', 'npm t 2>&1', 'npm test # check again'],
-    ['CI=1 npm test', 'CI=1 npm test 2>&1', 'CI=1 npm test 2>&1 | tail -20', 'CI=1 npm test 2>&1 | tail -40', 'CI=1 npm test 2>&1 | tail -60', 'npm test'],
-    ['pytest -q', 'pytest -q 2>&1', 'pytest -q 2>&1 | tail -20', 'pytest -q 2>&1 | tail -40', 'CI=1 pytest -q', 'pytest -q || true'],
-    ['python -m pytest tests/test_api.py', 'python -m pytest tests/test_api.py 2>&1 | tail -30', 'python -m pytest tests/test_api.py 2>&1 | tail -60', 'python -m pytest tests/test_api.py # retry', 'python -m pytest tests/test_api.py || echo failed', 'python -m pytest tests/test_api.py 2>&1'],
-    ['pytest', 'pytest 2>&1', 'pytest 2>&1 | tail -20', 'pytest 2>&1 | tail -40', 'pytest 2>&1 | tail -60', 'PYTHONDONTWRITEBYTECODE=1 pytest'],
-  ][v];
-  // A trimming pipe or a fallback keeps the failure text but reports exit 0 (the pipe's last command).
-  lists.forEach((cmd, i) => s.shell(cmd, out, /\|\s*tail|\|\||echo/.test(cmd) ? 0 : 1, { attempt: i + 1 }));
-}, 7, { expect: REPEAT, verbatim: ISSUE.reworded });
+cls(
+  'reworded-repeat',
+  'loop',
+  'The same run reworded: redirections, trimming pipes, package-manager aliases, env prefixes, comments, fallbacks.',
+  (s, v) => {
+    const out = v < 4 ? vitestFail(1, 12, 'expected 3 to be 4') : pytestFail('test_total', 'assert total == 42');
+    const lists = [
+      [
+        'npm test',
+        'npm test 2>&1',
+        'npm test 2>&1 | tail -20',
+        'npm test 2>&1 | tail -40',
+        'npm test 2>&1 | tail -60',
+        'npm t',
+        'npm run test',
+        'CI=1 npm test',
+        'npm test # again',
+        'npm test || true',
+      ],
+      ['npm run test', 'npm t', 'npm test', 'CI=1 npm t', 'npm test 2>&1', 'npm test 2>&1 | tail -40'],
+      [
+        'npm test',
+        'npm test || echo "tests failed"',
+        'npm test 2>&1 | tail -20',
+        'CI=1 npm run test',
+        'npm t 2>&1',
+        'npm test # check again',
+      ],
+      [
+        'CI=1 npm test',
+        'CI=1 npm test 2>&1',
+        'CI=1 npm test 2>&1 | tail -20',
+        'CI=1 npm test 2>&1 | tail -40',
+        'CI=1 npm test 2>&1 | tail -60',
+        'npm test',
+      ],
+      [
+        'pytest -q',
+        'pytest -q 2>&1',
+        'pytest -q 2>&1 | tail -20',
+        'pytest -q 2>&1 | tail -40',
+        'CI=1 pytest -q',
+        'pytest -q || true',
+      ],
+      [
+        'python -m pytest tests/test_api.py',
+        'python -m pytest tests/test_api.py 2>&1 | tail -30',
+        'python -m pytest tests/test_api.py 2>&1 | tail -60',
+        'python -m pytest tests/test_api.py # retry',
+        'python -m pytest tests/test_api.py || echo failed',
+        'python -m pytest tests/test_api.py 2>&1',
+      ],
+      [
+        'pytest',
+        'pytest 2>&1',
+        'pytest 2>&1 | tail -20',
+        'pytest 2>&1 | tail -40',
+        'pytest 2>&1 | tail -60',
+        'PYTHONDONTWRITEBYTECODE=1 pytest',
+      ],
+    ][v];
+    // A trimming pipe or a fallback keeps the failure text but reports exit 0 (the pipe's last command).
+    for (const [i, cmd] of lists.entries())
+      s.shell(cmd, out, /\|\s*tail|\|\||echo/.test(cmd) ? 0 : 1, { attempt: i + 1 });
+  },
+  7,
+  { expect: REPEAT, verbatim: ISSUE.reworded },
+);
 
-cls('reworded-poll', 'loop', 'A poll that never changes, reworded each time: comments, `|| echo` suffixes, an empty grep with exit 0 then 1.', (s, v) => {
-  const polls = [
-    (i) => [i % 2 ? '# wait for the server\nsleep 5 && curl -s localhost:3000/health' : 'sleep 5 && curl -s localhost:3000/health', CONN_REFUSED, 7],
-    (i) => [`sleep 5; curl -s localhost:3000/health || echo "not up yet (${i})"`, `${CONN_REFUSED}not up yet (${i})\n`, 0],
-    (i) => [i % 2 ? 'sleep 10; grep -i "ready" server.log' : 'sleep 10; grep -i "ready" server.log || true', '', i % 2 ? 1 : 0],
-  ][v];
-  for (let i = 1; i <= 12; i++) {
-    const [c, o, e] = polls(i);
-    s.shell(c, o, e, { attempt: i });
-  }
-}, 3, { expect: POLL, verbatim: ISSUE.rewordedPoll });
+cls(
+  'reworded-poll',
+  'loop',
+  'A poll that never changes, reworded each time: comments, `|| echo` suffixes, an empty grep with exit 0 then 1.',
+  (s, v) => {
+    const polls = [
+      (i) => [
+        i % 2
+          ? '# wait for the server\nsleep 5 && curl -s localhost:3000/health'
+          : 'sleep 5 && curl -s localhost:3000/health',
+        CONN_REFUSED,
+        7,
+      ],
+      (i) => [
+        `sleep 5; curl -s localhost:3000/health || echo "not up yet (${i})"`,
+        `${CONN_REFUSED}not up yet (${i})\n`,
+        0,
+      ],
+      (i) => [
+        i % 2 ? 'sleep 10; grep -i "ready" server.log' : 'sleep 10; grep -i "ready" server.log || true',
+        '',
+        i % 2 ? 1 : 0,
+      ],
+    ][v];
+    for (let i = 1; i <= 12; i++) {
+      const [c, o, e] = polls(i);
+      s.shell(c, o, e, { attempt: i });
+    }
+  },
+  3,
+  { expect: POLL, verbatim: ISSUE.rewordedPoll },
+);
 
-cls('cycle', 'loop', 'Two or three commands alternating, each with the same result, nothing changing.', (s, v) => {
-  const blocks = [
-    [['cat /home/dev/proj/missing-a', 'cat: /home/dev/proj/missing-a: No such file or directory\n', 1], ['cat /home/dev/proj/missing-b', 'cat: /home/dev/proj/missing-b: No such file or directory\n', 1]],
-    [['npm run build', 'src/a.ts(3,1): error TS1005: \';\' expected.\n', 2], ['npm test', vitestFail(1, 5, 'expected 1 to be 2'), 1]],
-    [['git pull', 'fatal: Authentication failed for \'https://github.com/acme/app.git/\'\n', 128], ['git fetch origin', 'fatal: Authentication failed for \'https://github.com/acme/app.git/\'\n', 128], ['git status -sb', '## main...origin/main [ahead 2]\n', 0]],
-  ][v];
-  for (let rep = 1; rep <= 6; rep++) for (const [c, o, e] of blocks) s.shell(c, o, e, { attempt: rep });
-}, 3, { expect: REPEAT });
+cls(
+  'cycle',
+  'loop',
+  'Two or three commands alternating, each with the same result, nothing changing.',
+  (s, v) => {
+    const blocks = [
+      [
+        ['cat /home/dev/proj/missing-a', 'cat: /home/dev/proj/missing-a: No such file or directory\n', 1],
+        ['cat /home/dev/proj/missing-b', 'cat: /home/dev/proj/missing-b: No such file or directory\n', 1],
+      ],
+      [
+        ['npm run build', "src/a.ts(3,1): error TS1005: ';' expected.\n", 2],
+        ['npm test', vitestFail(1, 5, 'expected 1 to be 2'), 1],
+      ],
+      [
+        ['git pull', "fatal: Authentication failed for 'https://github.com/acme/app.git/'\n", 128],
+        ['git fetch origin', "fatal: Authentication failed for 'https://github.com/acme/app.git/'\n", 128],
+        ['git status -sb', '## main...origin/main [ahead 2]\n', 0],
+      ],
+    ][v];
+    for (let rep = 1; rep <= 6; rep++) for (const [c, o, e] of blocks) s.shell(c, o, e, { attempt: rep });
+  },
+  3,
+  { expect: REPEAT },
+);
 
-cls('static-log-poll', 'loop', 'A log or port polled many times with the identical result: nothing is coming.', (s, v) => {
-  const [cmd, out, exit] = [
-    ['sleep 30; tail -3 build.log', '[build] compiled 311 of 312 modules\n[build] waiting for worker 3\n[build] waiting for worker 3\n', 0],
-    ['sleep 5 && curl localhost:3000/health', CONN_REFUSED, 7],
-    ['sleep 15; tail -n 20 /tmp/deploy.log', 'Waiting for approval from an operator...\n', 0],
-  ][v];
-  // The real sessions' counts: a static log polled 94 times, a port polled 35 times.
-  const n = [94, 35, 12][v];
-  for (let i = 1; i <= n; i++) s.shell(cmd, out, exit, { attempt: i });
-}, 3, { expect: POLL, verbatim: ISSUE.realLoops });
+cls(
+  'static-log-poll',
+  'loop',
+  'A log or port polled many times with the identical result: nothing is coming.',
+  (s, v) => {
+    const [cmd, out, exit] = [
+      [
+        'sleep 30; tail -3 build.log',
+        '[build] compiled 311 of 312 modules\n[build] waiting for worker 3\n[build] waiting for worker 3\n',
+        0,
+      ],
+      ['sleep 5 && curl localhost:3000/health', CONN_REFUSED, 7],
+      ['sleep 15; tail -n 20 /tmp/deploy.log', 'Waiting for approval from an operator...\n', 0],
+    ][v];
+    // The real sessions' counts: a static log polled 94 times, a port polled 35 times.
+    const n = [94, 35, 12][v];
+    for (let i = 1; i <= n; i++) s.shell(cmd, out, exit, { attempt: i });
+  },
+  3,
+  { expect: POLL, verbatim: ISSUE.realLoops },
+);
 
-cls('subagent-repeat', 'loop', 'A sub-agent repeating its own command with the same error.', (s, v) => {
-  const [cmd, out] = [['ls -la', 'ls: cannot open directory \'.\': Permission denied\n'], ['ls -la packages/core/dist', 'ls: cannot access \'packages/core/dist\': No such file or directory\n']][v];
-  // The sub-agent's own calls are the attempts (numbered in buildAll).
-  s.subagent('Inspect the build output', 'Could not list the directory.', Array.from({ length: 8 }, () => [cmd, out, 2]));
-}, 2, { tools: ['claude', 'opencode'], expect: REPEAT, verbatim: ISSUE.realLoops });
+cls(
+  'subagent-repeat',
+  'loop',
+  'A sub-agent repeating its own command with the same error.',
+  (s, v) => {
+    const [cmd, out] = [
+      ['ls -la', "ls: cannot open directory '.': Permission denied\n"],
+      ['ls -la packages/core/dist', "ls: cannot access 'packages/core/dist': No such file or directory\n"],
+    ][v];
+    // The sub-agent's own calls are the attempts (numbered in buildAll).
+    s.subagent(
+      'Inspect the build output',
+      'Could not list the directory.',
+      Array.from({ length: 8 }, () => [cmd, out, 2]),
+    );
+  },
+  2,
+  { tools: ['claude', 'opencode'], expect: REPEAT, verbatim: ISSUE.realLoops },
+);
 
-cls('truncated-repeat', 'loop', 'A result too big for the tool, cut the same way each time (Claude\'s saved-to-file preview, Codex\'s truncation warning, OpenCode\'s "Full output saved to").', (s, v) => {
-  const cmd = ['npm run build --verbose', 'cat logs/server.log'][v];
-  const out = bigLog([700, 760][v], ['vite', 'server'][v]);
-  for (let i = 1; i <= 6; i++) s.shell(cmd, out, 0, { attempt: i, big: true });
-}, 2, { tools: ['claude', 'codex', 'opencode'], expect: REPEAT });
+cls(
+  'truncated-repeat',
+  'loop',
+  "A result too big for the tool, cut the same way each time (Claude's saved-to-file preview, Codex's truncation warning, OpenCode's \"Full output saved to\").",
+  (s, v) => {
+    const cmd = ['npm run build --verbose', 'cat logs/server.log'][v];
+    const out = bigLog([700, 760][v], ['vite', 'server'][v]);
+    for (let i = 1; i <= 6; i++) s.shell(cmd, out, 0, { attempt: i, big: true });
+  },
+  2,
+  { tools: ['claude', 'codex', 'opencode'], expect: REPEAT },
+);
 
-cls('timeout-repeat', 'loop', 'The same command timing out again and again (it waits for input or never exits).', (s, v) => {
-  const cmd = ['npm run migrate', 'npx prisma migrate dev'][v];
-  for (let i = 1; i <= 7; i++) s.shell(cmd, '', 143, { attempt: i, timeout: true });
-}, 2, { tools: ['claude', 'cursor', 'opencode'], expect: REPEAT });
+cls(
+  'timeout-repeat',
+  'loop',
+  'The same command timing out again and again (it waits for input or never exits).',
+  (s, v) => {
+    const cmd = ['npm run migrate', 'npx prisma migrate dev'][v];
+    for (let i = 1; i <= 7; i++) s.shell(cmd, '', 143, { attempt: i, timeout: true });
+  },
+  2,
+  { tools: ['claude', 'cursor', 'opencode'], expect: REPEAT },
+);
 
 const HANG_COMMANDS = [
-  'npm create vite@latest', 'npm init vite', 'npx create-next-app', 'yarn create vite', 'pnpm create vite', 'bun create vite',
-  'python', 'python3 -i x.py', 'node', 'psql', 'mysql -p', 'sqlite3',
-  'ssh host', 'docker run -it ubuntu bash', 'kubectl exec -it web-0 -- sh',
-  'top', 'htop', 'ping host', 'nc -l 8080', 'man git', 'git help commit',
-  'npm start', 'gh auth login', 'npm login',
-  'git merge --edit feature', 'git cherry-pick -e a1b2c3d', 'git notes add', 'git am -i 0001-fix.patch',
-  'xargs vim', 'find . -name "*.ts" -exec vim {} +', '$EDITOR src/app.ts',
+  'npm create vite@latest',
+  'npm init vite',
+  'npx create-next-app',
+  'yarn create vite',
+  'pnpm create vite',
+  'bun create vite',
+  'python',
+  'python3 -i x.py',
+  'node',
+  'psql',
+  'mysql -p',
+  'sqlite3',
+  'ssh host',
+  'docker run -it ubuntu bash',
+  'kubectl exec -it web-0 -- sh',
+  'top',
+  'htop',
+  'ping host',
+  'nc -l 8080',
+  'man git',
+  'git help commit',
+  'npm start',
+  'gh auth login',
+  'npm login',
+  'git merge --edit feature',
+  'git cherry-pick -e a1b2c3d',
+  'git notes add',
+  'git am -i 0001-fix.patch',
+  'xargs vim',
+  'find . -name "*.ts" -exec vim {} +',
+  '$EDITOR src/app.ts',
 ];
-cls('hang-waits-for-person', 'loop', 'Commands that wait for a person (scaffolders, REPLs, interactive auth, full-screen tools, editors): refused before they run.', (s, v) => {
-  // Left to run, it never ends: a timeout (Claude, Cursor, OpenCode) or, in Codex, no post event at all.
-  s.shell(HANG_COMMANDS[v], '', 143, { attempt: 1, timeout: true });
-}, HANG_COMMANDS.length, {
-  expect: HANG,
-  rotateTools: true,
-  // Codex hands a long run back to the model (exec sessions yield), so a server or an endless ping is no hang there: those rows go to Claude Code.
-  notInCodex: new Set(['ping host', 'nc -l 8080', 'npm start'].map((c) => HANG_COMMANDS.indexOf(c))),
-  verbatim: ISSUE.hangMissed,
-});
+cls(
+  'hang-waits-for-person',
+  'loop',
+  'Commands that wait for a person (scaffolders, REPLs, interactive auth, full-screen tools, editors): refused before they run.',
+  (s, v) => {
+    // Left to run, it never ends: a timeout (Claude, Cursor, OpenCode) or, in Codex, no post event at all.
+    s.shell(HANG_COMMANDS[v], '', 143, { attempt: 1, timeout: true });
+  },
+  HANG_COMMANDS.length,
+  {
+    expect: HANG,
+    rotateTools: true,
+    // Codex hands a long run back to the model (exec sessions yield), so a server or an endless ping is no hang there: those rows go to Claude Code.
+    notInCodex: new Set(['ping host', 'nc -l 8080', 'npm start'].map((c) => HANG_COMMANDS.indexOf(c))),
+    verbatim: ISSUE.hangMissed,
+  },
+);
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -675,7 +1330,10 @@ function buildAll() {
           for (const st of s.steps) if (st.kind === 'shell') st.attempt = ++n;
         }
         const seq = {
-          id, tool, label: c.label, class: c.name,
+          id,
+          tool,
+          label: c.label,
+          class: c.name,
           ...(meta.expect ? { expect: meta.expect } : {}),
           ...(meta.justification ? { justification: meta.justification } : {}),
           ...(meta.verbatim ? { issue: meta.verbatim } : {}),
@@ -694,12 +1352,17 @@ function main() {
   const check = process.argv.includes('--check');
   const byClass = buildAll();
   const files = new Map();
-  for (const [name, { rows }] of byClass) files.set(`${name}.jsonl`, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  for (const [name, { rows }] of byClass)
+    files.set(`${name}.jsonl`, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
   if (check) {
-    const stale = [...files].filter(([f, text]) => !existsSync(join(OUT, f)) || readFileSync(join(OUT, f), 'utf8') !== text).map(([f]) => f);
+    const stale = [...files]
+      .filter(([f, text]) => !existsSync(join(OUT, f)) || readFileSync(join(OUT, f), 'utf8') !== text)
+      .map(([f]) => f);
     const extra = existsSync(OUT) ? readdirSync(OUT).filter((f) => f.endsWith('.jsonl') && !files.has(f)) : [];
     if (stale.length || extra.length) {
-      console.error(`make-judgment-corpus: out of date: ${[...stale, ...extra].join(', ')}; run node scripts/make-judgment-corpus.mjs`);
+      console.error(
+        `make-judgment-corpus: out of date: ${[...stale, ...extra].join(', ')}; run node scripts/make-judgment-corpus.mjs`,
+      );
       process.exit(1);
     }
     console.log('make-judgment-corpus: up to date');
@@ -710,8 +1373,11 @@ function main() {
   for (const [f, text] of files) writeFileSync(join(OUT, f), text);
   const all = [...byClass.values()].flatMap((c) => c.rows);
   const work = all.filter((r) => r.label === 'work').length;
-  console.log(`make-judgment-corpus: ${all.length} sequences (${work} work, ${all.length - work} loop) in ${files.size} files under test/fixtures/judgment/`);
-  for (const [name, c] of byClass) console.log(`  ${name.padEnd(26)} ${c.label.padEnd(5)} ${String(c.rows.length).padStart(4)}`);
+  console.log(
+    `make-judgment-corpus: ${all.length} sequences (${work} work, ${all.length - work} loop) in ${files.size} files under test/fixtures/judgment/`,
+  );
+  for (const [name, c] of byClass)
+    console.log(`  ${name.padEnd(26)} ${c.label.padEnd(5)} ${String(c.rows.length).padStart(4)}`);
 }
 
 main();

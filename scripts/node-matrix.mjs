@@ -24,11 +24,15 @@ for (const m of majors) {
 let failed = 0;
 for (const t of targets) {
   console.log(`\n== ${t.label}: ${FILES.join(', ')}`);
-  const r = spawnSync(process.execPath, [fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url)), 'run', ...FILES], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, LOOP_GUARD_TEST_NODE: t.bin },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url)), 'run', ...FILES],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, LOOP_GUARD_TEST_NODE: t.bin },
+    },
+  );
   if (r.status !== 0) failed++;
   console.log(`== ${t.label}: ${r.status === 0 ? 'passed' : 'FAILED'}`);
 }

@@ -27,9 +27,13 @@ function findPackageRoot(): string {
 export const packageRoot = findPackageRoot();
 
 export const VERSION: string =
-  typeof __VERSION__ === 'string' ? __VERSION__ : (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  typeof __VERSION__ === 'string'
+    ? __VERSION__
+    : (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-export function readDist(name: 'loop-guard.cjs' | 'opencode-plugin.js' | 'kilo-plugin.js' | 'cline-plugin.cjs'): string {
+export function readDist(
+  name: 'loop-guard.cjs' | 'opencode-plugin.js' | 'kilo-plugin.js' | 'cline-plugin.cjs',
+): string {
   const file = join(packageRoot, 'dist', name);
   if (!existsSync(file)) throw new Error(`create-loop-guard: ${file} is missing (run npm run build)`);
   return readFileSync(file, 'utf8');

@@ -81,10 +81,21 @@ function argError(argv: readonly string[]): string {
       const name = tok.slice(2).split('=')[0] ?? '';
       const spec = (OPTIONS as Record<string, { type: string }>)[name];
       if (!spec) return `unknown option --${name}.${didYouMean(name, longs, '--')}`;
-      if (spec.type === 'string' && !tok.includes('=') && (argv[argv.indexOf(tok) + 1] === undefined || argv[argv.indexOf(tok) + 1]!.startsWith('-'))) return `--${name} needs a value (e.g. --${name} ${name === 'cwd' ? 'path/to/repo' : name === 'tools' ? 'claude,codex' : '…'}).`;
+      if (
+        spec.type === 'string' &&
+        !tok.includes('=') &&
+        (argv[argv.indexOf(tok) + 1] === undefined || argv[argv.indexOf(tok) + 1]!.startsWith('-'))
+      )
+        return `--${name} needs a value (e.g. --${name} ${name === 'cwd' ? 'path/to/repo' : name === 'tools' ? 'claude,codex' : '…'}).`;
       if (spec.type === 'boolean' && tok.includes('=')) return `--${name} takes no value.`;
     } else if (/^-[^-]/.test(tok)) {
-      for (const ch of tok.slice(1)) if (!shorts.some(([s]) => s === ch)) return `unknown option -${ch}.${didYouMean(ch, shorts.map(([s]) => s), '-')}`;
+      for (const ch of tok.slice(1))
+        if (!shorts.some(([s]) => s === ch))
+          return `unknown option -${ch}.${didYouMean(
+            ch,
+            shorts.map(([s]) => s),
+            '-',
+          )}`;
     }
   }
   return 'could not read the arguments.';
@@ -104,14 +115,21 @@ function isDirectory(path: string, exists = false): boolean {
 function usageError(argv: readonly string[], text: string): number {
   process.stderr.write(`create-loop-guard: ${text}\n`);
   if (argv.includes('--json')) {
-    const report = { version: VERSION, result: 'usage-error', exitCode: EXIT.error, messages: [{ level: 'error', code: 'usage', text }] };
+    const report = {
+      version: VERSION,
+      result: 'usage-error',
+      exitCode: EXIT.error,
+      messages: [{ level: 'error', code: 'usage', text }],
+    };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   }
   return EXIT.error;
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof OPTIONS }>
+  >;
   try {
     parsed = parseArgs({
       args: argv,
@@ -139,12 +157,16 @@ export async function main(argv: string[]): Promise<number> {
   const known = command === 'doctor' || command === 'audit';
   if (rest.length || (command !== undefined && !known)) {
     const word = (known ? rest[0] : command) ?? '';
-    process.stderr.write(`create-loop-guard: unexpected argument ${JSON.stringify(word)}.${known ? '' : didYouMean(word, ['doctor', 'audit', 'help'])} Run with --help for usage.\n`);
+    process.stderr.write(
+      `create-loop-guard: unexpected argument ${JSON.stringify(word)}.${known ? '' : didYouMean(word, ['doctor', 'audit', 'help'])} Run with --help for usage.\n`,
+    );
     return EXIT.error;
   }
   const auditOnly = (['all', 'since', 'tool', 'limit', 'redact'] as const).filter((k) => v[k] !== undefined);
   if (command !== 'audit' && auditOnly.length) {
-    process.stderr.write(`create-loop-guard: --${auditOnly[0]} belongs to the audit command (npx create-loop-guard audit --${auditOnly[0]} …).\n`);
+    process.stderr.write(
+      `create-loop-guard: --${auditOnly[0]} belongs to the audit command (npx create-loop-guard audit --${auditOnly[0]} …).\n`,
+    );
     return EXIT.error;
   }
   if (v.strict && !v.check) {
@@ -153,7 +175,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   // audit's --cwd names a project in the transcripts, which need not exist here any more.
   if (command !== 'audit' && v.cwd !== undefined && !isDirectory(resolve(v.cwd))) {
-    return usageError(argv, `--cwd ${v.cwd}: ${isDirectory(resolve(v.cwd), true) ? 'not a directory' : 'the directory does not exist'}.`);
+    return usageError(
+      argv,
+      `--cwd ${v.cwd}: ${isDirectory(resolve(v.cwd), true) ? 'not a directory' : 'the directory does not exist'}.`,
+    );
   }
   if (v.check && v.remove) {
     process.stderr.write('create-loop-guard: --check and --remove cannot be combined.\n');
@@ -171,8 +196,21 @@ export async function main(argv: string[]): Promise<number> {
   };
   if (command === 'audit') {
     const { audit } = await import('./audit/audit.ts');
-    const a = { all: v.all === true, json: v.json === true, redact: v.redact === true, ...(v.cwd ? { cwd: v.cwd } : {}) };
-    return audit({ ...a, ...(v.since !== undefined ? { since: v.since } : {}), ...(v.tool !== undefined ? { tool: v.tool } : {}), ...(v.limit !== undefined ? { limit: v.limit } : {}) }, io);
+    const a = {
+      all: v.all === true,
+      json: v.json === true,
+      redact: v.redact === true,
+      ...(v.cwd ? { cwd: v.cwd } : {}),
+    };
+    return audit(
+      {
+        ...a,
+        ...(v.since !== undefined ? { since: v.since } : {}),
+        ...(v.tool !== undefined ? { tool: v.tool } : {}),
+        ...(v.limit !== undefined ? { limit: v.limit } : {}),
+      },
+      io,
+    );
   }
   if (command === 'doctor') {
     const { doctor } = await import('./doctor/index.ts');

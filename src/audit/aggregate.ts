@@ -32,7 +32,14 @@ export interface AuditReport {
   waits: { count: number; examples: Array<{ tool: AuditTool; command: string; rule: string; at?: string }> };
   /** What the installed guard did: its own event log, and the refusals visible in the transcripts read. */
   guard: { warnings: number; refusals: number; handoffs: number; since: string | null; refusedInTranscripts: number };
-  read: { files: number; bytes: number; ms: number; unknownLines: number; oversizeLines: number; unreadable: Array<{ file: string; error: string }> };
+  read: {
+    files: number;
+    bytes: number;
+    ms: number;
+    unknownLines: number;
+    oversizeLines: number;
+    unreadable: Array<{ file: string; error: string }>;
+  };
 }
 
 function tally(): Tally {
@@ -61,7 +68,14 @@ export function aggregate(
   guardLog: GuardLogEntry[],
 ): AuditReport {
   const loops = sessions.flatMap((s) => s.loops).sort(byCost);
-  const totals = { ...tally(), shellCalls: 0, allRequests: 0, byTool: {} as Partial<Record<AuditTool, Tally>>, byProject: [] as Array<Tally & { project: string }>, byDay: [] as AuditReport['totals']['byDay'] };
+  const totals = {
+    ...tally(),
+    shellCalls: 0,
+    allRequests: 0,
+    byTool: {} as Partial<Record<AuditTool, Tally>>,
+    byProject: [] as Array<Tally & { project: string }>,
+    byDay: [] as AuditReport['totals']['byDay'],
+  };
   const projects = new Map<string, Tally & { project: string }>();
   const days = new Map<string, { day: string; loops: number; requests: number; tokens: number }>();
   for (const s of sessions) {
@@ -85,11 +99,25 @@ export function aggregate(
       d.tokens += l.tokens ?? 0;
     }
   }
-  totals.byProject = [...projects.values()].sort((a, b) => b.tokens - a.tokens || b.requests - a.requests || a.project.localeCompare(b.project));
+  totals.byProject = [...projects.values()].sort(
+    (a, b) => b.tokens - a.tokens || b.requests - a.requests || a.project.localeCompare(b.project),
+  );
   totals.byDay = [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
-  const waits = sessions.flatMap((s) => s.waits.map((w) => ({ tool: s.tool, command: w.command, rule: w.rule, ...(w.at !== undefined ? { at: new Date(w.at).toISOString() } : {}) })));
+  const waits = sessions.flatMap((s) =>
+    s.waits.map((w) => ({
+      tool: s.tool,
+      command: w.command,
+      rule: w.rule,
+      ...(w.at !== undefined ? { at: new Date(w.at).toISOString() } : {}),
+    })),
+  );
   const sinceMs = scope.since ? Date.parse(scope.since) : undefined;
-  const log = guardLog.filter((e) => (sinceMs === undefined || e.t >= sinceMs) && (scope.project === null || (e.cwd !== undefined && (e.cwd === scope.project || e.cwd.startsWith(`${scope.project}/`)))));
+  const log = guardLog.filter(
+    (e) =>
+      (sinceMs === undefined || e.t >= sinceMs) &&
+      (scope.project === null ||
+        (e.cwd !== undefined && (e.cwd === scope.project || e.cwd.startsWith(`${scope.project}/`)))),
+  );
   return {
     version: 1,
     scope,
@@ -104,6 +132,13 @@ export function aggregate(
       since: log.length > 0 ? new Date(Math.min(...log.map((e) => e.t))).toISOString() : null,
       refusedInTranscripts: sessions.reduce((n, s) => n + s.refusedByGuard, 0),
     },
-    read: { files: stats.files, bytes: stats.bytes, ms: stats.ms, unknownLines: stats.unknownLines, oversizeLines: stats.oversizeLines, unreadable: stats.unreadable },
+    read: {
+      files: stats.files,
+      bytes: stats.bytes,
+      ms: stats.ms,
+      unknownLines: stats.unknownLines,
+      oversizeLines: stats.oversizeLines,
+      unreadable: stats.unreadable,
+    },
   };
 }

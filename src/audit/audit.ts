@@ -51,15 +51,25 @@ function projectRoot(dir: string): string {
   }
 }
 
-export function runAudit(opts: AuditOptions, io: AuditIO): { report: AuditReport; sessions: SessionSummary[] } | { error: string } {
+export function runAudit(
+  opts: AuditOptions,
+  io: AuditIO,
+): { report: AuditReport; sessions: SessionSummary[] } | { error: string } {
   const now = (io.now ?? Date.now)();
   const since = opts.since !== undefined ? parseSince(opts.since, now) : undefined;
-  if (opts.since !== undefined && since === undefined) return { error: `--since ${JSON.stringify(opts.since)}: use a number of days, hours or weeks (30d, 12h, 2w) or a date (2026-11-01).` };
+  if (opts.since !== undefined && since === undefined)
+    return {
+      error: `--since ${JSON.stringify(opts.since)}: use a number of days, hours or weeks (30d, 12h, 2w) or a date (2026-11-01).`,
+    };
   let tools: AuditTool[] = [...AUDIT_TOOLS];
   if (opts.tool !== undefined) {
-    const asked = opts.tool.split(',').map((s) => s.trim()).filter(Boolean);
+    const asked = opts.tool
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const bad = asked.filter((t) => !(AUDIT_TOOLS as readonly string[]).includes(t));
-    if (bad.length || asked.length === 0) return { error: `--tool ${JSON.stringify(opts.tool)}: choose from ${AUDIT_TOOLS.join(', ')}.` };
+    if (bad.length || asked.length === 0)
+      return { error: `--tool ${JSON.stringify(opts.tool)}: choose from ${AUDIT_TOOLS.join(', ')}.` };
     tools = asked as AuditTool[];
   }
   const project = opts.all ? undefined : projectRoot(resolve(io.cwd, opts.cwd ?? '.'));
@@ -67,12 +77,23 @@ export function runAudit(opts: AuditOptions, io: AuditIO): { report: AuditReport
   const settings = guardSettings(io.env);
   const t0 = (io.now ?? Date.now)();
   const found = discover({ home: io.home, env: io.env }, tools);
-  const stats: ScanStats = { files: 0, bytes: 0, unknownLines: 0, oversizeLines: 0, unreadable: found.unreadable.map((u) => ({ file: u.path, error: u.error })) };
+  const stats: ScanStats = {
+    files: 0,
+    bytes: 0,
+    unknownLines: 0,
+    oversizeLines: 0,
+    unreadable: found.unreadable.map((u) => ({ file: u.path, error: u.error })),
+  };
   const sessions: SessionSummary[] = [];
   for (const src of found.sources) sessions.push(...scanSource(src, scope, settings, stats));
   const ms = Math.round((io.now ?? Date.now)() - t0);
   const log = readGuardLog(resolveStateDir(io.env as NodeJS.ProcessEnv));
-  const report = aggregate(sessions, { ...stats, ms }, { project: project ?? null, since: since !== undefined ? new Date(since).toISOString() : null, tools }, log);
+  const report = aggregate(
+    sessions,
+    { ...stats, ms },
+    { project: project ?? null, since: since !== undefined ? new Date(since).toISOString() : null, tools },
+    log,
+  );
   return { report: opts.redact ? redactReport(report) : report, sessions };
 }
 
@@ -81,7 +102,9 @@ export async function audit(opts: AuditOptions, io: AuditIO): Promise<number> {
   if (opts.limit !== undefined) {
     limit = Number(opts.limit);
     if (!Number.isInteger(limit) || limit < 1) {
-      io.err(`create-loop-guard: --limit ${JSON.stringify(opts.limit)}: a whole number of loops to show (1 or more).\n`);
+      io.err(
+        `create-loop-guard: --limit ${JSON.stringify(opts.limit)}: a whole number of loops to show (1 or more).\n`,
+      );
       return 2;
     }
   }

@@ -47,7 +47,14 @@ export interface Cost {
  * The cost between two readings. `attempts` stands in for requests when the transcript records none: each attempt
  * after the first took one model request to issue.
  */
-export function costBetween(from: Reading, to: Reading, attempts: number, metered: boolean, fromAt?: number, toAt?: number): Cost {
+export function costBetween(
+  from: Reading,
+  to: Reading,
+  attempts: number,
+  metered: boolean,
+  fromAt?: number,
+  toAt?: number,
+): Cost {
   const requests = metered ? to.requests - from.requests : Math.max(0, attempts);
   const cost: Cost = { requests };
   if (metered && to.metered > from.metered) cost.tokens = to.tokens - from.tokens;

@@ -29,7 +29,7 @@ export interface Discovery {
 /** The transcript roots per tool (each honours the tool's own environment variable). */
 export function roots(where: DiscoverEnv): Record<AuditTool, string> {
   const { home, env } = where;
-  const dataHome = env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith('/') ? env.XDG_DATA_HOME : join(home, '.local', 'share');
+  const dataHome = env.XDG_DATA_HOME?.startsWith('/') ? env.XDG_DATA_HOME : join(home, '.local', 'share');
   return {
     claude: join(env.CLAUDE_CONFIG_DIR || join(home, '.claude'), 'projects'),
     codex: join(env.CODEX_HOME || join(home, '.codex'), 'sessions'),
@@ -68,7 +68,13 @@ function add(out: Discovery, tool: AuditTool, path: string, kind: SourceKind, ex
 }
 
 /** Every file under dir (bounded depth) whose name passes the test. */
-function walk(dir: string, depth: number, test: (name: string) => boolean, found: (path: string) => void, out: Discovery): void {
+function walk(
+  dir: string,
+  depth: number,
+  test: (name: string) => boolean,
+  found: (path: string) => void,
+  out: Discovery,
+): void {
   for (const name of list(dir, out)) {
     const p = join(dir, name);
     if (test(name)) found(p);
@@ -81,10 +87,23 @@ const FINDERS: Readonly<Record<AuditTool, (root: string, out: Discovery) => void
   claude: (root, out) => {
     for (const project of list(root, out)) {
       // Sessions, and their sub-agents in <session>/subagents/.
-      walk(join(root, project), 2, (n) => n.endsWith('.jsonl'), (p) => add(out, 'claude', p, 'jsonl', { projectDir: project }), out);
+      walk(
+        join(root, project),
+        2,
+        (n) => n.endsWith('.jsonl'),
+        (p) => add(out, 'claude', p, 'jsonl', { projectDir: project }),
+        out,
+      );
     }
   },
-  codex: (root, out) => walk(root, 4, (n) => n.startsWith('rollout-') && n.endsWith('.jsonl'), (p) => add(out, 'codex', p, 'jsonl'), out),
+  codex: (root, out) =>
+    walk(
+      root,
+      4,
+      (n) => n.startsWith('rollout-') && n.endsWith('.jsonl'),
+      (p) => add(out, 'codex', p, 'jsonl'),
+      out,
+    ),
   opencode: (root, out) => add(out, 'opencode', join(root, 'opencode.db'), 'sqlite'),
   gemini: (root, out) => {
     for (const project of list(root, out)) {
@@ -99,7 +118,8 @@ const FINDERS: Readonly<Record<AuditTool, (root: string, out: Discovery) => void
   },
   qwen: (root, out) => {
     for (const project of list(root, out)) {
-      for (const name of list(join(root, project, 'chats'), out)) if (name.endsWith('.jsonl')) add(out, 'qwen', join(root, project, 'chats', name), 'jsonl');
+      for (const name of list(join(root, project, 'chats'), out))
+        if (name.endsWith('.jsonl')) add(out, 'qwen', join(root, project, 'chats', name), 'jsonl');
     }
   },
   // The conversation; its metadata file (<id>.json, which holds the cwd) is read with it (scan.ts companions).

@@ -2,7 +2,16 @@
 
 /** The agent tools whose transcripts audit reads. */
 export type AuditTool = 'claude' | 'codex' | 'opencode' | 'gemini' | 'copilot' | 'qwen' | 'cline' | 'kilo';
-export const AUDIT_TOOLS: readonly AuditTool[] = ['claude', 'codex', 'opencode', 'gemini', 'copilot', 'qwen', 'cline', 'kilo'];
+export const AUDIT_TOOLS: readonly AuditTool[] = [
+  'claude',
+  'codex',
+  'opencode',
+  'gemini',
+  'copilot',
+  'qwen',
+  'cline',
+  'kilo',
+];
 
 /** One thing that happened in a session, in transcript order. `at` is epoch ms, or undefined when the line has no time. */
 export type AuditEvent =
@@ -40,15 +49,25 @@ export interface SessionInfo {
 
 export const EDIT_TOOL_NAMES = new Set([
   // Claude Code
-  'Edit', 'MultiEdit', 'Write', 'NotebookEdit',
+  'Edit',
+  'MultiEdit',
+  'Write',
+  'NotebookEdit',
   // Codex
   'apply_patch',
   // OpenCode
-  'edit', 'write', 'patch', 'multiedit',
+  'edit',
+  'write',
+  'patch',
+  'multiedit',
   // Gemini CLI
-  'replace', 'write_file',
+  'replace',
+  'write_file',
   // Copilot CLI
-  'str_replace_editor', 'create', 'str_replace', 'insert',
+  'str_replace_editor',
+  'create',
+  'str_replace',
+  'insert',
 ]);
 
 /** Sub-agent tools: their completion is change (the guard counts it as progress), not an edit. */

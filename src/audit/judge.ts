@@ -80,7 +80,16 @@ interface Open<M> extends Episode<M> {
 
 /** The guard tool whose facts (hang rules, long runs) apply to a transcript's shell calls. */
 // Each transcript's tool is a guard tool of the same name (Kilo's facts are OpenCode's: it runs the same plugin).
-const FAMILY: Readonly<Record<AuditTool, ToolName>> = { claude: 'claude', codex: 'codex', opencode: 'opencode', gemini: 'gemini', copilot: 'copilot', qwen: 'qwen', cline: 'cline', kilo: 'kilo' };
+const FAMILY: Readonly<Record<AuditTool, ToolName>> = {
+  claude: 'claude',
+  codex: 'codex',
+  opencode: 'opencode',
+  gemini: 'gemini',
+  copilot: 'copilot',
+  qwen: 'qwen',
+  cline: 'cline',
+  kilo: 'kilo',
+};
 
 /** The rules a loop refusal carries (onPre's); any other refusal before a command runs is a hang rule. */
 const LOOP_RULES = new Set(['repeat', 'poll', 'cycle']);
@@ -136,7 +145,11 @@ export class SessionJudge<M> {
     } else if (event.kind === 'tool') {
       // As the guard: an edit or a finished sub-agent is change, so the next identical result is progress, not a repeat.
       if (event.edit || SUBAGENT_TOOL_NAMES.has(event.name)) {
-        this.decide({ kind: 'change', by: event.edit ? 'edit' : 'agent', ...(event.callId ? { callId: event.callId } : {}) });
+        this.decide({
+          kind: 'change',
+          by: event.edit ? 'edit' : 'agent',
+          ...(event.callId ? { callId: event.callId } : {}),
+        });
       }
     } else if (event.kind === 'shell') {
       this.shell(event);
@@ -163,18 +176,29 @@ export class SessionJudge<M> {
     const pre = this.decide({ kind: 'pre', command: e.command, background: false, ...call });
     const stopped = pre.action === 'deny' || pre.action === 'handoff';
     const loopStop = stopped && LOOP_RULES.has(pre.rule);
-    if (stopped && !loopStop && this.waits.length < 1000) this.waits.push({ command: e.command, rule: pre.rule, ...(e.at !== undefined ? { at: e.at } : {}) });
+    if (stopped && !loopStop && this.waits.length < 1000)
+      this.waits.push({ command: e.command, rule: pre.rule, ...(e.at !== undefined ? { at: e.at } : {}) });
 
     // After it ran (it did, in the real session): the guard's count and decision.
     const seq = this.store.state?.seq ?? 0;
-    const post = this.decide({ kind: 'post', command: e.command, output: e.output, ...(e.exitCode !== undefined ? { exitCode: e.exitCode } : {}), ...call });
+    const post = this.decide({
+      kind: 'post',
+      command: e.command,
+      output: e.output,
+      ...(e.exitCode !== undefined ? { exitCode: e.exitCode } : {}),
+      ...call,
+    });
     const next = coerceState(this.store.state);
     if (!next || next.seq === seq) return; // a duplicate delivery of a call already counted
     this.counted++;
     this.recent.push(attempt);
     if (this.recent.length > 12) this.recent.shift();
     const n = next.cmds[ck]?.n ?? 1;
-    const verdict = { refused: loopStop, handoff: loopStop && pre.action === 'handoff', warned: post.action === 'warn' };
+    const verdict = {
+      refused: loopStop,
+      handoff: loopStop && pre.action === 'handoff',
+      warned: post.action === 'warn',
+    };
 
     let run = this.runs.get(ck);
     if (!run || n === 1) {
@@ -186,7 +210,9 @@ export class SessionJudge<M> {
     const cycle = detectCycle(next.recent);
     if (this.cycle && (!cycle || !this.cycle.keys.includes(ck))) this.closeCycle();
 
-    const inCycle = this.cycle ?? (cycle && verdict.warned && cycle.reps >= this.settings.warn ? this.openCycle(cycle, next, attempt) : undefined);
+    const inCycle =
+      this.cycle ??
+      (cycle && verdict.warned && cycle.reps >= this.settings.warn ? this.openCycle(cycle, next, attempt) : undefined);
     if (inCycle) {
       this.touch(inCycle, attempt, e, verdict);
       inCycle.repeats = Math.max(inCycle.repeats, cycle?.reps ?? 0);
@@ -227,11 +253,13 @@ export class SessionJudge<M> {
     let first = { g: start.g, mark: start.mark, ...(start.at !== undefined ? { at: start.at } : {}) };
     const steps: Open<M>['steps'] = {};
     let refused: Open<M> | undefined;
-    const earliest = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
+    const earliest = (a: number | undefined, b: number | undefined) =>
+      a === undefined ? b : b === undefined ? a : Math.min(a, b);
     for (const k of keys) {
       const open = this.runs.get(k)?.open;
       if (!open) continue;
-      if (open.firstG < first.g) first = { g: open.firstG, mark: open.firstMark, ...(open.firstAt !== undefined ? { at: open.firstAt } : {}) };
+      if (open.firstG < first.g)
+        first = { g: open.firstG, mark: open.firstMark, ...(open.firstAt !== undefined ? { at: open.firstAt } : {}) };
       steps.warn = earliest(steps.warn, open.steps.warn);
       steps.handoff = earliest(steps.handoff, open.steps.handoff);
       if (open.steps.refuse !== undefined && (steps.refuse === undefined || open.steps.refuse < steps.refuse)) {
@@ -262,7 +290,12 @@ export class SessionJudge<M> {
     return this.cycle;
   }
 
-  private touch(open: Open<M>, attempt: Attempt<M>, e: Extract<AuditEvent, { kind: 'shell' }>, v: { refused: boolean; handoff: boolean; warned: boolean }): void {
+  private touch(
+    open: Open<M>,
+    attempt: Attempt<M>,
+    e: Extract<AuditEvent, { kind: 'shell' }>,
+    v: { refused: boolean; handoff: boolean; warned: boolean },
+  ): void {
     open.attempts++;
     const { refused: denied, warned } = v;
     if (v.handoff && open.handoffAt === undefined) {

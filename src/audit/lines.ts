@@ -17,7 +17,12 @@ export interface LineStats {
 }
 
 /** Calls onLine for each line (without its newline); returning false stops reading. Throws only if the file cannot be opened or read. */
-export function forEachLine(path: string, onLine: (line: string) => boolean | void, maxLine = MAX_LINE_CHARS): LineStats {
+export function forEachLine(
+  path: string,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a callback that returns nothing reads every line
+  onLine: (line: string) => boolean | void,
+  maxLine = MAX_LINE_CHARS,
+): LineStats {
   const fd = openSync(path, 'r');
   const stats: LineStats = { bytes: 0, oversize: 0, stopped: false };
   const buf = Buffer.allocUnsafe(CHUNK);

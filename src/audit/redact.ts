@@ -43,8 +43,14 @@ export function redactReport(report: AuditReport): AuditReport {
     ...report,
     scope: { ...report.scope, project: report.scope.project === null ? null : project(report.scope.project) },
     loops: report.loops.map(loop),
-    totals: { ...report.totals, byProject: report.totals.byProject.map((p) => ({ ...p, project: project(p.project) })) },
-    waits: { ...report.waits, examples: report.waits.examples.map((w) => ({ ...w, command: redactCommand(w.command) })) },
+    totals: {
+      ...report.totals,
+      byProject: report.totals.byProject.map((p) => ({ ...p, project: project(p.project) })),
+    },
+    waits: {
+      ...report.waits,
+      examples: report.waits.examples.map((w) => ({ ...w, command: redactCommand(w.command) })),
+    },
     read: { ...report.read, unreadable: report.read.unreadable.map((u) => ({ ...u, file: '<transcript>' })) },
   };
 }

@@ -59,7 +59,10 @@ const FORMATS: Readonly<Record<Source['tool'], Format>> = {
   gemini: { parser: createGeminiParser },
   copilot: { parser: createCopilotParser },
   qwen: { parser: createQwenParser },
-  cline: { parser: createClineParser, companions: (p) => [join(dirname(p), basename(p).replace(/\.messages\.json$/, '.json'))] },
+  cline: {
+    parser: createClineParser,
+    companions: (p) => [join(dirname(p), basename(p).replace(/\.messages\.json$/, '.json'))],
+  },
   opencode: {},
   kilo: {},
 };
@@ -71,7 +74,13 @@ function pathMayBeInScope(src: Source, scope: Scope): boolean {
   return src.projectDir === enc || src.projectDir.startsWith(`${enc}-`);
 }
 
-export function scanSource(src: Source, scope: Scope, settings: GuardSettings, stats: ScanStats, maxLine = MAX_LINE_CHARS): SessionSummary[] {
+export function scanSource(
+  src: Source,
+  scope: Scope,
+  settings: GuardSettings,
+  stats: ScanStats,
+  maxLine = MAX_LINE_CHARS,
+): SessionSummary[] {
   if (scope.since !== undefined && src.mtimeMs < scope.since) return [];
   if (src.kind === 'sqlite') return scanOpenCode(src, scope, settings, stats);
   if (!pathMayBeInScope(src, scope)) return [];
@@ -155,7 +164,14 @@ export function scanSource(src: Source, scope: Scope, settings: GuardSettings, s
   const info: SessionInfo = parser.info;
   if (scope.project !== undefined && !inScope(info.cwd, scope)) return [];
   const summaries = [run.finish(info)];
-  if (side) summaries.push(side.run.finish({ ...side.parser.info, id: `${side.parser.info.id ?? info.id ?? ''}/sidechain`, ...(info.cwd ? { cwd: info.cwd } : {}) }));
+  if (side)
+    summaries.push(
+      side.run.finish({
+        ...side.parser.info,
+        id: `${side.parser.info.id ?? info.id ?? ''}/sidechain`,
+        ...(info.cwd ? { cwd: info.cwd } : {}),
+      }),
+    );
   return summaries.filter((s) => scope.since === undefined || s.lastAt === undefined || s.lastAt >= scope.since);
 }
 
@@ -168,7 +184,8 @@ function scanOpenCode(src: Source, scope: Scope, settings: GuardSettings, stats:
     const table = (name: string) => {
       const root = db?.rootPage(name);
       const cols = db ? columnsOf(db, name) : undefined;
-      if (root === undefined || !cols) throw new Error(`no ${name} table (a ${TOOLS[src.tool].label} version this audit does not know)`);
+      if (root === undefined || !cols)
+        throw new Error(`no ${name} table (a ${TOOLS[src.tool].label} version this audit does not know)`);
       return { root, col: (c: string) => cols.indexOf(c) };
     };
     const sessions = new Map<string, { info: SessionInfo; run: SessionRun; updated: number }>();
@@ -184,7 +201,11 @@ function scanOpenCode(src: Source, scope: Scope, settings: GuardSettings, stats:
       }
       if (!inScope(dir, scope)) continue;
       if (scope.since !== undefined && typeof updated === 'number' && updated < scope.since) continue;
-      sessions.set(id, { info: { id, cwd: dir }, run: new SessionRun(tool, `${src.path}#${id}`, settings), updated: typeof updated === 'number' ? updated : 0 });
+      sessions.set(id, {
+        info: { id, cwd: dir },
+        run: new SessionRun(tool, `${src.path}#${id}`, settings),
+        updated: typeof updated === 'number' ? updated : 0,
+      });
     }
     if (sessions.size === 0) return [];
     const m = table('message');
@@ -219,7 +240,8 @@ function scanOpenCode(src: Source, scope: Scope, settings: GuardSettings, stats:
       const first = isUser && !started.has(mid);
       if (first) started.add(mid);
       const created = row[p.col('time_created')];
-      for (const e of openCodePartEvents(data, isUser, first, typeof created === 'number' ? created : undefined)) session.run.feed(e);
+      for (const e of openCodePartEvents(data, isUser, first, typeof created === 'number' ? created : undefined))
+        session.run.feed(e);
     }
     return [...sessions.values()].map(({ info, run }) => run.finish(info));
   } catch (err) {

@@ -54,7 +54,10 @@ function iso(t: number | undefined): string | undefined {
 
 /** A clipped, single-spaced excerpt of an output. */
 export function excerpt(text: string, max = 160): string {
-  const flat = text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
@@ -108,7 +111,14 @@ export class SessionRun {
     const cost = costBetween(ep.firstMark, ep.lastMark, ep.attempts - 1, metered, ep.firstAt, ep.lastAt);
     const saved =
       ep.refuseMark !== undefined
-        ? costBetween(ep.refuseMark, ep.lastMark, ep.attempts - (ep.refuseAt ?? ep.attempts), metered, ep.refusedAtTime, ep.lastAt)
+        ? costBetween(
+            ep.refuseMark,
+            ep.lastMark,
+            ep.attempts - (ep.refuseAt ?? ep.attempts),
+            metered,
+            ep.refusedAtTime,
+            ep.lastAt,
+          )
         : { requests: 0 };
     return {
       tool: this.tool,

@@ -20,7 +20,8 @@ export class SqliteReader {
     this.fd = openSync(path, 'r');
     try {
       const head = Buffer.alloc(100);
-      if (readSync(this.fd, head, 0, 100, 0) < 100 || head.toString('latin1', 0, 16) !== MAGIC) throw new Error('not an SQLite database');
+      if (readSync(this.fd, head, 0, 100, 0) < 100 || head.toString('latin1', 0, 16) !== MAGIC)
+        throw new Error('not an SQLite database');
       const ps = head.readUInt16BE(16);
       this.pageSize = ps === 1 ? 65536 : ps;
       this.usable = this.pageSize - head[20]!;
@@ -168,7 +169,9 @@ export class SqliteReader {
         if (len <= 6) out.push(buf.readIntBE(d, len));
         else {
           const big = buf.readBigInt64BE(d);
-          out.push(big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big);
+          out.push(
+            big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big,
+          );
         }
         d += len;
       } else if (t === 7) {

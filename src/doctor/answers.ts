@@ -36,25 +36,41 @@ function readHookSpecific(stdout: string, step: Step, event: string, who: Who, o
   const out = stdout.trim();
   if (out === '') return { kind: 'silent' };
   // On the user-prompt event plain stdout is added to the model's context.
-  if (step === 'turn') return { kind: 'bad', why: `printed ${JSON.stringify(out.slice(0, 80))} on ${event}, which the tool would add to the model's context` };
+  if (step === 'turn')
+    return {
+      kind: 'bad',
+      why: `printed ${JSON.stringify(out.slice(0, 80))} on ${event}, which the tool would add to the model's context`,
+    };
   const parsed = parseJson(out);
   if (typeof parsed === 'string') return { kind: 'bad', why: `${parsed} on ${event}` };
   if (only && Object.keys(parsed).some((k) => k !== 'hookSpecificOutput')) {
-    return { kind: 'bad', why: `answered ${event} with fields ${who.label} rejects (${Object.keys(parsed).join(', ')})` };
+    return {
+      kind: 'bad',
+      why: `answered ${event} with fields ${who.label} rejects (${Object.keys(parsed).join(', ')})`,
+    };
   }
   // continue:false ends the turn from the pre event; anywhere else it would stop the agent for nothing.
   const stops = parsed.continue === false;
   if (stops && (step !== 'pre' || typeof parsed.stopReason !== 'string' || parsed.stopReason === '')) {
-    return { kind: 'bad', why: `answered ${event} with continue:false ${step !== 'pre' ? `outside ${who.preEvent}` : 'without a stopReason'}` };
+    return {
+      kind: 'bad',
+      why: `answered ${event} with continue:false ${step !== 'pre' ? `outside ${who.preEvent}` : 'without a stopReason'}`,
+    };
   }
   const h = obj(parsed.hookSpecificOutput);
   if (!h) return { kind: 'silent' };
-  if (h.hookEventName !== event) return { kind: 'bad', why: `answered ${event} with hookEventName ${JSON.stringify(h.hookEventName)}, which the tool rejects` };
-  if (h.permissionDecision === 'allow') return { kind: 'bad', why: 'answered permissionDecision "allow", which skips the permission prompt' };
+  if (h.hookEventName !== event)
+    return {
+      kind: 'bad',
+      why: `answered ${event} with hookEventName ${JSON.stringify(h.hookEventName)}, which the tool rejects`,
+    };
+  if (h.permissionDecision === 'allow')
+    return { kind: 'bad', why: 'answered permissionDecision "allow", which skips the permission prompt' };
   if (h.permissionDecision === 'deny') {
     const reason = h.permissionDecisionReason;
     if (step !== 'pre') return { kind: 'bad', why: `denied on ${event}` };
-    if (typeof reason !== 'string' || reason === '') return { kind: 'bad', why: 'denied without a permissionDecisionReason' };
+    if (typeof reason !== 'string' || reason === '')
+      return { kind: 'bad', why: 'denied without a permissionDecisionReason' };
     return { kind: stops ? 'handoff' : 'deny', text: reason };
   }
   if (stops) return { kind: 'bad', why: 'stopped the turn without refusing the command, so it runs once more' };
@@ -67,11 +83,13 @@ function readPermissionFields(stdout: string, step: Step, event: string): Readin
   if (out === '') return { kind: 'silent' };
   const parsed = parseJson(out);
   if (typeof parsed === 'string') return { kind: 'bad', why: `${parsed} on ${event}` };
-  if (step === 'turn' && parsed.continue === false) return { kind: 'bad', why: 'refused the user prompt (continue: false)' };
+  if (step === 'turn' && parsed.continue === false)
+    return { kind: 'bad', why: 'refused the user prompt (continue: false)' };
   if (parsed.permission === 'deny') {
     if (step !== 'pre') return { kind: 'bad', why: `denied on ${event}` };
     const msg = parsed.agent_message;
-    if (typeof msg !== 'string' || msg === '') return { kind: 'bad', why: 'denied without an agent_message for the model' };
+    if (typeof msg !== 'string' || msg === '')
+      return { kind: 'bad', why: 'denied without an agent_message for the model' };
     // No field ends the turn from the pre event: the hand-off tells the person why in user_message.
     const user = typeof parsed.user_message === 'string' ? parsed.user_message : '';
     return { kind: user.includes('stopped the agent') ? 'handoff' : 'deny', text: msg };
@@ -87,7 +105,12 @@ function readDecisionOrContext(stdout: string, step: Step, event: string, who: W
   const parsed = parseJson(out);
   if (typeof parsed === 'string') return { kind: 'bad', why: `${parsed} on ${event}` };
   const h = obj(parsed.hookSpecificOutput);
-  const denyReason = parsed.decision === 'deny' ? parsed.reason : h?.permissionDecision === 'deny' ? h.permissionDecisionReason : undefined;
+  const denyReason =
+    parsed.decision === 'deny'
+      ? parsed.reason
+      : h?.permissionDecision === 'deny'
+        ? h.permissionDecisionReason
+        : undefined;
   if (parsed.decision === 'deny' || h?.permissionDecision === 'deny') {
     if (step !== 'pre') return { kind: 'bad', why: `denied on ${event}, which replaces the output` };
     if (typeof denyReason !== 'string' || denyReason === '') return { kind: 'bad', why: 'denied without a reason' };
@@ -96,7 +119,8 @@ function readDecisionOrContext(stdout: string, step: Step, event: string, who: W
   if (parsed.continue === false) {
     // A stop on the pre event is how such a tool's hand-off ends the run (its command never runs either).
     const reason = parsed.stopReason;
-    if (who.stops && step === 'pre' && typeof reason === 'string' && reason !== '') return { kind: 'handoff', text: reason };
+    if (who.stops && step === 'pre' && typeof reason === 'string' && reason !== '')
+      return { kind: 'handoff', text: reason };
     return { kind: 'bad', why: `stopped the run on ${event}` };
   }
   const context = parsed.additionalContext ?? h?.additionalContext;

@@ -45,7 +45,8 @@ export async function runChecks(input: DoctorInput): Promise<DoctorResult> {
   const manifestRead = readManifestText(read(MANIFEST_PATH));
   const tools = configuredTools(read, 'manifest' in manifestRead ? manifestRead.manifest.tools : []);
   const guardText = read(GUARD_PATH);
-  if ('missing' in manifestRead && guardText === null && read(OLD_GUARD_PATH) === null && !tools.length) return { setUp: false, groups: [] };
+  if ('missing' in manifestRead && guardText === null && read(OLD_GUARD_PATH) === null && !tools.length)
+    return { setUp: false, groups: [] };
 
   const base: Env = {};
   for (const [k, v] of Object.entries(input.env)) if (typeof v === 'string') base[k] = v;
@@ -55,22 +56,46 @@ export async function runChecks(input: DoctorInput): Promise<DoctorResult> {
     return rel && !rel.startsWith('..') && !rel.startsWith('/') ? `~/${rel}` : p;
   };
   try {
-    const ctx: Ctx = { ...input, base, stateRoot, assets: buildAssets(input.version), git: gitRunner(root), read, tilde };
+    const ctx: Ctx = {
+      ...input,
+      base,
+      stateRoot,
+      assets: buildAssets(input.version),
+      git: gitRunner(root),
+      read,
+      tilde,
+    };
     const repo: Check[] = [manifestCheck(manifestRead, input.version)];
-    if (tools.some((t) => TOOLS[t].intents.some((i) => i.path === GUARD_PATH)) || guardText !== null) repo.push(guardFileCheck(guardText, ctx.assets.guard, input.version, read(OLD_GUARD_PATH) !== null));
-    repo.push(agentsBlockCheck(read('AGENTS.md'), { id: BLOCK_ID, version: input.version, body: ctx.assets.agentsBlock, style: 'markdown' }));
+    if (tools.some((t) => TOOLS[t].intents.some((i) => i.path === GUARD_PATH)) || guardText !== null)
+      repo.push(guardFileCheck(guardText, ctx.assets.guard, input.version, read(OLD_GUARD_PATH) !== null));
+    repo.push(
+      agentsBlockCheck(read('AGENTS.md'), {
+        id: BLOCK_ID,
+        version: input.version,
+        body: ctx.assets.agentsBlock,
+        style: 'markdown',
+      }),
+    );
     repo.push(
       guardSwitchedOff(base.LOOP_GUARD)
-        ? fail('repo.switch', `LOOP_GUARD=${base.LOOP_GUARD} in this environment switches the guard off for every agent started from it`, 'unset LOOP_GUARD (and remove it from your shell profile)')
+        ? fail(
+            'repo.switch',
+            `LOOP_GUARD=${base.LOOP_GUARD} in this environment switches the guard off for every agent started from it`,
+            'unset LOOP_GUARD (and remove it from your shell profile)',
+          )
         : pass('repo.switch', 'LOOP_GUARD is not switched off in this environment'),
     );
-    if (!tools.length) repo[0] = fail('repo.manifest', `${MANIFEST_PATH} records no agent tool and no loop-guard hook entries were found`, `${RERUN} --tools ${TOOL_NAMES.join(',')} (the ones you use)`);
+    if (!tools.length)
+      repo[0] = fail(
+        'repo.manifest',
+        `${MANIFEST_PATH} records no agent tool and no loop-guard hook entries were found`,
+        `${RERUN} --tools ${TOOL_NAMES.join(',')} (the ones you use)`,
+      );
     const results = await Promise.all(tools.map((t) => toolGroup(ctx, t)));
     const groups: Group[] = [{ name: 'repo', label: 'Repository', checks: repo }];
-    tools.forEach((t, i) => groups.push({ name: t, label: TOOLS[t].label, checks: results[i] ?? [] }));
+    for (const [i, t] of tools.entries()) groups.push({ name: t, label: TOOLS[t].label, checks: results[i] ?? [] });
     return { setUp: true, groups };
   } finally {
     rmSync(stateRoot, { recursive: true, force: true });
   }
 }
-

@@ -62,7 +62,11 @@ export function parseText(path: string, text: string | null): { doc?: unknown; p
 }
 
 /** Every file a record names: 'hooks' (its json intent's file), 'env' (its toml-env intent's file) and its `files`. */
-export function loadFiles(record: ToolRecord, where: Where, read: (abs: string) => string | null): Map<string, LoadedFile> {
+export function loadFiles(
+  record: ToolRecord,
+  where: Where,
+  read: (abs: string) => string | null,
+): Map<string, LoadedFile> {
   const named: Array<[string, ConfigFile]> = [];
   for (const intent of record.intents) {
     if (intent.kind === 'json') named.push(['hooks', { path: intent.path }]);
@@ -85,7 +89,11 @@ export function valueAt(doc: unknown, key: readonly string[]): unknown {
 }
 
 /** Pure: the first rule broken, looking file by file in the order the rules name them; null when none is. */
-export function brokenRule(id: string, rules: readonly ConfigRule[], files: ReadonlyMap<string, LoadedFile>): Check | null {
+export function brokenRule(
+  id: string,
+  rules: readonly ConfigRule[],
+  files: ReadonlyMap<string, LoadedFile>,
+): Check | null {
   const order = [...new Set(rules.flatMap((r) => r.in))];
   for (const name of order) {
     const file = files.get(name);
@@ -94,7 +102,8 @@ export function brokenRule(id: string, rules: readonly ConfigRule[], files: Read
       if (!rule.in.includes(name)) continue;
       const v = valueAt(file.doc, rule.key);
       const broken = (rule.is !== undefined && v === rule.is) || (rule.isNot !== undefined && v !== rule.isNot);
-      if (broken) return fail(id, rule.message.replaceAll('{file}', file.shown), rule.fix.replaceAll('{file}', file.shown));
+      if (broken)
+        return fail(id, rule.message.replaceAll('{file}', file.shown), rule.fix.replaceAll('{file}', file.shown));
     }
   }
   return null;

@@ -3,7 +3,7 @@
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { readConfig } from '../scaffold/read-config.ts';
-import { buildAssets } from '../assets.ts';
+import type { buildAssets } from '../assets.ts';
 import { TOOL_NAMES, TOOLS } from '../tools/index.ts';
 import type { Git } from './git-env.ts';
 import { type ProcResult, runShell } from './exec.ts';
@@ -54,7 +54,10 @@ export const REPLAY_STRIP: readonly string[] = [
     'LOOP_GUARD_HANG',
     'LOOP_GUARD_HANDOFF',
     'LOOP_GUARD_STATE_DIR',
-    ...TOOL_NAMES.flatMap((t) => [...Object.keys(TOOLS[t].doctor.hookEnv ?? {}), ...(TOOLS[t].doctor.identityEnv ?? [])]),
+    ...TOOL_NAMES.flatMap((t) => [
+      ...Object.keys(TOOLS[t].doctor.hookEnv ?? {}),
+      ...(TOOLS[t].doctor.identityEnv ?? []),
+    ]),
   ]),
 ];
 
@@ -62,7 +65,13 @@ export const REPLAY_STRIP: readonly string[] = [
 export function childEnv(ctx: Ctx, extra: Env = {}): Env {
   const dir = mkdtempSync(join(ctx.stateRoot, 'state-'));
   // The replay's hand-off note goes to the throw-away dir too: doctor never writes into the repository.
-  const env: Env = { ...ctx.base, ...extra, LOOP_GUARD_STATE_DIR: dir, XDG_STATE_HOME: dir, LOOP_GUARD_HANDOFF_DIR: dir };
+  const env: Env = {
+    ...ctx.base,
+    ...extra,
+    LOOP_GUARD_STATE_DIR: dir,
+    XDG_STATE_HOME: dir,
+    LOOP_GUARD_HANDOFF_DIR: dir,
+  };
   for (const k of REPLAY_STRIP) if (!(k in extra) && k !== 'LOOP_GUARD_STATE_DIR') delete env[k];
   return env;
 }

@@ -19,14 +19,21 @@ export function guardSwitchedOff(value: unknown): boolean {
 }
 
 function show(values: Record<string, string>): string {
-  return Object.entries(values).map(([k, v]) => `${k}=${v}`).join(', ');
+  return Object.entries(values)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
 }
 
 /**
  * `<tool>.env`: `values` is the env table from the tool's config (undefined when there is none). `where` names it
  * for messages; `extra` adds tool-specific problems (e.g. Codex's include_only dropping a key).
  */
-export function envSettingsCheck(tool: string, where: string, values: Record<string, unknown> | undefined, extra: string[] = []): Check {
+export function envSettingsCheck(
+  tool: string,
+  where: string,
+  values: Record<string, unknown> | undefined,
+  extra: string[] = [],
+): Check {
   const id = `${tool}.env`;
   const missing: string[] = [];
   const waiting: string[] = [];
@@ -44,14 +51,18 @@ export function envSettingsCheck(tool: string, where: string, values: Record<str
   }
   if (waiting.length) {
     problems.push(`${where} sets ${waiting.join(', ')}, which waits for a person`);
-    fixes.push(`npx create-loop-guard --yes --force replaces ${waiting.length > 1 ? 'them' : 'it'} with ${show(Object.fromEntries(waiting.map((w) => w.split('=')[0] as string).map((k) => [k, AGENT_ENV[k] as string])))}`);
+    fixes.push(
+      `npx create-loop-guard --yes --force replaces ${waiting.length > 1 ? 'them' : 'it'} with ${show(Object.fromEntries(waiting.map((w) => w.split('=')[0] as string).map((k) => [k, AGENT_ENV[k] as string])))}`,
+    );
   }
   if (guardSwitchedOff(values?.LOOP_GUARD)) {
     problems.push(`${where} sets LOOP_GUARD=${JSON.stringify(values?.LOOP_GUARD)}, which switches the guard off`);
     fixes.push(`remove LOOP_GUARD from ${where}`);
   }
   if (guardSwitchedOff(values?.LOOP_GUARD_HANG)) {
-    problems.push(`${where} sets LOOP_GUARD_HANG=${JSON.stringify(values?.LOOP_GUARD_HANG)}, which switches the hang rules off`);
+    problems.push(
+      `${where} sets LOOP_GUARD_HANG=${JSON.stringify(values?.LOOP_GUARD_HANG)}, which switches the hang rules off`,
+    );
     fixes.push(`remove LOOP_GUARD_HANG from ${where}`);
   }
   problems.push(...extra);
@@ -66,6 +77,15 @@ export function includeOnlyDrops(patterns: unknown): string[] {
   if (!Array.isArray(patterns) || patterns.length === 0) return [];
   const res = patterns
     .filter((p): p is string => typeof p === 'string')
-    .map((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i'));
+    .map(
+      (p) =>
+        new RegExp(
+          `^${p
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '.*')
+            .replace(/\?/g, '.')}$`,
+          'i',
+        ),
+    );
   return Object.keys(AGENT_ENV).filter((k) => !res.some((r) => r.test(k)));
 }

@@ -103,7 +103,10 @@ export function describeExit(r: ProcResult): string {
 
 /** The line of stderr that says what went wrong: Node's stack traces bury it between code frames. */
 export function errorLine(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const telling = lines.find((l) => /\b(Error|error|not found|No such file|fatal)\b/.test(l) && !l.startsWith('at '));
   const pick = telling ?? lines.filter((l) => !/^Node\.js v/.test(l) && /\w/.test(l)).pop() ?? '';
   return pick.length > 240 ? `${pick.slice(0, 237)}...` : pick;
@@ -111,7 +114,10 @@ export function errorLine(stderr: string): string {
 
 /** The last two non-empty lines of some output, trimmed to a readable length. */
 export function lastLines(text: string, n = 2): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const tail = lines.slice(-n).join(' | ');
   return tail.length > 240 ? `${tail.slice(0, 237)}...` : tail;
 }

@@ -24,14 +24,24 @@ export function snakeEvent(event: string): string {
  * `[hooks.state."<abs hooks file>:<event>:<group>:<handler>"] trusted_hash = …`; doctor can see which exist but cannot
  * recompute the hash, so it reports what it sees and says how to approve.
  */
-export function approvalReminder(tool: string, how: string, approvals: LoadedFile | undefined, hooksFile: string, roots: readonly string[], events: readonly string[]): Check {
+export function approvalReminder(
+  tool: string,
+  how: string,
+  approvals: LoadedFile | undefined,
+  hooksFile: string,
+  roots: readonly string[],
+  events: readonly string[],
+): Check {
   const id = `${tool}.hook-approval`;
   const doc = obj(approvals?.doc);
   if (!doc) return note(id, how);
   const state = obj(obj(doc.hooks)?.state) ?? {};
   const files = roots.map((r) => `${r}/${hooksFile}:`);
   const approved = events.filter((e) =>
-    Object.keys(state).some((k) => files.some((f) => k.startsWith(`${f}${snakeEvent(e)}:`)) && typeof obj(state[k])?.trusted_hash === 'string'),
+    Object.keys(state).some(
+      (k) =>
+        files.some((f) => k.startsWith(`${f}${snakeEvent(e)}:`)) && typeof obj(state[k])?.trusted_hash === 'string',
+    ),
   );
   const seen = approved.length
     ? `approvals are recorded for ${approved.join(', ')}${approved.length < events.length ? ` but not ${events.filter((e) => !approved.includes(e)).join(', ')}` : ''} (doctor cannot tell whether they match the current entries)`
@@ -61,7 +71,11 @@ export interface ProfileInput {
 /** Whether the user's shell profile gives the tool's shell our environment through `snippet` (read only). */
 export function profileLoads(snippet: string, p: ProfileInput): { loaded: boolean; where: string } {
   const target = profileTarget(p.env, p.home);
-  if (!target) return { loaded: false, where: `your shell profile ($SHELL is ${p.env.SHELL ?? 'unset'}, which create-loop-guard cannot check)` };
+  if (!target)
+    return {
+      loaded: false,
+      where: `your shell profile ($SHELL is ${p.env.SHELL ?? 'unset'}, which create-loop-guard cannot check)`,
+    };
   const where = p.tilde(target.path);
   const text = p.readAbs(target.path);
   if (text === null) return { loaded: false, where };
@@ -72,12 +86,25 @@ export function profileLoads(snippet: string, p: ProfileInput): { loaded: boolea
 }
 
 /** Pure: `<tool>.env` for a tool whose shell takes our values only from the shell profile, through our snippet. */
-export function profileEnvCheck(tool: string, label: string, shellLabel: string, snippet: string, text: string | null, version: string, profile: { loaded: boolean; where: string }): Check {
+export function profileEnvCheck(
+  tool: string,
+  label: string,
+  shellLabel: string,
+  snippet: string,
+  text: string | null,
+  version: string,
+  profile: { loaded: boolean; where: string },
+): Check {
   const id = `${tool}.env`;
   const header = text === null ? null : readOwnedHeader(text);
   if (text === null) return fail(id, `${snippet} is missing`, `${RERUN} to write it`);
   if (!header) return fail(id, `${snippet} has no create-loop-guard header`, `move it away, then ${RERUN}`);
-  if (header.version !== version) return fail(id, `${snippet} is v${header.version}; this create-loop-guard is v${version}`, `${RERUN} to upgrade it`);
+  if (header.version !== version)
+    return fail(
+      id,
+      `${snippet} is v${header.version}; this create-loop-guard is v${version}`,
+      `${RERUN} to upgrade it`,
+    );
   if (!profile.loaded) {
     return fail(
       id,
@@ -85,7 +112,12 @@ export function profileEnvCheck(tool: string, label: string, shellLabel: string,
       `npx create-loop-guard --shell-profile, or add this line to your shell profile: ${PROFILE_LINE}`,
     );
   }
-  return pass(id, `${snippet} is current and ${profile.where} sets ${Object.entries(AGENT_ENV).map(([k, v]) => `${k}=${v}`).join(', ')} in ${shellLabel}`);
+  return pass(
+    id,
+    `${snippet} is current and ${profile.where} sets ${Object.entries(AGENT_ENV)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')} in ${shellLabel}`,
+  );
 }
 
 export type { DoctorCheck };

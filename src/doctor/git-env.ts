@@ -10,7 +10,8 @@ import { editorWaits, pagerWaits } from '../tools/env-waits.ts';
 export type Git = (args: readonly string[], env: Env) => Promise<ProcResult>;
 
 export function gitRunner(cwd: string, timeoutMs?: number): Git {
-  return (args, env) => runProcess('git', args, { cwd, env, ...(timeoutMs ? { timeoutMs } : {}) } satisfies ProcOptions);
+  return (args, env) =>
+    runProcess('git', args, { cwd, env, ...(timeoutMs ? { timeoutMs } : {}) } satisfies ProcOptions);
 }
 
 export interface Overlay {
@@ -34,23 +35,34 @@ export function winner(
   if (overlay.env[key] !== undefined) return `${key} from ${overlay.source}`;
   if (base[key] !== undefined) return `${key} from your environment`;
   const cfg = key === 'GIT_PAGER' ? config.pager : config.editor;
-  if (cfg !== undefined) return `core.${key === 'GIT_PAGER' ? 'pager' : 'editor'} from your git config, because ${key} is not set`;
+  if (cfg !== undefined)
+    return `core.${key === 'GIT_PAGER' ? 'pager' : 'editor'} from your git config, because ${key} is not set`;
   const fallbacks = key === 'GIT_PAGER' ? ['PAGER'] : ['VISUAL', 'EDITOR'];
-  for (const f of fallbacks) if (overlay.env[f] !== undefined || base[f] !== undefined) return `${f}, because ${key} is not set`;
+  for (const f of fallbacks)
+    if (overlay.env[f] !== undefined || base[f] !== undefined) return `${f}, because ${key} is not set`;
   return `git's built-in default, because ${key} is not set`;
 }
 
 /** One fix for every variable that needs one: the tool's way of setting them, naming each once. */
 function fixFor(tool: ToolName, keys: readonly string[]): string {
-  return TOOLS[tool].doctor.envFix(keys.map((key) => [key, AGENT_ENV[key] ?? (key === 'GIT_PAGER' ? 'cat' : 'true')] as const));
+  return TOOLS[tool].doctor.envFix(
+    keys.map((key) => [key, AGENT_ENV[key] ?? (key === 'GIT_PAGER' ? 'cat' : 'true')] as const),
+  );
 }
 
 /** `<tool>.git`: run `git var GIT_PAGER` / `GIT_EDITOR` with the overlay applied. */
-export async function gitEnvCheck(tool: ToolName, label: string, base: Env, overlay: Overlay, git: Git): Promise<Check> {
+export async function gitEnvCheck(
+  tool: ToolName,
+  label: string,
+  base: Env,
+  overlay: Overlay,
+  git: Git,
+): Promise<Check> {
   const id = `${tool}.git`;
   const env: Env = { ...base, ...overlay.env, ...(overlay.forced ?? {}) };
   const version = await git(['--version'], env);
-  if (version.spawnError || version.status !== 0) return pass(id, 'git is not installed here, so no git pager or editor can wait');
+  if (version.spawnError || version.status !== 0)
+    return pass(id, 'git is not installed here, so no git pager or editor can wait');
   const [pager, editor, corePager, coreEditor] = await Promise.all([
     git(['var', 'GIT_PAGER'], env),
     git(['var', 'GIT_EDITOR'], env),

@@ -10,10 +10,18 @@ export interface SimpleCommand {
 }
 
 /** Command substitutions we can resolve without running anything: the ones our own hook commands use. */
-const KNOWN_SUBST: Record<string, 'root'> = { 'git rev-parse --show-toplevel 2>/dev/null || pwd': 'root', 'git rev-parse --show-toplevel': 'root', pwd: 'root' };
+const KNOWN_SUBST: Record<string, 'root'> = {
+  'git rev-parse --show-toplevel 2>/dev/null || pwd': 'root',
+  'git rev-parse --show-toplevel': 'root',
+  pwd: 'root',
+};
 
 /** Split a command line into simple commands of words; null when it uses syntax we cannot resolve statically. */
-export function splitCommand(line: string, vars: Readonly<Record<string, string>>, root: string): SimpleCommand[] | null {
+export function splitCommand(
+  line: string,
+  vars: Readonly<Record<string, string>>,
+  root: string,
+): SimpleCommand[] | null {
   const commands: string[][] = [];
   let words: string[] = [];
   let word = '';
@@ -165,7 +173,12 @@ export interface OurRun {
  * The simple command that runs exactly `guardAbs` with node, or null. `vars` are the tool's variables
  * (e.g. CLAUDE_PROJECT_DIR); relative paths resolve against the repository root, where the tools run hooks.
  */
-export function runsOurFile(line: string, guardAbs: string, root: string, vars: Readonly<Record<string, string>>): OurRun | null {
+export function runsOurFile(
+  line: string,
+  guardAbs: string,
+  root: string,
+  vars: Readonly<Record<string, string>>,
+): OurRun | null {
   const cmds = splitCommand(line, vars, root);
   if (!cmds) return null;
   for (const c of cmds) {

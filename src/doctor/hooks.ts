@@ -48,7 +48,11 @@ export function listHookCommands(doc: unknown, style: HookEntrySpec['style'], so
  */
 export function matcherSelects(matcher: string | undefined, toolName: string): boolean {
   if (matcher === undefined || matcher === '' || matcher === '*') return true;
-  if (/^[A-Za-z0-9_ ,|-]+$/.test(matcher)) return matcher.split(/[|,]/).map((s) => s.trim()).includes(toolName);
+  if (/^[A-Za-z0-9_ ,|-]+$/.test(matcher))
+    return matcher
+      .split(/[|,]/)
+      .map((s) => s.trim())
+      .includes(toolName);
   try {
     return new RegExp(matcher).test(toolName);
   } catch {
@@ -74,11 +78,21 @@ export interface HookAudit {
  * Our entries on every required event, each selecting the shell tool. `problem` is set when the config could not
  * be read at all (missing file, parse error), so the message says that instead of listing every event.
  */
-export function auditHooks(tool: ToolName, found: readonly HookCommand[], configPath: string, problem?: string, isOurs: (command: string) => boolean = isOurHookCommand): HookAudit {
+export function auditHooks(
+  tool: ToolName,
+  found: readonly HookCommand[],
+  configPath: string,
+  problem?: string,
+  isOurs: (command: string) => boolean = isOurHookCommand,
+): HookAudit {
   const spec = hookSpecOf(tool);
   const id = `${tool}.hooks`;
   if (!spec) return { check: pass(id, 'no hook entries needed'), commands: {} };
-  if (problem) return { check: fail(id, `${configPath}: ${problem}`, `${RERUN} (it adds the hook entries), or fix the file by hand`), commands: {} };
+  if (problem)
+    return {
+      check: fail(id, `${configPath}: ${problem}`, `${RERUN} (it adds the hook entries), or fix the file by hand`),
+      commands: {},
+    };
   const commands: Record<string, string> = {};
   const missing: string[] = [];
   const unmatched: string[] = [];
@@ -90,10 +104,14 @@ export function auditHooks(tool: ToolName, found: readonly HookCommand[], config
     const ours = found.filter((h) => h.event === event && isOurs(h.command));
     // Every tool name the record's matcher lists (the shell tool, and the edit tools on post events) must be selected.
     const names = matcher === undefined ? [] : matcher.split('|');
-    const unselected = (h: HookCommand) => (NO_MATCHER.has(event) ? [] : names.filter((n) => !matcherSelects(h.matcher, n)));
+    const unselected = (h: HookCommand) =>
+      NO_MATCHER.has(event) ? [] : names.filter((n) => !matcherSelects(h.matcher, n));
     const selecting = ours.filter((h) => unselected(h).length === 0);
     if (selecting[0]) commands[event] = selecting[0].command;
-    else if (ours[0]) unmatched.push(`${event} (matcher ${JSON.stringify(ours[0].matcher)} does not select ${unselected(ours[0]).join(', ')})`);
+    else if (ours[0])
+      unmatched.push(
+        `${event} (matcher ${JSON.stringify(ours[0].matcher)} does not select ${unselected(ours[0]).join(', ')})`,
+      );
     else missing.push(event);
   }
   const events = spec.hooks.events.map((e) => e.event);
@@ -102,16 +120,36 @@ export function auditHooks(tool: ToolName, found: readonly HookCommand[], config
   }
   const parts: string[] = [];
   if (missing.length) parts.push(`no loop-guard hook on ${missing.join(', ')}`);
-  if (unmatched.length) parts.push(`a loop-guard hook that does not run for every tool it needs on ${unmatched.join(', ')}`);
+  if (unmatched.length)
+    parts.push(`a loop-guard hook that does not run for every tool it needs on ${unmatched.join(', ')}`);
   if (elsewhere.length) parts.push(elsewhere.join('; '));
   const example = spec.hooks.events.find((e) => e.event === (missing[0] ?? unmatched[0]?.split(' ')[0]));
   const entry =
     spec.hooks.style === 'flat'
-      ? JSON.stringify({ command: spec.hooks.command, ...(example?.matcher ? { matcher: example.matcher } : {}), timeout: spec.hooks.timeout })
-      : JSON.stringify({ ...(example?.matcher ? { matcher: example.matcher } : {}), hooks: [{ type: 'command', command: spec.hooks.command, timeout: spec.hooks.timeout }] });
-  if (!missing.length && !unmatched.length) return { check: fail(id, `${configPath}: ${parts.join('; ')}`, `remove those entries from ${configPath} (the guard is ${spec.hooks.command})`), commands };
+      ? JSON.stringify({
+          command: spec.hooks.command,
+          ...(example?.matcher ? { matcher: example.matcher } : {}),
+          timeout: spec.hooks.timeout,
+        })
+      : JSON.stringify({
+          ...(example?.matcher ? { matcher: example.matcher } : {}),
+          hooks: [{ type: 'command', command: spec.hooks.command, timeout: spec.hooks.timeout }],
+        });
+  if (!missing.length && !unmatched.length)
+    return {
+      check: fail(
+        id,
+        `${configPath}: ${parts.join('; ')}`,
+        `remove those entries from ${configPath} (the guard is ${spec.hooks.command})`,
+      ),
+      commands,
+    };
   return {
-    check: fail(id, `${configPath}: ${parts.join('; ')}`, `${RERUN} to put the entries back, or add ${entry} under hooks.${missing[0] ?? unmatched[0]?.split(' ')[0]} by hand`),
+    check: fail(
+      id,
+      `${configPath}: ${parts.join('; ')}`,
+      `${RERUN} to put the entries back, or add ${entry} under hooks.${missing[0] ?? unmatched[0]?.split(' ')[0]} by hand`,
+    ),
     commands,
   };
 }

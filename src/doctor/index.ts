@@ -11,7 +11,11 @@ import type { IO } from '../io.ts';
 /** doctor as a whole ends within this long, whatever the hooks it runs do (each also has its own timeout). */
 export const DOCTOR_DEADLINE_MS = 90_000;
 
-export async function doctor(opts: { json: boolean; cwd?: string }, io: IO, deadlineMs = DOCTOR_DEADLINE_MS): Promise<number> {
+export async function doctor(
+  opts: { json: boolean; cwd?: string },
+  io: IO,
+  deadlineMs = DOCTOR_DEADLINE_MS,
+): Promise<number> {
   const start = resolve(io.cwd, opts.cwd ?? '.');
   const root = findGitRoot(start) ?? start;
   let timer: NodeJS.Timeout | undefined;
@@ -21,7 +25,9 @@ export async function doctor(opts: { json: boolean; cwd?: string }, io: IO, dead
   const result = await Promise.race([runChecks({ root, env: io.env, home: io.home, version: VERSION }), late]);
   clearTimeout(timer);
   if (result === null) {
-    io.err(`create-loop-guard doctor: the checks did not finish within ${deadlineMs / 1000} s (a hook command that never ends?); stopped.\n`);
+    io.err(
+      `create-loop-guard doctor: the checks did not finish within ${deadlineMs / 1000} s (a hook command that never ends?); stopped.\n`,
+    );
     return EXIT.error;
   }
   const code = exitCodeOf(result.setUp, result.groups);

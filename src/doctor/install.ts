@@ -19,21 +19,52 @@ export function readManifestText(text: string | null): ManifestRead {
 /** `repo.manifest`: the record of what was installed exists, parses, and comes from this version. */
 export function manifestCheck(read: ManifestRead, version: string): Check {
   const id = 'repo.manifest';
-  if ('missing' in read) return fail(id, `${MANIFEST_PATH} is missing, so upgrades and --remove cannot tell what create-loop-guard added`, `${RERUN} (it rebuilds the file from what it finds)`);
+  if ('missing' in read)
+    return fail(
+      id,
+      `${MANIFEST_PATH} is missing, so upgrades and --remove cannot tell what create-loop-guard added`,
+      `${RERUN} (it rebuilds the file from what it finds)`,
+    );
   if ('error' in read) return fail(id, `${MANIFEST_PATH}: ${read.error}`, `delete ${MANIFEST_PATH} and run ${RERUN}`);
   const m = read.manifest;
-  if (m.version !== version) return fail(id, `${MANIFEST_PATH} was written by v${m.version}; this create-loop-guard is v${version}`, `${RERUN} to upgrade everything it installed`);
+  if (m.version !== version)
+    return fail(
+      id,
+      `${MANIFEST_PATH} was written by v${m.version}; this create-loop-guard is v${version}`,
+      `${RERUN} to upgrade everything it installed`,
+    );
   return pass(id, `${MANIFEST_PATH} records ${m.tools.length ? m.tools.join(', ') : 'no tools'} (v${m.version})`);
 }
 
 /** `repo.guard`: the hook file is ours (header), of this version, and byte-identical to what this version ships. */
 export function guardFileCheck(text: string | null, expected: string, version: string, oldNamePresent = false): Check {
   const id = 'repo.guard';
-  if (text === null && oldNamePresent) return fail(id, `${GUARD_PATH} is missing: the guard is installed under its old name ${OLD_GUARD_PATH} (set up by an older version)`, `${RERUN} to move it to the new name and update the hook entries`);
-  if (text === null) return fail(id, `${GUARD_PATH} is missing, so every hook command fails`, `${RERUN} to reinstall it`);
+  if (text === null && oldNamePresent)
+    return fail(
+      id,
+      `${GUARD_PATH} is missing: the guard is installed under its old name ${OLD_GUARD_PATH} (set up by an older version)`,
+      `${RERUN} to move it to the new name and update the hook entries`,
+    );
+  if (text === null)
+    return fail(id, `${GUARD_PATH} is missing, so every hook command fails`, `${RERUN} to reinstall it`);
   const header = readOwnedHeader(text);
-  if (!header) return fail(id, `${GUARD_PATH} has no create-loop-guard header, so it is not our guard`, `move it away, then ${RERUN}`);
-  if (header.version !== version) return fail(id, `${GUARD_PATH} is v${header.version}; this create-loop-guard is v${version}`, `${RERUN} to upgrade it`);
-  if (text.replace(/\r\n/g, '\n') !== expected) return fail(id, `${GUARD_PATH} carries the v${version} header but differs from the guard v${version} ships (edited or replaced?)`, `${RERUN} to restore it`);
+  if (!header)
+    return fail(
+      id,
+      `${GUARD_PATH} has no create-loop-guard header, so it is not our guard`,
+      `move it away, then ${RERUN}`,
+    );
+  if (header.version !== version)
+    return fail(
+      id,
+      `${GUARD_PATH} is v${header.version}; this create-loop-guard is v${version}`,
+      `${RERUN} to upgrade it`,
+    );
+  if (text.replace(/\r\n/g, '\n') !== expected)
+    return fail(
+      id,
+      `${GUARD_PATH} carries the v${version} header but differs from the guard v${version} ships (edited or replaced?)`,
+      `${RERUN} to restore it`,
+    );
   return pass(id, `${GUARD_PATH} is our guard, v${version}, the same version as this CLI`);
 }

@@ -6,25 +6,47 @@ import { type Check, fail, pass, RERUN } from './types.ts';
 /** `repo.agents-md`: our block is there and is the text this version writes. */
 export function agentsBlockCheck(text: string | null, spec: BlockSpec): Check {
   const id = 'repo.agents-md';
-  if (text === null) return fail(id, 'AGENTS.md does not exist, so no agent reads the stop rule', `${RERUN} (it creates AGENTS.md with the loop-guard block)`);
+  if (text === null)
+    return fail(
+      id,
+      'AGENTS.md does not exist, so no agent reads the stop rule',
+      `${RERUN} (it creates AGENTS.md with the loop-guard block)`,
+    );
   const s = inspectBlock(text, spec);
   switch (s.state) {
     case 'current':
       return pass(id, `AGENTS.md has the current loop-guard block (v${spec.version})`);
     case 'absent':
-      return fail(id, 'AGENTS.md has no loop-guard block, so agents never read the stop rule', `${RERUN} to add it back`);
+      return fail(
+        id,
+        'AGENTS.md has no loop-guard block, so agents never read the stop rule',
+        `${RERUN} to add it back`,
+      );
     case 'outdated':
       return fail(id, `AGENTS.md: ${s.detail}`, `${RERUN} to upgrade it`);
     case 'edited':
-      return fail(id, `AGENTS.md: ${s.detail}`, `move your own text outside the block, then npx create-loop-guard --yes --force to rewrite it`);
+      return fail(
+        id,
+        `AGENTS.md: ${s.detail}`,
+        `move your own text outside the block, then npx create-loop-guard --yes --force to rewrite it`,
+      );
     case 'broken':
-      return fail(id, `AGENTS.md: ${s.detail ?? 'the loop-guard markers are broken'}`, `delete the stray loop-guard marker lines, then ${RERUN}`);
+      return fail(
+        id,
+        `AGENTS.md: ${s.detail ?? 'the loop-guard markers are broken'}`,
+        `delete the stray loop-guard marker lines, then ${RERUN}`,
+      );
   }
 }
 
 /** `<tool>.import`: a tool that reads its own file, not AGENTS.md, sees the rule only through an import (`line`, e.g.
  * `@AGENTS.md`) or a link; `files` are the places it reads, the import intent's first. */
-export function importCheck(tool: string, label: string, line: string, files: { path: string; text: string | null; symlinkToAgents: boolean }[]): Check {
+export function importCheck(
+  tool: string,
+  label: string,
+  line: string,
+  files: { path: string; text: string | null; symlinkToAgents: boolean }[],
+): Check {
   const id = `${tool}.import`;
   const target = line.replace(/^@/, '');
   const first = files[0]?.path ?? target;
@@ -35,9 +57,18 @@ export function importCheck(tool: string, label: string, line: string, files: { 
     const inline = findInlineImports(f.text as string, line);
     if (inline.length) return pass(id, `${f.path} mentions ${line} on line ${inline[0]}, which ${label} imports`);
   }
-  if (!present.length) return fail(id, `there is no ${first}, and ${label} does not read ${target}, so it never sees the stop rule`, `${RERUN} (it creates ${first} with the line ${line})`);
+  if (!present.length)
+    return fail(
+      id,
+      `there is no ${first}, and ${label} does not read ${target}, so it never sees the stop rule`,
+      `${RERUN} (it creates ${first} with the line ${line})`,
+    );
   const where = present[0]?.path ?? first;
-  return fail(id, `${where} does not import ${target}, so ${label} never sees the stop rule`, `add the line ${line} at the top of ${where} (${RERUN} does it)`);
+  return fail(
+    id,
+    `${where} does not import ${target}, so ${label} never sees the stop rule`,
+    `add the line ${line} at the top of ${where} (${RERUN} does it)`,
+  );
 }
 
 export interface InstructionDoc {
@@ -54,7 +85,10 @@ export function blockEndOffset(text: string): number | null {
   const marker = endMarker({ id: 'loop-guard', style: 'markdown' });
   const at = text.split('\n').findIndex((l) => l.replace(/\r$/, '').trim() === marker);
   if (at === -1) return null;
-  const upTo = text.split('\n').slice(0, at + 1).join('\n');
+  const upTo = text
+    .split('\n')
+    .slice(0, at + 1)
+    .join('\n');
   return Buffer.byteLength(upTo, 'utf8');
 }
 
@@ -79,12 +113,23 @@ function ancestors(dir: string): string[] {
  * directory and stops at a byte budget (`key` in `configPath`) loses the rule when the root file hides it or pushes it
  * past the budget; any chain over the budget loses its end.
  */
-export function instructionsBudgetCheck(tool: string, label: string, setting: { key: string; configPath: string }, docs: readonly InstructionDoc[], blockEnd: number | null, budget: number): Check {
+export function instructionsBudgetCheck(
+  tool: string,
+  label: string,
+  setting: { key: string; configPath: string },
+  docs: readonly InstructionDoc[],
+  blockEnd: number | null,
+  budget: number,
+): Check {
   const id = `${tool}.instructions`;
   const byDir = chosen(docs);
   const root = byDir.get('');
   if (root?.name === 'AGENTS.override.md') {
-    return fail(id, `${label} reads AGENTS.override.md at the repo root instead of AGENTS.md, so it never sees the loop-guard block`, 'copy the loop-guard block from AGENTS.md into AGENTS.override.md, or delete AGENTS.override.md');
+    return fail(
+      id,
+      `${label} reads AGENTS.override.md at the repo root instead of AGENTS.md, so it never sees the loop-guard block`,
+      'copy the loop-guard block from AGENTS.md into AGENTS.override.md, or delete AGENTS.override.md',
+    );
   }
   if (blockEnd !== null && blockEnd > budget) {
     return fail(
@@ -95,7 +140,9 @@ export function instructionsBudgetCheck(tool: string, label: string, setting: { 
   }
   let worst = { dir: '', bytes: 0, files: [] as string[] };
   for (const dir of byDir.keys()) {
-    const chain = ancestors(dir).map((d) => byDir.get(d)).filter((d): d is InstructionDoc => d !== undefined);
+    const chain = ancestors(dir)
+      .map((d) => byDir.get(d))
+      .filter((d): d is InstructionDoc => d !== undefined);
     const bytes = chain.reduce((n, d) => n + d.bytes, 0);
     if (bytes > worst.bytes) worst = { dir, bytes, files: chain.map((d) => (d.dir ? `${d.dir}/${d.name}` : d.name)) };
   }

@@ -10,7 +10,10 @@ export type RunCommand = (command: string, input: string) => Promise<ProcResult>
 
 /** Pure: read `command -v node; node --version` output into path and major version. */
 export function parseNodeProbe(stdout: string): { path: string; version: string; major: number } | null {
-  const [path, version] = stdout.trim().split('\n').map((s) => s.trim());
+  const [path, version] = stdout
+    .trim()
+    .split('\n')
+    .map((s) => s.trim());
   const m = /^v(\d+)\./.exec(version ?? '');
   if (!path || !m) return null;
   return { path, version: version as string, major: Number(m[1]) };
@@ -38,7 +41,8 @@ export function explainFailure(r: ProcResult, command: string): { message: strin
 export async function nodeCheck(tool: string, commands: readonly string[], run: RunCommand): Promise<Check> {
   const id = `${tool}.node`;
   const distinct = [...new Set(commands)];
-  if (!distinct.length) return fail(id, 'no loop-guard hook command to run (see the hooks check)', `${RERUN} to add the hook entries`);
+  if (!distinct.length)
+    return fail(id, 'no loop-guard hook command to run (see the hooks check)', `${RERUN} to add the hook entries`);
   const probe = await run('command -v node && node --version', '');
   const found = probe.status === 0 ? parseNodeProbe(probe.stdout) : null;
   for (const command of distinct) {
@@ -49,8 +53,14 @@ export async function nodeCheck(tool: string, commands: readonly string[], run: 
     }
   }
   if (found && found.major < MIN_NODE_MAJOR) {
-    return fail(id, `the hook runs ${found.path} ${found.version}; the guard needs Node ${MIN_NODE_MAJOR} or later`, `install Node.js ${MIN_NODE_MAJOR}+ and put it first on your PATH`);
+    return fail(
+      id,
+      `the hook runs ${found.path} ${found.version}; the guard needs Node ${MIN_NODE_MAJOR} or later`,
+      `install Node.js ${MIN_NODE_MAJOR}+ and put it first on your PATH`,
+    );
   }
-  const which = found ? `node ${found.version} (${found.path})` : `node (${lastLines(probe.stdout, 1) || 'path not reported'})`;
+  const which = found
+    ? `node ${found.version} (${found.path})`
+    : `node (${lastLines(probe.stdout, 1) || 'path not reported'})`;
   return pass(id, `the hook command${distinct.length > 1 ? 's run' : ' runs'} with ${which}`);
 }

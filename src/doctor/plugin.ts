@@ -9,13 +9,28 @@ import { describeExit, type ProcResult, runProcess } from './exec.ts';
 import { type Check, type Env, fail, pass, RERUN } from './types.ts';
 
 /** `<tool>.plugin`: present, ours, this version, byte-identical to what this version ships. */
-export function pluginFileCheck(tool: string, label: string, path: string, text: string | null, expected: string, version: string): Check {
+export function pluginFileCheck(
+  tool: string,
+  label: string,
+  path: string,
+  text: string | null,
+  expected: string,
+  version: string,
+): Check {
   const id = `${tool}.plugin`;
-  if (text === null) return fail(id, `${path} does not exist, so ${label} runs no loop guard`, `${RERUN} --tools ${tool}`);
+  if (text === null)
+    return fail(id, `${path} does not exist, so ${label} runs no loop guard`, `${RERUN} --tools ${tool}`);
   const header = readOwnedHeader(text);
-  if (!header) return fail(id, `${path} has no create-loop-guard header, so it is not the loop-guard plugin`, `move it away, then ${RERUN}`);
-  if (header.version !== version) return fail(id, `${path} is v${header.version}; this create-loop-guard is v${version}`, `${RERUN} to upgrade it`);
-  if (text.replace(/\r\n/g, '\n') !== expected) return fail(id, `${path} differs from the plugin v${version} ships (edited by hand?)`, `${RERUN} to replace it`);
+  if (!header)
+    return fail(
+      id,
+      `${path} has no create-loop-guard header, so it is not the loop-guard plugin`,
+      `move it away, then ${RERUN}`,
+    );
+  if (header.version !== version)
+    return fail(id, `${path} is v${header.version}; this create-loop-guard is v${version}`, `${RERUN} to upgrade it`);
+  if (text.replace(/\r\n/g, '\n') !== expected)
+    return fail(id, `${path} differs from the plugin v${version} ships (edited by hand?)`, `${RERUN} to replace it`);
   return pass(id, `${path} is the current plugin (v${version})`);
 }
 
@@ -104,7 +119,14 @@ process.stdout.write(JSON.stringify(out));
 `;
 
 /** Load the plugin in a child process and replay; null probe when the child itself failed. */
-export async function probePlugin(tool: string, label: string, facts: PluginFacts, path: string, root: string, env: Env): Promise<{ probe: PluginProbe | null; run: ProcResult }> {
+export async function probePlugin(
+  tool: string,
+  label: string,
+  facts: PluginFacts,
+  path: string,
+  root: string,
+  env: Env,
+): Promise<{ probe: PluginProbe | null; run: ProcResult }> {
   const load = (file: string) => loadPayload(`${tool}/${file}`);
   const init = load(facts.payloads.init);
   const job = {
@@ -112,12 +134,22 @@ export async function probePlugin(tool: string, label: string, facts: PluginFact
     path,
     command: REPLAY_COMMAND,
     output: REPLAY_OUTPUT,
-    ctx: { directory: root, worktree: root, project: { ...(init.project as Json), worktree: root }, serverUrl: 'http://127.0.0.1:4096', client: {} },
+    ctx: {
+      directory: root,
+      worktree: root,
+      project: { ...(init.project as Json), worktree: root },
+      serverUrl: 'http://127.0.0.1:4096',
+      client: {},
+    },
     before: load(facts.payloads.before),
     after: load(facts.payloads.after),
     chat: load(facts.payloads.turn),
   };
-  const run = await runProcess(process.execPath, ['--input-type=module', '-e', CHILD], { cwd: root, env, input: JSON.stringify(job) });
+  const run = await runProcess(process.execPath, ['--input-type=module', '-e', CHILD], {
+    cwd: root,
+    env,
+    input: JSON.stringify(job),
+  });
   if (run.status !== 0) return { probe: null, run };
   try {
     return { probe: JSON.parse(run.stdout) as PluginProbe, run };
@@ -127,32 +159,55 @@ export async function probePlugin(tool: string, label: string, facts: PluginFact
 }
 
 /** Pure: `<tool>.load`, judged from the probe; `required` are the hooks the plugin must have. */
-export function judgePlugin(tool: string, label: string, required: readonly string[], path: string, probe: PluginProbe | null, run: ProcResult): Check {
+export function judgePlugin(
+  tool: string,
+  label: string,
+  required: readonly string[],
+  path: string,
+  probe: PluginProbe | null,
+  run: ProcResult,
+): Check {
   const id = `${tool}.load`;
   const reinstall = `${RERUN} to reinstall ${path}`;
   if (!probe) return fail(id, `loading ${path} in Node ${describeExit(run)}`, reinstall);
   if (probe.problems.length) return fail(id, `${path} ${probe.problems.join('; ')}`, reinstall);
   if (!probe.exports.length) return fail(id, `${path} exports nothing, so ${label} loads no plugin from it`, reinstall);
   const missing = required.filter((h) => !probe.hooks.includes(h));
-  if (missing.length) return fail(id, `${path} has no ${missing.join(', ')} hook${missing.length > 1 ? 's' : ''}`, reinstall);
+  if (missing.length)
+    return fail(id, `${path} has no ${missing.join(', ')} hook${missing.length > 1 ? 's' : ''}`, reinstall);
 
   const at = (step: string, attempt: number) => probe.seq.find((s) => s.step === step && s.attempt === attempt);
   const problems: string[] = [];
   const errored = probe.seq.find((s) => s.error);
-  if (errored) problems.push(`its ${errored.step === 'turn' ? 'chat.message' : 'tool.execute.after'} hook threw: ${errored.error}`);
+  if (errored)
+    problems.push(
+      `its ${errored.step === 'turn' ? 'chat.message' : 'tool.execute.after'} hook threw: ${errored.error}`,
+    );
   const early = probe.seq.find((s) => s.step === 'pre' && s.attempt < 5 && s.deny);
   if (early) problems.push(`refused attempt ${early.attempt} already (expected the 5th)`);
   for (const a of [1, 2]) if (at('post', a)?.warn) problems.push(`warned on result ${a} (expected the 3rd)`);
   const third = at('post', 3)?.warn;
   if (!third) problems.push('no warning on the 3rd identical result');
-  else if (!third.startsWith('loop-guard:')) problems.push('the 3rd result got a warning that does not start with `loop-guard:`');
+  else if (!third.startsWith('loop-guard:'))
+    problems.push('the 3rd result got a warning that does not start with `loop-guard:`');
   const fifth = at('pre', 5)?.deny;
   if (!early && !fifth) problems.push('the 5th attempt was not refused');
-  else if (fifth && !fifth.startsWith('loop-guard:')) problems.push('the 5th attempt was refused with a message that does not start with `loop-guard:`');
+  else if (fifth && !fifth.startsWith('loop-guard:'))
+    problems.push('the 5th attempt was refused with a message that does not start with `loop-guard:`');
   if (at('pre', 6)?.deny) problems.push('still refused after a new user message');
   const env = probe.env ?? {};
-  const unset = Object.entries(AGENT_ENV).filter(([k, v]) => env[k] !== v).map(([k, v]) => `${k}=${v}`);
+  const unset = Object.entries(AGENT_ENV)
+    .filter(([k, v]) => env[k] !== v)
+    .map(([k, v]) => `${k}=${v}`);
   if (unset.length) problems.push(`its shell.env hook does not set ${unset.join(', ')}`);
-  if (problems.length) return fail(id, `${path} loads, but replaying 5 identical failing \`${REPLAY_COMMAND}\` runs: ${problems.join('; ')}`, reinstall);
-  return pass(id, `${path} loads with ${required.join(', ')}; it warned on the 3rd identical result, refused the 5th attempt, let it run after a new user message, and its shell.env sets ${Object.keys(AGENT_ENV).join(', ')}`);
+  if (problems.length)
+    return fail(
+      id,
+      `${path} loads, but replaying 5 identical failing \`${REPLAY_COMMAND}\` runs: ${problems.join('; ')}`,
+      reinstall,
+    );
+  return pass(
+    id,
+    `${path} loads with ${required.join(', ')}; it warned on the 3rd identical result, refused the 5th attempt, let it run after a new user message, and its shell.env sets ${Object.keys(AGENT_ENV).join(', ')}`,
+  );
 }

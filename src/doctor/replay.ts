@@ -12,7 +12,8 @@ export type { Reading, Step } from './answers.ts';
 /** The failing command the replay repeats, and its output: a test failure, which the guard counts normally (an
  * "unfixable" class such as a missing file would warn on the 2nd result already). */
 export const REPLAY_COMMAND = 'npm test';
-export const REPLAY_OUTPUT = 'FAIL src/sum.test.ts > adds\nAssertionError: expected 2 to be 3\nTests  1 failed | 4 passed (5)\nDuration  1.21s';
+export const REPLAY_OUTPUT =
+  'FAIL src/sum.test.ts > adds\nAssertionError: expected 2 to be 3\nTests  1 failed | 4 passed (5)\nDuration  1.21s';
 
 /** A command the hang rules refuse before it runs (the `editor` rule, which every tool keeps), so the replay proves they are on. */
 export const HANG_COMMAND = 'vim notes.txt';
@@ -64,7 +65,12 @@ function setPresent(o: Obj, path: string, value: unknown): void {
 }
 
 /** Pure: a driver from the tool's replay facts and its three captured payloads. */
-export function buildDriver(facts: ReplayFacts, label: string, captured: Record<Step, Json> & { stop?: Json }, root: string): Driver {
+export function buildDriver(
+  facts: ReplayFacts,
+  label: string,
+  captured: Record<Step, Json> & { stop?: Json },
+  root: string,
+): Driver {
   const firstTurnId = facts.turnId === undefined ? undefined : getPath(captured.pre, facts.turnId);
   const make = (step: Step | 'stop', attempt: number, turn: number): Obj => {
     const p = structuredClone(captured[step]) as Obj;
@@ -117,7 +123,12 @@ export function driverFor(tool: ToolName, root: string): Driver | null {
   if (!facts) return null;
   const load = (file: string) => loadPayload(`${tool}/${file}`);
   const stop = facts.stop ? { stop: load(facts.stop.payload) } : {};
-  return buildDriver(facts, TOOLS[tool].label, { pre: load(facts.pre.payload), post: load(facts.post.payload), turn: load(facts.turn.payload), ...stop }, root);
+  return buildDriver(
+    facts,
+    TOOLS[tool].label,
+    { pre: load(facts.pre.payload), post: load(facts.post.payload), turn: load(facts.turn.payload), ...stop },
+    root,
+  );
 }
 
 /** Runs one hook command with a payload on stdin. */
@@ -152,7 +163,13 @@ function timeline(entries: readonly Entry[]): string {
  * event, one more pre. An event the
  * config has no hook for is skipped, as the tool would skip it, so a missing hook shows as a guard that never fires.
  */
-export async function replay(tool: string, driver: Driver, commands: Readonly<Record<string, string>>, send: Send, configPath: string): Promise<Check> {
+export async function replay(
+  tool: string,
+  driver: Driver,
+  commands: Readonly<Record<string, string>>,
+  send: Send,
+  configPath: string,
+): Promise<Check> {
   const id = `${tool}.replay`;
   const entries: Entry[] = [];
   const fixBroken = `${RERUN} to reinstall the guard and its hook entries, then run doctor again`;
@@ -175,12 +192,21 @@ export async function replay(tool: string, driver: Driver, commands: Readonly<Re
   const stopAfter = async (attempt: number, turn: number): Promise<Check | null> => {
     const last = entries[entries.length - 1];
     const stopCommand = driver.stop ? commands[driver.stop.event] : undefined;
-    if (!driver.stop || stopCommand === undefined || last?.step !== 'pre' || last.reading === 'no-hook' || last.reading.kind === 'bad') return null;
+    if (
+      !driver.stop ||
+      stopCommand === undefined ||
+      last?.step !== 'pre' ||
+      last.reading === 'no-hook' ||
+      last.reading.kind === 'bad'
+    )
+      return null;
     const r = await send(stopCommand, driver.stop.payload(attempt, turn));
-    if (r.status !== 0 || r.timedOut || r.spawnError) return fail(id, `the ${driver.stop.event} hook command \`${stopCommand}\` ${describeExit(r)}`, fixBroken);
+    if (r.status !== 0 || r.timedOut || r.spawnError)
+      return fail(id, `the ${driver.stop.event} hook command \`${stopCommand}\` ${describeExit(r)}`, fixBroken);
     const answer = r.stdout.trim() ? parseAnswer(r.stdout.trim()) : {};
     const stops = answer !== null && Object.entries(driver.stop.answer).every(([k, v]) => answer[k] === v);
-    if (stops) last.reading = { kind: 'handoff', text: last.reading.kind === 'silent' ? r.stdout.trim() : last.reading.text };
+    if (stops)
+      last.reading = { kind: 'handoff', text: last.reading.kind === 'silent' ? r.stdout.trim() : last.reading.text };
     return null;
   };
 
@@ -189,7 +215,12 @@ export async function replay(tool: string, driver: Driver, commands: Readonly<Re
     if (broken) return broken;
     const last = entries[entries.length - 1];
     // A denied command never runs, so there is no result to report for it.
-    if (last?.step === 'pre' && last.reading !== 'no-hook' && (last.reading.kind === 'deny' || last.reading.kind === 'handoff')) continue;
+    if (
+      last?.step === 'pre' &&
+      last.reading !== 'no-hook' &&
+      (last.reading.kind === 'deny' || last.reading.kind === 'handoff')
+    )
+      continue;
     const brokenPost = await deliver('post', attempt, driver.post(attempt, 1));
     if (brokenPost) return brokenPost;
   }
@@ -202,44 +233,68 @@ export async function replay(tool: string, driver: Driver, commands: Readonly<Re
 
   const seen = timeline(entries);
   const bad = entries.find((e) => e.reading !== 'no-hook' && e.reading.kind === 'bad');
-  if (bad && bad.reading !== 'no-hook' && bad.reading.kind === 'bad') return fail(id, `the guard ${bad.reading.why} (${seen})`, fixBroken);
+  if (bad && bad.reading !== 'no-hook' && bad.reading.kind === 'bad')
+    return fail(id, `the guard ${bad.reading.why} (${seen})`, fixBroken);
 
   const at = (step: Step, attempt: number) => entries.find((e) => e.step === step && e.attempt === attempt)?.reading;
-  const kind = (r: Reading | 'no-hook' | undefined) => (r === undefined ? 'none' : r === 'no-hook' ? 'no-hook' : r.kind);
+  const kind = (r: Reading | 'no-hook' | undefined) =>
+    r === undefined ? 'none' : r === 'no-hook' ? 'no-hook' : r.kind;
   const problems: string[] = [];
   const hint: string[] = [];
   for (const e of ['pre', 'post', 'turn'] as const) {
-    if (commands[driver.events[e]] === undefined) hint.push(`no ${driver.events[e]} hook, so ${e === 'post' ? 'results never reach the guard' : e === 'pre' ? 'nothing can be denied' : 'a new user message never reaches it'}`);
+    if (commands[driver.events[e]] === undefined)
+      hint.push(
+        `no ${driver.events[e]} hook, so ${e === 'post' ? 'results never reach the guard' : e === 'pre' ? 'nothing can be denied' : 'a new user message never reaches it'}`,
+      );
   }
-  if (driver.stop && commands[driver.stop.event] === undefined) hint.push(`no ${driver.stop.event} hook, so a hand-off cannot end the run`);
+  if (driver.stop && commands[driver.stop.event] === undefined)
+    hint.push(`no ${driver.stop.event} hook, so a hand-off cannot end the run`);
 
   const early = entries.find((e) => e.step === 'pre' && e.attempt < 5 && kind(e.reading) === 'deny');
   if (early) problems.push(`denied attempt ${early.attempt} already (expected the 5th)`);
   for (const a of [1, 2]) if (kind(at('post', a)) === 'warn') problems.push(`warned on result ${a} (expected the 3rd)`);
   const third = at('post', 3);
   if (kind(third) !== 'warn') problems.push('no warning on the 3rd identical result');
-  else if (third && third !== 'no-hook' && third.kind === 'warn' && !third.text.startsWith('loop-guard:')) problems.push('the 3rd result got a warning that does not start with `loop-guard:`');
+  else if (third && third !== 'no-hook' && third.kind === 'warn' && !third.text.startsWith('loop-guard:'))
+    problems.push('the 3rd result got a warning that does not start with `loop-guard:`');
   const fifth = at('pre', 5);
   if (!early && kind(fifth) !== 'deny') problems.push('the 5th attempt was not denied');
-  else if (fifth && fifth !== 'no-hook' && fifth.kind === 'deny' && !fifth.text.startsWith('loop-guard:')) problems.push('the 5th attempt was denied with a reason that does not start with `loop-guard:`');
+  else if (fifth && fifth !== 'no-hook' && fifth.kind === 'deny' && !fifth.text.startsWith('loop-guard:'))
+    problems.push('the 5th attempt was denied with a reason that does not start with `loop-guard:`');
   if (!early && kind(at('pre', 6)) !== 'deny') problems.push('the 6th attempt was not denied');
   const seventh = at('pre', 7);
   const handedOff = driver.handoffIsDeny
-    ? kind(seventh) === 'deny' && seventh !== 'no-hook' && seventh?.kind === 'deny' && seventh.text.includes('turn stops here')
+    ? kind(seventh) === 'deny' &&
+      seventh !== 'no-hook' &&
+      seventh?.kind === 'deny' &&
+      seventh.text.includes('turn stops here')
     : kind(seventh) === 'handoff';
   if (!early && !handedOff && commands[driver.events.pre] !== undefined) {
-    problems.push(`the 7th attempt (after 2 refusals in the turn) was not a hand-off${driver.handoffIsDeny ? '' : ' that stops the turn'} (an older guard, or LOOP_GUARD_HANDOFF=0)`);
+    problems.push(
+      `the 7th attempt (after 2 refusals in the turn) was not a hand-off${driver.handoffIsDeny ? '' : ' that stops the turn'} (an older guard, or LOOP_GUARD_HANDOFF=0)`,
+    );
   }
   const turn = at('turn', 8);
-  if (kind(turn) === 'warn' || kind(turn) === 'deny' || kind(turn) === 'handoff') problems.push('the user-prompt event got an answer instead of passing silently');
+  if (kind(turn) === 'warn' || kind(turn) === 'deny' || kind(turn) === 'handoff')
+    problems.push('the user-prompt event got an answer instead of passing silently');
   const after = at('pre', 8);
   if (kind(after) === 'deny' || kind(after) === 'handoff') problems.push('still denied after a new user message');
   const hang = at('pre', 9);
-  if (commands[driver.events.pre] !== undefined && kind(hang) !== 'deny') problems.push(`\`${HANG_COMMAND}\` was not refused, so the hang rules are off (LOOP_GUARD_HANG=off in the hook's environment?)`);
+  if (commands[driver.events.pre] !== undefined && kind(hang) !== 'deny')
+    problems.push(
+      `\`${HANG_COMMAND}\` was not refused, so the hang rules are off (LOOP_GUARD_HANG=off in the hook's environment?)`,
+    );
 
   if (problems.length) {
     const why = hint.length ? ` (${hint.join('; ')})` : '';
-    return fail(id, `replaying 7 identical failing \`${REPLAY_COMMAND}\` attempts: ${problems.join('; ')}${why}. Seen: ${seen}`, hint.length ? `${RERUN} to put the missing hook entries back in ${configPath}` : fixBroken);
+    return fail(
+      id,
+      `replaying 7 identical failing \`${REPLAY_COMMAND}\` attempts: ${problems.join('; ')}${why}. Seen: ${seen}`,
+      hint.length ? `${RERUN} to put the missing hook entries back in ${configPath}` : fixBroken,
+    );
   }
-  return pass(id, `replayed 7 identical failing \`${REPLAY_COMMAND}\` attempts through the configured hook commands: warned on the 3rd result, denied the 5th and 6th attempts, handed off on the 7th${driver.handoffIsDeny ? ' (a refusal that says the turn stops here)' : driver.stop ? ` (refused, and stopped the run from ${driver.stop.event})` : ' (refused and stopped the turn)'}, a new user message let it run again, and \`${HANG_COMMAND}\` was refused by the hang rules`);
+  return pass(
+    id,
+    `replayed 7 identical failing \`${REPLAY_COMMAND}\` attempts through the configured hook commands: warned on the 3rd result, denied the 5th and 6th attempts, handed off on the 7th${driver.handoffIsDeny ? ' (a refusal that says the turn stops here)' : driver.stop ? ` (refused, and stopped the run from ${driver.stop.event})` : ' (refused and stopped the turn)'}, a new user message let it run again, and \`${HANG_COMMAND}\` was refused by the hang rules`,
+  );
 }

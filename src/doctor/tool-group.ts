@@ -27,15 +27,19 @@ type JsonIntent = Intent & { kind: 'json' };
 
 /** `KEY=value` settings that switch the guard or its hang rules off, as "KEY=value in <where>". */
 function switchOffs(env: Readonly<Record<string, string>>, where: string): string[] {
-  return ['LOOP_GUARD', 'LOOP_GUARD_HANG'].filter((k) => guardSwitchedOff(env[k])).map((k) => `${k}=${env[k]} in ${where}`);
+  return ['LOOP_GUARD', 'LOOP_GUARD_HANG']
+    .filter((k) => guardSwitchedOff(env[k]))
+    .map((k) => `${k}=${env[k]} in ${where}`);
 }
 
-const withRoot = (vars: Readonly<Record<string, string>>, root: string): Env => Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, v.replaceAll('{root}', root)]));
+const withRoot = (vars: Readonly<Record<string, string>>, root: string): Env =>
+  Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, v.replaceAll('{root}', root)]));
 
 /** The settings' env tables merged, later files winning (what the tool gives its hooks and its shell). */
 function settingsEnvOf(record: ToolRecord, files: ReadonlyMap<string, LoadedFile>, envPath: readonly string[]): Env {
   const merged: Env = {};
-  for (const name of record.doctor.settingsEnv?.files ?? []) Object.assign(merged, stringsOf(valueAt(files.get(name)?.doc, envPath)));
+  for (const name of record.doctor.settingsEnv?.files ?? [])
+    Object.assign(merged, stringsOf(valueAt(files.get(name)?.doc, envPath)));
   return merged;
 }
 
@@ -44,20 +48,42 @@ function settingsEnvOf(record: ToolRecord, files: ReadonlyMap<string, LoadedFile
  * settings' env where it has one. Entries count as ours only when they run exactly this repository's guard file with
  * node, after resolving those variables.
  */
-async function wiredChecks(ctx: Ctx, tool: ToolName, configPath: string, found: HookCommand[], problem: string | undefined, extraEnv: Env, overrides: Check | null, envWhere: string): Promise<Check[]> {
+async function wiredChecks(
+  ctx: Ctx,
+  tool: ToolName,
+  configPath: string,
+  found: HookCommand[],
+  problem: string | undefined,
+  extraEnv: Env,
+  overrides: Check | null,
+  envWhere: string,
+): Promise<Check[]> {
   const vars: Env = { ...ctx.base, ...extraEnv, PWD: ctx.root };
-  const ourRun = (command: string) => runsOurFile(command, join(ctx.root, GUARD_PATH), ctx.root, vars) ?? runsOurFile(command, join(realpathOr(ctx.root), GUARD_PATH), realpathOr(ctx.root), vars);
+  const ourRun = (command: string) =>
+    runsOurFile(command, join(ctx.root, GUARD_PATH), ctx.root, vars) ??
+    runsOurFile(command, join(realpathOr(ctx.root), GUARD_PATH), realpathOr(ctx.root), vars);
   const audit = auditHooks(tool, found, configPath, problem, (command) => ourRun(command) !== null);
   const offs = envWhere ? switchOffs(extraEnv, envWhere) : [];
-  for (const [event, command] of Object.entries(audit.commands)) offs.push(...switchOffs(ourRun(command)?.assignments ?? {}, `the ${event} hook command`));
+  for (const [event, command] of Object.entries(audit.commands))
+    offs.push(...switchOffs(ourRun(command)?.assignments ?? {}, `the ${event} hook command`));
   // A switch that turns all hooks off comes first; missing entries are still named after it.
   let wiring =
     overrides && !audit.check.ok
-      ? { ...overrides, message: `${overrides.message}; ${audit.check.message}`, fix: `${overrides.fix}; ${audit.check.fix}` }
+      ? {
+          ...overrides,
+          message: `${overrides.message}; ${audit.check.message}`,
+          fix: `${overrides.fix}; ${audit.check.fix}`,
+        }
       : (overrides ?? audit.check);
   if (offs.length) {
-    const off = fail(`${tool}.hooks`, `${[...new Set(offs)].join('; ')}: the guard (or its hang rules) is switched off for ${TOOLS[tool].label}`, 'remove that setting');
-    wiring = wiring.ok ? off : { ...wiring, message: `${wiring.message}; ${off.message}`, fix: `${wiring.fix}; ${off.fix}` };
+    const off = fail(
+      `${tool}.hooks`,
+      `${[...new Set(offs)].join('; ')}: the guard (or its hang rules) is switched off for ${TOOLS[tool].label}`,
+      'remove that setting',
+    );
+    wiring = wiring.ok
+      ? off
+      : { ...wiring, message: `${wiring.message}; ${off.message}`, fix: `${wiring.fix}; ${off.fix}` };
   }
   const checks: Check[] = [wiring];
   const run = hookRunner(ctx, extraEnv);
@@ -67,7 +93,12 @@ async function wiredChecks(ctx: Ctx, tool: ToolName, configPath: string, found: 
     nodeCheck(tool, Object.values(audit.commands), hookRunner(ctx, extraEnv)),
     driver
       ? replay(tool, driver, audit.commands, (command, payload) => run(command, JSON.stringify(payload)), configPath)
-      : Promise.resolve(note(`${tool}.replay`, `not replayed: the ${TOOLS[tool].label} record gives no captured payloads to replay (doctor.replay)`)),
+      : Promise.resolve(
+          note(
+            `${tool}.replay`,
+            `not replayed: the ${TOOLS[tool].label} record gives no captured payloads to replay (doctor.replay)`,
+          ),
+        ),
   ]);
   checks.push(node, replayed);
   return checks;
@@ -75,7 +106,11 @@ async function wiredChecks(ctx: Ctx, tool: ToolName, configPath: string, found: 
 
 async function instructionDocs(ctx: Ctx): Promise<InstructionDoc[]> {
   const names = ['AGENTS.md', 'AGENTS.override.md'] as const;
-  const listed = await runProcess('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...names, ...names.map((n) => `*/${n}`)], { cwd: ctx.root, env: ctx.base });
+  const listed = await runProcess(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...names, ...names.map((n) => `*/${n}`)],
+    { cwd: ctx.root, env: ctx.base },
+  );
   const paths = new Set<string>(names);
   if (listed.status === 0) for (const p of listed.stdout.split('\0')) if (p) paths.add(p);
   const docs: InstructionDoc[] = [];
@@ -94,7 +129,10 @@ async function instructionDocs(ctx: Ctx): Promise<InstructionDoc[]> {
 
 function linksTo(ctx: Ctx, path: string, target: string): boolean {
   try {
-    return lstatSync(join(ctx.root, path)).isSymbolicLink() && realpathSync(join(ctx.root, path)) === realpathSync(join(ctx.root, target));
+    return (
+      lstatSync(join(ctx.root, path)).isSymbolicLink() &&
+      realpathSync(join(ctx.root, path)) === realpathSync(join(ctx.root, target))
+    );
   } catch {
     return false; // not a link, or a dangling one
   }
@@ -116,10 +154,22 @@ async function hookGroup(ctx: Ctx, tool: ToolName, record: ToolRecord, spec: Jso
   const envPath = spec.env?.path ?? [];
   const settingsEnv = d.settingsEnv ? settingsEnvOf(record, files, envPath) : {};
   const extraEnv: Env = { ...settingsEnv, ...withRoot(d.hookEnv ?? {}, ctx.root) };
-  const checks = await wiredChecks(ctx, tool, hooksFile.path, found, problem, extraEnv, brokenRule(`${tool}.hooks`, d.hookRules ?? [], files), d.settingsEnv?.where ?? '');
+  const checks = await wiredChecks(
+    ctx,
+    tool,
+    hooksFile.path,
+    found,
+    problem,
+    extraEnv,
+    brokenRule(`${tool}.hooks`, d.hookRules ?? [], files),
+    d.settingsEnv?.where ?? '',
+  );
 
   // Our environment values: where the record's intents put them, and what reaches the tool's shell.
-  let overlay: Overlay = { env: d.shellEnv && !d.shellEnv.forced ? d.shellEnv.env : {}, source: d.shellEnv && !d.shellEnv.forced ? d.shellEnv.source : 'no setting of ours' };
+  let overlay: Overlay = {
+    env: d.shellEnv && !d.shellEnv.forced ? d.shellEnv.env : {},
+    source: d.shellEnv && !d.shellEnv.forced ? d.shellEnv.source : 'no setting of ours',
+  };
   if (spec.env) {
     const shown = `${hooksFile.path} "${envPath.join('.')}"`;
     checks.push(envSettingsCheck(tool, shown, problem ? undefined : obj(valueAt(hooksFile.doc, envPath))));
@@ -128,7 +178,14 @@ async function hookGroup(ctx: Ctx, tool: ToolName, record: ToolRecord, spec: Jso
   if (envFile) {
     const shown = `${envFile.path} [shell_environment_policy] set`;
     const policy = obj(obj(envFile.doc)?.shell_environment_policy);
-    if (envFile.text !== null && envFile.doc === undefined) checks.push(fail(`${tool}.env`, `${envFile.path} is not valid TOML: ${envFile.problem}`, `fix the TOML syntax in ${envFile.path}, then ${RERUN}`));
+    if (envFile.text !== null && envFile.doc === undefined)
+      checks.push(
+        fail(
+          `${tool}.env`,
+          `${envFile.path} is not valid TOML: ${envFile.problem}`,
+          `fix the TOML syntax in ${envFile.path}, then ${RERUN}`,
+        ),
+      );
     else {
       const dropped = includeOnlyDrops(policy?.include_only);
       const extra = dropped.length ? [`its include_only list drops ${dropped.join(', ')} again`] : [];
@@ -138,8 +195,17 @@ async function hookGroup(ctx: Ctx, tool: ToolName, record: ToolRecord, spec: Jso
   }
   const profile = d.checks?.find((c) => c.kind === 'profile-env');
   if (profile?.kind === 'profile-env') {
-    const loads = profileLoads(profile.snippet, { env: ctx.env, home: ctx.home, version: ctx.version, profileBlock: ctx.assets.profileBlock, tilde: ctx.tilde, readAbs });
-    checks.push(profileEnvCheck(tool, record.label, d.shellLabel, profile.snippet, ctx.read(profile.snippet), ctx.version, loads));
+    const loads = profileLoads(profile.snippet, {
+      env: ctx.env,
+      home: ctx.home,
+      version: ctx.version,
+      profileBlock: ctx.assets.profileBlock,
+      tilde: ctx.tilde,
+      readAbs,
+    });
+    checks.push(
+      profileEnvCheck(tool, record.label, d.shellLabel, profile.snippet, ctx.read(profile.snippet), ctx.version, loads),
+    );
     overlay = { env: loads.loaded ? { ...AGENT_ENV } : {}, source: loads.where };
   }
   if (d.shellEnv?.forced) overlay = { ...overlay, forced: d.shellEnv.env, forcedBy: d.shellEnv.source };
@@ -153,14 +219,39 @@ async function hookGroup(ctx: Ctx, tool: ToolName, record: ToolRecord, spec: Jso
       if (!intent) continue;
       const target = intent.line.replace(/^@/, '');
       const paths = [intent.path, ...(c.also ?? [])];
-      checks.push(importCheck(tool, record.label, intent.line, paths.map((p) => ({ path: p, text: ctx.read(p), symlinkToAgents: linksTo(ctx, p, target) }))));
+      checks.push(
+        importCheck(
+          tool,
+          record.label,
+          intent.line,
+          paths.map((p) => ({ path: p, text: ctx.read(p), symlinkToAgents: linksTo(ctx, p, target) })),
+        ),
+      );
     } else if (c.kind === 'hook-approval') {
-      checks.push(approvalReminder(tool, c.how, files.get(c.file), hooksFile.path, roots, spec.hooks.events.map((e) => e.event)));
+      checks.push(
+        approvalReminder(
+          tool,
+          c.how,
+          files.get(c.file),
+          hooksFile.path,
+          roots,
+          spec.hooks.events.map((e) => e.event),
+        ),
+      );
     } else if (c.kind === 'instructions-budget') {
       const agents = ctx.read('AGENTS.md');
       const budget = budgetOf(c.key, files.get(c.file)?.doc, envFile?.doc, c.bytes);
       const setting = { key: c.key, configPath: envFile?.path ?? files.get(c.file)?.shown ?? c.file };
-      checks.push(instructionsBudgetCheck(tool, record.label, setting, await instructionDocs(ctx), agents === null ? null : blockEndOffset(agents), budget));
+      checks.push(
+        instructionsBudgetCheck(
+          tool,
+          record.label,
+          setting,
+          await instructionDocs(ctx),
+          agents === null ? null : blockEndOffset(agents),
+          budget,
+        ),
+      );
     }
   }
   return checks;
@@ -174,13 +265,23 @@ async function pluginGroup(ctx: Ctx, tool: ToolName, record: ToolRecord): Promis
   const expected = withOwnedHeader(readDist(facts.dist as Parameters<typeof readDist>[0]), '//', ctx.version);
   const checks: Check[] = [pluginFileCheck(tool, record.label, facts.path, text, expected, ctx.version)];
   let env: Env = {};
-  if (text === null) checks.push(fail(`${tool}.load`, `${facts.path} is not there to load`, `${RERUN} --tools ${tool}`));
+  if (text === null)
+    checks.push(fail(`${tool}.load`, `${facts.path} is not there to load`, `${RERUN} --tools ${tool}`));
   else {
-    const { probe, run } = await probePlugin(tool, record.label, facts, join(ctx.root, facts.path), ctx.root, childEnv(ctx));
+    const { probe, run } = await probePlugin(
+      tool,
+      record.label,
+      facts,
+      join(ctx.root, facts.path),
+      ctx.root,
+      childEnv(ctx),
+    );
     checks.push(judgePlugin(tool, record.label, facts.hooks, facts.path, probe, run));
     env = probe?.env ?? {};
   }
-  checks.push(await gitEnvCheck(tool, record.doctor.shellLabel, ctx.base, { env, source: `the plugin's shell.env` }, ctx.git));
+  checks.push(
+    await gitEnvCheck(tool, record.doctor.shellLabel, ctx.base, { env, source: `the plugin's shell.env` }, ctx.git),
+  );
   return checks;
 }
 
@@ -190,9 +291,20 @@ function ownedFileChecks(ctx: Ctx, tool: ToolName, record: ToolRecord): Check[] 
   return owned.map(({ path, asset }): Check => {
     const [text, id] = [ctx.read(path), `${tool}.file`];
     const header = text === null ? null : readOwnedHeader(text);
-    if (text === null) return fail(id, `${path} is missing, so ${record.label} runs no loop guard`, `${RERUN} --tools ${tool}`);
-    if (!header || header.version !== ctx.version) return fail(id, `${path} is ${header ? `v${header.version}` : 'not ours (no create-loop-guard header)'}; this create-loop-guard is v${ctx.version}`, header ? `${RERUN} to upgrade it` : `move it away, then ${RERUN}`);
-    if (text.replace(/\r\n/g, '\n') !== ctx.assets[asset]) return fail(id, `${path} differs from the file v${ctx.version} ships (edited by hand?)`, `${RERUN} to replace it`);
+    if (text === null)
+      return fail(id, `${path} is missing, so ${record.label} runs no loop guard`, `${RERUN} --tools ${tool}`);
+    if (!header || header.version !== ctx.version)
+      return fail(
+        id,
+        `${path} is ${header ? `v${header.version}` : 'not ours (no create-loop-guard header)'}; this create-loop-guard is v${ctx.version}`,
+        header ? `${RERUN} to upgrade it` : `move it away, then ${RERUN}`,
+      );
+    if (text.replace(/\r\n/g, '\n') !== ctx.assets[asset])
+      return fail(
+        id,
+        `${path} differs from the file v${ctx.version} ships (edited by hand?)`,
+        `${RERUN} to replace it`,
+      );
     return pass(id, `${path} is ours and current (v${ctx.version})`);
   });
 }
@@ -204,5 +316,14 @@ export async function toolGroup(ctx: Ctx, tool: ToolName): Promise<Check[]> {
   if (spec) return hookGroup(ctx, tool, record, spec);
   if (record.doctor.plugin) return pluginGroup(ctx, tool, record);
   const own = record.doctor.shellEnv;
-  return [...ownedFileChecks(ctx, tool, record), await gitEnvCheck(tool, record.doctor.shellLabel, ctx.base, { env: own && !own.forced ? own.env : {}, source: own && !own.forced ? own.source : 'no setting of ours' }, ctx.git)];
+  return [
+    ...ownedFileChecks(ctx, tool, record),
+    await gitEnvCheck(
+      tool,
+      record.doctor.shellLabel,
+      ctx.base,
+      { env: own && !own.forced ? own.env : {}, source: own && !own.forced ? own.source : 'no setting of ours' },
+      ctx.git,
+    ),
+  ];
 }

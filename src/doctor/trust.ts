@@ -36,19 +36,28 @@ export function trustCheck(tool: string, facts: TrustFacts, input: TrustInput): 
       const t = facts.texts;
       if (input.env[facts.allEnv] === 'true') return pass(id, t.all);
       const off = input.files.get(facts.off.file);
-      if (valueAt(off?.doc, facts.off.key) === facts.off.is) return pass(id, fill(t.off, { file: off?.shown ?? facts.off.file }));
+      if (valueAt(off?.doc, facts.off.key) === facts.off.is)
+        return pass(id, fill(t.off, { file: off?.shown ?? facts.off.file }));
       const rules = Object.entries(obj(file?.doc) ?? {});
       const root = input.root;
-      const hit = rules.find(([p, v]) => (v === 'TRUST_FOLDER' && within(p, root)) || (v === 'TRUST_PARENT' && within(dirname(p), root)));
+      const hit = rules.find(
+        ([p, v]) => (v === 'TRUST_FOLDER' && within(p, root)) || (v === 'TRUST_PARENT' && within(dirname(p), root)),
+      );
       const denied = rules.find(([p, v]) => v === 'DO_NOT_TRUST' && within(p, root));
       if (hit && !denied) return pass(id, fill(t.trusted, { file: shown, hit: hit[0] }));
-      return fail(id, fill(t.untrusted, { denied: denied ? fill(t.denied, { file: shown }) : '' }), fill(t.fix, { root, file: shown }));
+      return fail(
+        id,
+        fill(t.untrusted, { denied: denied ? fill(t.denied, { file: shown }) : '' }),
+        fill(t.fix, { root, file: shown }),
+      );
     }
     case 'folder-list': {
       const t = facts.texts;
       if (input.env[facts.allEnv] === 'true') return pass(id, t.all);
       const folders = obj(file?.doc)?.[facts.key];
-      const hit = Array.isArray(folders) ? folders.find((f): f is string => typeof f === 'string' && within(f, input.root)) : undefined;
+      const hit = Array.isArray(folders)
+        ? folders.find((f): f is string => typeof f === 'string' && within(f, input.root))
+        : undefined;
       if (hit) return pass(id, fill(t.trusted, { file: shown, hit }));
       return fail(id, t.untrusted, fill(t.fix, { root: input.root, file: shown }));
     }
@@ -63,13 +72,27 @@ function projectEntry(doc: Obj, roots: readonly string[]): Obj | undefined {
 }
 
 /** TOML `[projects."<root>"] trust_level = "trusted"`, under any spelling of the root. */
-function projectsTable(id: string, t: Extract<TrustFacts, { kind: 'projects-table' }>['texts'], file: LoadedFile | undefined, shown: string, roots: readonly string[]): Check {
+function projectsTable(
+  id: string,
+  t: Extract<TrustFacts, { kind: 'projects-table' }>['texts'],
+  file: LoadedFile | undefined,
+  shown: string,
+  roots: readonly string[],
+): Check {
   const root = roots[0] ?? '';
   if (!file || file.text === null) return fail(id, fill(t.missing, { file: shown }), t.fix);
-  if (file.doc === undefined) return fail(id, fill(t.unreadable, { file: shown, error: file.problem ?? 'not valid TOML' }), `fix the TOML syntax in ${shown}, then ${t.fix}`);
+  if (file.doc === undefined)
+    return fail(
+      id,
+      fill(t.unreadable, { file: shown, error: file.problem ?? 'not valid TOML' }),
+      `fix the TOML syntax in ${shown}, then ${t.fix}`,
+    );
   const level = projectEntry(obj(file.doc) ?? {}, roots)?.trust_level;
   if (level === 'trusted') return pass(id, fill(t.trusted, { file: shown, root }));
-  const why = level === undefined ? `has no [projects."${root}"] trust_level = "trusted"` : `sets trust_level = ${JSON.stringify(level)} for ${root}`;
+  const why =
+    level === undefined
+      ? `has no [projects."${root}"] trust_level = "trusted"`
+      : `sets trust_level = ${JSON.stringify(level)} for ${root}`;
   return fail(id, fill(t.untrusted, { file: shown, why }), t.fix);
 }
 

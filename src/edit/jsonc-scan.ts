@@ -65,7 +65,10 @@ export function lex(text: string): Tok[] {
       i = j + 2;
     } else {
       let m: RegExpExecArray | null = null;
-      for (const [re, kind] of [[NUMBER, 'num'], [LITERAL, 'lit']] as const) {
+      for (const [re, kind] of [
+        [NUMBER, 'num'],
+        [LITERAL, 'lit'],
+      ] as const) {
         re.lastIndex = i;
         m = re.exec(text);
         if (m) {
@@ -97,7 +100,13 @@ export function parseCst(text: string): Cst {
     return fail();
   };
   const container = (open: Tok, parent: Container | null): Container => {
-    const c: Container = { kind: open.kind === '{' ? 'object' : 'array', start: open.start, end: -1, elems: [], parent };
+    const c: Container = {
+      kind: open.kind === '{' ? 'object' : 'array',
+      start: open.start,
+      end: -1,
+      elems: [],
+      parent,
+    };
     const closeKind = c.kind === 'object' ? '}' : ']';
     for (;;) {
       const t = sig[p] ?? fail();

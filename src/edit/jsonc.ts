@@ -149,7 +149,8 @@ function containerAt(cst: Cst, path: Path): Container {
 /** Applies one operation to the text; returns the new text and the comment texts it dropped. */
 function applyTextOp(text: string, op: Op, f: Fmt): { text: string; dropped: string[] } {
   const cst = parseCst(text);
-  if (op.kind === 'add') return { text: insertInto(text, cst, containerAt(cst, op.path), op.key, op.value, f), dropped: [] };
+  if (op.kind === 'add')
+    return { text: insertInto(text, cst, containerAt(cst, op.path), op.key, op.value, f), dropped: [] };
   const parent = containerAt(cst, op.path.slice(0, -1));
   const last = op.path[op.path.length - 1]!;
   const index = typeof last === 'number' ? last : parent.elems.lastIndexOf(findMember(parent, last)!);
@@ -182,11 +183,14 @@ function insertInto(text: string, cst: Cst, c: Container, key: string | undefine
       const padded = c.kind === 'object' && f.pad ? ` ${body} ` : body;
       return applySplices(text, [{ start: c.start + 1, end: close, text: padded }]);
     }
-    return applySplices(text, [{ start: c.start + 1, end: close, text: f.eol + inner + render(true, inner) + f.eol + outer }]);
+    return applySplices(text, [
+      { start: c.start + 1, end: close, text: f.eol + inner + render(true, inner) + f.eol + outer },
+    ]);
   }
   if (onOneLine(text, c.start, c.end)) {
     const sep = f.pad ? ' ' : '';
-    if (last.comma < 0) return applySplices(text, [{ start: last.value.end, end: last.value.end, text: `,${sep}${render(false, '')}` }]);
+    if (last.comma < 0)
+      return applySplices(text, [{ start: last.value.end, end: last.value.end, text: `,${sep}${render(false, '')}` }]);
     return applySplices(text, [{ start: last.comma + 1, end: last.comma + 1, text: `${sep}${render(false, '')},` }]);
   }
   const indent = siblingIndent(text, c, f);
@@ -212,10 +216,18 @@ function removeFrom(text: string, cst: Cst, c: Container, index: number): { text
   const close = c.end - 1;
   const elemEnd = elem.comma >= 0 ? elem.comma + 1 : elem.value.end;
   const commentsIn = (from: number, to: number): string[] =>
-    cst.toks.filter((t) => t.kind === 'comment' && t.start >= from && t.end <= to).map((t) => text.slice(t.start, t.end));
+    cst.toks
+      .filter((t) => t.kind === 'comment' && t.start >= from && t.end <= to)
+      .map((t) => text.slice(t.start, t.end));
   if (n === 1) {
-    const others = cst.toks.some((t) => t.start > c.start && t.end <= close && (t.end <= elem.start || t.start >= elemEnd));
-    if (!others) return { text: applySplices(text, [{ start: c.start + 1, end: close, text: '' }]), dropped: commentsIn(c.start + 1, close) };
+    const others = cst.toks.some(
+      (t) => t.start > c.start && t.end <= close && (t.end <= elem.start || t.start >= elemEnd),
+    );
+    if (!others)
+      return {
+        text: applySplices(text, [{ start: c.start + 1, end: close, text: '' }]),
+        dropped: commentsIn(c.start + 1, close),
+      };
   }
   const start = lineGapStart(text, cst, elem.start);
   let end = elemEnd;
@@ -260,16 +272,23 @@ export function parseUserFile(body: string): JsonObject {
     value = parseValue(body);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    throw new FileFormatError(`Not valid JSON (comments and trailing commas allowed): ${why}`, 'Fix the syntax error, then run again.');
+    throw new FileFormatError(
+      `Not valid JSON (comments and trailing commas allowed): ${why}`,
+      'Fix the syntax error, then run again.',
+    );
   }
   if (!isObj(value)) {
-    throw new FileFormatError(`The top level is ${typeName(value)}; it should be an object.`, 'Make the file a single JSON object: { … }.');
+    throw new FileFormatError(
+      `The top level is ${typeName(value)}; it should be an object.`,
+      'Make the file a single JSON object: { … }.',
+    );
   }
   return value;
 }
 
 export function applyModelOp(root: JsonObject, op: Op): void {
-  const walk = (path: Path): Json => path.reduce<Json>((node, seg) => (node as Record<string | number, Json>)[seg]!, root);
+  const walk = (path: Path): Json =>
+    path.reduce<Json>((node, seg) => (node as Record<string | number, Json>)[seg]!, root);
   if (op.kind === 'add') {
     const target = walk(op.path);
     if (Array.isArray(target)) target.push(clone(op.value));
@@ -340,7 +359,11 @@ function without(list: string[], drop: string[]): string[] {
 }
 
 /** Applies the operations to text and value alike; null when the text does not come out as the value. */
-export function applyAndVerify(body: string, model: JsonObject, ops: Op[]): { text: string; model: JsonObject } | { problem: string } {
+export function applyAndVerify(
+  body: string,
+  model: JsonObject,
+  ops: Op[],
+): { text: string; model: JsonObject } | { problem: string } {
   let text = body;
   const expected = clone(model);
   const dropped: string[] = [];
@@ -353,7 +376,9 @@ export function applyAndVerify(body: string, model: JsonObject, ops: Op[]): { te
       applyModelOp(expected, op);
     }
   } catch (err) {
-    return { problem: `the file's layout could not be edited safely (${err instanceof Error ? err.message : String(err)})` };
+    return {
+      problem: `the file's layout could not be edited safely (${err instanceof Error ? err.message : String(err)})`,
+    };
   }
   let actual: Json;
   try {
@@ -363,6 +388,7 @@ export function applyAndVerify(body: string, model: JsonObject, ops: Op[]): { te
     return { problem: 'the edited text would not parse' };
   }
   if (!same(actual, expected)) return { problem: 'the edited text would not hold the intended values' };
-  if (!containsAll(commentsOf(text), without(commentsOf(body), dropped))) return { problem: 'the edit would lose a comment' };
+  if (!containsAll(commentsOf(text), without(commentsOf(body), dropped)))
+    return { problem: 'the edit would lose a comment' };
   return { text, model: actual as JsonObject };
 }

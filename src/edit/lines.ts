@@ -7,7 +7,6 @@ export interface Line {
   eol: '' | '\n' | '\r\n';
 }
 
-
 /** Lines with their terminators; '' has no lines and a final newline opens no extra empty line. */
 export function splitLines(text: string): Line[] {
   const lines: Line[] = [];

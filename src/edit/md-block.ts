@@ -65,8 +65,14 @@ function markerPatterns(id: string, style: CommentStyle): { begin: RegExp; end: 
   const i = escapeRegExp(id);
   return style === 'markdown'
     ? // Up to 3 spaces: 4 or more make the line an indented code block, i.e. a quotation of our marker.
-      { begin: new RegExp(`^ {0,3}<!--\\s*${i}:begin(?=\\s|-->|$)`), end: new RegExp(`^ {0,3}<!--\\s*${i}:end(?=\\s|-->|$)`) }
-    : { begin: new RegExp(`^\\s*#\\s*>>>\\s*${i}:begin(?=\\s|>|$)`), end: new RegExp(`^\\s*#\\s*<<<\\s*${i}:end(?=\\s|<|$)`) };
+      {
+        begin: new RegExp(`^ {0,3}<!--\\s*${i}:begin(?=\\s|-->|$)`),
+        end: new RegExp(`^ {0,3}<!--\\s*${i}:end(?=\\s|-->|$)`),
+      }
+    : {
+        begin: new RegExp(`^\\s*#\\s*>>>\\s*${i}:begin(?=\\s|>|$)`),
+        end: new RegExp(`^\\s*#\\s*<<<\\s*${i}:end(?=\\s|<|$)`),
+      };
 }
 
 type Scan =
@@ -153,7 +159,10 @@ function parse(text: string, id: string, style: CommentStyle): Parsed {
     const begin = begins[0]!;
     const end = ends[0]!;
     const head = lines[begin]!.text;
-    const inner = lines.slice(begin + 1, end).map((l) => l.text).join('\n');
+    const inner = lines
+      .slice(begin + 1, end)
+      .map((l) => l.text)
+      .join('\n');
     scan = {
       kind: 'block',
       begin,
@@ -182,12 +191,19 @@ function classify(parsed: Parsed, spec: BlockSpec): { state: BlockState; version
   const version = scan.version;
   const base = version === undefined ? {} : { version };
   if (isHandEdited(scan)) {
-    const why = scan.sha === undefined ? 'its begin marker has no sha= field' : 'its text no longer matches the sha= in its begin marker';
+    const why =
+      scan.sha === undefined
+        ? 'its begin marker has no sha= field'
+        : 'its text no longer matches the sha= in its begin marker';
     return { state: 'edited', ...base, detail: `the ${spec.id} block (${span(scan)}) was edited by hand: ${why}` };
   }
   if (scan.version === spec.version && scan.sha === bodyHash(spec.body)) return { state: 'current', ...base };
   const from = version === undefined ? 'an unknown version' : `v${version}`;
-  return { state: 'outdated', ...base, detail: `the ${spec.id} block (${span(scan)}) is ${from}; this is v${spec.version}` };
+  return {
+    state: 'outdated',
+    ...base,
+    detail: `the ${spec.id} block (${span(scan)}) is ${from}; this is v${spec.version}`,
+  };
 }
 
 /** Whether the text holds a block with this id, in any state (absent is the only "no"). */
@@ -242,10 +258,14 @@ export function upsertBlock(
           fix: `Rerun with --force to replace it, or move your edits outside the block (then delete the block so a rerun writes it fresh).`,
         };
       }
-      notes.push(`Replaced the hand-edited ${spec.id} block (${span(scan)}) because of --force; edits inside it are gone.`);
+      notes.push(
+        `Replaced the hand-edited ${spec.id} block (${span(scan)}) because of --force; edits inside it are gone.`,
+      );
     } else if (scan.version !== spec.version) {
       const verb = scan.version && newerThan(scan.version, spec.version) ? 'Downgraded' : 'Upgraded';
-      notes.push(`${verb} the ${spec.id} block from ${scan.version ? `v${scan.version}` : 'an unknown version'} to v${spec.version}.`);
+      notes.push(
+        `${verb} the ${spec.id} block from ${scan.version ? `v${scan.version}` : 'an unknown version'} to v${spec.version}.`,
+      );
     } else {
       notes.push(`Updated the text of the ${spec.id} block (v${spec.version}).`);
     }
@@ -335,7 +355,8 @@ export function removeBlock(
   if (below.length === 0) {
     if (above.length > 0 && above[above.length - 1]!.text === '') above.pop();
     // The block ended the file without a newline, so the line above did too before we came.
-    if (lines[scan.end]!.eol === '' && above.length > 0) above[above.length - 1] = { ...above[above.length - 1]!, eol: '' };
+    if (lines[scan.end]!.eol === '' && above.length > 0)
+      above[above.length - 1] = { ...above[above.length - 1]!, eol: '' };
   } else if (below[0]!.text === '') {
     below.shift();
   } else if (above.length > 0 && above[above.length - 1]!.text === '') {

@@ -36,7 +36,9 @@ const HEADER = /^(?:\/\/|#)[ \t]*create-loop-guard v([0-9A-Za-z][0-9A-Za-z.+-]*)
 
 /** Parse our header from line 1, or line 2 after a shebang; null if the file is not ours. */
 export function readOwnedHeader(text: string): OwnedHeader | null {
-  const lines = splitBom(text).rest.split('\n', 3).map((l) => l.replace(/\r$/, ''));
+  const lines = splitBom(text)
+    .rest.split('\n', 3)
+    .map((l) => l.replace(/\r$/, ''));
   const candidate = lines[0]?.startsWith('#!') ? lines[1] : lines[0];
   const m = candidate === undefined ? null : HEADER.exec(candidate);
   return m ? { product: PRODUCT, version: m[1]! } : null;
@@ -68,9 +70,12 @@ export function planOwnedFile(before: string | null, desired: string, opts: { fo
     }
   } else if (before.replace(/\r\n/g, '\n') === desired) {
     // Typically git's autocrlf on checkout; hook scripts must stay LF.
-    notes.push('Only the line endings differed (CRLF); rewritten as LF. A .gitattributes `eol=lf` rule keeps it that way.');
+    notes.push(
+      'Only the line endings differed (CRLF); rewritten as LF. A .gitattributes `eol=lf` rule keeps it that way.',
+    );
   } else if (have.version !== want.version) {
-    const direction = compareVersions(have.version, want.version) > 0 ? ' (a downgrade: the file is newer than this tool)' : '';
+    const direction =
+      compareVersions(have.version, want.version) > 0 ? ' (a downgrade: the file is newer than this tool)' : '';
     notes.push(`Replaced v${have.version} with v${want.version}${direction}.`);
   } else {
     notes.push(`The file differed from what v${want.version} writes (edited by hand?); it is replaced.`);

@@ -6,7 +6,6 @@ import { FileFormatError, type Splice } from './splice.ts';
 
 export type Table = Record<string, unknown>;
 
-
 export const PARSE_OPTIONS = { integersAsBigInt: 'asNeeded' } as const;
 
 export function parseOrThrow(text: string): Table {
@@ -126,7 +125,6 @@ export function removeLines(scan: Scan, drop: Set<number>): string {
   }
   return out;
 }
-
 
 // ---------------------------------------------------------------------------------------------------
 // The scanner: finds headers, key/value pairs and comments with their offsets in already-valid TOML.
@@ -395,7 +393,16 @@ class Scanner {
 }
 
 function unescapeBasic(raw: string): string {
-  const simple: Record<string, string> = { b: '\b', t: '\t', n: '\n', f: '\f', r: '\r', e: '\x1b', '"': '"', '\\': '\\' };
+  const simple: Record<string, string> = {
+    b: '\b',
+    t: '\t',
+    n: '\n',
+    f: '\f',
+    r: '\r',
+    e: '\x1b',
+    '"': '"',
+    '\\': '\\',
+  };
   return raw.replace(/\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|x[0-9A-Fa-f]{2}|.)/g, (_, esc: string) => {
     if (esc.length > 1) return String.fromCodePoint(parseInt(esc.slice(1), 16));
     return simple[esc] ?? esc;

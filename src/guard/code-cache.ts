@@ -10,7 +10,19 @@
 //   ctime) and the body's build hash: an upgrade, an edit or another Node rejects it, and V8 rejects it too on a
 //   V8 version or flag change;
 // - every error means "no cache": the hook then compiles from source, as without this module.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, renameSync, type Stats, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  type Stats,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { hash64 } from './core/hash.ts';
 
@@ -63,7 +75,17 @@ export function cacheFileName(key: string): string {
 
 /** What must match for a stored cache to be used: this body, in this file as it is now, under this Node. */
 export function cacheKey(hookFile: Stats, bodyHash: string): string {
-  return [MAGIC, process.version, process.arch, bodyHash, hookFile.dev, hookFile.ino, hookFile.size, hookFile.mtimeMs, hookFile.ctimeMs].join(':');
+  return [
+    MAGIC,
+    process.version,
+    process.arch,
+    bodyHash,
+    hookFile.dev,
+    hookFile.ino,
+    hookFile.size,
+    hookFile.mtimeMs,
+    hookFile.ctimeMs,
+  ].join(':');
 }
 
 /** Reads the cache for `key`; { data: undefined } when missing, untrusted, stale or unreadable. */

@@ -27,7 +27,13 @@ export interface GuardLogEntry {
  * Appends one line to the log in the state directory of `env` (LOOP_GUARD_STATE_DIR, XDG_STATE_HOME, ~) when the
  * decision is a warning or a refusal, with the working directory (the project); nothing on allow. Never throws.
  */
-export function recordDecision(env: NodeJS.ProcessEnv, tool: string, command: string | undefined, decision: Decision, cwd: () => string = process.cwd): void {
+export function recordDecision(
+  env: NodeJS.ProcessEnv,
+  tool: string,
+  command: string | undefined,
+  decision: Decision,
+  cwd: () => string = process.cwd,
+): void {
   if (decision.action === 'allow') return;
   try {
     const dir = resolveStateDir(env);
@@ -76,7 +82,12 @@ export function readGuardLog(dir: string): GuardLogEntry[] {
       if (!line) continue;
       try {
         const e = JSON.parse(line) as GuardLogEntry;
-        if (typeof e.t === 'number' && (e.a === 'warn' || e.a === 'deny' || e.a === 'handoff') && typeof e.cmd === 'string') out.push(e);
+        if (
+          typeof e.t === 'number' &&
+          (e.a === 'warn' || e.a === 'deny' || e.a === 'handoff') &&
+          typeof e.cmd === 'string'
+        )
+          out.push(e);
       } catch {
         // a torn or foreign line
       }

@@ -1,7 +1,17 @@
 // The hand-off note: when the ladder stops a turn, .agents/handoff.md (for the next session and the person) and
 // .agents/handoff.json (for scripts) say what was refused and what else was tried, each with its last lines.
 // Written only inside the repository the agent works in; appended per hand-off, bounded; every failure is ignored.
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readSync, renameSync, fstatSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  fstatSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { HANDOFF_JSON, HANDOFF_NOTE } from './core/ladder.ts';
 import type { HandoffNote } from './core/types.ts';
@@ -48,19 +58,34 @@ const inline = (command: string) => `\`${command.replace(/\s+/g, ' ').replace(/`
 /** One section of the markdown note. */
 export function renderSection(r: HandoffRecord): string {
   const lines = [`${SECTION.trimStart()}${r.at} (${r.tool}, session ${r.session || 'unknown'})`, ''];
-  lines.push(`The loop guard stopped this turn after refusing ${inline(r.command)} again. Do not repeat these approaches; fix the cause first, then delete this file.`, '');
+  lines.push(
+    `The loop guard stopped this turn after refusing ${inline(r.command)} again. Do not repeat these approaches; fix the cause first, then delete this file.`,
+    '',
+  );
   lines.push('### Refused');
   for (const c of r.refused) {
-    lines.push(`- ${inline(c.command)}: refused ${c.refusals} ${c.refusals === 1 ? 'time' : 'times'} after ${c.results} identical ${c.results === 1 ? 'result' : 'results'}${c.failure ? ` (${c.failure})` : ''}; last lines:`, '', fence(c.lastLines), '');
+    lines.push(
+      `- ${inline(c.command)}: refused ${c.refusals} ${c.refusals === 1 ? 'time' : 'times'} after ${c.results} identical ${c.results === 1 ? 'result' : 'results'}${c.failure ? ` (${c.failure})` : ''}; last lines:`,
+      '',
+      fence(c.lastLines),
+      '',
+    );
   }
   if (r.tried.length) {
     lines.push('### Also tried in this turn');
-    for (const c of r.tried) lines.push(`- ${inline(c.command)}: ${c.results} identical ${c.results === 1 ? 'result' : 'results'} in a row${c.failure ? ` (${c.failure})` : ''}; last lines:`, '', fence(c.lastLines), '');
+    for (const c of r.tried)
+      lines.push(
+        `- ${inline(c.command)}: ${c.results} identical ${c.results === 1 ? 'result' : 'results'} in a row${c.failure ? ` (${c.failure})` : ''}; last lines:`,
+        '',
+        fence(c.lastLines),
+        '',
+      );
   }
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }
 
-const HEADER = '# Loop-guard hand-off\n\nWritten by the loop guard when it stopped an agent that kept repeating a command. The next session reads this first.\n';
+const HEADER =
+  '# Loop-guard hand-off\n\nWritten by the loop guard when it stopped an agent that kept repeating a command. The next session reads this first.\n';
 
 // O_NOFOLLOW: a symlink planted at the note's path must not redirect our write outside the repository.
 function readSmall(path: string, max: number): string {
@@ -103,7 +128,11 @@ export function appendBounded(existing: string, section: string, max = HANDOFF_M
  * Appends the hand-off to `<root>/.agents/handoff.md` and `.json`, where root is the repository holding `cwd`.
  * Returns the markdown path, or undefined when nothing was written (outside a repository, a symlinked `.agents`, I/O).
  */
-export function writeHandoff(cwd: string, record: HandoffRecord, env: Record<string, string | undefined> = {}): string | undefined {
+export function writeHandoff(
+  cwd: string,
+  record: HandoffRecord,
+  env: Record<string, string | undefined> = {},
+): string | undefined {
   try {
     // LOOP_GUARD_HANDOFF_DIR (absolute) sends the note elsewhere: doctor's replay points it at its throw-away dir.
     const override = env.LOOP_GUARD_HANDOFF_DIR;

@@ -1,6 +1,16 @@
 // The hook process: stdin → adapter → core → adapter → stdout. Any internal error allows the command.
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, writeSync } from 'node:fs';
-import { detectFormat, factsFor, failOpenOutput, formatFromArg, parseHook, projectDirOf, quietOutput, render, stopsByInterrupt } from './adapters/index.ts';
+import {
+  detectFormat,
+  factsFor,
+  failOpenOutput,
+  formatFromArg,
+  parseHook,
+  projectDirOf,
+  quietOutput,
+  render,
+  stopsByInterrupt,
+} from './adapters/index.ts';
 import { obj, type OutputFormat, type ParsedHook } from './adapters/types.ts';
 import { decide, type SessionStore } from './core/decide.ts';
 import { readSettings } from './core/settings.ts';
@@ -42,14 +52,30 @@ export function runHook(stdin: string, toolArg: string | undefined, env: Env): s
 }
 
 /** runHook, plus the kind of event handled (for the code cache, which records what it covers). */
-function handleHook(stdin: string, toolArg: string | undefined, env: Env): { out: string; kind: string; stopCodex: boolean } {
+function handleHook(
+  stdin: string,
+  toolArg: string | undefined,
+  env: Env,
+): { out: string; kind: string; stopCodex: boolean } {
   let kind = '';
   let stopCodex = false;
-  const out = hookOutput(stdin, toolArg, env, (k) => (kind = k), () => (stopCodex = true));
+  const out = hookOutput(
+    stdin,
+    toolArg,
+    env,
+    (k) => (kind = k),
+    () => (stopCodex = true),
+  );
   return { out, kind, stopCodex };
 }
 
-function hookOutput(stdin: string, toolArg: string | undefined, env: Env, onKind: (kind: string) => void, onCodexStop: () => void = () => {}): string {
+function hookOutput(
+  stdin: string,
+  toolArg: string | undefined,
+  env: Env,
+  onKind: (kind: string) => void,
+  onCodexStop: () => void = () => {},
+): string {
   let format: OutputFormat = formatFromArg(toolArg);
   let eventName = '';
   try {
@@ -60,11 +86,25 @@ function hookOutput(stdin: string, toolArg: string | undefined, env: Env, onKind
     const settings = readSettings(env);
     if (!settings.enabled) return failOpenOutput(format, eventName);
     const parsed = parseHook(toolArg, payload, env);
-    const decision = parsed.event ? decide(parsed.event, settings, factsFor(parsed), fileStore(parsed, env), (skip) => treeFingerprint(projectDirOf(parsed.format, payload, env), skip)) : { action: 'allow' as const };
+    const decision = parsed.event
+      ? decide(parsed.event, settings, factsFor(parsed), fileStore(parsed, env), (skip) =>
+          treeFingerprint(projectDirOf(parsed.format, payload, env), skip),
+        )
+      : { action: 'allow' as const };
     if (parsed.event) onKind(parsed.event.kind);
-    if (parsed.event && decision.action !== 'allow') recordDecision(env as NodeJS.ProcessEnv, parsed.family, 'command' in parsed.event ? parsed.event.command : undefined, decision);
+    if (parsed.event && decision.action !== 'allow')
+      recordDecision(
+        env as NodeJS.ProcessEnv,
+        parsed.family,
+        'command' in parsed.event ? parsed.event.command : undefined,
+        decision,
+      );
     if (decision.action === 'handoff' && !decision.again) {
-      writeHandoff(projectDirOf(parsed.format, payload, env) ?? process.cwd(), { at: new Date().toISOString(), tool: parsed.family, session: parsed.session, ...decision.note }, env);
+      writeHandoff(
+        projectDirOf(parsed.format, payload, env) ?? process.cwd(),
+        { at: new Date().toISOString(), tool: parsed.family, session: parsed.session, ...decision.note },
+        env,
+      );
     }
     if (decision.action === 'handoff' && stopsByInterrupt(parsed.format)) onCodexStop();
     return render(parsed.format, parsed.eventName, decision);
@@ -122,7 +162,9 @@ function socketStdinNonBlocking(): void {
   const muted = proc.noDeprecation;
   try {
     proc.noDeprecation = true;
-    const wrap = proc.binding?.('pipe_wrap') as { Pipe: new (type: number) => { open(fd: number): number }; constants: { SOCKET: number } } | undefined;
+    const wrap = proc.binding?.('pipe_wrap') as
+      | { Pipe: new (type: number) => { open(fd: number): number }; constants: { SOCKET: number } }
+      | undefined;
     if (!wrap) throw new Error('no pipe_wrap');
     const handle = new wrap.Pipe(wrap.constants.SOCKET);
     if (handle.open(0) !== 0) throw new Error('pipe open failed');
@@ -194,7 +236,9 @@ export function main(): string {
   try {
     // A person running the file by hand gets a usage line instead of a silent wait on the terminal.
     if (stdinIsTerminal()) {
-      process.stderr.write('loop-guard: a hook for coding agents; it reads a hook payload on stdin. Usage: node loop-guard.cjs <claude|codex|cursor> < payload.json\n');
+      process.stderr.write(
+        'loop-guard: a hook for coding agents; it reads a hook payload on stdin. Usage: node loop-guard.cjs <claude|codex|cursor> < payload.json\n',
+      );
     } else {
       const input = nonBlockingStdin();
       let stdin: string | null;

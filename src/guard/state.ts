@@ -15,7 +15,17 @@ import {
 import { isAbsolute, join } from 'node:path';
 import { builtin } from './builtin.ts';
 import { hash64 } from './core/hash.ts';
-import { acquireLock, breakStaleLock, type Held, lstatOrUndefined, newToken, releaseLock, stillHeld, tryRmdir, tryUnlink } from './lock.ts';
+import {
+  acquireLock,
+  breakStaleLock,
+  type Held,
+  lstatOrUndefined,
+  newToken,
+  releaseLock,
+  stillHeld,
+  tryRmdir,
+  tryUnlink,
+} from './lock.ts';
 
 // Hooks may take 10 s, so a heavily loaded machine gets time to serialize parallel calls before a count is given up.
 const DEFAULT_LOCK_TIMEOUT_MS = 5000;
@@ -89,7 +99,12 @@ export function updateState<S, R>(
   if (!SAFE_FILE.test(file)) return undefined;
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const target = join(dir, file);
-  const lock = acquireLock(dir, target, opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, opts.staleLockMs ?? DEFAULT_STALE_LOCK_MS);
+  const lock = acquireLock(
+    dir,
+    target,
+    opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+    opts.staleLockMs ?? DEFAULT_STALE_LOCK_MS,
+  );
   if (lock === undefined) return undefined;
   try {
     const { next, result } = update(readJson<S>(target, maxBytes));
@@ -198,7 +213,14 @@ function persist(target: string, json: string, lock: Held, maxBytes: number): bo
 }
 
 /** Deletes one old session file or by-product, each in the way that cannot disturb a live update. */
-function pruneArtifact(dir: string, name: string, session: string, suffix: string | undefined, cutoff: number, maxAgeMs: number): void {
+function pruneArtifact(
+  dir: string,
+  name: string,
+  session: string,
+  suffix: string | undefined,
+  cutoff: number,
+  maxAgeMs: number,
+): void {
   const path = join(dir, name);
   const st = lstatSync(path);
   if (st.mtimeMs >= cutoff) return;

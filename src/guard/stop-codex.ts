@@ -15,7 +15,9 @@ function procInfo(pid: number): ProcInfo | undefined {
     // The command name in parentheses may itself hold spaces and parentheses: the fields after it start at the last ')'.
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ppid = Number(rest[1]);
-    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((a) => a !== '');
     return Number.isInteger(ppid) ? { ppid, argv } : undefined;
   } catch {
     return undefined;
@@ -35,7 +37,10 @@ const SHELL = /(?:^|\/)(?:sh|bash|dash|zsh|ash)$/;
  * runs hook commands in. Nothing further up counts, so a test suite or a script that happens to run under Codex is
  * never interrupted by a hook process it spawned itself.
  */
-export function findCodexExec(parent: number, info: (pid: number) => ProcInfo | undefined = procInfo): number | undefined {
+export function findCodexExec(
+  parent: number,
+  info: (pid: number) => ProcInfo | undefined = procInfo,
+): number | undefined {
   const p = info(parent);
   if (!p) return undefined;
   if (isCodexExec(p.argv)) return parent;

@@ -32,14 +32,26 @@ function statLine(fs: Fs, path: string): string {
 /** git status (porcelain v2, with the HEAD commit) plus size and mtime of each listed path; null when this is not a git tree. */
 function gitLook(dir: string, fs: Fs, skip: ReadonlySet<string>): string | null | undefined {
   const { spawnSync } = load<ChildProcess>('node:child_process');
-  const r = spawnSync('git', ['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=dirty'], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: TREE_LOOK_TIMEOUT_MS,
-    maxBuffer: 8 * 1024 * 1024,
-    stdio: ['ignore', 'pipe', 'ignore'],
-    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
-  });
+  const r = spawnSync(
+    'git',
+    [
+      '--no-optional-locks',
+      'status',
+      '--porcelain=v2',
+      '--branch',
+      '-z',
+      '--untracked-files=normal',
+      '--ignore-submodules=dirty',
+    ],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: TREE_LOOK_TIMEOUT_MS,
+      maxBuffer: 8 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+    },
+  );
   if (r.error) return (r.error as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
   if (r.status === 128) return null; // not a repository
   if (r.status !== 0 || typeof r.stdout !== 'string') return undefined;

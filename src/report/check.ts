@@ -18,8 +18,10 @@ export interface CheckOutcome {
 export function checkLines(o: CheckOutcome): string[] {
   const lines: string[] = [];
   for (const { change, verdict } of o.drift) lines.push(`  ${'drift'.padEnd(10)} ${change.path}  (${verdict.why})`);
-  for (const { change, verdict } of o.outdated) lines.push(`  ${'outdated'.padEnd(10)} ${change.path}  (${verdict.why})`);
-  for (const t of o.notSetUp) lines.push(`  ${'drift'.padEnd(10)} ${t.label} is in this repository (${t.evidence.join(', ')}) but not set up`);
+  for (const { change, verdict } of o.outdated)
+    lines.push(`  ${'outdated'.padEnd(10)} ${change.path}  (${verdict.why})`);
+  for (const t of o.notSetUp)
+    lines.push(`  ${'drift'.padEnd(10)} ${t.label} is in this repository (${t.evidence.join(', ')}) but not set up`);
   return lines;
 }
 
@@ -31,13 +33,29 @@ export function checkVerdict(o: CheckOutcome): { message: Message; code: 0 | 1; 
   const count = o.drift.length + o.notSetUp.length;
   if (count) {
     const also = o.outdated.length ? ` (${o.outdated.length} more only outdated: ${older})` : '';
-    return { message: { level: 'error', code: 'drift', text: `Drift: ${count} difference(s) from what create-loop-guard writes${also}. ${fix}` }, code: 1, result: 'drift' };
+    return {
+      message: {
+        level: 'error',
+        code: 'drift',
+        text: `Drift: ${count} difference(s) from what create-loop-guard writes${also}. ${fix}`,
+      },
+      code: 1,
+      result: 'drift',
+    };
   }
   if (o.outdated.length) {
     const text = `Outdated: ${older}; ${o.outdated.length} file(s) untouched since. Run npx create-loop-guard@${o.version} --yes to upgrade and commit the result.`;
     return o.strict
-      ? { message: { level: 'error', code: 'outdated', text: `${text} (--strict fails on this)` }, code: 1, result: 'outdated' }
+      ? {
+          message: { level: 'error', code: 'outdated', text: `${text} (--strict fails on this)` },
+          code: 1,
+          result: 'outdated',
+        }
       : { message: { level: 'warn', code: 'outdated', text }, code: 0, result: 'outdated' };
   }
-  return { message: { level: 'info', code: 'in-sync', text: 'In sync: loop-guard is set up and current.' }, code: 0, result: 'in-sync' };
+  return {
+    message: { level: 'info', code: 'in-sync', text: 'In sync: loop-guard is set up and current.' },
+    code: 0,
+    result: 'in-sync',
+  };
 }

@@ -15,7 +15,14 @@ export function palette(enabled: boolean): Palette {
     const id = (s: string) => s;
     return { red: id, green: id, yellow: id, cyan: id, dim: id, bold: id };
   }
-  return { red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), cyan: wrap(36, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
+  return {
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+    dim: wrap(2, 22),
+    bold: wrap(1, 22),
+  };
 }
 
 export function colorEnabled(env: Record<string, string | undefined>, isTTY: boolean): boolean {

@@ -28,7 +28,12 @@ export function unifiedDiff(change: FileChange): string {
 export function displayDiff(change: FileChange, full = false): string {
   if (!change.generated || full) return unifiedDiff(change);
   const lines = (text: string | null) => (text === null ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
-  const what = change.after === null ? `delete (${lines(change.before)} lines)` : change.before === null ? `${lines(change.after)} lines` : `replaced: ${lines(change.before)} → ${lines(change.after)} lines`;
+  const what =
+    change.after === null
+      ? `delete (${lines(change.before)} lines)`
+      : change.before === null
+        ? `${lines(change.after)} lines`
+        : `replaced: ${lines(change.before)} → ${lines(change.after)} lines`;
   const header = change.after === null ? `--- a/${change.path}` : `+++ b/${change.path}`;
   return `${header}\n@@ our file, ${what} (--diff shows it) @@\n`;
 }

@@ -6,7 +6,10 @@ import { EXIT } from '../exit-codes.ts';
 export interface DoctorReport {
   version: string;
   root: string;
-  tools: Array<{ name: string; checks: Array<{ id: string; ok: boolean; message: string; info?: boolean; fix?: string }> }>;
+  tools: Array<{
+    name: string;
+    checks: Array<{ id: string; ok: boolean; message: string; info?: boolean; fix?: string }>;
+  }>;
   exitCode: number;
 }
 
@@ -21,7 +24,13 @@ export function jsonReport(version: string, root: string, groups: readonly Group
     root,
     tools: groups.map((g) => ({
       name: g.name,
-      checks: g.checks.map((c) => ({ id: c.id, ok: c.ok, message: c.message, ...(c.info ? { info: true } : {}), ...(c.ok || c.fix === undefined ? {} : { fix: c.fix }) })),
+      checks: g.checks.map((c) => ({
+        id: c.id,
+        ok: c.ok,
+        message: c.message,
+        ...(c.info ? { info: true } : {}),
+        ...(c.ok || c.fix === undefined ? {} : { fix: c.fix }),
+      })),
     })),
     exitCode,
   };
@@ -40,7 +49,11 @@ export function textReport(version: string, root: string, groups: readonly Group
   const all = groups.flatMap((g) => g.checks).filter((x) => !x.info);
   const failed = all.filter((x) => !x.ok);
   lines.push('');
-  lines.push(failed.length ? c.red(`${failed.length} of ${all.length} checks failed: ${failed.map((x) => x.id).join(', ')}.`) : c.green(`All ${all.length} checks passed: the loop guard works here.`));
+  lines.push(
+    failed.length
+      ? c.red(`${failed.length} of ${all.length} checks failed: ${failed.map((x) => x.id).join(', ')}.`)
+      : c.green(`All ${all.length} checks passed: the loop guard works here.`),
+  );
   return `${lines.join('\n')}\n`;
 }
 

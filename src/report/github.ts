@@ -17,7 +17,9 @@ export function annotations(changes: readonly FileChange[]): string {
       ch.action === 'conflict'
         ? `create-loop-guard conflict: ${ch.reason}${ch.fix ? ` Fix: ${ch.fix}` : ''}`
         : `create-loop-guard: ${ch.path} is out of date (${ch.action}: ${ch.reason}). Run npx create-loop-guard --yes and commit the result.`;
-    lines.push(`::error file=${escapeProperty(ch.path)},title=${escapeProperty('loop-guard drift')}::${escapeData(what)}`);
+    lines.push(
+      `::error file=${escapeProperty(ch.path)},title=${escapeProperty('loop-guard drift')}::${escapeData(what)}`,
+    );
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
 }

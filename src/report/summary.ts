@@ -15,12 +15,16 @@ const LABEL: Record<Action, string> = {
 
 export function toolsReport(tools: readonly DetectedTool[], c: Palette): string {
   if (!tools.length) return '';
-  const lines = tools.map((t) => `  ${c.bold(TOOLS[t.name].label.padEnd(12))} ${c.dim(t.evidence.length ? t.evidence.join(', ') : '(from --tools)')}`);
+  const lines = tools.map(
+    (t) =>
+      `  ${c.bold(TOOLS[t.name].label.padEnd(12))} ${c.dim(t.evidence.length ? t.evidence.join(', ') : '(from --tools)')}`,
+  );
   return `Agent tools:\n${lines.join('\n')}\n`;
 }
 
 export function changeLine(ch: FileChange, c: Palette): string {
-  const color = ch.action === 'conflict' ? c.red : ch.action === 'noop' ? c.dim : ch.action === 'remove' ? c.yellow : c.green;
+  const color =
+    ch.action === 'conflict' ? c.red : ch.action === 'noop' ? c.dim : ch.action === 'remove' ? c.yellow : c.green;
   const reason = ch.action === 'noop' || ch.action === 'conflict' ? '' : c.dim(`  ${ch.reason}`);
   return `  ${color(LABEL[ch.action].padEnd(10))} ${ch.path}${reason}`;
 }

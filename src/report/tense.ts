@@ -11,7 +11,8 @@ const VERBS: ReadonlyArray<[RegExp, string]> = [
 
 /** `mode`: 'would' for a read-only run (--check, --dry-run), 'will' for a plan shown before writing. */
 export function planTense(note: string, mode: 'would' | 'will'): string {
-  for (const [re, verb] of VERBS) if (re.test(note)) return `${mode === 'would' ? 'Would' : 'Will'} ${note.replace(re, verb)}`;
+  for (const [re, verb] of VERBS)
+    if (re.test(note)) return `${mode === 'would' ? 'Would' : 'Will'} ${note.replace(re, verb)}`;
   return note
     .replace(/; it is replaced\.$/, `; it ${mode} be replaced.`)
     .replace(/; rewritten as LF\./, `; ${mode === 'would' ? 'would be' : 'will be'} rewritten as LF.`);

@@ -1,7 +1,19 @@
 // Writes a plan all or nothing: a journal first (scaffold/journal.ts), then every file staged as a temp file in its
 // target's directory, then the journal flips to "commit" and the temps are renamed over their targets. A kill at any
 // point is undone or finished by the next run.
-import { chmodSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { clearJournal, type JournalData, rollBack, Steps, writeJournal } from './journal.ts';
 import { EscapeError, insidePath } from './paths.ts';
@@ -33,7 +45,7 @@ export function writeTarget(root: string, change: FileChange): string {
       throw err;
     }
   }
-  let st;
+  let st: Stats;
   try {
     st = lstatSync(abs);
   } catch {
@@ -47,7 +59,8 @@ export function writeTarget(root: string, change: FileChange): string {
       throw new ApplyError(change.path, 'is a broken symlink; replace it with a file or remove it, then rerun');
     }
   }
-  if (!st.isFile()) throw new ApplyError(change.path, 'is not a regular file; replace it with one (or remove it) and rerun');
+  if (!st.isFile())
+    throw new ApplyError(change.path, 'is not a regular file; replace it with one (or remove it) and rerun');
   return abs;
 }
 
@@ -68,7 +81,12 @@ export function dirsOf(paths: readonly string[]): string[] {
 
 /** Directories we may create (the ones the records' files lie in): temp files are swept there after a crash, and
  *  --remove takes one out again only when it is left empty. */
-export const OUR_DIRS: readonly string[] = dirsOf([...TOOL_NAMES.flatMap((t) => TOOLS[t].intents.map((i) => i.path)), AGENTS_GITIGNORE, MANIFEST_PATH, OLD_GUARD_PATH]);
+export const OUR_DIRS: readonly string[] = dirsOf([
+  ...TOOL_NAMES.flatMap((t) => TOOLS[t].intents.map((i) => i.path)),
+  AGENTS_GITIGNORE,
+  MANIFEST_PATH,
+  OLD_GUARD_PATH,
+]);
 
 export interface ApplyResult {
   written: string[];
@@ -93,7 +111,11 @@ function missingDirs(dir: string): string[] {
   return out;
 }
 
-export function applyPlan(root: string, changes: readonly FileChange[], env: Record<string, string | undefined> = {}): ApplyResult {
+export function applyPlan(
+  root: string,
+  changes: readonly FileChange[],
+  env: Record<string, string | undefined> = {},
+): ApplyResult {
   const steps = new Steps(env);
   const writes = changes.filter((c) => (c.action === 'create' || c.action === 'update') && c.after !== null);
   const removals = changes.filter((c) => c.action === 'remove');
@@ -104,7 +126,12 @@ export function applyPlan(root: string, changes: readonly FileChange[], env: Rec
   const removeTargets = removals.map((change) => ({ change, target: writeTarget(root, change) }));
   const dirs: string[] = [];
   for (const s of staged) for (const d of missingDirs(dirname(s.target))) if (!dirs.includes(d)) dirs.push(d);
-  const journal: JournalData = { state: 'staging', writes: staged.map((s) => ({ tmp: s.tmp, target: s.target })), removals: removeTargets.map((r) => r.target), dirs };
+  const journal: JournalData = {
+    state: 'staging',
+    writes: staged.map((s) => ({ tmp: s.tmp, target: s.target })),
+    removals: removeTargets.map((r) => r.target),
+    dirs,
+  };
 
   let current = '(journal)';
   try {
@@ -139,7 +166,11 @@ export function applyPlan(root: string, changes: readonly FileChange[], env: Rec
       steps.step();
     }
   } catch (err) {
-    throw new ApplyError(current, `${(err as Error).message}; the files before it were written, and the next run of create-loop-guard finishes the rest`, true);
+    throw new ApplyError(
+      current,
+      `${(err as Error).message}; the files before it were written, and the next run of create-loop-guard finishes the rest`,
+      true,
+    );
   }
   const removed: string[] = [];
   for (const r of removeTargets) {
@@ -148,7 +179,8 @@ export function applyPlan(root: string, changes: readonly FileChange[], env: Rec
       removed.push(r.change.path);
       steps.step();
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ApplyError(r.change.path, (err as Error).message, true);
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new ApplyError(r.change.path, (err as Error).message, true);
     }
   }
   clearJournal(root);

@@ -40,7 +40,10 @@ export function detectTools(root: string): DetectedTool[] {
 
 /** Parse a --tools value; unknown names are a usage error. */
 export function parseToolList(value: string): { tools: ToolName[]; unknown: string[] } {
-  const names = value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   const tools: ToolName[] = [];
   const unknown: string[] = [];
   for (const n of names) {

@@ -2,7 +2,16 @@
 // removals and the directories we create. A run killed while staging is rolled back (temps and new directories go);
 // one killed after the journal says "commit" is rolled forward (the remaining renames and removals are done). The next
 // run of any mode does this first, then sweeps temp files of ours that no journal names.
-import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 export const JOURNAL_FILE = '.loop-guard-journal.json';
@@ -59,7 +68,13 @@ function readJournal(root: string): JournalData | null {
   }
   try {
     const d = JSON.parse(text) as JournalData;
-    if ((d.state === 'staging' || d.state === 'commit') && Array.isArray(d.writes) && Array.isArray(d.removals) && Array.isArray(d.dirs)) return d;
+    if (
+      (d.state === 'staging' || d.state === 'commit') &&
+      Array.isArray(d.writes) &&
+      Array.isArray(d.removals) &&
+      Array.isArray(d.dirs)
+    )
+      return d;
   } catch {
     // a torn journal cannot exist (it is renamed into place); treat garbage as nothing to do
   }

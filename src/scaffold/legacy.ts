@@ -5,7 +5,9 @@ import { GUARD_PATH, OLD_GUARD_PATH } from '../tools/markers.ts';
 import type { FileChange } from './change.ts';
 
 /** Each retired path and the path that replaced it. */
-export const RETIRED: ReadonlyArray<{ path: string; replacedBy: string }> = [{ path: OLD_GUARD_PATH, replacedBy: GUARD_PATH }];
+export const RETIRED: ReadonlyArray<{ path: string; replacedBy: string }> = [
+  { path: OLD_GUARD_PATH, replacedBy: GUARD_PATH },
+];
 
 /** Retired paths worth reading, given the paths the plan writes. */
 export function retiredPaths(planned: Iterable<string>): string[] {
@@ -24,8 +26,19 @@ export function planRetired(path: string, replacedBy: string, before: string | n
       before,
       after: before,
       reason: 'not ours (no create-loop-guard header); left alone',
-      notes: [`${path} is not ours (no create-loop-guard header), so it is left alone; older versions installed the guard under this name, which is now ${replacedBy}.`],
+      notes: [
+        `${path} is not ours (no create-loop-guard header), so it is left alone; older versions installed the guard under this name, which is now ${replacedBy}.`,
+      ],
     };
   }
-  return { path, action: 'remove', before, after: null, reason: `old name of the guard (v${header.version}); now ${replacedBy}`, notes: [], generated: true, retired: true };
+  return {
+    path,
+    action: 'remove',
+    before,
+    after: null,
+    reason: `old name of the guard (v${header.version}); now ${replacedBy}`,
+    notes: [],
+    generated: true,
+    retired: true,
+  };
 }

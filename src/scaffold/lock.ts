@@ -78,7 +78,10 @@ export function acquireLock(root: string, waitMs = LOCK_WAIT_MS): Lock | null {
         }
         continue;
       }
-      if (Date.now() > deadline) throw new LockError(`another create-loop-guard run (pid ${owner ?? 'unknown'}) is working on this repository; waited ${Math.round(waitMs / 1000)} s. If no such run exists, delete ${LOCK_FILE}.`);
+      if (Date.now() > deadline)
+        throw new LockError(
+          `another create-loop-guard run (pid ${owner ?? 'unknown'}) is working on this repository; waited ${Math.round(waitMs / 1000)} s. If no such run exists, delete ${LOCK_FILE}.`,
+        );
       sleepMs(50);
       continue;
     }

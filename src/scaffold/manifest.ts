@@ -37,10 +37,20 @@ export function parseManifest(text: string): Manifest {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new FileFormatError(`not valid JSON (${(err as Error).message})`, `delete ${MANIFEST_PATH} and rerun; it is rebuilt from the files`);
+    throw new FileFormatError(
+      `not valid JSON (${(err as Error).message})`,
+      `delete ${MANIFEST_PATH} and rerun; it is rebuilt from the files`,
+    );
   }
   const m = data as Partial<Manifest>;
-  if (!m || typeof m !== 'object' || typeof m.version !== 'string' || !Array.isArray(m.tools) || !m.files || typeof m.files !== 'object') {
+  if (
+    !m ||
+    typeof m !== 'object' ||
+    typeof m.version !== 'string' ||
+    !Array.isArray(m.tools) ||
+    !m.files ||
+    typeof m.files !== 'object'
+  ) {
     throw new FileFormatError('not a create-loop-guard manifest', `delete ${MANIFEST_PATH} and rerun`);
   }
   return {
@@ -66,12 +76,21 @@ export function renderManifest(m: Manifest): string {
     if (Object.keys(clean).length) files[path] = clean;
   }
   const body = {
-    $comment: 'Written by create-loop-guard: what it added to this repository, so upgrades and --remove touch only that.',
+    $comment:
+      'Written by create-loop-guard: what it added to this repository, so upgrades and --remove touch only that.',
     version: m.version,
     tools: [...m.tools].sort(),
     files,
     ...(m.shellProfile ? { shellProfile: true } : {}),
-    ...(m.hashes ? { hashes: Object.fromEntries(Object.keys(m.hashes).sort().map((k) => [k, m.hashes![k]!])) } : {}),
+    ...(m.hashes
+      ? {
+          hashes: Object.fromEntries(
+            Object.keys(m.hashes)
+              .sort()
+              .map((k) => [k, m.hashes![k]!]),
+          ),
+        }
+      : {}),
   };
   return `${JSON.stringify(body, null, 2)}\n`;
 }

@@ -24,7 +24,8 @@ function hooksOurs(model: Record<string, unknown>): unknown[] {
     for (const el of arr) {
       if (!isObj(el)) continue;
       if (isOurHookCommand(el.command)) out.push([event, el]);
-      else if (Array.isArray(el.hooks)) for (const h of el.hooks) if (isObj(h) && isOurHookCommand(h.command)) out.push([event, el.matcher ?? null, h]);
+      else if (Array.isArray(el.hooks))
+        for (const h of el.hooks) if (isObj(h) && isOurHookCommand(h.command)) out.push([event, el.matcher ?? null, h]);
     }
   }
   return out;
@@ -41,7 +42,9 @@ const PART: { [K in Intent['kind']]: (intent: Of<K>, text: string, rec: FileReco
   owned: (_i, text) => text,
   json: (intent, text, rec) => {
     const model = parseUserFile(splitBom(text).rest);
-    const env = intent.env ? [...(rec.env ?? [])].sort().map((k) => [k, valueAt(model, [...intent.env!.path, k]) ?? null]) : [];
+    const env = intent.env
+      ? [...(rec.env ?? [])].sort().map((k) => [k, valueAt(model, [...intent.env!.path, k]) ?? null])
+      : [];
     return JSON.stringify({ hooks: hooksOurs(model), env });
   },
   'toml-env': (_i, text, rec) => {
@@ -81,7 +84,12 @@ export interface CheckInput {
 
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 
@@ -101,15 +109,21 @@ export function verdict(ch: FileChange, input: CheckInput): CheckVerdict {
   if (ch.path === MANIFEST_PATH) {
     // Untouched = the same data that version rendered from its own content (key order and spacing aside).
     const untouched = input.manifestText !== null && sameData(input.manifestText, renderManifest(manifest));
-    return older && untouched ? { kind: 'outdated', why: `recorded by v${manifest.version}` } : { kind: 'drift', why: 'edited by hand' };
+    return older && untouched
+      ? { kind: 'outdated', why: `recorded by v${manifest.version}` }
+      : { kind: 'drift', why: 'edited by hand' };
   }
-  if (ch.retired) return older ? { kind: 'outdated', why: 'the guard under its old name' } : { kind: 'drift', why: 'the guard under its old name' };
+  if (ch.retired)
+    return older
+      ? { kind: 'outdated', why: 'the guard under its old name' }
+      : { kind: 'drift', why: 'the guard under its old name' };
   if (!older) return { kind: 'drift', why: ch.before === null ? 'missing' : 'edited since it was written' };
   const intent = input.setUp.get(ch.path);
   if (!intent) return { kind: 'drift', why: 'belongs to a tool that is not set up' };
   const recorded = manifest.hashes?.[ch.path];
   const known = recorded !== undefined || manifest.files[ch.path] !== undefined;
-  if (ch.before === null) return known ? { kind: 'drift', why: 'removed' } : { kind: 'outdated', why: `new in v${version}` };
+  if (ch.before === null)
+    return known ? { kind: 'drift', why: 'removed' } : { kind: 'outdated', why: `new in v${version}` };
   // A manifest from before hashes were recorded cannot tell an edit from an old version; conflicts still show edits.
   if (!manifest.hashes) return { kind: 'outdated', why: `set up by v${manifest.version} (no hashes recorded)` };
   if (recorded === undefined) return { kind: 'outdated', why: `new in v${version}` };

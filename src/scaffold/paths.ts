@@ -1,6 +1,6 @@
 // Where a run may work: the repository root (or an explicitly accepted non-git directory), never $HOME or a
 // directory holding the user's own tool configs, and every path checked through every parent to stay inside it.
-import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { findGitRoot } from './detect.ts';
 import { TOOL_NAMES, TOOLS } from '../tools/index.ts';
@@ -20,7 +20,9 @@ export class EscapeError extends Error {
     public readonly link: string,
     public readonly real: string,
   ) {
-    super(`${path}: ${link} is a symlink to ${real}, outside the repository; writing through it would change files that are not part of this repo. Replace the link with a real directory or file, or edit by hand.`);
+    super(
+      `${path}: ${link} is a symlink to ${real}, outside the repository; writing through it would change files that are not part of this repo. Replace the link with a real directory or file, or edit by hand.`,
+    );
     this.name = 'EscapeError';
   }
 }
@@ -54,7 +56,7 @@ export interface RootChoice {
  */
 export function chooseRoot(cwd: string, opts: { cwd?: string; noGit?: boolean }, home: string): RootChoice {
   const start = resolve(cwd, opts.cwd ?? '.');
-  let st;
+  let st: Stats;
   try {
     st = statSync(start);
   } catch {
@@ -88,7 +90,8 @@ function refuseUserLevel(root: string, home: string): void {
   for (const rel of USER_LEVEL_FILES) {
     const inRoot = join(r, rel);
     if (!existsSync(inRoot)) continue;
-    if (real(inRoot) === real(join(h, rel))) throw new RootError(`${root}/${rel} is your user-level ${rel.split('/')[0]} config, not a project's. ${why}`);
+    if (real(inRoot) === real(join(h, rel)))
+      throw new RootError(`${root}/${rel} is your user-level ${rel.split('/')[0]} config, not a project's. ${why}`);
   }
 }
 
@@ -102,7 +105,7 @@ export function insidePath(root: string, rel: string): string {
   let cur = realRoot;
   for (let i = 0; i < parts.length; i++) {
     const next = join(cur, parts[i] as string);
-    let lst;
+    let lst: Stats;
     try {
       lst = lstatSync(next);
     } catch {

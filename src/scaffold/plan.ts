@@ -47,11 +47,13 @@ export interface Plan {
 /** Intents of the chosen tools, one per path (the guard file is shared). */
 export function intentsFor(tools: readonly ToolName[]): Intent[] {
   const byPath = new Map<string, Intent>();
-  for (const t of tools) for (const intent of TOOLS[t].intents) if (!byPath.has(intent.path)) byPath.set(intent.path, intent);
+  for (const t of tools)
+    for (const intent of TOOLS[t].intents) if (!byPath.has(intent.path)) byPath.set(intent.path, intent);
   // Every tool reads AGENTS.md (Claude Code through the CLAUDE.md import), so the stop rule is common.
   if (tools.length) byPath.set('AGENTS.md', { kind: 'block', path: 'AGENTS.md', template: 'agents-block' });
   // The guard of every tool may write the hand-off note, so keeping it out of git is common too.
-  if (tools.length) byPath.set(AGENTS_GITIGNORE, { kind: 'owned', path: AGENTS_GITIGNORE, asset: 'agents-gitignore', mode: 0o644 });
+  if (tools.length)
+    byPath.set(AGENTS_GITIGNORE, { kind: 'owned', path: AGENTS_GITIGNORE, asset: 'agents-gitignore', mode: 0o644 });
   return [...byPath.values()];
 }
 
@@ -73,7 +75,13 @@ function actionFor(before: string | null, outcome: EditOutcome): Action {
   return before === null ? 'create' : 'update';
 }
 
-function change(path: string, before: string | null, outcome: EditOutcome, reason: string, extra: Partial<FileChange> = {}): FileChange {
+function change(
+  path: string,
+  before: string | null,
+  outcome: EditOutcome,
+  reason: string,
+  extra: Partial<FileChange> = {},
+): FileChange {
   const action = actionFor(before, outcome);
   if (outcome.status === 'conflict') {
     return { path, action, before, after: before, reason: outcome.reason, notes: [], fix: outcome.fix, ...extra };
@@ -114,7 +122,16 @@ function planRemoveIntent(intent: Intent, input: PlanInput, rec: FileRecord | un
   if (before === null) return noop('not present');
   const r = wrap(path, () => handlerFor(intent).remove(intent, { ...context(input, before), before }, rec));
   if (r.kind === 'noop') return noop(r.reason);
-  if (r.kind === 'delete') return { path, action: 'remove', before, after: null, reason: r.reason, notes: [], ...(intent.kind === 'owned' ? { generated: true } : {}) };
+  if (r.kind === 'delete')
+    return {
+      path,
+      action: 'remove',
+      before,
+      after: null,
+      reason: r.reason,
+      notes: [],
+      ...(intent.kind === 'owned' ? { generated: true } : {}),
+    };
   if (r.outcome.status !== 'conflict' && r.becameEmpty && rec?.created === true) {
     return { path, action: 'remove', before, after: null, reason: 'delete (created by create-loop-guard)', notes: [] };
   }
@@ -130,20 +147,30 @@ function planProfile(input: PlanInput): FileChange | null {
       if (before === null || !readOwnedHeader(before)) return null;
       return { path: target.path, action: 'remove', before, after: null, reason: 'delete', notes: [], home: true };
     }
-    return change(target.path, before, planOwnedFile(before, input.assets.profileFish, { force: input.force }), 'Cursor agent environment', { home: true, mode: 0o644 });
+    return change(
+      target.path,
+      before,
+      planOwnedFile(before, input.assets.profileFish, { force: input.force }),
+      'Cursor agent environment',
+      { home: true, mode: 0o644 },
+    );
   }
   if (input.mode === 'remove') {
     if (before === null) return null;
     const r = wrap(target.path, () => removeBlock(before, { id: BLOCK_ID, style: 'shell' }, { force: input.force }));
     return change(target.path, before, r.outcome, 'take out the Cursor agent environment', { home: true });
   }
-  const outcome = wrap(target.path, () => upsertBlock(before, blockSpec(input, 'shell', input.assets.profileBlock), { force: input.force }));
+  const outcome = wrap(target.path, () =>
+    upsertBlock(before, blockSpec(input, 'shell', input.assets.profileBlock), { force: input.force }),
+  );
   return change(target.path, before, outcome, 'Cursor agent environment', { home: true });
 }
 
 function planRetiredFiles(planned: string[], input: PlanInput): FileChange[] {
   const wanted = new Set(retiredPaths(planned));
-  return RETIRED.filter((r) => wanted.has(r.path)).flatMap((r) => planRetired(r.path, r.replacedBy, input.files.get(r.path) ?? null) ?? []);
+  return RETIRED.filter((r) => wanted.has(r.path)).flatMap(
+    (r) => planRetired(r.path, r.replacedBy, input.files.get(r.path) ?? null) ?? [],
+  );
 }
 
 export function buildPlan(input: PlanInput): Plan {
@@ -154,11 +181,25 @@ export function buildPlan(input: PlanInput): Plan {
     const tools = input.manifest ? input.manifest.tools : input.tools;
     const intents = intentsFor([...new Set([...tools, ...input.tools])]);
     for (const intent of intents) changes.push(planRemoveIntent(intent, input, prev.files[intent.path]));
-    changes.push(...planRetiredFiles(intents.map((i) => i.path), input));
+    changes.push(
+      ...planRetiredFiles(
+        intents.map((i) => i.path),
+        input,
+      ),
+    );
     const profile = planProfile(input);
     if (profile) changes.push(profile);
     const mBefore = input.files.get(MANIFEST_PATH) ?? null;
-    if (mBefore !== null) changes.push({ path: MANIFEST_PATH, action: 'remove', before: mBefore, after: null, reason: 'delete', notes: [], generated: true });
+    if (mBefore !== null)
+      changes.push({
+        path: MANIFEST_PATH,
+        action: 'remove',
+        before: mBefore,
+        after: null,
+        reason: 'delete',
+        notes: [],
+        generated: true,
+      });
     return { changes, manifest: emptyManifest(input.version) };
   }
 
@@ -172,7 +213,12 @@ export function buildPlan(input: PlanInput): Plan {
     const hash = c.action === 'conflict' ? prev.hashes?.[intent.path] : partHash(intent, c.after, planned.owned);
     if (hash) next.hashes![intent.path] = hash;
   }
-  changes.push(...planRetiredFiles(intentsFor(input.tools).map((i) => i.path), input));
+  changes.push(
+    ...planRetiredFiles(
+      intentsFor(input.tools).map((i) => i.path),
+      input,
+    ),
+  );
   const profile = planProfile(input);
   if (profile) changes.push(profile);
   if (profile || prev.shellProfile) next.shellProfile = true;

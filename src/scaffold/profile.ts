@@ -16,7 +16,11 @@ export function profileTarget(env: Record<string, string | undefined>, home: str
   const shell = basename(env.SHELL ?? '');
   if (shell === 'bash') return { path: join(home, '.bashrc'), kind: 'block' };
   if (shell === 'zsh') return { path: join(env.ZDOTDIR || home, '.zshrc'), kind: 'block' };
-  if (shell === 'fish') return { path: join(env.XDG_CONFIG_HOME || join(home, '.config'), 'fish', 'conf.d', 'loop-guard.fish'), kind: 'fish' };
+  if (shell === 'fish')
+    return {
+      path: join(env.XDG_CONFIG_HOME || join(home, '.config'), 'fish', 'conf.d', 'loop-guard.fish'),
+      kind: 'fish',
+    };
   return null;
 }
 
@@ -24,7 +28,6 @@ export function profileTarget(env: Record<string, string | undefined>, home: str
 export function hasProfileBlock(text: string | null): boolean {
   return text !== null && (hasBlock(text, BLOCK_ID, 'shell') || readOwnedHeader(text) !== null);
 }
-
 
 /** The one shell-profile line that gives Cursor's agent shell our environment (Cursor has no project setting for it). */
 export const PROFILE_LINE = `[ -n "$CURSOR_AGENT" ] && export ${Object.entries(AGENT_ENV)

@@ -65,7 +65,6 @@ function readHomeFile(path: string): string | null {
   }
 }
 
-
 interface Context {
   root: string;
   detected: DetectedTool[];
@@ -88,7 +87,9 @@ function nextSteps(tools: readonly ToolName[], profileDone: boolean): string[] {
   const steps: string[] = [];
   for (const t of tools) for (const s of TOOLS[t].nextSteps) steps.push(`${TOOLS[t].label}: ${s}`);
   if (tools.some((t) => TOOLS[t].needsShellProfile) && !profileDone) {
-    steps.push(`Cursor: its agent shell needs the environment from your shell profile. Add this line to ~/.bashrc or ~/.zshrc (or rerun with --shell-profile):\n    ${PROFILE_LINE}`);
+    steps.push(
+      `Cursor: its agent shell needs the environment from your shell profile. Add this line to ~/.bashrc or ~/.zshrc (or rerun with --shell-profile):\n    ${PROFILE_LINE}`,
+    );
   }
   steps.push(
     'Commit the result (git add -A && git commit): the setup lives in the repository, for everyone who clones it.',
@@ -107,7 +108,10 @@ export async function run(opts: Options, io: IO): Promise<number> {
   } catch (err) {
     if (err instanceof RootError) {
       io.err(`create-loop-guard: ${err.message}\n`);
-      if (opts.json) io.out(`${JSON.stringify({ version: VERSION, mode: opts.mode, result: 'usage-error', exitCode: EXIT.error, messages: [err.message] }, null, 2)}\n`);
+      if (opts.json)
+        io.out(
+          `${JSON.stringify({ version: VERSION, mode: opts.mode, result: 'usage-error', exitCode: EXIT.error, messages: [err.message] }, null, 2)}\n`,
+        );
       return EXIT.error;
     }
     throw err;
@@ -126,8 +130,10 @@ export async function run(opts: Options, io: IO): Promise<number> {
     const rec = lock ? recover(root, OUR_DIRS) : { swept: [] };
     const notes: string[] = [];
     if (note) notes.push(note);
-    if (rec.journal === 'rolled-forward') notes.push('An earlier run was interrupted after it had staged every file; its changes were completed.');
-    if (rec.journal === 'rolled-back') notes.push('An earlier run was interrupted before it changed anything; its temporary files were removed.');
+    if (rec.journal === 'rolled-forward')
+      notes.push('An earlier run was interrupted after it had staged every file; its changes were completed.');
+    if (rec.journal === 'rolled-back')
+      notes.push('An earlier run was interrupted before it changed anything; its temporary files were removed.');
     if (rec.swept.length) notes.push(`Removed ${rec.swept.length} leftover temporary file(s) of an earlier run.`);
     return await runLocked(opts, io, root, notes);
   } finally {
@@ -149,7 +155,10 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     messages.push({ level: 'error', code, text });
     io.err(`create-loop-guard: ${text}\n`);
   };
-  const report: Partial<JsonReport> = { version: VERSION, mode: opts.mode === 'apply' && opts.dryRun ? 'dry-run' : opts.mode };
+  const report: Partial<JsonReport> = {
+    version: VERSION,
+    mode: opts.mode === 'apply' && opts.dryRun ? 'dry-run' : opts.mode,
+  };
   const finish = (code: number, result: string, plan?: Plan): number => {
     if (opts.json) {
       const full: JsonReport = {
@@ -214,8 +223,13 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       ctx.tools = chosen;
     }
     if (!ctx.tools.length) {
-      const looked = Object.values(TOOLS).flatMap((t) => t.evidence).join(', ');
-      problem('no-tools', `no agent tool config found in ${ctx.root} (looked for ${looked}).\n  Pass the tools you use: --tools ${TOOL_NAMES.join(',')} (or --tools all)`);
+      const looked = Object.values(TOOLS)
+        .flatMap((t) => t.evidence)
+        .join(', ');
+      problem(
+        'no-tools',
+        `no agent tool config found in ${ctx.root} (looked for ${looked}).\n  Pass the tools you use: --tools ${TOOL_NAMES.join(',')} (or --tools all)`,
+      );
       return finish(EXIT.error, 'no-tools');
     }
   }
@@ -226,14 +240,20 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     return finish(EXIT.error, 'unsafe-path');
   }
 
-  const toolRows: DetectedTool[] = ctx.tools.map((name) => ({ name, evidence: ctx.detected.find((d) => d.name === name)?.evidence ?? [] }));
+  const toolRows: DetectedTool[] = ctx.tools.map((name) => ({
+    name,
+    evidence: ctx.detected.find((d) => d.name === name)?.evidence ?? [],
+  }));
   report.tools = toolRows;
   if (!opts.json && opts.mode !== 'remove') io.out(toolsReport(toolRows, c));
 
   // $HOME is touched only on explicit opt-in, and --check never looks there.
   let profile: ProfileTarget | undefined;
   // --remove --shell-profile takes our block out of the profile even when this repository has no record any more.
-  if (opts.mode !== 'check' && (ctx.tools.some((t) => TOOLS[t].needsShellProfile) || (opts.mode === 'remove' && opts.shellProfile))) {
+  if (
+    opts.mode !== 'check' &&
+    (ctx.tools.some((t) => TOOLS[t].needsShellProfile) || (opts.mode === 'remove' && opts.shellProfile))
+  ) {
     let want = opts.shellProfile;
     const existing = profileTarget(io.env, io.home);
     // Once accepted, the profile block is kept current on every rerun without asking again.
@@ -252,7 +272,10 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     if (want) {
       const target = profileTarget(io.env, io.home);
       if (!target) {
-        problem('usage', `--shell-profile supports bash, zsh and fish ($SHELL is ${io.env.SHELL ?? 'unset'}). Add this line to your shell profile by hand:\n    ${PROFILE_LINE}`);
+        problem(
+          'usage',
+          `--shell-profile supports bash, zsh and fish ($SHELL is ${io.env.SHELL ?? 'unset'}). Add this line to your shell profile by hand:\n    ${PROFILE_LINE}`,
+        );
         return finish(EXIT.error, 'usage-error');
       }
       profile = target;
@@ -290,17 +313,34 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     if (!manifest) {
       const anyOurs = changes.some((ch) => ch.action === 'noop' && ch.before !== null);
       if (!anyOurs) {
-        say('error', 'not-set-up', `loop-guard is not set up in ${ctx.root} (no ${MANIFEST_PATH}). Run npx create-loop-guard to set it up, then commit the result.`, c.red);
+        say(
+          'error',
+          'not-set-up',
+          `loop-guard is not set up in ${ctx.root} (no ${MANIFEST_PATH}). Run npx create-loop-guard to set it up, then commit the result.`,
+          c.red,
+        );
         return finish(EXIT.drift, 'not-set-up', plan);
       }
     }
     const setUp = new Map(intentsFor(manifest?.tools ?? []).map((i) => [i.path, i]));
-    const input = { manifest: manifest ?? { version: VERSION, tools: [], files: {} }, manifestText: readRepoFile(ctx.root, MANIFEST_PATH), version: VERSION, setUp };
-    const judged = differing.map((change) => ({ change, verdict: manifest ? verdict(change, input) : { kind: 'drift' as const, why: `${MANIFEST_PATH} is missing` } }));
+    const input = {
+      manifest: manifest ?? { version: VERSION, tools: [], files: {} },
+      manifestText: readRepoFile(ctx.root, MANIFEST_PATH),
+      version: VERSION,
+      setUp,
+    };
+    const judged = differing.map((change) => ({
+      change,
+      verdict: manifest ? verdict(change, input) : { kind: 'drift' as const, why: `${MANIFEST_PATH} is missing` },
+    }));
     const outcome = {
       drift: judged.filter((j) => j.verdict.kind === 'drift'),
       outdated: judged.filter((j) => j.verdict.kind === 'outdated'),
-      notSetUp: manifest ? ctx.detected.filter((d) => !manifest.tools.includes(d.name)).map((d) => ({ label: TOOLS[d.name].label, evidence: d.evidence })) : [],
+      notSetUp: manifest
+        ? ctx.detected
+            .filter((d) => !manifest.tools.includes(d.name))
+            .map((d) => ({ label: TOOLS[d.name].label, evidence: d.evidence }))
+        : [],
       installed: manifest?.version ?? VERSION,
       version: VERSION,
       strict: opts.strict === true,
@@ -315,7 +355,12 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       if (io.env.GITHUB_ACTIONS === 'true') io.out(annotations(outcome.drift.map((d) => d.change)));
     }
     const v = checkVerdict(outcome);
-    say(v.message.level, v.message.code, v.message.text, v.code ? c.red : v.message.level === 'warn' ? c.yellow : c.green);
+    say(
+      v.message.level,
+      v.message.code,
+      v.message.text,
+      v.code ? c.red : v.message.level === 'warn' ? c.yellow : c.green,
+    );
     return finish(v.code, v.result, plan);
   };
   const readOnly = opts.mode === 'check' || opts.dryRun;
@@ -324,15 +369,33 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     io.out(filesReport(changes, c, readOnly ? 'would' : 'will'));
     for (const ch of pending) io.out(`\n${colorDiff(displayDiff(ch, opts.diff === true), c)}`);
     // The diffs push the summary off screen: repeat it next to the question (or the closing line).
-    if (pending.length > 1) io.out(`\n${filesReport(changes.filter((ch) => ch.action !== 'noop'), c, readOnly ? 'would' : 'will').replace(/^Files:/, 'Summary:')}`);
+    if (pending.length > 1)
+      io.out(
+        `\n${filesReport(
+          changes.filter((ch) => ch.action !== 'noop'),
+          c,
+          readOnly ? 'would' : 'will',
+        ).replace(/^Files:/, 'Summary:')}`,
+      );
   }
 
   if (conflicts.length) {
-    say('error', 'conflicts', `${conflicts.length} conflict(s): nothing was written. Fix them as shown above, or rerun with --force to replace them.`, c.red, true);
+    say(
+      'error',
+      'conflicts',
+      `${conflicts.length} conflict(s): nothing was written. Fix them as shown above, or rerun with --force to replace them.`,
+      c.red,
+      true,
+    );
     return finish(EXIT.drift, 'conflicts', plan);
   }
   if (!pending.length) {
-    say('info', 'up-to-date', opts.mode === 'remove' ? 'Nothing of create-loop-guard is here; nothing to remove.' : 'Everything is up to date.', c.green);
+    say(
+      'info',
+      'up-to-date',
+      opts.mode === 'remove' ? 'Nothing of create-loop-guard is here; nothing to remove.' : 'Everything is up to date.',
+      c.green,
+    );
     return finish(EXIT.ok, 'up-to-date', plan);
   }
   if (opts.dryRun) {
@@ -341,10 +404,18 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
   }
   if (!opts.yes) {
     if (!interactive) {
-      say('error', 'needs-yes', `Nothing written: no terminal to ask on. Pass --yes to apply these changes (or --dry-run to preview, --check to verify).`, (s) => s, true);
+      say(
+        'error',
+        'needs-yes',
+        `Nothing written: no terminal to ask on. Pass --yes to apply these changes (or --dry-run to preview, --check to verify).`,
+        (s) => s,
+        true,
+      );
       return finish(EXIT.drift, 'needs-yes', plan);
     }
-    const ok = await io.prompter.confirm(opts.mode === 'remove' ? `Remove loop-guard from ${pending.length} file(s)?` : `Write ${pending.length} file(s)?`);
+    const ok = await io.prompter.confirm(
+      opts.mode === 'remove' ? `Remove loop-guard from ${pending.length} file(s)?` : `Write ${pending.length} file(s)?`,
+    );
     if (ok !== true) {
       say('error', 'declined', 'Nothing written.');
       return finish(EXIT.drift, 'declined', plan);
@@ -353,7 +424,13 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
 
   try {
     const result = applyPlan(ctx.root, changes, io.env);
-    say('info', 'applied', `${opts.mode === 'remove' ? 'Removed' : 'Wrote'} ${result.written.length + result.removed.length} file(s).`, c.green, true);
+    say(
+      'info',
+      'applied',
+      `${opts.mode === 'remove' ? 'Removed' : 'Wrote'} ${result.written.length + result.removed.length} file(s).`,
+      c.green,
+      true,
+    );
   } catch (err) {
     if (err instanceof ApplyError) {
       problem('write-error', `${err.message}${err.partial ? '' : '\n  Nothing was written.'}`);
@@ -364,12 +441,19 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
   if (opts.mode === 'remove' && !profile) {
     const left = profileTarget(io.env, io.home);
     if (left && (ctx.manifest?.shellProfile || hasProfileBlock(readHomeFile(left.path)))) {
-      say('info', 'profile-kept', `Kept the loop-guard block in ${left.path}: it is yours for every repository on this machine where Cursor runs, not this one only. Take it out with: npx create-loop-guard --remove --shell-profile`, (x) => x, true);
+      say(
+        'info',
+        'profile-kept',
+        `Kept the loop-guard block in ${left.path}: it is yours for every repository on this machine where Cursor runs, not this one only. Take it out with: npx create-loop-guard --remove --shell-profile`,
+        (x) => x,
+        true,
+      );
     }
   }
   if (opts.mode === 'apply') {
     const steps = nextSteps(ctx.tools, profile !== undefined);
-    if (steps.length) say('info', 'next-steps', `Next steps:\n${steps.map((s) => `  - ${s}`).join('\n')}`, (s) => s, true);
+    if (steps.length)
+      say('info', 'next-steps', `Next steps:\n${steps.map((s) => `  - ${s}`).join('\n')}`, (s) => s, true);
   }
   return finish(EXIT.ok, 'applied', plan);
 }

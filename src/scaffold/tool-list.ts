@@ -3,7 +3,9 @@ import { closest } from '../report/suggest.ts';
 import { TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
 
 /** Names people use for a tool besides ours (the package and product names), from the records. */
-const ALIASES: Readonly<Record<string, ToolName>> = Object.fromEntries(TOOL_NAMES.flatMap((t) => (TOOLS[t].aliases ?? []).map((a) => [a, t])));
+const ALIASES: Readonly<Record<string, ToolName>> = Object.fromEntries(
+  TOOL_NAMES.flatMap((t) => (TOOLS[t].aliases ?? []).map((a) => [a, t])),
+);
 
 export interface ToolListResult {
   tools: ToolName[];
@@ -14,7 +16,10 @@ export function parseToolArg(value: string): ToolListResult {
   const tools: ToolName[] = [];
   const unknown: ToolListResult['unknown'] = [];
   const add = (t: ToolName) => tools.includes(t) || tools.push(t);
-  for (const raw of value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+  for (const raw of value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
     if (raw === 'all') TOOL_NAMES.forEach(add);
     else if ((TOOL_NAMES as readonly string[]).includes(raw)) add(raw as ToolName);
     else if (ALIASES[raw]) add(ALIASES[raw]);

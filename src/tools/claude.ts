@@ -33,12 +33,21 @@ export const claude: ToolRecord = {
   doctor: {
     traces: { mentions: ['.claude/settings.json'] },
     shellLabel: "Claude Code's shell",
-    envFix: (vars) => `set ${vars.map(([key, value]) => `"${key}": "${value}"`).join(' and ')} under "env" in .claude/settings.json (npx create-loop-guard --yes --force replaces your own value)`,
+    envFix: (vars) =>
+      `set ${vars.map(([key, value]) => `"${key}": "${value}"`).join(' and ')} under "env" in .claude/settings.json (npx create-loop-guard --yes --force replaces your own value)`,
     files: { local: { path: '.claude/settings.local.json' }, user: { path: '~/.claude/settings.json' } },
     hookEnv: { CLAUDE_PROJECT_DIR: '{root}' },
     // Claude Code gives its hooks and its shell the settings' env too; later layers win, as in Claude Code.
     settingsEnv: { files: ['user', 'hooks', 'local'], where: 'the Claude Code settings "env"' },
-    hookRules: [{ in: ['hooks', 'local', 'user'], key: ['disableAllHooks'], is: true, message: '{file} sets "disableAllHooks": true, so Claude Code runs no hooks at all', fix: 'remove "disableAllHooks" from {file}' }],
+    hookRules: [
+      {
+        in: ['hooks', 'local', 'user'],
+        key: ['disableAllHooks'],
+        is: true,
+        message: '{file} sets "disableAllHooks": true, so Claude Code runs no hooks at all',
+        fix: 'remove "disableAllHooks" from {file}',
+      },
+    ],
     checks: [{ kind: 'import', also: ['.claude/CLAUDE.md'] }],
     replay: {
       pre: { event: 'PreToolUse', payload: 'PreToolUse-failure.json' },
@@ -54,5 +63,7 @@ export const claude: ToolRecord = {
       handoff: 'stops',
     },
   },
-  nextSteps: ['Claude Code picks up .claude/settings.json on its own; in an interactive session accept the workspace-trust prompt so project hooks run.'],
+  nextSteps: [
+    'Claude Code picks up .claude/settings.json on its own; in an interactive session accept the workspace-trust prompt so project hooks run.',
+  ],
 };

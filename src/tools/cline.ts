@@ -21,7 +21,10 @@ export const cline: ToolRecord = {
   doctor: {
     traces: { exists: [CLINE_PLUGIN] },
     shellLabel: "Cline's shell",
-    envFix: (vars) => `Cline has no project setting for its shell's environment: export ${exportArgs(vars)} before starting cline`,
+    envFix: (vars) =>
+      `Cline has no project setting for its shell's environment: export ${exportArgs(vars)} before starting cline`,
   },
-  nextSteps: ['Cline loads .cline/plugins/loop-guard.js when it starts a session (no trust step); it reads AGENTS.md itself.'],
+  nextSteps: [
+    'Cline loads .cline/plugins/loop-guard.js when it starts a session (no trust step); it reads AGENTS.md itself.',
+  ],
 };

@@ -15,7 +15,11 @@ export const codex: ToolRecord = {
       hooks: {
         style: 'nested',
         // PostToolUse also takes apply_patch, Codex's edit tool: an edit between two identical results is progress.
-        events: [{ event: 'PreToolUse', matcher: 'Bash' }, { event: 'PostToolUse', matcher: 'Bash|apply_patch' }, { event: 'UserPromptSubmit' }],
+        events: [
+          { event: 'PreToolUse', matcher: 'Bash' },
+          { event: 'PostToolUse', matcher: 'Bash|apply_patch' },
+          { event: 'UserPromptSubmit' },
+        ],
         // Codex runs hooks in the session's cwd, which may be a subdirectory, so the path is rooted at the repo.
         command: 'node "$(git rev-parse --show-toplevel 2>/dev/null || pwd)/.agents/hooks/loop-guard.cjs" codex',
         timeout: HOOK_TIMEOUT_SECONDS,
@@ -26,13 +30,26 @@ export const codex: ToolRecord = {
   doctor: {
     traces: { mentions: ['.codex/hooks.json', '.codex/config.toml'] },
     shellLabel: "Codex's shell",
-    envFix: (vars) => `set ${vars.map(([key, value]) => `${key} = "${value}"`).join(' and ')} in [shell_environment_policy] set of .codex/config.toml (npx create-loop-guard --yes --force replaces your own value)`,
+    envFix: (vars) =>
+      `set ${vars.map(([key, value]) => `${key} = "${value}"`).join(' and ')} in [shell_environment_policy] set of .codex/config.toml (npx create-loop-guard --yes --force replaces your own value)`,
     files: { user: { path: '~/.codex/config.toml', movedBy: [{ env: 'CODEX_HOME', dir: '~/.codex' }] } },
     // Hooks may also live in [hooks] of config.toml.
     hooksAlsoIn: ['env'],
     hookRules: [
-      { in: ['env', 'user'], key: ['features', 'hooks'], is: false, message: '{file} sets [features] hooks = false, so Codex runs no hooks at all', fix: 'remove that line from {file}' },
-      { in: ['env', 'user'], key: ['features', 'codex_hooks'], is: false, message: '{file} sets [features] hooks = false, so Codex runs no hooks at all', fix: 'remove that line from {file}' },
+      {
+        in: ['env', 'user'],
+        key: ['features', 'hooks'],
+        is: false,
+        message: '{file} sets [features] hooks = false, so Codex runs no hooks at all',
+        fix: 'remove that line from {file}',
+      },
+      {
+        in: ['env', 'user'],
+        key: ['features', 'codex_hooks'],
+        is: false,
+        message: '{file} sets [features] hooks = false, so Codex runs no hooks at all',
+        fix: 'remove that line from {file}',
+      },
     ],
     // Codex sets these for every command it runs, after the config, so they always win.
     shellEnv: { env: { PAGER: 'cat', GIT_PAGER: 'cat', GH_PAGER: 'cat' }, source: 'Codex itself', forced: true },
@@ -40,7 +57,8 @@ export const codex: ToolRecord = {
       kind: 'projects-table',
       file: 'user',
       texts: {
-        missing: "{file} does not exist, so Codex trusts no folder yet and silently skips this repo's .codex/hooks.json and .codex/config.toml",
+        missing:
+          "{file} does not exist, so Codex trusts no folder yet and silently skips this repo's .codex/hooks.json and .codex/config.toml",
         unreadable: 'cannot read {file}: {error}; Codex cannot either, so the trust of this folder is unknown',
         trusted: '{file} trusts {root}, so Codex loads its .codex/ hooks and config',
         untrusted: "{file} {why}, so Codex silently skips this repo's .codex/hooks.json and .codex/config.toml",
@@ -48,7 +66,11 @@ export const codex: ToolRecord = {
       },
     },
     checks: [
-      { kind: 'hook-approval', file: 'user', how: 'Codex runs a project hook only after you approve it: open `codex`, type /hooks and trust the loop-guard entries (it asks again after every change to them)' },
+      {
+        kind: 'hook-approval',
+        file: 'user',
+        how: 'Codex runs a project hook only after you approve it: open `codex`, type /hooks and trust the loop-guard entries (it asks again after every change to them)',
+      },
       // Codex concatenates the instruction files from the repo root down and stops at project_doc_max_bytes.
       { kind: 'instructions-budget', file: 'user', key: 'project_doc_max_bytes', bytes: 32 * 1024 },
     ],

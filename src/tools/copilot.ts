@@ -18,7 +18,12 @@ export const copilot: ToolRecord = {
         // PascalCase events give Claude-shaped payloads; a failing command still arrives on PostToolUse. No matcher:
         // the adapter keeps only the Bash tool. PermissionRequest is where the hand-off stops the run (its
         // `interrupt: true` answer; Claude's continue:false is ignored).
-        events: [{ event: 'PreToolUse' }, { event: 'PermissionRequest' }, { event: 'PostToolUse' }, { event: 'UserPromptSubmit' }],
+        events: [
+          { event: 'PreToolUse' },
+          { event: 'PermissionRequest' },
+          { event: 'PostToolUse' },
+          { event: 'UserPromptSubmit' },
+        ],
         // A preToolUse hook that exits non-zero DENIES the command in Copilot, so the command line itself fails open:
         // a missing node or guard file ends in `|| true` (exit 0, no output = allow). Hooks run in the repo root.
         command: `node ${GUARD_PATH} copilot 2>/dev/null || true`,
@@ -30,9 +35,18 @@ export const copilot: ToolRecord = {
   doctor: {
     traces: { mentions: ['.github/hooks/loop-guard.json'] },
     shellLabel: "Copilot CLI's shell",
-    envFix: (vars) => `Copilot CLI has no project setting for its shell's environment: export ${exportArgs(vars)} before starting copilot`,
+    envFix: (vars) =>
+      `Copilot CLI has no project setting for its shell's environment: export ${exportArgs(vars)} before starting copilot`,
     files: { user: { path: '~/.copilot/config.json', movedBy: [{ env: 'COPILOT_HOME', dir: '~/.copilot' }] } },
-    hookRules: [{ in: ['user'], key: ['disableAllHooks'], is: true, message: '{file} sets "disableAllHooks": true, so Copilot CLI runs no hooks at all', fix: 'remove it from {file}' }],
+    hookRules: [
+      {
+        in: ['user'],
+        key: ['disableAllHooks'],
+        is: true,
+        message: '{file} sets "disableAllHooks": true, so Copilot CLI runs no hooks at all',
+        fix: 'remove it from {file}',
+      },
+    ],
     shellEnv: { env: {}, source: 'no setting of ours (Copilot CLI has none for its shell)' },
     // Copilot CLI 1.0 loads .github/hooks only in a trusted folder, and says nothing when it does not.
     trust: {
@@ -43,7 +57,8 @@ export const copilot: ToolRecord = {
       texts: {
         all: 'COPILOT_ALLOW_ALL=true trusts every folder, so .github/hooks load',
         trusted: '{file} trusts {hit}, so Copilot CLI loads .github/hooks',
-        untrusted: 'Copilot CLI does not trust this folder, so it loads no .github/hooks and runs no loop-guard hook (it says nothing about it)',
+        untrusted:
+          'Copilot CLI does not trust this folder, so it loads no .github/hooks and runs no loop-guard hook (it says nothing about it)',
         fix: 'start copilot here and trust the folder, or add "{root}" to "trustedFolders" in {file}',
       },
     },
@@ -55,12 +70,22 @@ export const copilot: ToolRecord = {
       root: ['cwd'],
       prompt: ['prompt'],
       // The exit code lives only in the closing `<shellId: N …>` line.
-      result: ({ output, exitCode, attempt }) => ({ tool_result: { result_type: 'success', text_result_for_llm: `${output}\n<shellId: ${attempt} completed with exit code ${exitCode}>` } }),
+      result: ({ output, exitCode, attempt }) => ({
+        tool_result: {
+          result_type: 'success',
+          text_result_for_llm: `${output}\n<shellId: ${attempt} completed with exit code ${exitCode}>`,
+        },
+      }),
       answers: 'decision-or-context',
       // PreToolUse lets the handed-off call through to PermissionRequest, whose answer refuses it and ends the turn
       // (Claude's continue:false is ignored). Copilot sends PermissionRequest in its camelCase shape.
       handoff: 'stops',
-      stop: { event: 'PermissionRequest', payload: 'PermissionRequest-failure.json', command: 'toolInput.command', answer: { behavior: 'deny', interrupt: true } },
+      stop: {
+        event: 'PermissionRequest',
+        payload: 'PermissionRequest-failure.json',
+        command: 'toolInput.command',
+        answer: { behavior: 'deny', interrupt: true },
+      },
     },
   },
   nextSteps: [

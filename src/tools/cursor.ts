@@ -39,7 +39,15 @@ export const cursor: ToolRecord = {
     hookEnv: { CURSOR_PROJECT_DIR: '{root}', CLAUDE_PROJECT_DIR: '{root}' },
     // The guard reads a Claude-shaped payload as Cursor's when these are set (Cursor also runs .claude/settings.json hooks).
     identityEnv: ['CURSOR_VERSION', 'CURSOR_PROJECT_DIR'],
-    hookRules: [{ in: ['hooks'], key: ['version'], isNot: 1, message: '{file} has no "version": 1, which Cursor requires', fix: 'add "version": 1 at the top level of {file}' }],
+    hookRules: [
+      {
+        in: ['hooks'],
+        key: ['version'],
+        isNot: 1,
+        message: '{file} has no "version": 1, which Cursor requires',
+        fix: 'add "version": 1 at the top level of {file}',
+      },
+    ],
     checks: [{ kind: 'profile-env', snippet: CURSOR_ENV_SNIPPET }],
     replay: {
       pre: { event: 'preToolUse', payload: 'preToolUse.json' },

@@ -34,7 +34,8 @@ export const gemini: ToolRecord = {
     traces: { mentions: ['.gemini/settings.json'] },
     shellLabel: "Gemini CLI's shell",
     // Gemini's shell sets PAGER=cat, GIT_PAGER=cat and GIT_TERMINAL_PROMPT=0 itself; it has no project setting for other variables.
-    envFix: (vars) => `Gemini CLI has no project setting for its shell's environment: export ${exportArgs(vars)} before starting gemini`,
+    envFix: (vars) =>
+      `Gemini CLI has no project setting for its shell's environment: export ${exportArgs(vars)} before starting gemini`,
     files: {
       user: { path: '~/.gemini/settings.json', movedBy: [{ env: 'GEMINI_CLI_HOME', dir: '~' }] },
       trustedFolders: {
@@ -45,8 +46,19 @@ export const gemini: ToolRecord = {
         ],
       },
     },
-    hookRules: [{ in: ['hooks', 'user'], key: ['hooksConfig', 'enabled'], is: false, message: '{file} sets "hooksConfig": { "enabled": false }, so Gemini CLI runs no hooks at all', fix: 'remove it from {file}' }],
-    shellEnv: { env: { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' }, source: "Gemini CLI's own shell settings" },
+    hookRules: [
+      {
+        in: ['hooks', 'user'],
+        key: ['hooksConfig', 'enabled'],
+        is: false,
+        message: '{file} sets "hooksConfig": { "enabled": false }, so Gemini CLI runs no hooks at all',
+        fix: 'remove it from {file}',
+      },
+    ],
+    shellEnv: {
+      env: { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+      source: "Gemini CLI's own shell settings",
+    },
     // Gemini CLI 0.61 skips project hooks silently in a folder it does not trust.
     trust: {
       kind: 'folder-rules',
@@ -57,7 +69,8 @@ export const gemini: ToolRecord = {
         all: 'GEMINI_CLI_TRUST_WORKSPACE=true trusts every folder, so project hooks load',
         off: 'folder trust is off in {file}, so project hooks load',
         trusted: '{file} trusts this folder ({hit}), so Gemini CLI loads .gemini/settings.json and its hooks',
-        untrusted: 'Gemini CLI does not trust this folder{denied}, so it skips .gemini/settings.json and runs no loop-guard hook (and --skip-trust drops them silently)',
+        untrusted:
+          'Gemini CLI does not trust this folder{denied}, so it skips .gemini/settings.json and runs no loop-guard hook (and --skip-trust drops them silently)',
         denied: ' ({file} says DO_NOT_TRUST)',
         fix: 'start gemini here and choose "Trust folder", or add "{root}": "TRUST_FOLDER" to {file}',
       },
@@ -71,7 +84,10 @@ export const gemini: ToolRecord = {
       prompt: ['prompt'],
       // The exit code lives only in llmContent; the process group id changes on every run.
       result: ({ output, exitCode, attempt }) => ({
-        tool_response: { llmContent: `<untrusted_context>\nOutput: ${output}\nExit Code: ${exitCode}\nProcess Group PGID: ${4000 + attempt}\n</untrusted_context>`, returnDisplay: output },
+        tool_response: {
+          llmContent: `<untrusted_context>\nOutput: ${output}\nExit Code: ${exitCode}\nProcess Group PGID: ${4000 + attempt}\n</untrusted_context>`,
+          returnDisplay: output,
+        },
       }),
       answers: 'decision-or-context',
       // The hand-off is the deny with continue:false beside it, which ends Gemini's run.

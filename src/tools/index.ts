@@ -9,5 +9,15 @@ import { opencode } from './opencode.ts';
 import { qwen } from './qwen.ts';
 import type { ToolName, ToolRecord } from './types.ts';
 
-export const TOOLS: Readonly<Record<ToolName, ToolRecord>> = { claude, codex, cursor, opencode, gemini, copilot, qwen, cline, kilo };
+export const TOOLS: Readonly<Record<ToolName, ToolRecord>> = {
+  claude,
+  codex,
+  cursor,
+  opencode,
+  gemini,
+  copilot,
+  qwen,
+  cline,
+  kilo,
+};
 export * from './types.ts';

@@ -17,12 +17,18 @@ export const kilo: ToolRecord = {
   doctor: {
     traces: { exists: [KILO_PLUGIN] },
     shellLabel: "Kilo's shell",
-    envFix: (vars) => `npx create-loop-guard --yes --force to reinstall the plugin, which sets ${exportArgs(vars)} for every shell command`,
+    envFix: (vars) =>
+      `npx create-loop-guard --yes --force to reinstall the plugin, which sets ${exportArgs(vars)} for every shell command`,
     // Kilo's own captured payloads (assets/payloads/kilo/): the same shapes as OpenCode's.
     plugin: {
       path: KILO_PLUGIN,
       dist: 'kilo-plugin.js',
-      payloads: { init: 'plugin-init.json', before: 'tool.execute.before-failure.json', after: 'tool.execute.after-failure.json', turn: 'chat.message.json' },
+      payloads: {
+        init: 'plugin-init.json',
+        before: 'tool.execute.before-failure.json',
+        after: 'tool.execute.after-failure.json',
+        turn: 'chat.message.json',
+      },
       hooks: ['tool.execute.before', 'tool.execute.after', 'chat.message', 'shell.env'],
     },
   },

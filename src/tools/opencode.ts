@@ -14,11 +14,17 @@ export const opencode: ToolRecord = {
   doctor: {
     traces: { exists: [OPENCODE_PLUGIN] },
     shellLabel: "OpenCode's shell",
-    envFix: (vars) => `npx create-loop-guard --yes --force to reinstall the plugin, which sets ${exportArgs(vars)} for every shell command`,
+    envFix: (vars) =>
+      `npx create-loop-guard --yes --force to reinstall the plugin, which sets ${exportArgs(vars)} for every shell command`,
     plugin: {
       path: OPENCODE_PLUGIN,
       dist: 'opencode-plugin.js',
-      payloads: { init: 'plugin-init-context.json', before: 'tool.execute.before-failure.json', after: 'tool.execute.after-failure.json', turn: 'chat.message-prompt.json' },
+      payloads: {
+        init: 'plugin-init-context.json',
+        before: 'tool.execute.before-failure.json',
+        after: 'tool.execute.after-failure.json',
+        turn: 'chat.message-prompt.json',
+      },
       hooks: ['tool.execute.before', 'tool.execute.after', 'chat.message', 'shell.env'],
     },
   },

@@ -31,9 +31,18 @@ export const qwen: ToolRecord = {
     traces: { mentions: ['.qwen/settings.json'] },
     shellLabel: "Qwen Code's shell",
     // Qwen's shell sets PAGER=cat itself (not GIT_PAGER); it has no project setting for other variables.
-    envFix: (vars) => `Qwen Code has no project setting for its shell's environment: export ${exportArgs(vars)} before starting qwen`,
+    envFix: (vars) =>
+      `Qwen Code has no project setting for its shell's environment: export ${exportArgs(vars)} before starting qwen`,
     hookEnv: { QWEN_PROJECT_DIR: '{root}', CLAUDE_PROJECT_DIR: '{root}' },
-    hookRules: [{ in: ['hooks'], key: ['disableAllHooks'], is: true, message: '{file} sets "disableAllHooks": true, so Qwen Code runs no hooks at all', fix: 'remove "disableAllHooks" from {file}' }],
+    hookRules: [
+      {
+        in: ['hooks'],
+        key: ['disableAllHooks'],
+        is: true,
+        message: '{file} sets "disableAllHooks": true, so Qwen Code runs no hooks at all',
+        fix: 'remove "disableAllHooks" from {file}',
+      },
+    ],
     shellEnv: { env: { PAGER: 'cat' }, source: "Qwen Code's own shell settings" },
     replay: {
       pre: { event: 'PreToolUse', payload: 'PreToolUse-failure.json' },

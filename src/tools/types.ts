@@ -17,7 +17,14 @@ import type { ToolName } from './names.ts';
 export { TOOL_NAMES, type ToolName } from './names.ts';
 
 /** Files we own outright; their content comes from the package. */
-export type OwnedAsset = 'guard' | 'opencode-plugin' | 'cline-plugin' | 'cline-loader' | 'kilo-plugin' | 'cursor-env' | 'agents-gitignore';
+export type OwnedAsset =
+  | 'guard'
+  | 'opencode-plugin'
+  | 'cline-plugin'
+  | 'cline-loader'
+  | 'kilo-plugin'
+  | 'cursor-env'
+  | 'agents-gitignore';
 
 export type Intent =
   | { kind: 'owned'; path: string; asset: OwnedAsset; mode: number }
@@ -91,7 +98,11 @@ export interface ConfigRule {
  *  file as shown, `{root}` the repository, `{hit}` the matching entry, `{why}`/`{error}`/`{denied}` what was found. */
 export type TrustFacts =
   /** TOML `[projects."<root>"] trust_level = "trusted"`. */
-  | { kind: 'projects-table'; file: string; texts: { missing: string; unreadable: string; trusted: string; untrusted: string; fix: string } }
+  | {
+      kind: 'projects-table';
+      file: string;
+      texts: { missing: string; unreadable: string; trusted: string; untrusted: string; fix: string };
+    }
   /** A JSON object `path → TRUST_FOLDER | TRUST_PARENT | DO_NOT_TRUST`; `allEnv=true` trusts all; `off` turns trust off. */
   | {
       kind: 'folder-rules';
@@ -101,7 +112,13 @@ export type TrustFacts =
       texts: { all: string; off: string; trusted: string; untrusted: string; denied: string; fix: string };
     }
   /** A JSON list of trusted folders under `key`; `allEnv=true` trusts all. */
-  | { kind: 'folder-list'; file: string; key: string; allEnv: string; texts: { all: string; trusted: string; untrusted: string; fix: string } };
+  | {
+      kind: 'folder-list';
+      file: string;
+      key: string;
+      allEnv: string;
+      texts: { all: string; trusted: string; untrusted: string; fix: string };
+    };
 
 /** Doctor's further checks (src/doctor/extra-checks.ts), each `<tool>.<id>`. */
 export type DoctorCheck =

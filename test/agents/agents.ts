@@ -2,7 +2,19 @@
 // isolated (temp HOME and config dirs, an explicit env that inherits only PATH) and bounded (hard
 // timeout that kills the whole process group).
 import { randomUUID } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repoRoot } from '../helpers/paths.ts';
@@ -38,17 +50,34 @@ export interface AgentStatus {
 export function agentStatus(name: AgentName): AgentStatus {
   const statusPath = join(agentsDir, 'status.json');
   const hint = 'run `node scripts/install-agents.mjs` first';
-  if (!existsSync(statusPath)) return { ok: false, bin: null, prefix: null, version: '?', reason: `${statusPath} not found: ${hint}` };
-  let status: { agents?: Record<string, { ok?: boolean; bin?: string; prefix?: string; version?: string; reason?: string | null }> };
+  if (!existsSync(statusPath))
+    return { ok: false, bin: null, prefix: null, version: '?', reason: `${statusPath} not found: ${hint}` };
+  let status: {
+    agents?: Record<string, { ok?: boolean; bin?: string; prefix?: string; version?: string; reason?: string | null }>;
+  };
   try {
     status = JSON.parse(readFileSync(statusPath, 'utf8'));
   } catch (err) {
-    return { ok: false, bin: null, prefix: null, version: '?', reason: `${statusPath} is unreadable (${String(err)}): ${hint}` };
+    return {
+      ok: false,
+      bin: null,
+      prefix: null,
+      version: '?',
+      reason: `${statusPath} is unreadable (${String(err)}): ${hint}`,
+    };
   }
   const s = status.agents?.[name];
-  if (!s) return { ok: false, bin: null, prefix: null, version: '?', reason: `${name} is not in ${statusPath}: ${hint}` };
+  if (!s)
+    return { ok: false, bin: null, prefix: null, version: '?', reason: `${name} is not in ${statusPath}: ${hint}` };
   const version = s.version ?? '?';
-  if (!s.ok || !s.bin) return { ok: false, bin: null, prefix: null, version, reason: `${name} ${version} failed to install: ${s.reason ?? 'no reason recorded'}` };
+  if (!s.ok || !s.bin)
+    return {
+      ok: false,
+      bin: null,
+      prefix: null,
+      version,
+      reason: `${name} ${version} failed to install: ${s.reason ?? 'no reason recorded'}`,
+    };
   if (!existsSync(s.bin)) return { ok: false, bin: null, prefix: null, version, reason: `${s.bin} is gone: ${hint}` };
   return { ok: true, bin: s.bin, prefix: s.prefix ?? null, version, reason: null };
 }
@@ -75,7 +104,8 @@ export interface RunOptions {
 
 export function makeHome(agent: AgentName): string {
   const home = realpathSync(mkdtempSync(join(tmpdir(), `lg-${agent}-home-`)));
-  for (const d of ['.config', '.local/share', '.local/state', '.cache', 'tmp']) mkdirSync(join(home, d), { recursive: true });
+  for (const d of ['.config', '.local/share', '.local/state', '.cache', 'tmp'])
+    mkdirSync(join(home, d), { recursive: true });
   return home;
 }
 
@@ -135,7 +165,8 @@ export async function runClaude(projectDir: string, server: MockModelServer, opt
   mkdirSync(configDir, { recursive: true });
   // Pre-seeded onboarding state, in both places Claude may look, so -p never stops at first-run setup.
   const seed = JSON.stringify({ hasCompletedOnboarding: true, bypassPermissionsModeAccepted: true });
-  for (const p of [join(home, '.claude.json'), join(configDir, '.claude.json')]) if (!existsSync(p)) writeFileSync(p, seed);
+  for (const p of [join(home, '.claude.json'), join(configDir, '.claude.json')])
+    if (!existsSync(p)) writeFileSync(p, seed);
   const sessionId = opts.resumeSession ?? randomUUID();
   const env = {
     ...baseEnv(home, opts),
@@ -148,9 +179,18 @@ export async function runClaude(projectDir: string, server: MockModelServer, opt
     DISABLE_ERROR_REPORTING: '1',
   };
   // --allowedTools Bash instead of --dangerously-skip-permissions: the latter is refused when running as root (CI).
-  const args = ['-p', promptFor(opts.turn ?? 1), '--output-format', 'stream-json', '--verbose',
-    '--allowedTools', 'Bash', '--model', 'claude-sonnet-4-5',
-    ...(opts.resumeSession ? ['--resume', opts.resumeSession] : ['--session-id', sessionId])];
+  const args = [
+    '-p',
+    promptFor(opts.turn ?? 1),
+    '--output-format',
+    'stream-json',
+    '--verbose',
+    '--allowedTools',
+    'Bash',
+    '--model',
+    'claude-sonnet-4-5',
+    ...(opts.resumeSession ? ['--resume', opts.resumeSession] : ['--session-id', sessionId]),
+  ];
   const r = await runProcess(bin, args, { cwd: projectDir, env, timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
   return finish('claude', home, r, sessionId);
 }
@@ -167,29 +207,36 @@ export async function runCodex(projectDir: string, server: MockModelServer, opts
   const codexHome = join(home, '.codex');
   mkdirSync(codexHome, { recursive: true });
   // The provider must live in CODEX_HOME: Codex strips model_provider(s) from project-level config layers.
-  writeFileSync(join(codexHome, 'config.toml'), [
-    'model = "mock-model"',
-    'model_provider = "mock"',
-    'approval_policy = "never"',
-    'sandbox_mode = "danger-full-access"',
-    '',
-    '[model_providers.mock]',
-    'name = "Mock"',
-    `base_url = ${tomlString(`${server.baseUrl}/v1`)}`,
-    'env_key = "MOCK_API_KEY"',
-    'wire_api = "responses"',
-    'request_max_retries = 0',
-    'stream_max_retries = 0',
-    '',
-    // Trusted, so the project's .codex/ layer (hooks.json, config.toml) is loaded at all.
-    `[projects.${tomlString(realpathSync(projectDir))}]`,
-    'trust_level = "trusted"',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    [
+      'model = "mock-model"',
+      'model_provider = "mock"',
+      'approval_policy = "never"',
+      'sandbox_mode = "danger-full-access"',
+      '',
+      '[model_providers.mock]',
+      'name = "Mock"',
+      `base_url = ${tomlString(`${server.baseUrl}/v1`)}`,
+      'env_key = "MOCK_API_KEY"',
+      'wire_api = "responses"',
+      'request_max_retries = 0',
+      'stream_max_retries = 0',
+      '',
+      // Trusted, so the project's .codex/ layer (hooks.json, config.toml) is loaded at all.
+      `[projects.${tomlString(realpathSync(projectDir))}]`,
+      'trust_level = "trusted"',
+      '',
+    ].join('\n'),
+  );
   const env = { ...baseEnv(home, opts), CODEX_HOME: codexHome, MOCK_API_KEY: 'dummy' };
-  const common = ['--skip-git-repo-check', '--json', '--dangerously-bypass-approvals-and-sandbox',
+  const common = [
+    '--skip-git-repo-check',
+    '--json',
+    '--dangerously-bypass-approvals-and-sandbox',
     // Hooks are skipped silently until a human trusts them in the TUI; this flag is the headless equivalent.
-    '--dangerously-bypass-hook-trust'];
+    '--dangerously-bypass-hook-trust',
+  ];
   const prompt = promptFor(opts.turn ?? 1);
   // `exec resume` has no --color flag; plain `exec` does.
   const args = opts.resumeSession
@@ -264,8 +311,14 @@ export async function openCodeWarmTemplate(): Promise<{ configDir: string; proje
     await runProcess('git', ['init', '-q'], { cwd: project, env: baseEnv(home), timeoutMs: 30_000 });
     const run = await runOpenCode(project, server, { home, seed: false });
     const sdk = (dir: string) => join(dir, 'node_modules', '@opencode-ai', 'plugin', 'package.json');
-    if (run.exitCode !== 0 || !existsSync(sdk(join(home, '.config', 'opencode'))) || !existsSync(sdk(join(project, '.opencode')))) {
-      console.warn(`[agents] OpenCode warm-up did not produce its plugin SDK; OpenCode runs will be slower.\n${describeRun(run, server)}`);
+    if (
+      run.exitCode !== 0 ||
+      !existsSync(sdk(join(home, '.config', 'opencode'))) ||
+      !existsSync(sdk(join(project, '.opencode')))
+    ) {
+      console.warn(
+        `[agents] OpenCode warm-up did not produce its plugin SDK; OpenCode runs will be slower.\n${describeRun(run, server)}`,
+      );
       return null;
     }
     // Built in a temp dir and renamed into place, so an interrupted warm-up never leaves a half template.
@@ -301,7 +354,11 @@ function seedDeps(from: string, to: string): void {
   }
 }
 
-export async function runOpenCode(projectDir: string, server: MockModelServer, opts: RunOptions & { seed?: boolean } = {}): Promise<AgentRun> {
+export async function runOpenCode(
+  projectDir: string,
+  server: MockModelServer,
+  opts: RunOptions & { seed?: boolean } = {},
+): Promise<AgentRun> {
   const bin = requireBin('opencode');
   const fresh = !opts.home;
   const home = opts.home ?? makeHome('opencode');
@@ -309,13 +366,27 @@ export async function runOpenCode(projectDir: string, server: MockModelServer, o
     const warm = await openCodeWarmTemplate();
     if (warm && fresh) seedDeps(warm.configDir, join(home, '.config', 'opencode'));
     // Only where the scaffolder left no .opencode/package.json of its own: never overwrite project files.
-    if (warm && existsSync(join(projectDir, '.opencode')) && !existsSync(join(projectDir, '.opencode', 'package.json'))) {
+    if (
+      warm &&
+      existsSync(join(projectDir, '.opencode')) &&
+      !existsSync(join(projectDir, '.opencode', 'package.json'))
+    ) {
       seedDeps(warm.projectDir, join(projectDir, '.opencode'));
     }
   }
-  const args = ['run', '--print-logs', '--format', 'json',
-    ...(opts.resumeSession ? ['--session', opts.resumeSession] : []), promptFor(opts.turn ?? 1)];
-  const r = await runProcess(bin, args, { cwd: projectDir, env: openCodeEnv(home, server, opts), timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
+  const args = [
+    'run',
+    '--print-logs',
+    '--format',
+    'json',
+    ...(opts.resumeSession ? ['--session', opts.resumeSession] : []),
+    promptFor(opts.turn ?? 1),
+  ];
+  const r = await runProcess(bin, args, {
+    cwd: projectDir,
+    env: openCodeEnv(home, server, opts),
+    timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS,
+  });
   let sessionId: string | null = opts.resumeSession ?? null;
   for (const ev of jsonLines(r.stdout)) {
     const e = ev as { sessionID?: unknown; part?: { sessionID?: unknown } };
@@ -325,7 +396,12 @@ export async function runOpenCode(projectDir: string, server: MockModelServer, o
   return finish('opencode', home, r, sessionId);
 }
 
-export function runAgent(agent: AgentName, projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
+export function runAgent(
+  agent: AgentName,
+  projectDir: string,
+  server: MockModelServer,
+  opts: RunOptions = {},
+): Promise<AgentRun> {
   if (agent === 'claude') return runClaude(projectDir, server, opts);
   if (agent === 'codex') return runCodex(projectDir, server, opts);
   if (agent === 'opencode') return runOpenCode(projectDir, server, opts);
@@ -335,17 +411,26 @@ export function runAgent(agent: AgentName, projectDir: string, server: MockModel
 /** A readable digest of a run for assertion messages. */
 export function describeRun(run: AgentRun, server?: MockModelServer): string {
   // Long JSON event lines are clipped so a failure message stays readable.
-  const tail = (s: string, n: number) => s.trim().split('\n').slice(-n).map((l) => (l.length > 400 ? `${l.slice(0, 400)}…` : l)).join('\n');
+  const tail = (s: string, n: number) =>
+    s
+      .trim()
+      .split('\n')
+      .slice(-n)
+      .map((l) => (l.length > 400 ? `${l.slice(0, 400)}…` : l))
+      .join('\n');
   return [
     `${run.agent}: exit=${run.exitCode} signal=${run.signal} timedOut=${run.timedOut} ${Math.round(run.durationMs / 100) / 10}s`,
     `--- stdout (tail)\n${tail(run.stdout, 15)}`,
     `--- stderr (tail)\n${tail(run.stderr, 25)}`,
-    ...(server ? [`--- model requests\n${server.requests.map((r) => `#${r.seq} ${r.method} ${r.url} [${r.kind} t=${r.turn} done=${r.stepsDone}] -> ${r.reply}`).join('\n')}`,
-      `--- server problems\n${server.problems.join('\n') || '(none)'}`] : []),
+    ...(server
+      ? [
+          `--- model requests\n${server.requests.map((r) => `#${r.seq} ${r.method} ${r.url} [${r.kind} t=${r.turn} done=${r.stepsDone}] -> ${r.reply}`).join('\n')}`,
+          `--- server problems\n${server.problems.join('\n') || '(none)'}`,
+        ]
+      : []),
   ].join('\n');
 }
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
-

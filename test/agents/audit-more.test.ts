@@ -25,8 +25,16 @@ const ATTEMPTS: Record<Agent, number> = { qwen: 4, cline: 4, kilo: 6 };
  * two in a row make a loop of the progress session. Its sessions run project scripts that pause after writing, so the
  * output arrives first (a `sleep` in the command itself would make the command a poll, which the guard never counts).
  */
-const LOOP_COMMANDS: Record<Agent, string> = { qwen: 'echo ran >> ran.txt; ./check.sh', cline: LOOP_CMD, kilo: LOOP_CMD };
-const PROGRESS_COMMANDS: Record<Agent, string> = { qwen: 'echo ran >> ran.txt; ./count.sh', cline: PROGRESS_CMD, kilo: PROGRESS_CMD };
+const LOOP_COMMANDS: Record<Agent, string> = {
+  qwen: 'echo ran >> ran.txt; ./check.sh',
+  cline: LOOP_CMD,
+  kilo: LOOP_CMD,
+};
+const PROGRESS_COMMANDS: Record<Agent, string> = {
+  qwen: 'echo ran >> ran.txt; ./count.sh',
+  cline: PROGRESS_CMD,
+  kilo: PROGRESS_CMD,
+};
 const SCRIPTS = {
   'check.sh': '#!/bin/sh\nls /definitely-missing-dir\ns=$?\nsleep 1\nexit $s\n',
   'count.sh': '#!/bin/sh\nwc -l < ran.txt\nsleep 1\n',
@@ -53,7 +61,14 @@ afterAll(async () => {
 function sketch(files: string[]): string {
   return files
     .filter((f) => /\.jsonl?$/.test(f))
-    .map((f) => `${f}:\n${readFileSync(f, 'utf8').split('\n').slice(0, 80).map((l) => `  ${l.slice(0, 400)}`).join('\n')}`)
+    .map(
+      (f) =>
+        `${f}:\n${readFileSync(f, 'utf8')
+          .split('\n')
+          .slice(0, 80)
+          .map((l) => `  ${l.slice(0, 400)}`)
+          .join('\n')}`,
+    )
     .join('\n');
 }
 
@@ -65,7 +80,11 @@ function longestIdenticalRun(files: string[]): number {
     let last: string | undefined;
     for (const line of readFileSync(f, 'utf8').split('\n')) {
       if (!line.includes('"type":"tool_result"')) continue;
-      const r = (JSON.parse(line) as { message: { parts: Array<{ functionResponse?: { response?: { output?: string; error?: string } } }> } }).message.parts[0]?.functionResponse?.response;
+      const r = (
+        JSON.parse(line) as {
+          message: { parts: Array<{ functionResponse?: { response?: { output?: string; error?: string } } }> };
+        }
+      ).message.parts[0]?.functionResponse?.response;
       const text = r?.output ?? r?.error ?? '';
       run = text === last ? run + 1 : 1;
       last = text;
@@ -86,7 +105,8 @@ for (const agent of AGENTS) {
       if (!status.ok) throw new Error(`${agent} CLI unavailable: ${status.reason}`);
       const loopRepo = makeRepo();
       const progressRepo = makeRepo();
-      for (const repo of [loopRepo, progressRepo]) for (const [name, text] of Object.entries(SCRIPTS)) writeFileSync(join(repo, name), text, { mode: 0o755 });
+      for (const repo of [loopRepo, progressRepo])
+        for (const [name, text] of Object.entries(SCRIPTS)) writeFileSync(join(repo, name), text, { mode: 0o755 });
       const runs: AgentRun[] = [];
       let home: string | undefined;
       try {
@@ -108,13 +128,26 @@ for (const agent of AGENTS) {
 
         const inLoop = await audit(home, loopRepo);
         expect(inLoop.exitCode, inLoop.stderr).toBe(0);
-        const report = JSON.parse(inLoop.stdout) as { loops: Array<{ tool: string; command: string; repeats: number; project: string; guard: { warnAt: number | null } }>; read: { unreadable: unknown[] } };
+        const report = JSON.parse(inLoop.stdout) as {
+          loops: Array<{
+            tool: string;
+            command: string;
+            repeats: number;
+            project: string;
+            guard: { warnAt: number | null };
+          }>;
+          read: { unreadable: unknown[] };
+        };
         expect(report.read.unreadable, inLoop.stdout).toEqual([]);
         // Should Qwen Code still record an "(empty)" output (see LOOP_COMMANDS), the model saw a different result there, so
         // the run of identical results is the longest one the file records.
-        const expected = agent === 'qwen' ? longestIdenticalRun(files.filter((f) => f.includes(basename(loopRepo)))) : n;
+        const expected =
+          agent === 'qwen' ? longestIdenticalRun(files.filter((f) => f.includes(basename(loopRepo)))) : n;
         expect(expected, sketch(files)).toBeGreaterThanOrEqual(2);
-        expect(report.loops.map((l) => [l.tool, l.command, l.repeats, l.project, l.guard.warnAt]), `${inLoop.stdout}\n${sketch(files)}`).toEqual([[agent, LOOP_COMMANDS[agent], expected, loopRepo, 2]]);
+        expect(
+          report.loops.map((l) => [l.tool, l.command, l.repeats, l.project, l.guard.warnAt]),
+          `${inLoop.stdout}\n${sketch(files)}`,
+        ).toEqual([[agent, LOOP_COMMANDS[agent], expected, loopRepo, 2]]);
 
         const inProgress = await audit(home, progressRepo);
         const quiet = JSON.parse(inProgress.stdout) as { loops: unknown[]; totals: { sessions: number } };

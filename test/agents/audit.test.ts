@@ -6,7 +6,17 @@
 // test/fixtures/transcripts/ were made; their temp paths were then rewritten as test/fixtures/PROVENANCE.md says).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentStatus, AGENT_NAMES, guardSettingsEnv, describeRun, openCodeWarmTemplate, removeDir, runAgent, type AgentRun, type FirstAgentName } from './agents.ts';
+import {
+  agentStatus,
+  AGENT_NAMES,
+  guardSettingsEnv,
+  describeRun,
+  openCodeWarmTemplate,
+  removeDir,
+  runAgent,
+  type AgentRun,
+  type FirstAgentName,
+} from './agents.ts';
 import { listFiles, LOOP_CMD, PROGRESS_CMD, runAudit as audit, saveTranscripts } from './audit-helpers.ts';
 import { makeRepo, scaffold } from './helpers.ts';
 import { startMockServer, type MockModelServer } from './mock-server.ts';
@@ -68,9 +78,14 @@ for (const agent of AGENT_NAMES) {
         // Default scope: this repository only.
         const inLoop = await audit(home, loopRepo);
         expect(inLoop.exitCode, inLoop.stderr).toBe(0);
-        const report = JSON.parse(inLoop.stdout) as { loops: Array<Record<string, unknown>>; totals: Record<string, unknown> };
+        const report = JSON.parse(inLoop.stdout) as {
+          loops: Array<Record<string, unknown>>;
+          totals: Record<string, unknown>;
+        };
         expect(report.loops.length, inLoop.stdout).toBe(1);
-        const found = report.loops[0] as Record<string, unknown> & { guard: { warnAt: number; refuseAt: number; handoffAt: number } };
+        const found = report.loops[0] as Record<string, unknown> & {
+          guard: { warnAt: number; refuseAt: number; handoffAt: number };
+        };
         expect(found.tool).toBe(agent);
         expect(found.command).toBe(LOOP_CMD);
         expect(found.repeats).toBe(ATTEMPTS);
@@ -96,11 +111,17 @@ for (const agent of AGENT_NAMES) {
         const guarded = await runAgent(agent, guardedRepo, server, { home });
         expect(guarded.exitCode, describeRun(guarded, server)).toBe(0);
         const stopped = await audit(home, guardedRepo);
-        const after = JSON.parse(stopped.stdout) as { loops: Array<{ repeats: number; guard: { refuseAt: number } }>; guard: { warnings: number; refusals: number; refusedInTranscripts: number } };
+        const after = JSON.parse(stopped.stdout) as {
+          loops: Array<{ repeats: number; guard: { refuseAt: number } }>;
+          guard: { warnings: number; refusals: number; refusedInTranscripts: number };
+        };
         expect(after.guard.warnings, stopped.stdout).toBeGreaterThanOrEqual(1);
         expect(after.guard.refusals, stopped.stdout).toBeGreaterThanOrEqual(1);
         // The 4 attempts that ran are the loop; the 2 refused ones never ran and are counted apart, not replayed.
-        expect(after.loops.map((l) => [l.repeats, l.guard.refuseAt]), stopped.stdout).toEqual([[4, null]]);
+        expect(
+          after.loops.map((l) => [l.repeats, l.guard.refuseAt]),
+          stopped.stdout,
+        ).toEqual([[4, null]]);
         expect(after.guard.refusedInTranscripts, stopped.stdout).toBe(2);
       } finally {
         if (!keepTmp) for (const d of [loopRepo, progressRepo, guardedRepo, ...runs.map((r) => r.home)]) removeDir(d);

@@ -43,7 +43,10 @@ interface Captured {
 }
 
 function readCaptures(dir: string): Captured[] {
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((file) => ({ file, payload: JSON.parse(readFileSync(join(dir, file), 'utf8')) }));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => ({ file, payload: JSON.parse(readFileSync(join(dir, file), 'utf8')) }));
 }
 
 /** Temp-folder prefixes become /home/dev/ like the rest of the fixtures; nothing else changes. */
@@ -82,7 +85,11 @@ afterAll(async () => {
 });
 
 /** One run of `agent` with the recording hook installed; returns the payloads in arrival order and the path map. */
-async function capture(agent: AgentName, turn: (repo: string) => Turn, install: (repo: string, home: string, dir: string) => void) {
+async function capture(
+  agent: AgentName,
+  turn: (repo: string) => Turn,
+  install: (repo: string, home: string, dir: string) => void,
+) {
   const repo = makeRepo();
   tmp.push(repo);
   writeFileSync(join(repo, 'app.js'), APP);
@@ -98,7 +105,9 @@ async function capture(agent: AgentName, turn: (repo: string) => Turn, install: 
   const requests = server.agentRequests();
   // What tools the agent offered the model, kept next to the payloads as evidence of what exists in this version.
   const first = requests[0]?.body as { tools?: Array<Record<string, unknown>> } | undefined;
-  const tools = (first?.tools ?? []).map((t) => (t.name ?? (t.function as { name?: string } | undefined)?.name ?? t.type) as string);
+  const tools = (first?.tools ?? []).map(
+    (t) => (t.name ?? (t.function as { name?: string } | undefined)?.name ?? t.type) as string,
+  );
   return { run, repo, home, dir, tools, requests, captures: readCaptures(dir), context: describeRun(run, server) };
 }
 
@@ -110,8 +119,19 @@ describe.runIf(enabled)('capture real payloads', () => {
         { name: 'Read', input: { file_path: join(repo, 'app.js') } },
         { name: 'Edit', input: { file_path: join(repo, 'app.js'), old_string: 'return 1;', new_string: 'return 2;' } },
         { name: 'Write', input: { file_path: join(repo, 'created.txt'), content: 'written by the agent\n' } },
-        { name: 'MultiEdit', input: { file_path: join(repo, 'app.js'), edits: [{ old_string: 'return 2;', new_string: 'return 3;' }] } },
-        { name: 'Agent', input: { description: 'Check the answer', prompt: 'Say done.', subagent_type: 'general-purpose', run_in_background: false } },
+        {
+          name: 'MultiEdit',
+          input: { file_path: join(repo, 'app.js'), edits: [{ old_string: 'return 2;', new_string: 'return 3;' }] },
+        },
+        {
+          name: 'Agent',
+          input: {
+            description: 'Check the answer',
+            prompt: 'Say done.',
+            subagent_type: 'general-purpose',
+            run_in_background: false,
+          },
+        },
         { name: 'Bash', input: { command: BIG, description: 'print many lines' } },
         { name: 'Bash', input: { command: BIG_FAIL, description: 'print many lines then fail' } },
         { name: 'Bash', input: { command: SLOW, description: 'slow command', timeout: 1000 } },
@@ -120,15 +140,43 @@ describe.runIf(enabled)('capture real payloads', () => {
     });
     const r = await capture('claude', steps, (repo, home, dir) => {
       mkdirSync(join(repo, '.claude'), { recursive: true });
-      const hook = [{ matcher: '*', hooks: [{ type: 'command', command: `CAPTURE_DIR=${dir} node ${join(home, 'capture-hook.mjs')}`, timeout: 30 }] }];
-      writeFileSync(join(repo, '.claude', 'settings.json'), JSON.stringify({
-        // acceptEdits: in -p mode an allow rule alone does not grant writes inside a temp project.
-        permissions: { defaultMode: 'acceptEdits', allow: ['Read', 'Edit', 'Write', 'Agent', 'Bash'] },
-        hooks: { PreToolUse: hook, PostToolUse: hook, PostToolUseFailure: hook, SubagentStop: [{ hooks: hook[0]!.hooks }] },
-      }, null, 2));
+      const hook = [
+        {
+          matcher: '*',
+          hooks: [
+            { type: 'command', command: `CAPTURE_DIR=${dir} node ${join(home, 'capture-hook.mjs')}`, timeout: 30 },
+          ],
+        },
+      ];
+      writeFileSync(
+        join(repo, '.claude', 'settings.json'),
+        JSON.stringify(
+          {
+            // acceptEdits: in -p mode an allow rule alone does not grant writes inside a temp project.
+            permissions: { defaultMode: 'acceptEdits', allow: ['Read', 'Edit', 'Write', 'Agent', 'Bash'] },
+            hooks: {
+              PreToolUse: hook,
+              PostToolUse: hook,
+              PostToolUseFailure: hook,
+              SubagentStop: [{ hooks: hook[0]!.hooks }],
+            },
+          },
+          null,
+          2,
+        ),
+      );
     });
     const dirs = { [r.repo]: '/home/dev/proj', [r.home]: '/home/dev/home' };
-    const labels = ['read', 'edit', 'write', 'multiedit', 'agent', 'bash-truncated', 'bash-failure-truncated', 'bash-timeout'];
+    const labels = [
+      'read',
+      'edit',
+      'write',
+      'multiedit',
+      'agent',
+      'bash-truncated',
+      'bash-failure-truncated',
+      'bash-timeout',
+    ];
     save('claude', 'offered-tools', { tools: r.tools }, dirs);
     for (const c of r.captures) {
       const p = c.payload;
@@ -141,17 +189,18 @@ describe.runIf(enabled)('capture real payloads', () => {
 
   it('codex: apply_patch and exec_command truncated / still running', async () => {
     if (!agentStatus('codex').ok) throw new Error(agentStatus('codex').reason ?? 'codex missing');
-    const patch = () => [
-      '*** Begin Patch',
-      '*** Update File: app.js',
-      '@@',
-      '-  return 1;',
-      '+  return 2;',
-      '*** Add File: created.txt',
-      '+written by the agent',
-      '*** End Patch',
-      '',
-    ].join('\n');
+    const patch = () =>
+      [
+        '*** Begin Patch',
+        '*** Update File: app.js',
+        '@@',
+        '-  return 1;',
+        '+  return 2;',
+        '*** Add File: created.txt',
+        '+written by the agent',
+        '*** End Patch',
+        '',
+      ].join('\n');
     const steps = (): Turn => ({
       commands: [
         { name: 'apply_patch', input: patch(), custom: true },
@@ -166,9 +215,19 @@ describe.runIf(enabled)('capture real payloads', () => {
       // a catalog model name (the mock answers whatever the name) brings the real tool set.
       mkdirSync(join(repo, '.codex'), { recursive: true });
       writeFileSync(join(repo, '.codex', 'config.toml'), 'model = "gpt-5.5"\n');
-      const hook = [{ matcher: '*', hooks: [{ type: 'command', command: `CAPTURE_DIR=${dir} node ${join(home, 'capture-hook.mjs')}`, timeout: 30 }] }];
+      const hook = [
+        {
+          matcher: '*',
+          hooks: [
+            { type: 'command', command: `CAPTURE_DIR=${dir} node ${join(home, 'capture-hook.mjs')}`, timeout: 30 },
+          ],
+        },
+      ];
       mkdirSync(join(home, '.codex'), { recursive: true });
-      writeFileSync(join(home, '.codex', 'hooks.json'), JSON.stringify({ hooks: { PreToolUse: hook, PostToolUse: hook } }, null, 2));
+      writeFileSync(
+        join(home, '.codex', 'hooks.json'),
+        JSON.stringify({ hooks: { PreToolUse: hook, PostToolUse: hook } }, null, 2),
+      );
     });
     const dirs = { [r.repo]: '/home/dev/proj', [r.home]: '/home/dev/home' };
     const labels = ['apply_patch', 'exec-truncated', 'exec-failure-truncated', 'exec-still-running'];
@@ -188,50 +247,78 @@ describe.runIf(enabled)('capture real payloads', () => {
   it.each([
     ['opencode', '.opencode'],
     ['kilo', '.kilo'],
-  ] as const)('%s: read/edit/write/task and bash truncated / timed out (plugins in %s/plugins)', async (tool, pluginDir) => {
-    if (!agentStatus(tool).ok) throw new Error(agentStatus(tool).reason ?? `${tool} missing`);
-    const steps = (repo: string): Turn => ({
-      commands: [
-        { name: 'read', input: { filePath: join(repo, 'app.js') } },
-        { name: 'edit', input: { filePath: join(repo, 'app.js'), oldString: 'return 1;', newString: 'return 2;' } },
-        { name: 'write', input: { filePath: join(repo, 'created.txt'), content: 'written by the agent\n' } },
-        { name: 'bash', input: { command: BIG, description: 'print many lines' } },
-        { name: 'bash', input: { command: BIG_FAIL, description: 'print many lines then fail' } },
-        { name: 'bash', input: { command: SLOW, description: 'slow command', timeout: 1000 } },
-        { name: 'task', input: { description: 'Check the answer', prompt: 'Say done.', subagent_type: 'general' } },
-      ],
-      finalText: 'captured',
-    });
-    const r = await capture(tool, steps, (repo, _home, dir) => {
-      mkdirSync(join(repo, pluginDir, 'plugins'), { recursive: true });
-      writeFileSync(join(repo, pluginDir, 'plugins', 'capture.js'), PLUGIN(dir));
-    });
-    const dirs = { [r.repo]: '/home/dev/proj', [r.home]: '/home/dev/home' };
-    const labels = ['read', 'edit', 'write', 'bash-truncated', 'bash-failure-truncated', 'bash-timeout', 'task'];
-    save(tool, 'offered-tools', { tools: r.tools }, dirs);
-    for (const c of r.captures) {
-      const p = c.payload as { hook?: string; input?: { tool?: string; callID?: string } };
-      const step = stepOf(p.input?.callID);
-      save(tool, `${p.hook}-${p.input?.tool ?? 'none'}-${step ? labels[step - 1] : 'other'}`, p, dirs);
-    }
-    expect(r.captures.length, r.context).toBeGreaterThan(0);
-  }, 300_000);
+  ] as const)(
+    '%s: read/edit/write/task and bash truncated / timed out (plugins in %s/plugins)',
+    async (tool, pluginDir) => {
+      if (!agentStatus(tool).ok) throw new Error(agentStatus(tool).reason ?? `${tool} missing`);
+      const steps = (repo: string): Turn => ({
+        commands: [
+          { name: 'read', input: { filePath: join(repo, 'app.js') } },
+          { name: 'edit', input: { filePath: join(repo, 'app.js'), oldString: 'return 1;', newString: 'return 2;' } },
+          { name: 'write', input: { filePath: join(repo, 'created.txt'), content: 'written by the agent\n' } },
+          { name: 'bash', input: { command: BIG, description: 'print many lines' } },
+          { name: 'bash', input: { command: BIG_FAIL, description: 'print many lines then fail' } },
+          { name: 'bash', input: { command: SLOW, description: 'slow command', timeout: 1000 } },
+          { name: 'task', input: { description: 'Check the answer', prompt: 'Say done.', subagent_type: 'general' } },
+        ],
+        finalText: 'captured',
+      });
+      const r = await capture(tool, steps, (repo, _home, dir) => {
+        mkdirSync(join(repo, pluginDir, 'plugins'), { recursive: true });
+        writeFileSync(join(repo, pluginDir, 'plugins', 'capture.js'), PLUGIN(dir));
+      });
+      const dirs = { [r.repo]: '/home/dev/proj', [r.home]: '/home/dev/home' };
+      const labels = ['read', 'edit', 'write', 'bash-truncated', 'bash-failure-truncated', 'bash-timeout', 'task'];
+      save(tool, 'offered-tools', { tools: r.tools }, dirs);
+      for (const c of r.captures) {
+        const p = c.payload as { hook?: string; input?: { tool?: string; callID?: string } };
+        const step = stepOf(p.input?.callID);
+        save(tool, `${p.hook}-${p.input?.tool ?? 'none'}-${step ? labels[step - 1] : 'other'}`, p, dirs);
+      }
+      expect(r.captures.length, r.context).toBeGreaterThan(0);
+    },
+    300_000,
+  );
 
   it('opencode: apply_patch (offered only to gpt- model ids)', async () => {
     if (!agentStatus('opencode').ok) throw new Error(agentStatus('opencode').reason ?? 'opencode missing');
-    const patch = ['*** Begin Patch', '*** Update File: app.js', '@@', '-  return 1;', '+  return 2;', '*** Add File: created.txt',
-      '+written by the agent', '*** End Patch'].join('\n');
-    const r = await capture('opencode', () => ({ commands: [{ name: 'apply_patch', input: { patchText: patch } }], finalText: 'captured' }),
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: app.js',
+      '@@',
+      '-  return 1;',
+      '+  return 2;',
+      '*** Add File: created.txt',
+      '+written by the agent',
+      '*** End Patch',
+    ].join('\n');
+    const r = await capture(
+      'opencode',
+      () => ({ commands: [{ name: 'apply_patch', input: { patchText: patch } }], finalText: 'captured' }),
       (repo, _home, dir) => {
         mkdirSync(join(repo, '.opencode', 'plugins'), { recursive: true });
         writeFileSync(join(repo, '.opencode', 'plugins', 'capture.js'), PLUGIN(dir));
         // OpenCode swaps edit/write for apply_patch when the model id contains "gpt-": a second mock model with
         // such an id, used by the build agent, brings the real tool.
-        writeFileSync(join(repo, 'opencode.json'), JSON.stringify({
-          provider: { mock: { models: { 'gpt-5.5': { name: 'Mock GPT id', tool_call: true, limit: { context: 100_000, output: 4_096 } } } } },
-          agent: { build: { model: 'mock/gpt-5.5' } },
-        }, null, 2));
-      });
+        writeFileSync(
+          join(repo, 'opencode.json'),
+          JSON.stringify(
+            {
+              provider: {
+                mock: {
+                  models: {
+                    'gpt-5.5': { name: 'Mock GPT id', tool_call: true, limit: { context: 100_000, output: 4_096 } },
+                  },
+                },
+              },
+              agent: { build: { model: 'mock/gpt-5.5' } },
+            },
+            null,
+            2,
+          ),
+        );
+      },
+    );
     const dirs = { [r.repo]: '/home/dev/proj', [r.home]: '/home/dev/home' };
     save('opencode', 'offered-tools-gpt-model', { tools: r.tools }, dirs);
     for (const c of r.captures) {

@@ -9,17 +9,46 @@ import { baseEnv, makeHome, requireBin, runProcess, type AgentRun } from './agen
 import { promptFor, type MockModelServer } from './mock-server.ts';
 import { CLINE_SLOW_HOST } from './more-agents.ts';
 
-interface RpcMessage { id?: number; method?: string; params?: { options?: Array<{ optionId?: string; kind?: string }> }; result?: unknown; error?: unknown }
+interface RpcMessage {
+  id?: number;
+  method?: string;
+  params?: { options?: Array<{ optionId?: string; kind?: string }> };
+  result?: unknown;
+  error?: unknown;
+}
 
 /** Runs `turns` user prompts (by marker number) in ONE Cline session over ACP; one AgentRun per process, stop reasons per prompt. */
-export async function runClineAcp(projectDir: string, server: MockModelServer, turns: number[], timeoutMs = 120_000): Promise<AgentRun & { stopReasons: unknown[] }> {
+export async function runClineAcp(
+  projectDir: string,
+  server: MockModelServer,
+  turns: number[],
+  timeoutMs = 120_000,
+): Promise<AgentRun & { stopReasons: unknown[] }> {
   const bin = requireBin('cline');
   const home = makeHome('cline');
-  const env = { ...baseEnv(home), ...CLINE_SLOW_HOST, CLINE_SESSION_BACKEND_MODE: 'local', CLINE_API_KEY: 'dummy', CLINE_PROVIDER: 'openai-compatible' };
-  const auth = await runProcess(bin, ['auth', '-p', 'openai', '-k', 'dummy', '-m', 'mock-model', '-b', `${server.baseUrl}/v1`], { cwd: home, env, timeoutMs: 60_000 });
+  const env = {
+    ...baseEnv(home),
+    ...CLINE_SLOW_HOST,
+    CLINE_SESSION_BACKEND_MODE: 'local',
+    CLINE_API_KEY: 'dummy',
+    CLINE_PROVIDER: 'openai-compatible',
+  };
+  const auth = await runProcess(
+    bin,
+    ['auth', '-p', 'openai', '-k', 'dummy', '-m', 'mock-model', '-b', `${server.baseUrl}/v1`],
+    { cwd: home, env, timeoutMs: 60_000 },
+  );
   const started = Date.now();
   const base = { agent: 'cline' as const, home, sessionId: null, signal: null, durationMs: 0 };
-  if (auth.exitCode !== 0) return { ...base, stdout: auth.stdout, stderr: `[runner] cline auth failed\n${auth.stderr}`, exitCode: auth.exitCode, timedOut: false, stopReasons: [] };
+  if (auth.exitCode !== 0)
+    return {
+      ...base,
+      stdout: auth.stdout,
+      stderr: `[runner] cline auth failed\n${auth.stderr}`,
+      exitCode: auth.exitCode,
+      timedOut: false,
+      stopReasons: [],
+    };
 
   // Its own process group, killed whole at the end: nothing may outlive the test.
   const child = spawn(bin, ['--acp'], { cwd: projectDir, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
@@ -27,7 +56,9 @@ export async function runClineAcp(projectDir: string, server: MockModelServer, t
   let stderr = '';
   let buffer = '';
   const waiting = new Map<number, (m: RpcMessage) => void>();
-  child.stderr.on('data', (d: Buffer) => { stderr += String(d); });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += String(d);
+  });
   child.stdout.on('data', (d: Buffer) => {
     stdout += String(d);
     buffer += String(d);
@@ -41,25 +72,38 @@ export async function runClineAcp(projectDir: string, server: MockModelServer, t
         continue;
       }
       if (m.id !== undefined && m.method === 'session/request_permission') {
-        const allow = m.params?.options?.find((o) => o.kind === 'allow_once') ?? m.params?.options?.find((o) => /allow/.test(o.kind ?? ''));
-        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { outcome: { outcome: 'selected', optionId: allow?.optionId } } })}\n`);
+        const allow =
+          m.params?.options?.find((o) => o.kind === 'allow_once') ??
+          m.params?.options?.find((o) => /allow/.test(o.kind ?? ''));
+        child.stdin.write(
+          `${JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { outcome: { outcome: 'selected', optionId: allow?.optionId } } })}\n`,
+        );
       } else if (m.id !== undefined && !m.method) waiting.get(m.id)?.(m);
     }
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let next = 0;
-  const call = (method: string, params: unknown) => new Promise<RpcMessage>((resolve) => {
-    const id = ++next;
-    waiting.set(id, resolve);
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-  });
+  const call = (method: string, params: unknown) =>
+    new Promise<RpcMessage>((resolve) => {
+      const id = ++next;
+      waiting.set(id, resolve);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
   let timedOut = false;
-  const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => { timedOut = true; resolve('timeout'); }, timeoutMs).unref());
+  const deadline = new Promise<'timeout'>((resolve) =>
+    setTimeout(() => {
+      timedOut = true;
+      resolve('timeout');
+    }, timeoutMs).unref(),
+  );
   const stopReasons: unknown[] = [];
   let sessionId: string | null = null;
   try {
     const steps = async () => {
-      await call('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } });
+      await call('initialize', {
+        protocolVersion: 1,
+        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      });
       const created = await call('session/new', { cwd: projectDir, mcpServers: [] });
       sessionId = (created.result as { sessionId?: string } | undefined)?.sessionId ?? null;
       if (!sessionId) throw new Error(`session/new failed: ${JSON.stringify(created)}`);
@@ -77,5 +121,14 @@ export async function runClineAcp(projectDir: string, server: MockModelServer, t
     }
   }
   const code = await exited;
-  return { ...base, sessionId, stdout, stderr: `${stderr}\n[acp log] ${join(home, '.cline', 'data', 'logs', 'cline.log')}`, exitCode: timedOut ? null : code ?? 0, timedOut, durationMs: Date.now() - started, stopReasons };
+  return {
+    ...base,
+    sessionId,
+    stdout,
+    stderr: `${stderr}\n[acp log] ${join(home, '.cline', 'data', 'logs', 'cline.log')}`,
+    exitCode: timedOut ? null : (code ?? 0),
+    timedOut,
+    durationMs: Date.now() - started,
+    stopReasons,
+  };
 }

@@ -9,7 +9,16 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLINE_GUARD, CLINE_PLUGIN } from '../../src/tools/cline.ts';
-import { agentStatus, baseEnv, describeRun, makeHome, removeDir, RUN_TIMEOUT_MS, runProcess, type AgentRun } from './agents.ts';
+import {
+  agentStatus,
+  baseEnv,
+  describeRun,
+  makeHome,
+  removeDir,
+  RUN_TIMEOUT_MS,
+  runProcess,
+  type AgentRun,
+} from './agents.ts';
 import { lineCount, makeRepo, MARKER, scaffold } from './helpers.ts';
 import { promptFor, startMockServer, turnMarker, type MockModelServer, type Script } from './mock-server.ts';
 import { runClineAcp } from './cline-acp.ts';
@@ -39,7 +48,10 @@ async function waitForPort(port: number, ms: number): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     const open = await new Promise<boolean>((resolve) => {
-      const sock = connect(port, '127.0.0.1', () => { sock.destroy(); resolve(true); });
+      const sock = connect(port, '127.0.0.1', () => {
+        sock.destroy();
+        resolve(true);
+      });
       sock.on('error', () => resolve(false));
     });
     if (open) return;
@@ -50,10 +62,17 @@ async function waitForPort(port: number, ms: number): Promise<void> {
 
 class Scenario {
   readonly runs: AgentRun[] = [];
-  constructor(readonly repo: string, readonly script: Script, readonly server: MockModelServer) {}
+  constructor(
+    readonly repo: string,
+    readonly script: Script,
+    readonly server: MockModelServer,
+  ) {}
 
   /** One run; checks it went through: exit 0, in time, nothing left running. `steps` = scripted steps it must reach. */
-  async turn(turn: number, steps: number | null = this.script.turns[turn - 1]?.commands.length ?? 0): Promise<AgentRun> {
+  async turn(
+    turn: number,
+    steps: number | null = this.script.turns[turn - 1]?.commands.length ?? 0,
+  ): Promise<AgentRun> {
     const run = await runCline(this.repo, this.server, { turn });
     this.runs.push(run);
     const leftovers = processesUsingHome(run.home);
@@ -69,7 +88,13 @@ class Scenario {
 
   /** Scripted steps the model got to answer in this turn (a stopped run answers fewer). */
   done(turn = 1): number {
-    return Math.max(-1, ...this.server.agentRequests().filter((r) => r.turn === turn).map((r) => r.stepsDone ?? -1));
+    return Math.max(
+      -1,
+      ...this.server
+        .agentRequests()
+        .filter((r) => r.turn === turn)
+        .map((r) => r.stepsDone ?? -1),
+    );
   }
 
   steps(turn = 1) {
@@ -84,17 +109,24 @@ class Scenario {
   }
 
   dump(turn = 1): string {
-    const steps = this.steps(turn).map((s) => `  step ${s.step} \`${s.command}\` ->\n    ${s.text.replace(/\n/g, '\n    ')}`).join('\n');
-    const log = this.log().split('\n').filter((l) => /Detected \d|ControlledStopError|plugin/i.test(l)).map((l) => l.slice(0, 300)).join('\n');
+    const steps = this.steps(turn)
+      .map((s) => `  step ${s.step} \`${s.command}\` ->\n    ${s.text.replace(/\n/g, '\n    ')}`)
+      .join('\n');
+    const log = this.log()
+      .split('\n')
+      .filter((l) => /Detected \d|ControlledStopError|plugin/i.test(l))
+      .map((l) => l.slice(0, 300))
+      .join('\n');
     return `model received (turn ${turn}):\n${steps}\n${this.runs.map((r) => describeRun(r)).join('\n')}\n--- cline.log (stops, plugin)\n${log || '(nothing)'}`;
   }
 }
 
 describe.concurrent('cline: what only Cline needs proven in the real CLI', () => {
   if (!selected.includes('cline')) {
-    if (requireAll) it('is required (LOOP_GUARD_REQUIRE_AGENTS=1) but deselected by LOOP_GUARD_AGENTS', () => {
-      throw new Error(`LOOP_GUARD_AGENTS=${process.env.LOOP_GUARD_AGENTS} leaves out cline`);
-    });
+    if (requireAll)
+      it('is required (LOOP_GUARD_REQUIRE_AGENTS=1) but deselected by LOOP_GUARD_AGENTS', () => {
+        throw new Error(`LOOP_GUARD_AGENTS=${process.env.LOOP_GUARD_AGENTS} leaves out cline`);
+      });
     else it.skip(`deselected by LOOP_GUARD_AGENTS=${process.env.LOOP_GUARD_AGENTS}`, () => {});
     return;
   }
@@ -123,24 +155,32 @@ describe.concurrent('cline: what only Cline needs proven in the real CLI', () =>
       }
     });
 
-  scenario('loop: our warning at the 3rd identical result reaches the model before Cline stops the run at the 5th identical call',
+  scenario(
+    'loop: our warning at the 3rd identical result reaches the model before Cline stops the run at the 5th identical call',
     { turns: [{ commands: Array<string>(6).fill(FAIL_CMD) }] },
     async (s) => {
       // Cline's own detector ends the run when the 5th identical call comes (exit 0): the model answers 4 results.
       await s.turn(1, 4);
       const steps = s.steps();
       const dump = s.dump();
-      expect(steps.map((x) => x.step), dump).toEqual([1, 2, 3, 4]);
+      expect(
+        steps.map((x) => x.step),
+        dump,
+      ).toEqual([1, 2, 3, 4]);
       for (const x of steps) expect(x.text, `step ${x.step} ran\n${dump}`).toContain(RAN);
       expect(steps[0]?.text, `no warning after the 1st result\n${dump}`).not.toContain(MARKER);
       expect(steps[1]?.text, `no warning after the 2nd result\n${dump}`).not.toContain(MARKER);
       expect(steps[2]?.text, `our warning after the 3rd identical result\n${dump}`).toContain(MARKER);
       expect(steps[2]?.text, dump).toContain('same result 3 times');
-      expect(s.log(), `Cline's own stop came at the 5th identical call, after our warning\n${dump}`).toContain('Detected 5 consecutive identical calls');
+      expect(s.log(), `Cline's own stop came at the 5th identical call, after our warning\n${dump}`).toContain(
+        'Detected 5 consecutive identical calls',
+      );
       expect(lineCount(s.repo, 'ran.txt'), `the 5th call did not run\n${dump}`).toBe(4);
-    });
+    },
+  );
 
-  scenario('refusal and unattended hand-off: the 5th and 6th attempts are refused, the 7th ends the run and writes .agents/handoff.md',
+  scenario(
+    'refusal and unattended hand-off: the 5th and 6th attempts are refused, the 7th ends the run and writes .agents/handoff.md',
     { turns: [{ commands: Array.from({ length: 9 }, (_, i) => (i % 2 ? FAIL_ALT : FAIL_CMD)) }] },
     async (s) => {
       // FAIL_ALT differs from FAIL_CMD only by `2>&1` (one command key for us, another call for Cline), so Cline's own
@@ -148,7 +188,10 @@ describe.concurrent('cline: what only Cline needs proven in the real CLI', () =>
       await s.turn(1, 6);
       const steps = s.steps();
       const dump = s.dump();
-      expect(steps.map((x) => x.step), dump).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(
+        steps.map((x) => x.step),
+        dump,
+      ).toEqual([1, 2, 3, 4, 5, 6]);
       expect(steps[2]?.text, `warning after the 3rd identical result\n${dump}`).toContain(MARKER);
       for (const i of [4, 5]) {
         expect(steps[i]?.text, `attempt ${i + 1} refused with our reason\n${dump}`).toContain(`${MARKER} \``);
@@ -161,9 +204,11 @@ describe.concurrent('cline: what only Cline needs proven in the real CLI', () =>
       expect(readFileSync(note, 'utf8'), dump).toContain('FAIL: expected 42, got 41');
       expect(s.log(), `the run was stopped by the plugin\n${dump}`).toContain('ControlledStopError');
       expect(s.log(), `not by Cline's own detector\n${dump}`).not.toContain('Detected 5 consecutive identical calls');
-    });
+    },
+  );
 
-  scenario('default backend (no CLINE_SESSION_BACKEND_MODE): the first run falls back to a local host while Cline starts its hub, the second goes through the hub; the plugin refuses the 5th and 6th attempts in both',
+  scenario(
+    'default backend (no CLINE_SESSION_BACKEND_MODE): the first run falls back to a local host while Cline starts its hub, the second goes through the hub; the plugin refuses the 5th and 6th attempts in both',
     { turns: [0, 1].map(() => ({ commands: Array.from({ length: 6 }, (_, i) => (i % 2 ? FAIL_ALT : FAIL_CMD)) })) },
     async (s) => {
       // Every other scenario runs CLINE_SESSION_BACKEND_MODE=local. Without it Cline spawns a `cline --cline-hub-daemon`
@@ -172,34 +217,58 @@ describe.concurrent('cline: what only Cline needs proven in the real CLI', () =>
       const home = makeHome('cline');
       const env = { ...baseEnv(home), ...CLINE_SLOW_HOST };
       const logFile = join(home, '.cline', 'data', 'logs', 'cline.log');
-      const auth = await runProcess(bin, ['auth', '-p', 'openai', '-k', 'dummy', '-m', 'mock-model', '-b', `${s.server.baseUrl}/v1`], { cwd: home, env, timeoutMs: 60_000 });
+      const auth = await runProcess(
+        bin,
+        ['auth', '-p', 'openai', '-k', 'dummy', '-m', 'mock-model', '-b', `${s.server.baseUrl}/v1`],
+        { cwd: home, env, timeoutMs: 60_000 },
+      );
       expect(auth.exitCode, auth.stderr).toBe(0);
       try {
         for (const turn of [1, 2]) {
           if (turn === 2) await waitForPort(25463, 30_000);
-          const run = { ...(await runProcess(bin, ['--json', promptFor(turn)], { cwd: s.repo, env, timeoutMs: RUN_TIMEOUT_MS })), agent: 'cline' as const, home, sessionId: null };
+          const run = {
+            ...(await runProcess(bin, ['--json', promptFor(turn)], { cwd: s.repo, env, timeoutMs: RUN_TIMEOUT_MS })),
+            agent: 'cline' as const,
+            home,
+            sessionId: null,
+          };
           s.runs.push(run);
           const dump = s.dump(turn);
           expect(run.exitCode, dump).toBe(0);
           const steps = s.steps(turn);
-          expect(steps.map((x) => x.step), dump).toEqual([1, 2, 3, 4, 5, 6]);
+          expect(
+            steps.map((x) => x.step),
+            dump,
+          ).toEqual([1, 2, 3, 4, 5, 6]);
           expect(steps[2]?.text, dump).toContain(MARKER);
-          for (const i of [4, 5]) expect(steps[i]?.text, `turn ${turn}: attempt ${i + 1} refused\n${dump}`).toContain('was not run');
+          for (const i of [4, 5])
+            expect(steps[i]?.text, `turn ${turn}: attempt ${i + 1} refused\n${dump}`).toContain('was not run');
           expect(lineCount(s.repo, 'ran.txt'), dump).toBe(4 * turn);
         }
-        const routes = readFileSync(logFile, 'utf8').split('\n').filter((l) => l.includes('runtime routing selected'));
+        const routes = readFileSync(logFile, 'utf8')
+          .split('\n')
+          .filter((l) => l.includes('runtime routing selected'));
         expect(routes.length, routes.join('\n')).toBe(2);
         expect(routes[0], 'run 1: no hub yet').not.toContain('rpcAddress');
         expect(routes[1], 'run 2: through the hub').toContain('ws://127.0.0.1:25463/hub');
       } finally {
         const leftovers = processesUsingHome(home);
         killProcesses(leftovers);
-        expect(leftovers.map((p) => p.cmd).join('\n'), 'the hub daemon Cline started (ended now)').toContain('--cline-hub-daemon');
+        expect(leftovers.map((p) => p.cmd).join('\n'), 'the hub daemon Cline started (ended now)').toContain(
+          '--cline-hub-daemon',
+        );
       }
-    });
+    },
+  );
 
-  scenario('new turn (over ACP, one session): after a refusal, the next user prompt lets the command run again',
-    { turns: [{ commands: Array.from({ length: 5 }, (_, i) => (i % 2 ? FAIL_ALT : FAIL_CMD)) }, { commands: [FAIL_CMD] }] },
+  scenario(
+    'new turn (over ACP, one session): after a refusal, the next user prompt lets the command run again',
+    {
+      turns: [
+        { commands: Array.from({ length: 5 }, (_, i) => (i % 2 ? FAIL_ALT : FAIL_CMD)) },
+        { commands: [FAIL_CMD] },
+      ],
+    },
     async (s) => {
       // `cline --id` (resume) cannot run headless in 3.0.65; its ACP mode takes a second prompt in the same session.
       const run = await runClineAcp(s.repo, s.server, [1, 2]);
@@ -214,9 +283,12 @@ describe.concurrent('cline: what only Cline needs proven in the real CLI', () =>
       expect(s.steps(1)[4]?.text, `5th attempt refused in turn 1\n${dump}`).toContain('was not run');
       expect(lineCount(s.repo, 'ran.txt'), dump).toBe(5);
       const turn2 = s.server.agentRequests().find((r) => r.turn === 2);
-      expect(JSON.stringify(turn2?.body ?? ''), `turn 2 carries turn 1's history (one session)\n${dump}`).toContain(turnMarker(1));
+      expect(JSON.stringify(turn2?.body ?? ''), `turn 2 carries turn 1's history (one session)\n${dump}`).toContain(
+        turnMarker(1),
+      );
       const again = s.steps(2)[0];
       expect(again?.text, `the command ran again in the new turn\n${dump}`).toContain(RAN);
       expect(again?.text, `no refusal in the new turn\n${dump}`).not.toContain(MARKER);
-    });
+    },
+  );
 });

@@ -28,24 +28,51 @@ export type RecorderName = MoreAgentName | 'copilot-pascal';
 export const RECORDER_NAMES: RecorderName[] = ['gemini', 'copilot', 'copilot-pascal', 'qwen', 'cline', 'kilo'];
 
 /** Where each recorder lives, relative to the repo, and the fixture each recorded event is compared with. */
-export const RECORDER: Record<RecorderName, { agent: MoreAgentName; files: string[]; pre: { event: string; fixture: string }; post: { event: string; fixture: string } }> = {
-  gemini: { agent: 'gemini', files: ['.gemini/settings.json', '.lg-harness/record.mjs'],
-    pre: { event: 'BeforeTool', fixture: 'gemini/BeforeTool-failure.json' }, post: { event: 'AfterTool', fixture: 'gemini/AfterTool-failure.json' } },
-  qwen: { agent: 'qwen', files: ['.qwen/settings.json', '.lg-harness/record.mjs'],
+export const RECORDER: Record<
+  RecorderName,
+  {
+    agent: MoreAgentName;
+    files: string[];
+    pre: { event: string; fixture: string };
+    post: { event: string; fixture: string };
+  }
+> = {
+  gemini: {
+    agent: 'gemini',
+    files: ['.gemini/settings.json', '.lg-harness/record.mjs'],
+    pre: { event: 'BeforeTool', fixture: 'gemini/BeforeTool-failure.json' },
+    post: { event: 'AfterTool', fixture: 'gemini/AfterTool-failure.json' },
+  },
+  qwen: {
+    agent: 'qwen',
+    files: ['.qwen/settings.json', '.lg-harness/record.mjs'],
     pre: { event: 'PreToolUse', fixture: 'qwen/PreToolUse-failure.json' },
-    post: { event: 'PostToolUseFailure', fixture: 'qwen/PostToolUseFailure-failure.json' } },
-  copilot: { agent: 'copilot', files: ['.github/hooks/lg-harness.json', '.lg-harness/record.mjs'],
+    post: { event: 'PostToolUseFailure', fixture: 'qwen/PostToolUseFailure-failure.json' },
+  },
+  copilot: {
+    agent: 'copilot',
+    files: ['.github/hooks/lg-harness.json', '.lg-harness/record.mjs'],
     pre: { event: 'preToolUse', fixture: 'copilot/camel/preToolUse-failure.json' },
-    post: { event: 'postToolUse', fixture: 'copilot/camel/postToolUse-failure.json' } },
-  'copilot-pascal': { agent: 'copilot', files: ['.github/hooks/lg-harness.json', '.lg-harness/record.mjs'],
+    post: { event: 'postToolUse', fixture: 'copilot/camel/postToolUse-failure.json' },
+  },
+  'copilot-pascal': {
+    agent: 'copilot',
+    files: ['.github/hooks/lg-harness.json', '.lg-harness/record.mjs'],
     pre: { event: 'PreToolUse', fixture: 'copilot/pascal/PreToolUse-failure.json' },
-    post: { event: 'PostToolUse', fixture: 'copilot/pascal/PostToolUse-failure.json' } },
-  cline: { agent: 'cline', files: ['.cline/plugins/lg-harness.js'],
+    post: { event: 'PostToolUse', fixture: 'copilot/pascal/PostToolUse-failure.json' },
+  },
+  cline: {
+    agent: 'cline',
+    files: ['.cline/plugins/lg-harness.js'],
     pre: { event: 'beforeTool', fixture: 'cline/plugin/beforeTool-failure.json' },
-    post: { event: 'afterTool', fixture: 'cline/plugin/afterTool-failure.json' } },
-  kilo: { agent: 'kilo', files: ['.kilo/plugins/lg-harness.js'],
+    post: { event: 'afterTool', fixture: 'cline/plugin/afterTool-failure.json' },
+  },
+  kilo: {
+    agent: 'kilo',
+    files: ['.kilo/plugins/lg-harness.js'],
     pre: { event: 'tool.execute.before', fixture: 'kilo/tool.execute.before-failure.json' },
-    post: { event: 'tool.execute.after', fixture: 'kilo/tool.execute.after-failure.json' } },
+    post: { event: 'tool.execute.after', fixture: 'kilo/tool.execute.after-failure.json' },
+  },
 };
 
 const consts = () => `const LOG = ${JSON.stringify('__LOG__')};
@@ -155,26 +182,78 @@ export function installRecorder(tool: RecorderName, repo: string, logDir: string
   if (tool === 'gemini') {
     write(repo, '.lg-harness/record.mjs', fill(COMMAND_HOOK));
     // Matched on the shell tool's name (a regex); timeouts in milliseconds.
-    const entry = (event: string) => [{ matcher: 'run_shell_command', hooks: [{ name: 'lg-harness', type: 'command', timeout: 30_000, command: cmd(event) }] }];
-    write(repo, '.gemini/settings.json', JSON.stringify({ hooks: { BeforeTool: entry('BeforeTool'), AfterTool: entry('AfterTool') } }, null, 2));
+    const entry = (event: string) => [
+      {
+        matcher: 'run_shell_command',
+        hooks: [{ name: 'lg-harness', type: 'command', timeout: 30_000, command: cmd(event) }],
+      },
+    ];
+    write(
+      repo,
+      '.gemini/settings.json',
+      JSON.stringify({ hooks: { BeforeTool: entry('BeforeTool'), AfterTool: entry('AfterTool') } }, null, 2),
+    );
   } else if (tool === 'qwen') {
     write(repo, '.lg-harness/record.mjs', fill(COMMAND_HOOK));
     // Claude's format; timeouts in seconds; a failing command goes to PostToolUseFailure.
-    const entry = (event: string) => [{ matcher: 'run_shell_command', hooks: [{ type: 'command', timeout: 30, command: cmd(event) }] }];
-    write(repo, '.qwen/settings.json', JSON.stringify({ hooks: {
-      PreToolUse: entry('PreToolUse'), PostToolUse: entry('PostToolUse'), PostToolUseFailure: entry('PostToolUseFailure') } }, null, 2));
+    const entry = (event: string) => [
+      { matcher: 'run_shell_command', hooks: [{ type: 'command', timeout: 30, command: cmd(event) }] },
+    ];
+    write(
+      repo,
+      '.qwen/settings.json',
+      JSON.stringify(
+        {
+          hooks: {
+            PreToolUse: entry('PreToolUse'),
+            PostToolUse: entry('PostToolUse'),
+            PostToolUseFailure: entry('PostToolUseFailure'),
+          },
+        },
+        null,
+        2,
+      ),
+    );
   } else if (tool === 'copilot') {
     write(repo, '.lg-harness/record.mjs', fill(COMMAND_HOOK));
     // camelCase events = Copilot's native payloads; a failing command still arrives as postToolUse.
     const entry = (event: string) => [{ type: 'command', bash: cmd(event), timeoutSec: 30 }];
-    write(repo, '.github/hooks/lg-harness.json', JSON.stringify({ version: 1, hooks: {
-      preToolUse: entry('preToolUse'), postToolUse: entry('postToolUse') } }, null, 2));
+    write(
+      repo,
+      '.github/hooks/lg-harness.json',
+      JSON.stringify(
+        {
+          version: 1,
+          hooks: {
+            preToolUse: entry('preToolUse'),
+            postToolUse: entry('postToolUse'),
+          },
+        },
+        null,
+        2,
+      ),
+    );
   } else if (tool === 'copilot-pascal') {
     write(repo, '.lg-harness/record.mjs', fill(COMMAND_HOOK));
     // Claude's nested shape, matched on the Claude-style tool name it reports (Bash); timeouts in seconds.
-    const entry = (event: string) => [{ matcher: 'Bash', hooks: [{ type: 'command', command: cmd(event), timeout: 30 }] }];
-    write(repo, '.github/hooks/lg-harness.json', JSON.stringify({ version: 1, hooks: {
-      PreToolUse: entry('PreToolUse'), PostToolUse: entry('PostToolUse') } }, null, 2));
+    const entry = (event: string) => [
+      { matcher: 'Bash', hooks: [{ type: 'command', command: cmd(event), timeout: 30 }] },
+    ];
+    write(
+      repo,
+      '.github/hooks/lg-harness.json',
+      JSON.stringify(
+        {
+          version: 1,
+          hooks: {
+            PreToolUse: entry('PreToolUse'),
+            PostToolUse: entry('PostToolUse'),
+          },
+        },
+        null,
+        2,
+      ),
+    );
   } else if (tool === 'cline') {
     write(repo, '.cline/plugins/lg-harness.js', fill(CLINE_PLUGIN));
   } else {
@@ -186,8 +265,10 @@ export function installRecorder(tool: RecorderName, repo: string, logDir: string
 /** Key paths of an object down to `depth` levels (arrays are leaves): the "shape" a fixture and a live payload share. */
 export function keyShape(v: unknown, depth = 3, prefix = ''): string[] {
   if (depth === 0 || typeof v !== 'object' || v === null || Array.isArray(v)) return [];
-  return Object.entries(v as Record<string, unknown>).flatMap(([k, child]) => {
-    const p = prefix ? `${prefix}.${k}` : k;
-    return [p, ...keyShape(child, depth - 1, p)];
-  }).sort();
+  return Object.entries(v as Record<string, unknown>)
+    .flatMap(([k, child]) => {
+      const p = prefix ? `${prefix}.${k}` : k;
+      return [p, ...keyShape(child, depth - 1, p)];
+    })
+    .sort();
 }

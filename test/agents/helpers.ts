@@ -43,12 +43,24 @@ export function commitCount(dir: string): number {
 export function lineCount(dir: string, file: string): number {
   const p = join(dir, file);
   if (!existsSync(p)) return 0;
-  return readFileSync(p, 'utf8').split('\n').filter((l) => l.length > 0).length;
+  return readFileSync(p, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0).length;
 }
 
 /** Runs the built CLI non-interactively, as CI or a user with --yes would. Throws with its output on failure. */
-export async function scaffold(dir: string, tools = 'claude,codex,opencode', expect = ['.agents/hooks/loop-guard.cjs', '.claude/settings.json', '.codex/hooks.json', '.opencode/plugins/loop-guard.js']): Promise<string> {
-  if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} does not exist: run \`npm run build\` first (npm run test:agents does).`);
+export async function scaffold(
+  dir: string,
+  tools = 'claude,codex,opencode',
+  expect = [
+    '.agents/hooks/loop-guard.cjs',
+    '.claude/settings.json',
+    '.codex/hooks.json',
+    '.opencode/plugins/loop-guard.js',
+  ],
+): Promise<string> {
+  if (!existsSync(CLI_PATH))
+    throw new Error(`${CLI_PATH} does not exist: run \`npm run build\` first (npm run test:agents does).`);
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'lg-e2e-scaffold-home-')));
   const r = await runProcess(process.execPath, [CLI_PATH, '--yes', '--cwd', dir, '--tools', tools], {
     cwd: dir,
@@ -59,7 +71,8 @@ export async function scaffold(dir: string, tools = 'claude,codex,opencode', exp
     throw new Error(`create-loop-guard failed (exit ${r.exitCode}, timedOut=${r.timedOut}):\n${r.stdout}\n${r.stderr}`);
   }
   for (const f of expect) {
-    if (!existsSync(join(dir, f))) throw new Error(`create-loop-guard exited 0 but did not write ${f}:\n${r.stdout}\n${r.stderr}`);
+    if (!existsSync(join(dir, f)))
+      throw new Error(`create-loop-guard exited 0 but did not write ${f}:\n${r.stdout}\n${r.stderr}`);
   }
   return r.stdout + r.stderr;
 }

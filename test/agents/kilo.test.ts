@@ -16,9 +16,10 @@ const keepTmp = process.env.LOOP_GUARD_KEEP_TMP === '1';
 
 describe('kilo: what only Kilo needs proven in the real CLI', () => {
   if (!selected.includes('kilo')) {
-    if (requireAll) it('is required (LOOP_GUARD_REQUIRE_AGENTS=1) but deselected by LOOP_GUARD_AGENTS', () => {
-      throw new Error(`LOOP_GUARD_AGENTS=${process.env.LOOP_GUARD_AGENTS} leaves out kilo`);
-    });
+    if (requireAll)
+      it('is required (LOOP_GUARD_REQUIRE_AGENTS=1) but deselected by LOOP_GUARD_AGENTS', () => {
+        throw new Error(`LOOP_GUARD_AGENTS=${process.env.LOOP_GUARD_AGENTS} leaves out kilo`);
+      });
     else it.skip(`deselected by LOOP_GUARD_AGENTS=${process.env.LOOP_GUARD_AGENTS}`, () => {});
     return;
   }
@@ -26,7 +27,17 @@ describe('kilo: what only Kilo needs proven in the real CLI', () => {
   it("env: the plugin's shell.env reaches Kilo's shell", async () => {
     const status = agentStatus('kilo');
     if (!status.ok) throw new Error(`kilo CLI unavailable: ${status.reason}`);
-    const script: Script = { turns: [{ commands: [`echo ${Object.keys(AGENT_ENV).map((k) => `${k}=$${k}`).join(' ')}`] }] };
+    const script: Script = {
+      turns: [
+        {
+          commands: [
+            `echo ${Object.keys(AGENT_ENV)
+              .map((k) => `${k}=$${k}`)
+              .join(' ')}`,
+          ],
+        },
+      ],
+    };
     const repo = makeRepo();
     const server = await startMockServer(script);
     let run: AgentRun | undefined;
@@ -42,7 +53,8 @@ describe('kilo: what only Kilo needs proven in the real CLI', () => {
       expect(server.problems, `the mock saw unexpected requests\n${context}`).toEqual([]);
       expect(leftovers, `processes outlived the run\n${context}`).toEqual([]);
       const text = server.stepResults(1)[0]?.text ?? '';
-      for (const [k, v] of Object.entries(AGENT_ENV)) expect(text, `${k}=${v} in Kilo's shell\n${context}`).toContain(`${k}=${v}`);
+      for (const [k, v] of Object.entries(AGENT_ENV))
+        expect(text, `${k}=${v} in Kilo's shell\n${context}`).toContain(`${k}=${v}`);
       ok = true;
     } finally {
       await server.close();

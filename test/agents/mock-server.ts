@@ -76,10 +76,7 @@ export function turnMarker(turn: number): string {
 const MARKER = /\[lg-e2e turn (\d+)\]/g;
 
 /** A conversation flattened to what we care about, in order, the same shape for all three protocols. */
-type Item =
-  | { kind: 'user'; text: string }
-  | { kind: 'call'; command: string }
-  | { kind: 'context'; text: string };
+type Item = { kind: 'user'; text: string } | { kind: 'call'; command: string } | { kind: 'context'; text: string };
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -122,8 +119,8 @@ function anthropicItems(body: Record<string, unknown>): Item[] {
   const items: Item[] = [];
   for (const m of Array.isArray(body.messages) ? body.messages : []) {
     if (!isRecord(m)) continue;
-    const blocks: unknown[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }]
-      : Array.isArray(m.content) ? m.content : [];
+    const blocks: unknown[] =
+      typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? m.content : [];
     for (const b of blocks) {
       if (!isRecord(b)) continue;
       if (m.role === 'assistant') {
@@ -147,7 +144,11 @@ function responsesItems(body: Record<string, unknown>): Item[] {
     const type = it.type ?? (it.role ? 'message' : undefined);
     if (type === 'function_call' || type === 'local_shell_call' || type === 'custom_tool_call') {
       items.push({ kind: 'call', command: commandOf(parseArgs(it.arguments ?? it.input ?? it.action)) });
-    } else if (type === 'function_call_output' || type === 'custom_tool_call_output' || type === 'local_shell_call_output') {
+    } else if (
+      type === 'function_call_output' ||
+      type === 'custom_tool_call_output' ||
+      type === 'local_shell_call_output'
+    ) {
       items.push({ kind: 'context', text: collectText(it.output) });
     } else if (type === 'message') {
       // Codex sends hook additionalContext as a role:"developer" message between the call and its output.
@@ -164,7 +165,8 @@ function chatItems(body: Record<string, unknown>): Item[] {
     if (!isRecord(m)) continue;
     if (m.role === 'assistant') {
       for (const tc of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
-        if (isRecord(tc) && isRecord(tc.function)) items.push({ kind: 'call', command: commandOf(parseArgs(tc.function.arguments)) });
+        if (isRecord(tc) && isRecord(tc.function))
+          items.push({ kind: 'call', command: commandOf(parseArgs(tc.function.arguments)) });
       }
     } else if (m.role === 'tool') {
       items.push({ kind: 'context', text: collectText(m.content) });
@@ -190,7 +192,8 @@ function geminiItems(body: Record<string, unknown>): Item[] {
     for (const p of Array.isArray(c.parts) ? c.parts : []) {
       if (!isRecord(p)) continue;
       if (isRecord(p.functionCall)) items.push({ kind: 'call', command: commandOf(parseArgs(p.functionCall.args)) });
-      else if (isRecord(p.functionResponse)) items.push({ kind: 'context', text: geminiResponseText(p.functionResponse.response) });
+      else if (isRecord(p.functionResponse))
+        items.push({ kind: 'context', text: geminiResponseText(p.functionResponse.response) });
       else if (typeof p.text === 'string' && c.role !== 'model') items.push({ kind: 'user', text: p.text });
     }
   }
@@ -209,16 +212,18 @@ function hasTools(body: Record<string, unknown>): boolean {
 }
 
 function toolNames(body: Record<string, unknown>): string[] {
-  return (Array.isArray(body.tools) ? body.tools : []).flatMap((t) => {
-    if (!isRecord(t)) return [''];
-    // Gemini groups its tools: {functionDeclarations: [{name, …}]}.
-    if (Array.isArray(t.functionDeclarations)) {
-      return t.functionDeclarations.map((f) => (isRecord(f) && typeof f.name === 'string' ? f.name : ''));
-    }
-    if (typeof t.name === 'string') return t.name;
-    if (isRecord(t.function) && typeof t.function.name === 'string') return t.function.name;
-    return typeof t.type === 'string' ? t.type : '';
-  }).filter(Boolean);
+  return (Array.isArray(body.tools) ? body.tools : [])
+    .flatMap((t) => {
+      if (!isRecord(t)) return [''];
+      // Gemini groups its tools: {functionDeclarations: [{name, …}]}.
+      if (Array.isArray(t.functionDeclarations)) {
+        return t.functionDeclarations.map((f) => (isRecord(f) && typeof f.name === 'string' ? f.name : ''));
+      }
+      if (typeof t.name === 'string') return t.name;
+      if (isRecord(t.function) && typeof t.function.name === 'string') return t.function.name;
+      return typeof t.type === 'string' ? t.type : '';
+    })
+    .filter(Boolean);
 }
 
 /** The shell tool to call in a Chat Completions request: the first of ours the client offers. */
@@ -259,27 +264,61 @@ function replyAnthropic(res: ServerResponse, body: Record<string, unknown>, acti
   const model = typeof body.model === 'string' ? body.model : 'claude-sonnet-4-5';
   const id = `msg_lg_${Date.now()}_${step}`;
   const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-  const block = action.type === 'tool'
-    ? { type: 'tool_use', id: action.id, name: action.step?.name ?? 'Bash',
-      input: action.step ? action.step.input : { command: action.command, description: `scripted step ${step}` } }
-    : { type: 'text', text: action.text };
+  const block =
+    action.type === 'tool'
+      ? {
+          type: 'tool_use',
+          id: action.id,
+          name: action.step?.name ?? 'Bash',
+          input: action.step ? action.step.input : { command: action.command, description: `scripted step ${step}` },
+        }
+      : { type: 'text', text: action.text };
   if (body.stream !== true) {
-    json(res, 200, { id, type: 'message', role: 'assistant', model, content: [block],
-      stop_reason: action.type === 'tool' ? 'tool_use' : 'end_turn', stop_sequence: null, usage });
+    json(res, 200, {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [block],
+      stop_reason: action.type === 'tool' ? 'tool_use' : 'end_turn',
+      stop_sequence: null,
+      usage,
+    });
     return;
   }
   const start = action.type === 'tool' ? { ...block, input: {} } : { type: 'text', text: '' };
-  const delta = action.type === 'tool'
-    ? { type: 'input_json_delta', partial_json: JSON.stringify((block as { input: unknown }).input) }
-    : { type: 'text_delta', text: action.text };
+  const delta =
+    action.type === 'tool'
+      ? { type: 'input_json_delta', partial_json: JSON.stringify((block as { input: unknown }).input) }
+      : { type: 'text_delta', text: action.text };
   sse(res, [
-    { event: 'message_start', data: { type: 'message_start', message: { id, type: 'message', role: 'assistant', model,
-      content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } } },
+    {
+      event: 'message_start',
+      data: {
+        type: 'message_start',
+        message: {
+          id,
+          type: 'message',
+          role: 'assistant',
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { ...usage, output_tokens: 1 },
+        },
+      },
+    },
     { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: start } },
     { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta } },
     { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
-    { event: 'message_delta', data: { type: 'message_delta',
-      delta: { stop_reason: action.type === 'tool' ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } } },
+    {
+      event: 'message_delta',
+      data: {
+        type: 'message_delta',
+        delta: { stop_reason: action.type === 'tool' ? 'tool_use' : 'end_turn', stop_sequence: null },
+        usage: { output_tokens: 5 },
+      },
+    },
     { event: 'message_stop', data: { type: 'message_stop' } },
   ]);
 }
@@ -287,31 +326,80 @@ function replyAnthropic(res: ServerResponse, body: Record<string, unknown>, acti
 function replyResponses(res: ServerResponse, body: Record<string, unknown>, action: Action, step: number): void {
   const model = typeof body.model === 'string' ? body.model : 'mock-model';
   const respId = `resp_lg_${Date.now()}_${step}`;
-  const item = action.type === 'tool' && action.step?.custom
-    ? { type: 'custom_tool_call', id: `ctc_${action.id}`, call_id: action.id, name: action.step.name,
-      input: typeof action.step.input === 'string' ? action.step.input : JSON.stringify(action.step.input), status: 'completed' }
-    : action.type === 'tool'
-    ? { type: 'function_call', id: `fc_${action.id}`, call_id: action.id, name: action.step?.name ?? 'exec_command',
-      arguments: JSON.stringify(action.step ? action.step.input : { cmd: action.command }), status: 'completed' }
-    : { type: 'message', id: `msg_lg_${step}_${Date.now()}`, role: 'assistant', status: 'completed',
-      content: [{ type: 'output_text', text: action.text, annotations: [] }] };
-  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5,
-    output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
-  const response = { id: respId, object: 'response', created_at: Math.floor(Date.now() / 1000), model, status: 'completed',
-    output: [item], usage };
+  const item =
+    action.type === 'tool' && action.step?.custom
+      ? {
+          type: 'custom_tool_call',
+          id: `ctc_${action.id}`,
+          call_id: action.id,
+          name: action.step.name,
+          input: typeof action.step.input === 'string' ? action.step.input : JSON.stringify(action.step.input),
+          status: 'completed',
+        }
+      : action.type === 'tool'
+        ? {
+            type: 'function_call',
+            id: `fc_${action.id}`,
+            call_id: action.id,
+            name: action.step?.name ?? 'exec_command',
+            arguments: JSON.stringify(action.step ? action.step.input : { cmd: action.command }),
+            status: 'completed',
+          }
+        : {
+            type: 'message',
+            id: `msg_lg_${step}_${Date.now()}`,
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text: action.text, annotations: [] }],
+          };
+  const usage = {
+    input_tokens: 10,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 5,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 15,
+  };
+  const response = {
+    id: respId,
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    model,
+    status: 'completed',
+    output: [item],
+    usage,
+  };
   if (body.stream !== true) {
     json(res, 200, response);
     return;
   }
   const events: Array<{ event?: string; data: unknown }> = [
-    { event: 'response.created', data: { type: 'response.created', response: { ...response, status: 'in_progress', output: [] } } },
-    { event: 'response.output_item.added', data: { type: 'response.output_item.added', output_index: 0,
-      item: action.type === 'tool' ? { ...item, ...('input' in item ? { input: '' } : { arguments: '' }), status: 'in_progress' }
-        : { ...item, content: [], status: 'in_progress' } } },
+    {
+      event: 'response.created',
+      data: { type: 'response.created', response: { ...response, status: 'in_progress', output: [] } },
+    },
+    {
+      event: 'response.output_item.added',
+      data: {
+        type: 'response.output_item.added',
+        output_index: 0,
+        item:
+          action.type === 'tool'
+            ? { ...item, ...('input' in item ? { input: '' } : { arguments: '' }), status: 'in_progress' }
+            : { ...item, content: [], status: 'in_progress' },
+      },
+    },
   ];
   if (action.type === 'text') {
-    events.push({ event: 'response.output_text.delta', data: { type: 'response.output_text.delta', item_id: item.id,
-      output_index: 0, content_index: 0, delta: action.text } });
+    events.push({
+      event: 'response.output_text.delta',
+      data: {
+        type: 'response.output_text.delta',
+        item_id: item.id,
+        output_index: 0,
+        content_index: 0,
+        delta: action.text,
+      },
+    });
   }
   events.push(
     { event: 'response.output_item.done', data: { type: 'response.output_item.done', output_index: 0, item } },
@@ -322,46 +410,90 @@ function replyResponses(res: ServerResponse, body: Record<string, unknown>, acti
 
 function replyChat(res: ServerResponse, body: Record<string, unknown>, action: Action, step: number): void {
   const model = typeof body.model === 'string' ? body.model : 'mock-model';
-  const base = { id: `chatcmpl-lg-${Date.now()}-${step}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model };
+  const base = {
+    id: `chatcmpl-lg-${Date.now()}-${step}`,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model,
+  };
   const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
   const tool = chatShellTool(body) ?? 'bash';
-  const args = action.type !== 'tool' ? ''
-    : action.step ? JSON.stringify(action.step.input)
-    : tool === 'run_commands' ? JSON.stringify({ commands: [action.command] })
-    : JSON.stringify({ command: action.command, description: `scripted step ${step}` });
+  const args =
+    action.type !== 'tool'
+      ? ''
+      : action.step
+        ? JSON.stringify(action.step.input)
+        : tool === 'run_commands'
+          ? JSON.stringify({ commands: [action.command] })
+          : JSON.stringify({ command: action.command, description: `scripted step ${step}` });
   const fnName = action.type === 'tool' && action.step ? action.step.name : tool;
   if (body.stream !== true) {
-    const message = action.type === 'tool'
-      ? { role: 'assistant', content: null, tool_calls: [{ id: action.id, type: 'function', function: { name: fnName, arguments: args } }] }
-      : { role: 'assistant', content: action.text };
-    json(res, 200, { ...base, object: 'chat.completion',
-      choices: [{ index: 0, message, finish_reason: action.type === 'tool' ? 'tool_calls' : 'stop' }], usage });
+    const message =
+      action.type === 'tool'
+        ? {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: action.id, type: 'function', function: { name: fnName, arguments: args } }],
+          }
+        : { role: 'assistant', content: action.text };
+    json(res, 200, {
+      ...base,
+      object: 'chat.completion',
+      choices: [{ index: 0, message, finish_reason: action.type === 'tool' ? 'tool_calls' : 'stop' }],
+      usage,
+    });
     return;
   }
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ data: { ...base, choices, ...extra } });
-  const events = action.type === 'tool'
-    ? [
-      chunk([{ index: 0, delta: { role: 'assistant', content: null, tool_calls: [{ index: 0, id: action.id, type: 'function',
-        function: { name: fnName, arguments: '' } }] }, finish_reason: null }]),
-      chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args } }] }, finish_reason: null }]),
-      chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]),
-    ]
-    : [
-      chunk([{ index: 0, delta: { role: 'assistant', content: action.text }, finish_reason: null }]),
-      chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]),
-    ];
+  const events =
+    action.type === 'tool'
+      ? [
+          chunk([
+            {
+              index: 0,
+              delta: {
+                role: 'assistant',
+                content: null,
+                tool_calls: [{ index: 0, id: action.id, type: 'function', function: { name: fnName, arguments: '' } }],
+              },
+              finish_reason: null,
+            },
+          ]),
+          chunk([
+            { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args } }] }, finish_reason: null },
+          ]),
+          chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]),
+        ]
+      : [
+          chunk([{ index: 0, delta: { role: 'assistant', content: action.text }, finish_reason: null }]),
+          chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]),
+        ];
   sse(res, [...events, chunk([], { usage }), { data: '[DONE]' }]);
 }
 
 /** Gemini API: one candidate; `:streamGenerateContent?alt=sse` gets it as a single SSE data chunk. */
-function replyGemini(res: ServerResponse, url: string, body: Record<string, unknown>, action: Action, step: number): void {
+function replyGemini(
+  res: ServerResponse,
+  url: string,
+  body: Record<string, unknown>,
+  action: Action,
+  step: number,
+): void {
   const config = isRecord(body.generationConfig) ? body.generationConfig : {};
-  const wantsJson = config.responseMimeType === 'application/json' || 'responseJsonSchema' in config || 'responseSchema' in config;
-  const part = action.type === 'tool'
-    ? action.step ? { functionCall: { name: action.step.name, args: action.step.input } }
-    : { functionCall: { name: 'run_shell_command', args: { command: action.command, description: `scripted step ${step}` } } }
-    // Side calls that want JSON (routing, next-speaker checks) get an empty object rather than prose.
-    : { text: wantsJson ? '{}' : action.text };
+  const wantsJson =
+    config.responseMimeType === 'application/json' || 'responseJsonSchema' in config || 'responseSchema' in config;
+  const part =
+    action.type === 'tool'
+      ? action.step
+        ? { functionCall: { name: action.step.name, args: action.step.input } }
+        : {
+            functionCall: {
+              name: 'run_shell_command',
+              args: { command: action.command, description: `scripted step ${step}` },
+            },
+          }
+      : // Side calls that want JSON (routing, next-speaker checks) get an empty object rather than prose.
+        { text: wantsJson ? '{}' : action.text };
   const reply = {
     candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
     usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
@@ -399,7 +531,10 @@ export class MockModelServer {
   private script: Script = { turns: [] };
   private seq = 0;
 
-  private constructor(private readonly server: Server, readonly port: number) {}
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+  ) {}
 
   static async start(script?: Script): Promise<MockModelServer> {
     let self: MockModelServer | undefined;
@@ -451,7 +586,17 @@ export class MockModelServer {
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const protocol = protocolOf(method, url);
-    const rec: RecordedRequest = { seq: ++this.seq, method, url, protocol, body: null, kind: 'other', turn: null, stepsDone: null, reply: '' };
+    const rec: RecordedRequest = {
+      seq: ++this.seq,
+      method,
+      url,
+      protocol,
+      body: null,
+      kind: 'other',
+      turn: null,
+      stepsDone: null,
+      reply: '',
+    };
     this.requests.push(rec);
 
     if (method === 'POST' && /:countTokens$/.test(url.split('?')[0] ?? '')) {
@@ -494,10 +639,18 @@ export class MockModelServer {
     const done = items.slice(pos.markerIndex + 1).filter((it) => it.kind === 'call').length;
     rec.stepsDone = done;
 
-    const expectedTools: readonly string[] = protocol === 'anthropic' ? ['Bash'] : protocol === 'responses' ? ['exec_command']
-      : protocol === 'gemini' ? ['run_shell_command'] : CHAT_SHELL_TOOLS;
+    const expectedTools: readonly string[] =
+      protocol === 'anthropic'
+        ? ['Bash']
+        : protocol === 'responses'
+          ? ['exec_command']
+          : protocol === 'gemini'
+            ? ['run_shell_command']
+            : CHAT_SHELL_TOOLS;
     if (!expectedTools.some((t) => toolNames(body).includes(t))) {
-      this.problems.push(`${url}: the agent did not offer a shell tool (${expectedTools.join(' | ')}; offered: ${toolNames(body).join(', ')})`);
+      this.problems.push(
+        `${url}: the agent did not offer a shell tool (${expectedTools.join(' | ')}; offered: ${toolNames(body).join(', ')})`,
+      );
     }
     const turn = this.script.turns[pos.turn - 1];
     let action: Action;
@@ -507,17 +660,26 @@ export class MockModelServer {
     } else if (done < turn.commands.length) {
       const next = turn.commands[done] ?? '';
       const id = `call_lg_t${pos.turn}_s${done + 1}`;
-      action = typeof next === 'string' ? { type: 'tool', command: next, id } : { type: 'tool', command: '', id, step: next };
+      action =
+        typeof next === 'string' ? { type: 'tool', command: next, id } : { type: 'tool', command: '', id, step: next };
     } else {
       action = { type: 'text', text: turn.finalText ?? `Done with turn ${pos.turn}.` };
     }
     // Claude's tool_use ids conventionally start with toolu_; the other two accept any id.
     if (action.type === 'tool' && protocol === 'anthropic') action.id = action.id.replace(/^call_/, 'toolu_');
-    rec.reply = action.type === 'tool' ? `tool: ${action.step ? action.step.name : action.command}` : `text: ${action.text}`;
+    rec.reply =
+      action.type === 'tool' ? `tool: ${action.step ? action.step.name : action.command}` : `text: ${action.text}`;
     this.send(protocol, res, url, body, action, done + 1);
   }
 
-  private send(protocol: Protocol, res: ServerResponse, url: string, body: Record<string, unknown>, action: Action, step: number): void {
+  private send(
+    protocol: Protocol,
+    res: ServerResponse,
+    url: string,
+    body: Record<string, unknown>,
+    action: Action,
+    step: number,
+  ): void {
     if (protocol === 'anthropic') replyAnthropic(res, body, action, step);
     else if (protocol === 'responses') replyResponses(res, body, action, step);
     else if (protocol === 'gemini') replyGemini(res, url, body, action, step);
@@ -547,9 +709,18 @@ export class MockModelServer {
       callIdx.forEach((idx, k) => {
         const next = callIdx[k + 1] ?? after.length;
         const call = after[idx];
-        const text = after.slice(idx + 1, next).map((it) => ('text' in it ? it.text : '')).filter(Boolean).join('\n');
-        byKey.set(`${pos.turn}:${k + 1}`, { protocol: rec.protocol as Protocol, turn: pos.turn, step: k + 1,
-          command: call && call.kind === 'call' ? call.command : '', text });
+        const text = after
+          .slice(idx + 1, next)
+          .map((it) => ('text' in it ? it.text : ''))
+          .filter(Boolean)
+          .join('\n');
+        byKey.set(`${pos.turn}:${k + 1}`, {
+          protocol: rec.protocol as Protocol,
+          turn: pos.turn,
+          step: k + 1,
+          command: call && call.kind === 'call' ? call.command : '',
+          text,
+        });
       });
     }
     return [...byKey.values()].sort((a, b) => a.turn - b.turn || a.step - b.step);

@@ -6,8 +6,18 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFi
 import { join } from 'node:path';
 import { parse as parseJsonc, stringify as stringifyJsonc } from 'comment-json';
 import {
-  agentStatus, baseEnv, finish, jsonLines, makeHome, openCodeConfig, requireBin, RUN_TIMEOUT_MS, runProcess,
-  type AgentRun, type MoreAgentName, type RunOptions,
+  agentStatus,
+  baseEnv,
+  finish,
+  jsonLines,
+  makeHome,
+  openCodeConfig,
+  requireBin,
+  RUN_TIMEOUT_MS,
+  runProcess,
+  type AgentRun,
+  type MoreAgentName,
+  type RunOptions,
 } from './agents.ts';
 import { promptFor, type MockModelServer } from './mock-server.ts';
 
@@ -46,8 +56,16 @@ export async function runGemini(projectDir: string, server: MockModelServer, opt
   mergeJson(join(home, '.gemini', 'trustedFolders.json'), { [repo]: 'TRUST_FOLDER' });
   const env = { ...baseEnv(home, opts), GOOGLE_GEMINI_BASE_URL: server.baseUrl, GEMINI_API_KEY: 'dummy' };
   // --yolo: without it headless mode offers only read-only tools (no run_shell_command).
-  const args = ['-p', promptFor(opts.turn ?? 1), '--yolo', '-o', 'stream-json', '-m', 'gemini-2.5-pro',
-    ...(opts.resumeSession ? ['--resume', 'latest'] : [])];
+  const args = [
+    '-p',
+    promptFor(opts.turn ?? 1),
+    '--yolo',
+    '-o',
+    'stream-json',
+    '-m',
+    'gemini-2.5-pro',
+    ...(opts.resumeSession ? ['--resume', 'latest'] : []),
+  ];
   const r = await runProcess(bin, args, { cwd: projectDir, env, timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
   return finish('gemini', home, r, opts.resumeSession ?? firstString(r.stdout, 'session_id'));
 }
@@ -65,16 +83,32 @@ export async function runQwen(projectDir: string, server: MockModelServer, opts:
     memory: { enableManagedAutoMemory: false },
   });
   // The three OPENAI_* together select auth type "openai"; folder trust is off by default in 0.24.
-  const env = { ...baseEnv(home, opts), OPENAI_BASE_URL: `${server.baseUrl}/v1`, OPENAI_API_KEY: 'dummy', OPENAI_MODEL: 'mock-model',
-    QWEN_CODE_SUPPRESS_YOLO_WARNING: '1' };
-  const args = ['-p', promptFor(opts.turn ?? 1), '--yolo', '-o', 'stream-json', ...(opts.resumeSession ? ['--continue'] : [])];
+  const env = {
+    ...baseEnv(home, opts),
+    OPENAI_BASE_URL: `${server.baseUrl}/v1`,
+    OPENAI_API_KEY: 'dummy',
+    OPENAI_MODEL: 'mock-model',
+    QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
+  };
+  const args = [
+    '-p',
+    promptFor(opts.turn ?? 1),
+    '--yolo',
+    '-o',
+    'stream-json',
+    ...(opts.resumeSession ? ['--continue'] : []),
+  ];
   const r = await runProcess(bin, args, { cwd: projectDir, env, timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
   return finish('qwen', home, r, opts.resumeSession ?? firstString(r.stdout, 'session_id'));
 }
 
 // --- GitHub Copilot CLI 1.0.102 ---------------------------------------------------------------------
 
-export async function runCopilot(projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
+export async function runCopilot(
+  projectDir: string,
+  server: MockModelServer,
+  opts: RunOptions = {},
+): Promise<AgentRun> {
   const bin = requireBin('copilot');
   const status = agentStatus('copilot');
   const home = opts.home ?? makeHome('copilot');
@@ -85,7 +119,10 @@ export async function runCopilot(projectDir: string, server: MockModelServer, op
   const current = (existsSync(config) ? parseJsonc(readFileSync(config, 'utf8')) : {}) as { trustedFolders?: string[] };
   if (!(current.trustedFolders ?? []).includes(repo)) {
     mkdirSync(join(home, '.copilot'), { recursive: true });
-    writeFileSync(config, `${stringifyJsonc({ ...current, trustedFolders: [...(current.trustedFolders ?? []), repo] }, null, 2)}\n`);
+    writeFileSync(
+      config,
+      `${stringifyJsonc({ ...current, trustedFolders: [...(current.trustedFolders ?? []), repo] }, null, 2)}\n`,
+    );
   }
   const env = {
     ...baseEnv(home, opts),
@@ -99,18 +136,32 @@ export async function runCopilot(projectDir: string, server: MockModelServer, op
     COPILOT_AUTO_UPDATE: 'false',
   };
   // --allow-all: --allow-all-tools alone still refuses paths outside the project.
-  const args = ['-p', promptFor(opts.turn ?? 1), '--allow-all', '--output-format', 'json', '--no-auto-update',
-    '--log-dir', join(home, 'copilot-logs'), ...(opts.resumeSession ? [`--resume=${opts.resumeSession}`] : [])];
+  const args = [
+    '-p',
+    promptFor(opts.turn ?? 1),
+    '--allow-all',
+    '--output-format',
+    'json',
+    '--no-auto-update',
+    '--log-dir',
+    join(home, 'copilot-logs'),
+    ...(opts.resumeSession ? [`--resume=${opts.resumeSession}`] : []),
+  ];
   const r = await runProcess(bin, args, { cwd: projectDir, env, timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
   // The final {"type":"result"} event names the session.
-  return finish('copilot', home, r, opts.resumeSession ?? firstString(r.stdout, 'sessionId') ?? onlyEntry(join(home, '.copilot', 'session-state')));
+  return finish(
+    'copilot',
+    home,
+    r,
+    opts.resumeSession ?? firstString(r.stdout, 'sessionId') ?? onlyEntry(join(home, '.copilot', 'session-state')),
+  );
 }
 
 /** The one session folder a fresh HOME holds after its first run (Copilot and Cline keep one per session). */
 function onlyEntry(dir: string): string | null {
   if (!existsSync(dir)) return null;
   const ids = readdirSync(dir);
-  return ids.length === 1 ? ids[0] ?? null : null;
+  return ids.length === 1 ? (ids[0] ?? null) : null;
 }
 
 // --- Cline 3.0.65 -----------------------------------------------------------------------------------
@@ -132,10 +183,18 @@ export async function runCline(projectDir: string, server: MockModelServer, opts
   const timeoutMs = opts.timeoutMs ?? RUN_TIMEOUT_MS;
   // A hand-written providers.json (without updatedAt) is ignored and Cline falls back to its own cloud
   // provider, so the provider is set the way a user does: `cline auth`.
-  const auth = await runProcess(bin, ['auth', '-p', 'openai', '-k', 'dummy', '-m', 'mock-model', '-b', `${server.baseUrl}/v1`],
-    { cwd: home, env: clineEnv(home), timeoutMs: 60_000 });
+  const auth = await runProcess(
+    bin,
+    ['auth', '-p', 'openai', '-k', 'dummy', '-m', 'mock-model', '-b', `${server.baseUrl}/v1`],
+    { cwd: home, env: clineEnv(home), timeoutMs: 60_000 },
+  );
   if (auth.exitCode !== 0 || auth.timedOut) {
-    return finish('cline', home, { ...auth, stderr: `[runner] cline auth failed\n${auth.stdout}\n${auth.stderr}` }, null);
+    return finish(
+      'cline',
+      home,
+      { ...auth, stderr: `[runner] cline auth failed\n${auth.stdout}\n${auth.stderr}` },
+      null,
+    );
   }
   // --json needs the prompt as an argument; auto-approve is on by default. A resume (--id) cannot run
   // headless in 3.0.65: the CLI switches to interactive mode and drops the prompt (see more-agents.test.ts).
@@ -168,8 +227,15 @@ export async function runKilo(projectDir: string, server: MockModelServer, opts:
     KILO_DISABLE_SESSION_INGEST: '1',
     KILO_DISABLE_CODEBASE_INDEXING: '1',
   };
-  const args = ['run', '--print-logs', '--format', 'json', '--auto',
-    ...(opts.resumeSession ? ['--session', opts.resumeSession] : []), promptFor(opts.turn ?? 1)];
+  const args = [
+    'run',
+    '--print-logs',
+    '--format',
+    'json',
+    '--auto',
+    ...(opts.resumeSession ? ['--session', opts.resumeSession] : []),
+    promptFor(opts.turn ?? 1),
+  ];
   const r = await runProcess(bin, args, { cwd: projectDir, env, timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
   let sessionId: string | null = opts.resumeSession ?? null;
   for (const ev of jsonLines(r.stdout)) {
@@ -180,7 +246,12 @@ export async function runKilo(projectDir: string, server: MockModelServer, opts:
   return finish('kilo', home, r, sessionId);
 }
 
-export function runMoreAgent(agent: MoreAgentName, projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
+export function runMoreAgent(
+  agent: MoreAgentName,
+  projectDir: string,
+  server: MockModelServer,
+  opts: RunOptions = {},
+): Promise<AgentRun> {
   if (agent === 'gemini') return runGemini(projectDir, server, opts);
   if (agent === 'qwen') return runQwen(projectDir, server, opts);
   if (agent === 'copilot') return runCopilot(projectDir, server, opts);
@@ -200,7 +271,10 @@ export function processesUsingHome(home: string): Array<{ pid: number; cmd: stri
     try {
       const environ = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
       if (!environ.includes(`HOME=${home}`)) continue;
-      found.push({ pid: Number(entry), cmd: readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim() });
+      found.push({
+        pid: Number(entry),
+        cmd: readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim(),
+      });
     } catch {
       // Gone meanwhile, or not ours to read.
     }

@@ -10,7 +10,17 @@ import { openCodeWarmTemplate, type AgentName } from './agents.ts';
 import type { ToolStep } from './mock-server.ts';
 
 /** The scenarios of scenarios.test.ts, by id (the test name starts with it). */
-export type ScenarioId = 'loop' | 'progress' | 'new turn' | 'hang guard' | 'cycle' | 'edits' | 'green edits' | 'fail-open' | 'stop rule' | 'unattended';
+export type ScenarioId =
+  | 'loop'
+  | 'progress'
+  | 'new turn'
+  | 'hang guard'
+  | 'cycle'
+  | 'edits'
+  | 'green edits'
+  | 'fail-open'
+  | 'stop rule'
+  | 'unattended';
 
 export interface AgentRow {
   agent: AgentName;
@@ -47,7 +57,10 @@ export const ROWS: AgentRow[] = [
     agent: 'claude',
     writes: [GUARD_PATH, '.claude/settings.json', 'CLAUDE.md'],
     concurrent: false,
-    edit: (repo, from, to) => ({ name: 'Edit', input: { file_path: join(repo, 'app.js'), old_string: from, new_string: to } }),
+    edit: (repo, from, to) => ({
+      name: 'Edit',
+      input: { file_path: join(repo, 'app.js'), old_string: from, new_string: to },
+    }),
     beforeEdits: (repo) => [{ name: 'Read', input: { file_path: join(repo, 'app.js') } }],
     prepareEdits(repo) {
       // In -p mode an edit needs acceptEdits (an allow rule alone is refused); added to the scaffolded settings.
@@ -61,7 +74,11 @@ export const ROWS: AgentRow[] = [
     agent: 'codex',
     writes: [GUARD_PATH, '.codex/hooks.json', '.codex/config.toml'],
     concurrent: false,
-    edit: (_repo, from, to) => ({ name: 'apply_patch', input: `*** Begin Patch\n*** Update File: app.js\n@@\n-${from}\n+${to}\n*** End Patch\n`, custom: true }),
+    edit: (_repo, from, to) => ({
+      name: 'apply_patch',
+      input: `*** Begin Patch\n*** Update File: app.js\n@@\n-${from}\n+${to}\n*** End Patch\n`,
+      custom: true,
+    }),
     prepareEdits(repo) {
       // Codex offers apply_patch only to a model in its catalog: the mock answers whatever the name.
       const path = join(repo, '.codex', 'config.toml');
@@ -74,7 +91,10 @@ export const ROWS: AgentRow[] = [
     // The guard runs inside the plugin: no hook file.
     writes: ['.opencode/plugins/loop-guard.js'],
     concurrent: false,
-    edit: (repo, from, to) => ({ name: 'edit', input: { filePath: join(repo, 'app.js'), oldString: from, newString: to } }),
+    edit: (repo, from, to) => ({
+      name: 'edit',
+      input: { filePath: join(repo, 'app.js'), oldString: from, newString: to },
+    }),
     warm: openCodeWarmTemplate,
     ruleVia: 'AGENTS.md, which OpenCode reads itself',
     skip: { 'fail-open': 'the guard runs in-process in the plugin: there is no hook command to fail' },
@@ -83,7 +103,10 @@ export const ROWS: AgentRow[] = [
     agent: 'gemini',
     writes: [GUARD_PATH, '.gemini/settings.json', 'GEMINI.md'],
     concurrent: true,
-    edit: (repo, from, to) => ({ name: 'replace', input: { file_path: join(repo, 'app.js'), old_string: from, new_string: to, instruction: 'bump v' } }),
+    edit: (repo, from, to) => ({
+      name: 'replace',
+      input: { file_path: join(repo, 'app.js'), old_string: from, new_string: to, instruction: 'bump v' },
+    }),
     ruleVia: "GEMINI.md's @AGENTS.md import",
   },
   {
@@ -97,7 +120,10 @@ export const ROWS: AgentRow[] = [
     agent: 'qwen',
     writes: [GUARD_PATH, '.qwen/settings.json'],
     concurrent: true,
-    edit: (repo, from, to) => ({ name: 'edit', input: { file_path: join(repo, 'app.js'), old_string: from, new_string: to } }),
+    edit: (repo, from, to) => ({
+      name: 'edit',
+      input: { file_path: join(repo, 'app.js'), old_string: from, new_string: to },
+    }),
     // Qwen refuses to edit a file the session has not read ("has not been read in this session").
     beforeEdits: (repo) => [{ name: 'read_file', input: { file_path: join(repo, 'app.js') } }],
     ruleVia: 'AGENTS.md, which Qwen Code reads itself',
@@ -124,7 +150,10 @@ export const ROWS: AgentRow[] = [
     // A `kilo run` takes ~10 s to start on 2 cores (a Bun server per run): at most LOOP_GUARD_KILO_JOBS at a time.
     concurrent: true,
     jobs: Math.max(1, Number(process.env.LOOP_GUARD_KILO_JOBS) || 3),
-    edit: (repo, from, to) => ({ name: 'edit', input: { filePath: join(repo, 'app.js'), oldString: from, newString: to } }),
+    edit: (repo, from, to) => ({
+      name: 'edit',
+      input: { filePath: join(repo, 'app.js'), oldString: from, newString: to },
+    }),
     ruleVia: 'AGENTS.md, which Kilo reads itself',
     // Kilo's stop is `client.session.abort`: an aborted `kilo run` (7.7.7) exits 1 with MessageAbortedError.
     stopped: { exitCode: 1, stdout: 'MessageAbortedError' },

@@ -14,7 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUARD_PATH } from '../../src/tools/markers.ts';
 import { agentStatus, describeRun, removeDir, runAgent, type AgentRun, type RunOptions } from './agents.ts';
 import { commitCount, FIRST_COMMIT_SUBJECT, lineCount, makeRepo, MARKER, scaffold } from './helpers.ts';
-import { startMockServer, turnMarker, type MockModelServer, type Script, type StepResult, type ToolStep } from './mock-server.ts';
+import {
+  startMockServer,
+  turnMarker,
+  type MockModelServer,
+  type Script,
+  type StepResult,
+  type ToolStep,
+} from './mock-server.ts';
 import { killProcesses, processesUsingHome } from './more-agents.ts';
 import { ROWS, type AgentRow, type ScenarioId } from './rows.ts';
 
@@ -44,12 +51,20 @@ const figures: string[] = [];
 afterAll(() => {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
   if (timings.length) {
-    const rows = timings.map((t) => `  ${t.agent.padEnd(9)} ${t.scenario.padEnd(11)} total ${s(t.totalMs).padStart(7)}   agent runs ${t.runMs.map(s).join(' + ')}`);
+    const rows = timings.map(
+      (t) =>
+        `  ${t.agent.padEnd(9)} ${t.scenario.padEnd(11)} total ${s(t.totalMs).padStart(7)}   agent runs ${t.runMs.map(s).join(' + ')}`,
+    );
     const agents = [...new Set(timings.map((t) => t.agent))];
-    const perAgent = agents.map((a) => `${a} ${s(timings.filter((t) => t.agent === a).reduce((n, t) => n + t.totalMs, 0))}`).join(', ');
-    console.log(`[agents] timings (a row's scenarios may overlap)\n${rows.join('\n')}\n  summed per agent: ${perAgent}`);
+    const perAgent = agents
+      .map((a) => `${a} ${s(timings.filter((t) => t.agent === a).reduce((n, t) => n + t.totalMs, 0))}`)
+      .join(', ');
+    console.log(
+      `[agents] timings (a row's scenarios may overlap)\n${rows.join('\n')}\n  summed per agent: ${perAgent}`,
+    );
   }
-  if (figures.length) console.log(`[agents] hand-off figures (${ASKS} asks of one failing command)\n${figures.join('\n')}`);
+  if (figures.length)
+    console.log(`[agents] hand-off figures (${ASKS} asks of one failing command)\n${figures.join('\n')}`);
 });
 
 /** At most `n` calls of the returned function's argument at once; a freed slot goes straight to the next waiter. */
@@ -72,12 +87,23 @@ function limiter(n: number) {
 /** One scenario's context: its scaffolded repo, script, mock server, settings, and the runs made so far. */
 class Scenario {
   readonly runs: AgentRun[] = [];
-  constructor(readonly row: AgentRow, readonly repo: string, readonly script: Script, readonly server: MockModelServer, readonly guardEnv: Record<string, string>,
-    readonly slot: <T>(fn: () => Promise<T>) => Promise<T>) {}
+  constructor(
+    readonly row: AgentRow,
+    readonly repo: string,
+    readonly script: Script,
+    readonly server: MockModelServer,
+    readonly guardEnv: Record<string, string>,
+    readonly slot: <T>(fn: () => Promise<T>) => Promise<T>,
+  ) {}
 
   /** One run, with whatever it left behind killed (and returned). */
-  async run(turn: number, opts: Omit<RunOptions, 'turn' | 'guardEnv'> = {}): Promise<{ run: AgentRun; leftovers: Array<{ pid: number; cmd: string }> }> {
-    const run = await this.slot(() => runAgent(this.row.agent, this.repo, this.server, { ...opts, turn, guardEnv: this.guardEnv }));
+  async run(
+    turn: number,
+    opts: Omit<RunOptions, 'turn' | 'guardEnv'> = {},
+  ): Promise<{ run: AgentRun; leftovers: Array<{ pid: number; cmd: string }> }> {
+    const run = await this.slot(() =>
+      runAgent(this.row.agent, this.repo, this.server, { ...opts, turn, guardEnv: this.guardEnv }),
+    );
     this.runs.push(run);
     const leftovers = processesUsingHome(run.home);
     killProcesses(leftovers);
@@ -93,7 +119,13 @@ class Scenario {
     expect(this.server.problems, `the mock saw unexpected requests\n${context}`).toEqual([]);
     expect(leftovers, `processes outlived the run\n${context}`).toEqual([]);
     const expected = this.script.turns[turn - 1]?.commands.length ?? 0;
-    const done = Math.max(-1, ...this.server.agentRequests().filter((r) => r.turn === turn).map((r) => r.stepsDone ?? -1));
+    const done = Math.max(
+      -1,
+      ...this.server
+        .agentRequests()
+        .filter((r) => r.turn === turn)
+        .map((r) => r.stepsDone ?? -1),
+    );
     expect(done, `the agent stopped before finishing the script of turn ${turn}\n${context}`).toBe(expected);
     return run;
   }
@@ -104,7 +136,9 @@ class Scenario {
 
   /** A readable dump of what the model got back per step, for assertion messages. */
   dump(turn = 1): string {
-    const steps = this.steps(turn).map((s) => `  step ${s.step} \`${s.command}\` ->\n    ${s.text.replace(/\n/g, '\n    ')}`).join('\n');
+    const steps = this.steps(turn)
+      .map((s) => `  step ${s.step} \`${s.command}\` ->\n    ${s.text.replace(/\n/g, '\n    ')}`)
+      .join('\n');
     return `model received (turn ${turn}):\n${steps}\n${this.runs.map((r) => describeRun(r)).join('\n')}`;
   }
 }
@@ -125,16 +159,21 @@ function repeated(row: AgentRow, command: string, n: number): string[] {
 }
 
 function gitStatus(dir: string): string {
-  return execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir } });
+  return execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir },
+  });
 }
 
 for (const row of ROWS) {
   const { agent } = row;
   (row.concurrent ? describe.concurrent : describe)(`${agent}: the guard in the real CLI`, () => {
     if (!selected.includes(agent)) {
-      if (requireAll) it('is required (LOOP_GUARD_REQUIRE_AGENTS=1) but deselected by LOOP_GUARD_AGENTS', () => {
-        throw new Error(`LOOP_GUARD_AGENTS=${process.env.LOOP_GUARD_AGENTS} leaves out ${agent}`);
-      });
+      if (requireAll)
+        it('is required (LOOP_GUARD_REQUIRE_AGENTS=1) but deselected by LOOP_GUARD_AGENTS', () => {
+          throw new Error(`LOOP_GUARD_AGENTS=${process.env.LOOP_GUARD_AGENTS} leaves out ${agent}`);
+        });
       else it.skip(`deselected by LOOP_GUARD_AGENTS=${process.env.LOOP_GUARD_AGENTS}`, () => {});
       return;
     }
@@ -144,12 +183,20 @@ for (const row of ROWS) {
       beforeAll(async () => {
         const t0 = Date.now();
         const warm = await row.warm!();
-        console.log(`[agents] ${agent} warm-up ${warm ? 'ready' : 'UNAVAILABLE (runs will be slower)'} in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+        console.log(
+          `[agents] ${agent} warm-up ${warm ? 'ready' : 'UNAVAILABLE (runs will be slower)'} in ${((Date.now() - t0) / 1000).toFixed(1)}s`,
+        );
       }, 300_000);
     }
 
     /** Every scenario fails with the install reason when the CLI is missing: never a silent pass. */
-    const scenario = (id: ScenarioId, name: string, scriptOf: Script | ((repo: string) => Script), body: (s: Scenario) => Promise<void>, guardEnv: Record<string, string> = {}) => {
+    const scenario = (
+      id: ScenarioId,
+      name: string,
+      scriptOf: Script | ((repo: string) => Script),
+      body: (s: Scenario) => Promise<void>,
+      guardEnv: Record<string, string> = {},
+    ) => {
       const why = row.skip?.[id];
       if (why) return it.skip(`${id}: ${why}`, () => {});
       return it(`${id}: ${name}`, async () => {
@@ -168,7 +215,12 @@ for (const row of ROWS) {
           ok = true;
         } finally {
           await server.close();
-          timings.push({ agent, scenario: id, totalMs: Date.now() - started, runMs: s?.runs.map((r) => r.durationMs) ?? [] });
+          timings.push({
+            agent,
+            scenario: id,
+            totalMs: Date.now() - started,
+            runMs: s?.runs.map((r) => r.durationMs) ?? [],
+          });
           const dirs = [repo, ...new Set(s?.runs.map((r) => r.home) ?? [])];
           if (ok && !keepTmp) for (const d of dirs) removeDir(d);
           else console.log(`[agents] ${agent}: kept for inspection: ${dirs.join(' ')}`);
@@ -176,14 +228,20 @@ for (const row of ROWS) {
       });
     };
 
-    scenario('loop', 'warns by the 3rd identical result, refuses the 5th and 6th attempts',
+    scenario(
+      'loop',
+      'warns by the 3rd identical result, refuses the 5th and 6th attempts',
       { turns: [{ commands: repeated(row, LOOP_CMD, 6) }] },
       async (s) => {
         await s.turn(1);
         const steps = s.steps();
         const dump = s.dump();
-        expect(steps.map((x) => x.step), dump).toEqual([1, 2, 3, 4, 5, 6]);
-        for (const i of [0, 1, 2, 3]) expect(steps[i]?.text, `step ${i + 1} should have run\n${dump}`).toContain(LOOP_RAN);
+        expect(
+          steps.map((x) => x.step),
+          dump,
+        ).toEqual([1, 2, 3, 4, 5, 6]);
+        for (const i of [0, 1, 2, 3])
+          expect(steps[i]?.text, `step ${i + 1} should have run\n${dump}`).toContain(LOOP_RAN);
         expect(steps[0]?.text, `no warning after the first result\n${dump}`).not.toContain(MARKER);
         expect(steps[2]?.text, `warning after the 3rd identical result\n${dump}`).toContain(MARKER);
         for (const i of [4, 5]) {
@@ -193,23 +251,34 @@ for (const row of ROWS) {
         expect(lineCount(s.repo, 'ran.txt'), `exactly 4 attempts ran\n${dump}`).toBe(4);
       },
       // Refusals only: the hand-off that would end this run is the unattended scenario's subject.
-      { LOOP_GUARD_HANDOFF: '0' });
+      { LOOP_GUARD_HANDOFF: '0' },
+    );
 
-    scenario('progress', 'a command whose output changes every time is never flagged',
+    scenario(
+      'progress',
+      'a command whose output changes every time is never flagged',
       { turns: [{ commands: repeated(row, PROGRESS_CMD, 6) }] },
       async (s) => {
         await s.turn(1);
         const steps = s.steps();
         const dump = s.dump();
-        expect(steps.map((x) => x.step), dump).toEqual([1, 2, 3, 4, 5, 6]);
+        expect(
+          steps.map((x) => x.step),
+          dump,
+        ).toEqual([1, 2, 3, 4, 5, 6]);
         steps.forEach((step, i) => {
           expect(step.text, `no loop-guard text at step ${i + 1}\n${dump}`).not.toContain(MARKER);
-          expect(step.text, `step ${i + 1} saw its own line count\n${dump}`).toMatch(new RegExp(`(^|\\D)${i + 1}(\\D|$)`, 'm'));
+          expect(step.text, `step ${i + 1} saw its own line count\n${dump}`).toMatch(
+            new RegExp(`(^|\\D)${i + 1}(\\D|$)`, 'm'),
+          );
         });
         expect(lineCount(s.repo, 'ran.txt'), dump).toBe(6);
-      });
+      },
+    );
 
-    scenario('new turn', 'after a refusal, a new user message lets the command run again',
+    scenario(
+      'new turn',
+      'after a refusal, a new user message lets the command run again',
       { turns: [{ commands: repeated(row, LOOP_CMD, 5) }, { commands: [LOOP_CMD] }] },
       async (s) => {
         const first = await s.turn(1);
@@ -220,14 +289,20 @@ for (const row of ROWS) {
         await s.turn(2, { home: first.home, resumeSession: first.sessionId ?? undefined });
         const dump = s.dump(2);
         const turn2 = s.server.agentRequests().find((r) => r.turn === 2);
-        expect(JSON.stringify(turn2?.body ?? ''), `turn 2 must carry turn 1's history (a resumed session)\n${dump}`).toContain(turnMarker(1));
+        expect(
+          JSON.stringify(turn2?.body ?? ''),
+          `turn 2 must carry turn 1's history (a resumed session)\n${dump}`,
+        ).toContain(turnMarker(1));
         const again = s.steps(2)[0];
         expect(again?.text, `the command ran again in the new turn\n${dump}`).toContain(LOOP_RAN);
         expect(again?.text, `no refusal in the new turn\n${dump}`).not.toContain(MARKER);
         expect(lineCount(s.repo, 'ran.txt'), dump).toBe(5);
-      });
+      },
+    );
 
-    scenario('hang guard', '`git commit` without -m is refused before it runs; `git log` output reaches the model (in a "type": "module" package)',
+    scenario(
+      'hang guard',
+      '`git commit` without -m is refused before it runs; `git log` output reaches the model (in a "type": "module" package)',
       { turns: [{ commands: ['git commit --allow-empty', 'git log'] }] },
       async (s) => {
         // An ES-module package: a plugin loader (Cline's jiti, OpenCode's and Kilo's Bun) must still run our files.
@@ -240,15 +315,21 @@ for (const row of ROWS) {
         expect(commitCount(s.repo), `no commit was made\n${dump}`).toBe(before);
         expect(steps[1]?.text, `git log output reached the model\n${dump}`).toContain(FIRST_COMMIT_SUBJECT);
         expect(steps[1]?.text, `git log was not refused\n${dump}`).not.toContain(MARKER);
-      });
+      },
+    );
 
-    scenario('cycle', 'A,B,A,B… is caught: a warning by step 6, later attempts refused',
+    scenario(
+      'cycle',
+      'A,B,A,B… is caught: a warning by step 6, later attempts refused',
       { turns: [{ commands: Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? CYCLE_A : CYCLE_B)) }] },
       async (s) => {
         await s.turn(1);
         const steps = s.steps();
         const dump = s.dump();
-        expect(steps.map((x) => x.step), dump).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        expect(
+          steps.map((x) => x.step),
+          dump,
+        ).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
         expect(steps[0]?.text, dump).not.toContain(MARKER);
         expect(steps[1]?.text, dump).not.toContain(MARKER);
         const firstFlag = steps.findIndex((x) => x.text.includes(MARKER)) + 1;
@@ -259,10 +340,13 @@ for (const row of ROWS) {
         expect(steps[9]?.text, `the last attempt was refused with our reason\n${dump}`).toContain(MARKER);
         expect(steps[9]?.text, `the last attempt did not run\n${dump}`).not.toContain('No such file');
       },
-      { LOOP_GUARD_HANDOFF: '0' });
+      { LOOP_GUARD_HANDOFF: '0' },
+    );
 
     // Change is progress (issue 9): the model edits with the agent's own edit tool between reruns of the same test.
-    scenario('edits', 'the same failing test rerun after each edit with the edit tool is never refused',
+    scenario(
+      'edits',
+      'the same failing test rerun after each edit with the edit tool is never refused',
       (repo) => editScript(row, repo, false),
       async (s) => {
         await s.turn(1);
@@ -274,10 +358,15 @@ for (const row of ROWS) {
           expect(t.text, `step ${t.step}: not refused\n${dump}`).not.toContain('was not run');
           expect(t.text, `step ${t.step}: no repeat warning\n${dump}`).not.toContain('same result');
         }
-        expect(readFileSync(join(s.repo, 'app.js'), 'utf8'), `the five edits were made\n${dump}`).toContain('const v = 5;');
-      });
+        expect(readFileSync(join(s.repo, 'app.js'), 'utf8'), `the five edits were made\n${dump}`).toContain(
+          'const v = 5;',
+        );
+      },
+    );
 
-    scenario('green edits', 'a green test rerun after each of several edits is never warned',
+    scenario(
+      'green edits',
+      'a green test rerun after each of several edits is never warned',
       (repo) => editScript(row, repo, true),
       async (s) => {
         await s.turn(1);
@@ -286,10 +375,15 @@ for (const row of ROWS) {
         expect(steps.filter((x) => x.command === TEST_CMD).length, dump).toBe(6);
         for (const x of steps) expect(x.text, `step ${x.step}: no loop-guard text\n${dump}`).not.toContain(MARKER);
         for (const t of steps.filter((x) => x.command === TEST_CMD)) expect(t.text, dump).toContain(GREEN_TEXT);
-        expect(readFileSync(join(s.repo, 'app.js'), 'utf8'), `the five edits were made\n${dump}`).toContain('const v = 5;');
-      });
+        expect(readFileSync(join(s.repo, 'app.js'), 'utf8'), `the five edits were made\n${dump}`).toContain(
+          'const v = 5;',
+        );
+      },
+    );
 
-    scenario('fail-open', 'with the guard file gone, every command still runs (a crashing hook must not deny)',
+    scenario(
+      'fail-open',
+      'with the guard file gone, every command still runs (a crashing hook must not deny)',
       { turns: [{ commands: ['echo ran >> ran.txt', 'echo ran >> ran.txt'] }] },
       async (s) => {
         rmSync(join(s.repo, row.guardFile ?? GUARD_PATH));
@@ -300,33 +394,50 @@ for (const row of ROWS) {
           expect(step.text, `no refusal\n${dump}`).not.toMatch(/denied|blocked/i);
           expect(step.text, `no loop-guard text\n${dump}`).not.toContain(MARKER);
         }
-      });
+      },
+    );
 
-    scenario('stop rule', `the AGENTS.md rule reaches the model through ${row.ruleVia}`,
+    scenario(
+      'stop rule',
+      `the AGENTS.md rule reaches the model through ${row.ruleVia}`,
       { turns: [{ commands: ['echo hi'] }] },
       async (s) => {
         await s.turn(1);
-        const rule = readFileSync(join(s.repo, 'AGENTS.md'), 'utf8').split('\n').find((l) => /loop-guard/i.test(l) && l.length > 40 && !l.startsWith('<!--'));
+        const rule = readFileSync(join(s.repo, 'AGENTS.md'), 'utf8')
+          .split('\n')
+          .find((l) => /loop-guard/i.test(l) && l.length > 40 && !l.startsWith('<!--'));
         expect(rule, 'AGENTS.md carries our block').toBeTruthy();
         const first = s.server.agentRequests()[0];
-        expect(JSON.stringify(first?.body ?? ''), `the model's first request carries the AGENTS.md rule\n${s.dump()}`).toContain(JSON.stringify(rule).slice(1, 60));
-      });
+        expect(
+          JSON.stringify(first?.body ?? ''),
+          `the model's first request carries the AGENTS.md rule\n${s.dump()}`,
+        ).toContain(JSON.stringify(rule).slice(1, 60));
+      },
+    );
 
     // Issue 11: nobody writes again in an unattended run, so the ladder's last rung must really end it (each tool's
     // own stop), leave the note, and the next session must start from the note.
-    scenario('unattended', `${ASKS} asks for one failing command end within 8 model requests with a hand-off note; the next session reads it`,
+    scenario(
+      'unattended',
+      `${ASKS} asks for one failing command end within 8 model requests with a hand-off note; the next session reads it`,
       { turns: [{ commands: repeated(row, FAILING, ASKS) }, { commands: ['cat .agents/handoff.md'] }] },
       async (s) => {
         const { run, leftovers } = await s.run(1);
         const requests = s.server.agentRequests().filter((r) => r.turn === 1).length;
-        const context = `${describeRun(run, s.server)}\nsteps:\n${s.steps(1).map((x) => `  ${x.step}: ${x.text.slice(0, 300).replace(/\n/g, ' | ')}`).join('\n')}`;
+        const context = `${describeRun(run, s.server)}\nsteps:\n${s
+          .steps(1)
+          .map((x) => `  ${x.step}: ${x.text.slice(0, 300).replace(/\n/g, ' | ')}`)
+          .join('\n')}`;
         // Recorded before the asserts, so a run against an older build (LOOP_GUARD_CLI) still gives its "before" figure.
-        figures.push(`  ${agent.padEnd(9)} ${requests} model requests, command ran ${lineCount(s.repo, 'ran.txt')}×, exit ${run.exitCode}`);
+        figures.push(
+          `  ${agent.padEnd(9)} ${requests} model requests, command ran ${lineCount(s.repo, 'ran.txt')}×, exit ${run.exitCode}`,
+        );
         expect(run.timedOut, `run timed out\n${context}`).toBe(false);
         expect(leftovers, `processes outlived the stopped run\n${context}`).toEqual([]);
         expect(requests, `the run ended within 8 model requests\n${context}`).toBeLessThanOrEqual(8);
         expect(lineCount(s.repo, 'ran.txt'), `the command ran 4 times\n${context}`).toBe(4);
-        if (row.stopped) expect(run.exitCode, `how a run the hand-off ends exits\n${context}`).toBe(row.stopped.exitCode);
+        if (row.stopped)
+          expect(run.exitCode, `how a run the hand-off ends exits\n${context}`).toBe(row.stopped.exitCode);
         if (row.stopped?.stdout) expect(run.stdout, context).toContain(row.stopped.stdout);
 
         const notePath = join(s.repo, '.agents', 'handoff.md');
@@ -334,21 +445,29 @@ for (const row of ROWS) {
         const note = readFileSync(notePath, 'utf8');
         expect(note, 'the note names the refused command').toContain('echo ran >> ran.txt');
         expect(note, 'the note shows the failure').toContain(FAILURE_TEXT);
-        const twin = JSON.parse(readFileSync(join(s.repo, '.agents', 'handoff.json'), 'utf8')) as { handoffs: Array<{ tool: string; refused: Array<{ command: string; refusals: number }> }> };
+        const twin = JSON.parse(readFileSync(join(s.repo, '.agents', 'handoff.json'), 'utf8')) as {
+          handoffs: Array<{ tool: string; refused: Array<{ command: string; refusals: number }> }>;
+        };
         expect(twin.handoffs.at(-1)?.tool).toBe(agent);
         expect(twin.handoffs.at(-1)?.refused[0]?.refusals, 'two refusals, then the hand-off').toBe(3);
         expect(gitStatus(s.repo), 'the note is kept out of git').not.toContain('handoff');
-        figures.push(`  ${agent.padEnd(9)} note ${Buffer.byteLength(note)} B + json ${Buffer.byteLength(readFileSync(join(s.repo, '.agents', 'handoff.json')))} B`);
+        figures.push(
+          `  ${agent.padEnd(9)} note ${Buffer.byteLength(note)} B + json ${Buffer.byteLength(readFileSync(join(s.repo, '.agents', 'handoff.json')))} B`,
+        );
 
         // A fresh session (new HOME, nothing resumed): the instructions it loads carry the rule, and the file is there to read.
         const { run: next, leftovers: nextLeftovers } = await s.run(2);
         const first = s.server.agentRequests().find((r) => r.turn === 2);
         const nextContext = describeRun(next, s.server);
         expect(nextLeftovers, `processes outlived the next session\n${nextContext}`).toEqual([]);
-        expect(JSON.stringify(first?.body ?? ''), `the first request of the next session carries the AGENTS.md hand-off rule\n${nextContext}`).toContain('.agents/handoff.md');
+        expect(
+          JSON.stringify(first?.body ?? ''),
+          `the first request of the next session carries the AGENTS.md hand-off rule\n${nextContext}`,
+        ).toContain('.agents/handoff.md');
         const read = s.steps(2)[0]?.text ?? '';
         expect(read, `the next session read the note\n${nextContext}`).toContain(FAILURE_TEXT);
         expect(read, 'reading the note is never refused').not.toContain(MARKER);
-      });
+      },
+    );
   });
 }

@@ -21,14 +21,37 @@ afterAll(() => {
 interface Report {
   version: number;
   scope: { project: string | null; since: string | null; tools: string[] };
-  loops: Array<Record<string, unknown> & { tool: string; command: string; repeats: number; guard: { warnAt: number | null; refuseAt: number | null; handoffAt: number | null }; saved: { requests: number } }>;
-  totals: Record<string, unknown> & { sessions: number; loops: number; requests: number; byTool: Record<string, { sessions: number; loops: number }>; byProject: Array<{ project: string }>; byDay: unknown[] };
+  loops: Array<
+    Record<string, unknown> & {
+      tool: string;
+      command: string;
+      repeats: number;
+      guard: { warnAt: number | null; refuseAt: number | null; handoffAt: number | null };
+      saved: { requests: number };
+    }
+  >;
+  totals: Record<string, unknown> & {
+    sessions: number;
+    loops: number;
+    requests: number;
+    byTool: Record<string, { sessions: number; loops: number }>;
+    byProject: Array<{ project: string }>;
+    byDay: unknown[];
+  };
   waits: { count: number };
   guard: { warnings: number; refusals: number };
-  read: { files: number; unknownLines: number; oversizeLines: number; unreadable: Array<{ file: string; error: string }> };
+  read: {
+    files: number;
+    unknownLines: number;
+    oversizeLines: number;
+    unreadable: Array<{ file: string; error: string }>;
+  };
 }
 
-function audit(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string; json?: Report } {
+function audit(
+  args: string[],
+  env: Record<string, string> = {},
+): { status: number | null; stdout: string; stderr: string; json?: Report } {
   const r = runCli(['audit', ...args], { cwd, env: { ...homeEnv(home), ...env } });
   return { ...r, ...(args.includes('--json') && r.status === 0 ? { json: JSON.parse(r.stdout) as Report } : {}) };
 }
@@ -43,9 +66,18 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
     for (const l of rep.loops) {
       // Qwen Code and Cline stop a run at their own 5th identical call, so their sessions loop 4 times.
       const n = l.tool === 'qwen' || l.tool === 'cline' ? 4 : 6;
-      expect(l).toMatchObject({ command: LOOP_CMD, repeats: n, attempts: n, kind: 'repeat', project: '/home/dev/loop', exitCode: 2 });
+      expect(l).toMatchObject({
+        command: LOOP_CMD,
+        repeats: n,
+        attempts: n,
+        kind: 'repeat',
+        project: '/home/dev/loop',
+        exitCode: 2,
+      });
       // A missing directory: warned at the 2nd result, refused at the 5th attempt, and (retrying cannot fix it) handed off at the next.
-      expect(l.guard).toEqual(n === 6 ? { warnAt: 2, refuseAt: 5, handoffAt: 6 } : { warnAt: 2, refuseAt: null, handoffAt: null });
+      expect(l.guard).toEqual(
+        n === 6 ? { warnAt: 2, refuseAt: 5, handoffAt: 6 } : { warnAt: 2, refuseAt: null, handoffAt: null },
+      );
       expect(l.requests).toBe(n - 1);
       expect(l.tokens).toBe(15 * (n - 1));
       expect(l.saved.requests).toBe(n === 6 ? 1 : 0);
@@ -74,17 +106,54 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
     expect(rep.totals.byTool.gemini).toMatchObject({ sessions: 1, loops: 0 });
     expect(rep.totals.byTool.copilot).toMatchObject({ sessions: 1, loops: 0 });
     for (const t of ['qwen', 'cline', 'kilo']) expect(rep.totals.byTool[t], t).toMatchObject({ sessions: 2, loops: 1 });
-    expect(rep.totals.byProject.map((p) => p.project).sort()).toEqual(['/home/dev/loop', '/home/dev/progress', '/home/dev/proj']);
+    expect(rep.totals.byProject.map((p) => p.project).sort()).toEqual([
+      '/home/dev/loop',
+      '/home/dev/progress',
+      '/home/dev/proj',
+    ]);
   });
 
   it('--json has the documented shape', () => {
     const rep = audit(['--json', '--all']).json as Report;
     expect(Object.keys(rep).sort()).toEqual(['guard', 'loops', 'read', 'scope', 'totals', 'version', 'waits']);
     expect(Object.keys(rep.loops[0] ?? {}).sort()).toEqual(
-      ['attempts', 'command', 'commands', 'excerpt', 'exitCode', 'file', 'firstAt', 'guard', 'kind', 'lastAt', 'ms', 'project', 'repeats', 'requests', 'saved', 'session', 'tokens', 'tool'].sort(),
+      [
+        'attempts',
+        'command',
+        'commands',
+        'excerpt',
+        'exitCode',
+        'file',
+        'firstAt',
+        'guard',
+        'kind',
+        'lastAt',
+        'ms',
+        'project',
+        'repeats',
+        'requests',
+        'saved',
+        'session',
+        'tokens',
+        'tool',
+      ].sort(),
     );
     expect(Object.keys(rep.loops[0]?.guard ?? {}).sort()).toEqual(['handoffAt', 'refuseAt', 'warnAt']);
-    expect(Object.keys(rep.totals).sort()).toEqual(['allRequests', 'byDay', 'byProject', 'byTool', 'loops', 'ms', 'requests', 'saved', 'sessions', 'shellCalls', 'tokens'].sort());
+    expect(Object.keys(rep.totals).sort()).toEqual(
+      [
+        'allRequests',
+        'byDay',
+        'byProject',
+        'byTool',
+        'loops',
+        'ms',
+        'requests',
+        'saved',
+        'sessions',
+        'shellCalls',
+        'tokens',
+      ].sort(),
+    );
   });
 
   it('--tool and --since narrow the scope', () => {
@@ -129,13 +198,21 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
       appendFileSync(file, 'not json\n{"no":"type"}\n[1,2]\n\u0000\u0001binary\n');
       writeFileSync(join(bad, '.local', 'share', 'opencode', 'opencode.db'), 'this is not a database');
       mkdirSync(join(bad, '.gemini', 'tmp', 'broken', 'chats'), { recursive: true });
-      writeFileSync(join(bad, '.gemini', 'tmp', 'broken', 'chats', 'session-x.json'), '{"sessionId": "x", "messages": [');
+      writeFileSync(
+        join(bad, '.gemini', 'tmp', 'broken', 'chats', 'session-x.json'),
+        '{"sessionId": "x", "messages": [',
+      );
       const r = runCli(['audit', '--json', '--all'], { cwd, env: homeEnv(bad) });
       expect(r.status, r.stderr).toBe(0);
       const rep = JSON.parse(r.stdout) as Report;
       expect(rep.read.unknownLines).toBe(4);
-      expect(rep.read.unreadable.map((u) => u.file).sort()).toEqual([join(bad, '.gemini', 'tmp', 'broken', 'chats', 'session-x.json'), join(bad, '.local', 'share', 'opencode', 'opencode.db')]);
-      expect(rep.read.unreadable.find((u) => u.file.endsWith('opencode.db'))?.error).toContain('not an SQLite database');
+      expect(rep.read.unreadable.map((u) => u.file).sort()).toEqual([
+        join(bad, '.gemini', 'tmp', 'broken', 'chats', 'session-x.json'),
+        join(bad, '.local', 'share', 'opencode', 'opencode.db'),
+      ]);
+      expect(rep.read.unreadable.find((u) => u.file.endsWith('opencode.db'))?.error).toContain(
+        'not an SQLite database',
+      );
       expect(rep.loops.map((l) => l.tool).sort()).toEqual(['claude', 'cline', 'codex', 'kilo', 'qwen']);
       const text = runCli(['audit', '--all'], { cwd, env: homeEnv(bad) });
       expect(text.stdout).toContain(`Could not read ${join(bad, '.local', 'share', 'opencode', 'opencode.db')}`);
@@ -166,10 +243,20 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
   it('shows what the installed guard did, from its own event log', () => {
     const state = join(home, '.local', 'state', 'loop-guard');
     mkdirSync(state, { recursive: true });
-    const line = (a: string) => JSON.stringify({ t: Date.parse('2026-11-30T10:00:00Z'), tool: 'claude', a, cmd: 'npm test', cwd: '/home/dev/loop' });
+    const line = (a: string) =>
+      JSON.stringify({
+        t: Date.parse('2026-11-30T10:00:00Z'),
+        tool: 'claude',
+        a,
+        cmd: 'npm test',
+        cwd: '/home/dev/loop',
+      });
     writeFileSync(join(state, 'events.log'), `${line('warn')}\n${line('warn')}\n${line('deny')}\nnot json\n`);
     const rep = audit(['--json', '--cwd', '/home/dev/loop']).json as Report;
     expect(rep.guard).toMatchObject({ warnings: 2, refusals: 1 });
-    expect((audit(['--json', '--cwd', '/home/dev/progress']).json as Report).guard).toMatchObject({ warnings: 0, refusals: 0 });
+    expect((audit(['--json', '--cwd', '/home/dev/progress']).json as Report).guard).toMatchObject({
+      warnings: 0,
+      refusals: 0,
+    });
   });
 });

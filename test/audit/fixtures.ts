@@ -14,7 +14,9 @@ export function fixtureHome(opts: { wal?: boolean } = {}): string {
   cpSync(join(transcripts, 'claude'), join(home, '.claude'), { recursive: true });
   cpSync(join(transcripts, 'codex'), join(home, '.codex'), { recursive: true });
   mkdirSync(join(home, '.local', 'share'), { recursive: true });
-  cpSync(join(transcripts, opts.wal ? 'opencode-wal' : 'opencode'), join(home, '.local', 'share', 'opencode'), { recursive: true });
+  cpSync(join(transcripts, opts.wal ? 'opencode-wal' : 'opencode'), join(home, '.local', 'share', 'opencode'), {
+    recursive: true,
+  });
   cpSync(join(transcripts, 'gemini'), join(home, '.gemini'), { recursive: true });
   cpSync(join(transcripts, 'copilot'), join(home, '.copilot'), { recursive: true });
   cpSync(join(transcripts, 'qwen'), home, { recursive: true });

@@ -38,13 +38,21 @@ function hookFirsts(steps: Step[], extraEnv: Record<string, string>): Firsts {
     }
     if ('edit' in step) {
       flush();
-      runGuardSync('claude', { ...base('claude/captured/PostToolUse-Edit-edit.json'), ...common, tool_use_id: `edit-${attempt}` }, env);
+      runGuardSync(
+        'claude',
+        { ...base('claude/captured/PostToolUse-Edit-edit.json'), ...common, tool_use_id: `edit-${attempt}` },
+        env,
+      );
       continue;
     }
     attempt++;
     const id = `toolu_${attempt}`;
     const input = { command: step.run, description: 'step' };
-    const pre = runGuardSync('claude', { ...base('claude/PreToolUse-failure.json'), ...common, tool_input: input, tool_use_id: id }, env).stdout;
+    const pre = runGuardSync(
+      'claude',
+      { ...base('claude/PreToolUse-failure.json'), ...common, tool_input: input, tool_use_id: id },
+      env,
+    ).stdout;
     if (pre.includes('"continue":false')) {
       cur.handoff ??= attempt;
       continue;
@@ -55,8 +63,26 @@ function hookFirsts(steps: Step[], extraEnv: Record<string, string>): Firsts {
     }
     const post =
       step.code === 0
-        ? { ...base('claude/PostToolUse-success.json'), ...common, tool_input: input, tool_use_id: id, tool_response: { stdout: step.out, stderr: '', interrupted: false, isImage: false, noOutputExpected: false } }
-        : { ...base('claude/PostToolUseFailure-failure.json'), ...common, tool_input: input, tool_use_id: id, error: `Exit code ${step.code}\n${step.out}` };
+        ? {
+            ...base('claude/PostToolUse-success.json'),
+            ...common,
+            tool_input: input,
+            tool_use_id: id,
+            tool_response: {
+              stdout: step.out,
+              stderr: '',
+              interrupted: false,
+              isImage: false,
+              noOutputExpected: false,
+            },
+          }
+        : {
+            ...base('claude/PostToolUseFailure-failure.json'),
+            ...common,
+            tool_input: input,
+            tool_use_id: id,
+            error: `Exit code ${step.code}\n${step.out}`,
+          };
     const said = runGuardSync('claude', post, env).stdout;
     if (said.includes('additionalContext')) cur.warn ??= attempt;
   }
@@ -72,14 +98,26 @@ function judgeFirsts(steps: Step[], env: Record<string, string>): Firsts {
     let e: AuditEvent;
     if ('user' in step) e = { kind: 'user' };
     else if ('edit' in step) e = { kind: 'tool', name: 'Edit', edit: true, callId: `edit-${attempt}` };
-    else e = { kind: 'shell', command: step.run, output: step.out, exitCode: step.code, at: ++attempt, callId: `toolu_${attempt}` };
+    else
+      e = {
+        kind: 'shell',
+        command: step.run,
+        output: step.out,
+        exitCode: step.code,
+        at: ++attempt,
+        callId: `toolu_${attempt}`,
+      };
     judge.feed(e);
   }
   const at = (first: number, n: number | undefined) => (n === undefined ? null : first + n - 1);
   return judge
     .finish()
     .sort((a, b) => (a.firstAt ?? 0) - (b.firstAt ?? 0))
-    .map((ep) => ({ warn: at(ep.firstAt ?? 1, ep.warnAt), refuse: at(ep.firstAt ?? 1, ep.refuseAt), handoff: at(ep.firstAt ?? 1, ep.handoffAt) }));
+    .map((ep) => ({
+      warn: at(ep.firstAt ?? 1, ep.warnAt),
+      refuse: at(ep.firstAt ?? 1, ep.refuseAt),
+      handoff: at(ep.firstAt ?? 1, ep.handoffAt),
+    }));
 }
 
 let cwd = '';
@@ -89,11 +127,19 @@ beforeAll(() => {
 });
 
 const FAIL = sh('npm test', 'FAIL src/a.test.ts\n  expected 1 to be 2', 1);
-const MISSING = sh('ls /definitely-missing-dir', "ls: cannot access '/definitely-missing-dir': No such file or directory", 2);
+const MISSING = sh(
+  'ls /definitely-missing-dir',
+  "ls: cannot access '/definitely-missing-dir': No such file or directory",
+  2,
+);
 
 const SCENARIOS: Array<{ name: string; steps: Step[]; env?: Record<string, string>; expected: Firsts }> = [
   { name: 'a failing test run, 9 times', steps: times(9, FAIL), expected: [{ warn: 3, refuse: 5, handoff: 7 }] },
-  { name: 'a missing directory (retrying cannot fix it), 8 times', steps: times(8, MISSING), expected: [{ warn: 2, refuse: 5, handoff: 6 }] },
+  {
+    name: 'a missing directory (retrying cannot fix it), 8 times',
+    steps: times(8, MISSING),
+    expected: [{ warn: 2, refuse: 5, handoff: 6 }],
+  },
   {
     name: 'a cycle of two failing commands',
     steps: Array.from({ length: 16 }, (_, i) => (i % 2 ? sh('cat b.log', 'b: bad', 1) : sh('cat a.log', 'a: bad', 1))),
@@ -105,11 +151,39 @@ const SCENARIOS: Array<{ name: string; steps: Step[]; env?: Record<string, strin
     steps: times(12, sh('sleep 5; curl -s localhost:3000/health', 'starting', 0)),
     expected: [{ warn: 5, refuse: 8, handoff: 10 }],
   },
-  { name: 'an edit between runs is progress', steps: [...times(3, FAIL), { edit: true }, ...times(8, FAIL)], expected: [{ warn: 3, refuse: null, handoff: null }, { warn: 6, refuse: 8, handoff: 10 }] },
-  { name: 'a user turn starts over', steps: [...times(4, FAIL), { user: true }, ...times(6, FAIL)], expected: [{ warn: 3, refuse: null, handoff: null }, { warn: 7, refuse: 9, handoff: null }] },
-  { name: 'LOOP_GUARD_HANDOFF=0: refusals, never a hand-off', steps: times(8, FAIL), env: { LOOP_GUARD_HANDOFF: '0' }, expected: [{ warn: 3, refuse: 5, handoff: null }] },
-  { name: 'LOOP_GUARD_WARN=2 LOOP_GUARD_BLOCK=3 LOOP_GUARD_HANDOFF=1', steps: times(7, FAIL), env: { LOOP_GUARD_WARN: '2', LOOP_GUARD_BLOCK: '3', LOOP_GUARD_HANDOFF: '1' }, expected: [{ warn: 2, refuse: 4, handoff: 5 }] },
-  { name: 'progress (a new result every time): nothing', steps: Array.from({ length: 8 }, (_, i) => sh('wc -l < ran.txt', `${i + 1}`, 0)), expected: [] },
+  {
+    name: 'an edit between runs is progress',
+    steps: [...times(3, FAIL), { edit: true }, ...times(8, FAIL)],
+    expected: [
+      { warn: 3, refuse: null, handoff: null },
+      { warn: 6, refuse: 8, handoff: 10 },
+    ],
+  },
+  {
+    name: 'a user turn starts over',
+    steps: [...times(4, FAIL), { user: true }, ...times(6, FAIL)],
+    expected: [
+      { warn: 3, refuse: null, handoff: null },
+      { warn: 7, refuse: 9, handoff: null },
+    ],
+  },
+  {
+    name: 'LOOP_GUARD_HANDOFF=0: refusals, never a hand-off',
+    steps: times(8, FAIL),
+    env: { LOOP_GUARD_HANDOFF: '0' },
+    expected: [{ warn: 3, refuse: 5, handoff: null }],
+  },
+  {
+    name: 'LOOP_GUARD_WARN=2 LOOP_GUARD_BLOCK=3 LOOP_GUARD_HANDOFF=1',
+    steps: times(7, FAIL),
+    env: { LOOP_GUARD_WARN: '2', LOOP_GUARD_BLOCK: '3', LOOP_GUARD_HANDOFF: '1' },
+    expected: [{ warn: 2, refuse: 4, handoff: 5 }],
+  },
+  {
+    name: 'progress (a new result every time): nothing',
+    steps: Array.from({ length: 8 }, (_, i) => sh('wc -l < ran.txt', `${i + 1}`, 0)),
+    expected: [],
+  },
 ];
 
 describe('audit judge = built hook on the same sequence', () => {

@@ -10,8 +10,18 @@ import { join } from 'node:path';
 
 const settings = guardSettings({});
 let clock = 1_800_000_000_000;
-const shell = (command: string, output: string, exitCode?: number): AuditEvent => ({ kind: 'shell', command, output, ...(exitCode !== undefined ? { exitCode } : {}), at: (clock += 1000) });
-const usage = (n = 100): AuditEvent => ({ kind: 'usage', at: clock, tokens: { input: n, cacheRead: 0, cacheWrite: 0, output: 0 } });
+const shell = (command: string, output: string, exitCode?: number): AuditEvent => ({
+  kind: 'shell',
+  command,
+  output,
+  ...(exitCode !== undefined ? { exitCode } : {}),
+  at: (clock += 1000),
+});
+const usage = (n = 100): AuditEvent => ({
+  kind: 'usage',
+  at: clock,
+  tokens: { input: n, cacheRead: 0, cacheWrite: 0, output: 0 },
+});
 
 function judge(events: AuditEvent[]) {
   let i = 0;
@@ -25,9 +35,18 @@ function judge(events: AuditEvent[]) {
 
 describe('judge', () => {
   it('a failing command repeated 6 times: one loop, warned on the 3rd result, refused at the 5th attempt (the hook defaults)', () => {
-    const eps = judge(Array.from({ length: 6 }, () => shell('npm test', 'FAIL src/a.test.ts\n  expected 1 to be 2', 1)));
+    const eps = judge(
+      Array.from({ length: 6 }, () => shell('npm test', 'FAIL src/a.test.ts\n  expected 1 to be 2', 1)),
+    );
     expect(eps).toHaveLength(1);
-    expect(eps[0]).toMatchObject({ kind: 'repeat', commands: ['npm test'], repeats: 6, attempts: 6, warnAt: 3, refuseAt: 5 });
+    expect(eps[0]).toMatchObject({
+      kind: 'repeat',
+      commands: ['npm test'],
+      repeats: 6,
+      attempts: 6,
+      warnAt: 3,
+      refuseAt: 5,
+    });
   });
 
   it('a failure retrying cannot fix (a missing file) is warned one result earlier', () => {
@@ -45,9 +64,31 @@ describe('judge', () => {
     const env = { LOOP_GUARD_STATE_DIR: dir };
     let denied = 0;
     for (let n = 1; n <= 6 && !denied; n++) {
-      const pre = runHook(JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_use_id: `t${n}` }), 'claude', env);
+      const pre = runHook(
+        JSON.stringify({
+          hook_event_name: 'PreToolUse',
+          session_id: 's',
+          tool_name: 'Bash',
+          tool_input: { command: 'npm test' },
+          tool_use_id: `t${n}`,
+        }),
+        'claude',
+        env,
+      );
       if (pre.includes('"deny"')) denied = n;
-      else runHook(JSON.stringify({ hook_event_name: 'PostToolUseFailure', session_id: 's', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_use_id: `t${n}`, error: 'Exit code 1\nFAIL' }), 'claude', env);
+      else
+        runHook(
+          JSON.stringify({
+            hook_event_name: 'PostToolUseFailure',
+            session_id: 's',
+            tool_name: 'Bash',
+            tool_input: { command: 'npm test' },
+            tool_use_id: `t${n}`,
+            error: 'Exit code 1\nFAIL',
+          }),
+          'claude',
+          env,
+        );
     }
     const eps = judge(Array.from({ length: 6 }, () => shell('npm test', 'FAIL', 1)));
     expect(denied).toBe(eps[0]?.refuseAt);
@@ -66,7 +107,9 @@ describe('judge', () => {
   });
 
   it('a cycle A,B,A,B,… is one loop naming both commands', () => {
-    const events = Array.from({ length: 10 }, (_, i) => (i % 2 ? shell('cat /missing-b', 'boom b', 1) : shell('cat /missing-a', 'boom a', 1)));
+    const events = Array.from({ length: 10 }, (_, i) =>
+      i % 2 ? shell('cat /missing-b', 'boom b', 1) : shell('cat /missing-a', 'boom a', 1),
+    );
     const eps = judge(events);
     expect(eps).toHaveLength(1);
     expect(eps[0]?.kind).toBe('cycle');
@@ -97,7 +140,13 @@ describe('judge', () => {
     expect(s.loops).toHaveLength(1);
     const l = s.loops[0];
     // Requests that issued attempts 2..6; the guard refuses attempt 5, so attempt 6's request is saved.
-    expect(l).toMatchObject({ requests: 5, tokens: 500, repeats: 6, guard: { warnAt: 3, refuseAt: 5 }, saved: { requests: 1, tokens: 100 } });
+    expect(l).toMatchObject({
+      requests: 5,
+      tokens: 500,
+      repeats: 6,
+      guard: { warnAt: 3, refuseAt: 5 },
+      saved: { requests: 1, tokens: 100 },
+    });
     expect(l?.ms).toBe(5000);
   });
 });
@@ -126,7 +175,9 @@ describe('judge: refusals of an installed guard in a transcript', () => {
 
   it('a warning that follows the real output is not a refusal', async () => {
     const { isGuardRefusal } = await import('../../src/audit/judge.ts');
-    expect(isGuardRefusal('FAIL src/a.test.ts\n\nloop-guard: `npm test` returned the same result 3 times in a row.')).toBe(false);
+    expect(
+      isGuardRefusal('FAIL src/a.test.ts\n\nloop-guard: `npm test` returned the same result 3 times in a row.'),
+    ).toBe(false);
     expect(isGuardRefusal('echo loop-guard: hi')).toBe(false);
   });
 });

@@ -17,13 +17,20 @@ const file = (name: string, text: string) => {
 describe('forEachLine', () => {
   it('gives back exactly the lines of any text, whatever falls on a read boundary', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: 'grapheme', maxLength: 300_000 }).map((s) => s.replace(/\n/g, '')), { maxLength: 8 }), fc.boolean(), (lines, trailing) => {
-        const text = lines.join('\n') + (trailing && lines.length ? '\n' : '');
-        const got: string[] = [];
-        forEachLine(file('prop.jsonl', text), (l) => void got.push(l));
-        const want = text === '' ? [] : text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
-        expect(got).toEqual(want);
-      }),
+      fc.property(
+        fc.array(
+          fc.string({ unit: 'grapheme', maxLength: 300_000 }).map((s) => s.replace(/\n/g, '')),
+          { maxLength: 8 },
+        ),
+        fc.boolean(),
+        (lines, trailing) => {
+          const text = lines.join('\n') + (trailing && lines.length ? '\n' : '');
+          const got: string[] = [];
+          forEachLine(file('prop.jsonl', text), (l) => void got.push(l));
+          const want = text === '' ? [] : text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+          expect(got).toEqual(want);
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -37,7 +44,11 @@ describe('forEachLine', () => {
 
   it('lines over the cap are skipped and counted, the others kept', () => {
     const got: string[] = [];
-    const stats = forEachLine(file('big.jsonl', `short\n${'x'.repeat(3_000_000)}\nafter\n${'y'.repeat(100)}`), (l) => void got.push(l), 1_000_000);
+    const stats = forEachLine(
+      file('big.jsonl', `short\n${'x'.repeat(3_000_000)}\nafter\n${'y'.repeat(100)}`),
+      (l) => void got.push(l),
+      1_000_000,
+    );
     expect(got).toEqual(['short', 'after', 'y'.repeat(100)]);
     expect(stats.oversize).toBe(1);
   });

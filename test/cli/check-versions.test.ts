@@ -33,7 +33,12 @@ beforeAll(() => {
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 function run(version: string, args: string[], cwd: string, env: Record<string, string> = {}) {
-  const r = spawnSync(nodeBin, [cliOf(version), ...args], { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: homeFor(cwd), CI: 'true', NO_COLOR: '1', ...env }, encoding: 'utf8', input: '' });
+  const r = spawnSync(nodeBin, [cliOf(version), ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: homeFor(cwd), CI: 'true', NO_COLOR: '1', ...env },
+    encoding: 'utf8',
+    input: '',
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -48,57 +53,74 @@ describe('--check across versions', () => {
   it.each([
     [OLD, NEW],
     [NEW, OLD],
-  ])('set up by v%s, checked by v%s: outdated, exit 0 with one notice naming both; --strict exit 1; nothing written', (installed, checker) => {
-    const dir = setUpWith(installed);
-    const before = readTree(dir);
-    const r = run(checker, ['--check'], dir, { GITHUB_ACTIONS: 'true' });
-    expect(r.status, r.stdout).toBe(0);
-    const notice = r.stdout.split('\n').filter((l) => l.startsWith('Outdated:'));
-    expect(notice).toHaveLength(1);
-    expect(notice[0]).toContain(`set up by v${installed}; this is v${checker}`);
-    expect(r.stdout).not.toContain('::error');
-    expect(r.stdout).not.toMatch(/^\s*drift /m);
-    // Read-only wording: nothing claims a file was changed.
-    expect(r.stdout).not.toMatch(/\b(Replaced|Upgraded|Wrote|Removed)\b/);
+  ])(
+    'set up by v%s, checked by v%s: outdated, exit 0 with one notice naming both; --strict exit 1; nothing written',
+    (installed, checker) => {
+      const dir = setUpWith(installed);
+      const before = readTree(dir);
+      const r = run(checker, ['--check'], dir, { GITHUB_ACTIONS: 'true' });
+      expect(r.status, r.stdout).toBe(0);
+      const notice = r.stdout.split('\n').filter((l) => l.startsWith('Outdated:'));
+      expect(notice).toHaveLength(1);
+      expect(notice[0]).toContain(`set up by v${installed}; this is v${checker}`);
+      expect(r.stdout).not.toContain('::error');
+      expect(r.stdout).not.toMatch(/^\s*drift /m);
+      // Read-only wording: nothing claims a file was changed.
+      expect(r.stdout).not.toMatch(/\b(Replaced|Upgraded|Wrote|Removed)\b/);
 
-    const strict = run(checker, ['--check', '--strict'], dir);
-    expect(strict.status).toBe(1);
-    expect(strict.stdout).toContain('--strict');
+      const strict = run(checker, ['--check', '--strict'], dir);
+      expect(strict.status).toBe(1);
+      expect(strict.stdout).toContain('--strict');
 
-    const json = JSON.parse(run(checker, ['--check', '--json'], dir).stdout);
-    expect(json.exitCode).toBe(0);
-    expect(json.result).toBe('outdated');
-    expect(json.messages).toContainEqual(expect.objectContaining({ level: 'warn', code: 'outdated' }));
-    expect(readTree(dir)).toEqual(before);
+      const json = JSON.parse(run(checker, ['--check', '--json'], dir).stdout);
+      expect(json.exitCode).toBe(0);
+      expect(json.result).toBe('outdated');
+      expect(json.messages).toContainEqual(expect.objectContaining({ level: 'warn', code: 'outdated' }));
+      expect(readTree(dir)).toEqual(before);
 
-    // After the upgrade the checker is in sync.
-    expect(run(checker, ['--yes'], dir).status).toBe(0);
-    const after = run(checker, ['--check', '--strict'], dir);
-    expect(after.status).toBe(0);
-    expect(after.stdout).toContain('In sync');
-  });
+      // After the upgrade the checker is in sync.
+      expect(run(checker, ['--yes'], dir).status).toBe(0);
+      const after = run(checker, ['--check', '--strict'], dir);
+      expect(after.status).toBe(0);
+      expect(after.stdout).toContain('In sync');
+    },
+  );
 
   const guard = '.agents/hooks/loop-guard.cjs';
   it.each<[string, (dir: string) => void]>([
-    ['our hook entry edited', (d) => edit(d, '.claude/settings.json', (t) => t.replace('"timeout": 10', '"timeout": 99'))],
-    ['our env value edited', (d) => edit(d, '.claude/settings.json', (t) => t.replace('"GIT_PAGER": "cat"', '"GIT_PAGER": "less"'))],
+    [
+      'our hook entry edited',
+      (d) => edit(d, '.claude/settings.json', (t) => t.replace('"timeout": 10', '"timeout": 99')),
+    ],
+    [
+      'our env value edited',
+      (d) => edit(d, '.claude/settings.json', (t) => t.replace('"GIT_PAGER": "cat"', '"GIT_PAGER": "less"')),
+    ],
     ['the guard file edited', (d) => edit(d, guard, (t) => `${t}\n// mine\n`)],
     ['the guard file removed', (d) => rmSync(join(d, guard))],
     ['the Codex env key removed', (d) => edit(d, '.codex/config.toml', (t) => t.replace(/^GIT_EDITOR = .*\r?\n/m, ''))],
     ['the stop rule edited', (d) => edit(d, 'AGENTS.md', (t) => t.replace('stop and work out why', 'keep trying'))],
-    ['the ownership record edited', (d) => edit(d, '.agents/loop-guard.json', (t) => t.replace('"created": true', '"created": false'))],
-  ])('tampering (%s) is drift for the newer version: exit 1 with an annotation, even without --strict', (_name, tamper) => {
-    const dir = setUpWith(OLD);
-    tamper(dir);
-    const r = run(NEW, ['--check'], dir, { GITHUB_ACTIONS: 'true' });
-    expect(r.status, r.stdout).toBe(1);
-    expect(r.stdout).toMatch(/^Drift: /m);
-    expect(r.stdout).toMatch(/^::error file=/m);
-  });
+    [
+      'the ownership record edited',
+      (d) => edit(d, '.agents/loop-guard.json', (t) => t.replace('"created": true', '"created": false')),
+    ],
+  ])(
+    'tampering (%s) is drift for the newer version: exit 1 with an annotation, even without --strict',
+    (_name, tamper) => {
+      const dir = setUpWith(OLD);
+      tamper(dir);
+      const r = run(NEW, ['--check'], dir, { GITHUB_ACTIONS: 'true' });
+      expect(r.status, r.stdout).toBe(1);
+      expect(r.stdout).toMatch(/^Drift: /m);
+      expect(r.stdout).toMatch(/^::error file=/m);
+    },
+  );
 
   it('the user editing their own part of a shared file is not drift', () => {
     const dir = setUpWith(OLD);
-    edit(dir, '.claude/settings.json', (t) => t.replace('"allow": ["Bash(git status)"]', '"allow": ["Bash(git status)", "Bash(npm test)"]'));
+    edit(dir, '.claude/settings.json', (t) =>
+      t.replace('"allow": ["Bash(git status)"]', '"allow": ["Bash(git status)", "Bash(npm test)"]'),
+    );
     edit(dir, 'AGENTS.md', (t) => `${t}\nMore notes of ours.\n`);
     const r = run(NEW, ['--check'], dir);
     expect(r.stdout).toContain('Outdated:');

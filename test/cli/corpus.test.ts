@@ -59,9 +59,16 @@ function placeCase(category: string, name: string, realPath: string): Case {
     case 'claude-settings':
       // Local settings are the user's own: we never edit them, so they only need to survive untouched.
       if (name.endsWith('settings.local.json')) {
-        return { ...base, target: '.claude/settings.local.json', expectTools: ['claude'], check: 'untouched', editor: null };
+        return {
+          ...base,
+          target: '.claude/settings.local.json',
+          expectTools: ['claude'],
+          check: 'untouched',
+          editor: null,
+        };
       }
-      if (name.endsWith('settings.json')) return { ...base, target: '.claude/settings.json', expectTools: ['claude'], check: 'json', editor: 'claude' };
+      if (name.endsWith('settings.json'))
+        return { ...base, target: '.claude/settings.json', expectTools: ['claude'], check: 'json', editor: 'claude' };
       break;
     case 'codex-config':
       return { ...base, target: '.codex/config.toml', expectTools: ['codex'], check: 'toml', editor: 'codex' };
@@ -71,20 +78,46 @@ function placeCase(category: string, name: string, realPath: string): Case {
       return { ...base, target: '.cursor/hooks.json', expectTools: ['cursor'], check: 'json', editor: 'cursor' };
     case 'opencode':
       // OpenCode gets a plugin file; its config is only read for detection and must stay as it was.
-      if (/opencode\.jsonc?$/.test(realPath)) return { ...base, target: realPath, expectTools: ['opencode'], check: 'untouched', editor: null };
+      if (/opencode\.jsonc?$/.test(realPath))
+        return { ...base, target: realPath, expectTools: ['opencode'], check: 'untouched', editor: null };
       break;
     case 'agents-md':
       // AGENTS.md alone detects no tool: Codex is named, which uses AGENTS.md and nothing else of Markdown.
-      if (name.endsWith('AGENTS.md')) return { ...base, target: 'AGENTS.md', tools: ['codex'], expectTools: ['codex'], check: 'markdown', editor: null };
-      if (name.endsWith('CLAUDE.md')) return { ...base, target: 'CLAUDE.md', dirs: ['.claude'], expectTools: ['claude'], check: 'markdown', editor: 'claude' };
+      if (name.endsWith('AGENTS.md'))
+        return {
+          ...base,
+          target: 'AGENTS.md',
+          tools: ['codex'],
+          expectTools: ['codex'],
+          check: 'markdown',
+          editor: null,
+        };
+      if (name.endsWith('CLAUDE.md'))
+        return {
+          ...base,
+          target: 'CLAUDE.md',
+          dirs: ['.claude'],
+          expectTools: ['claude'],
+          check: 'markdown',
+          editor: 'claude',
+        };
       break;
   }
-  throw new Error(`corpus file ${file} (${realPath}): no rule for where it goes in a repository; add one to test/cli/corpus.test.ts`);
+  throw new Error(
+    `corpus file ${file} (${realPath}): no rule for where it goes in a repository; add one to test/cli/corpus.test.ts`,
+  );
 }
 
 const MANIFEST = manifest();
-const CATEGORIES = readdirSync(CORPUS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
-const FILES = CATEGORIES.flatMap((c) => readdirSync(join(CORPUS, c)).sort().map((n) => ({ category: c, name: n })));
+const CATEGORIES = readdirSync(CORPUS, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
+const FILES = CATEGORIES.flatMap((c) =>
+  readdirSync(join(CORPUS, c))
+    .sort()
+    .map((n) => ({ category: c, name: n })),
+);
 const CASES: Case[] = FILES.map(({ category, name }) => placeCase(category, name, MANIFEST.get(name)?.path ?? ''));
 
 // ---- comparing what the user had with what is there after ---------------------------------------------------
@@ -118,9 +151,12 @@ function missing(a: unknown, b: unknown, path = '$'): string | null {
   return Object.is(a, b) ? null : `${path}: ${JSON.stringify(a)} → ${JSON.stringify(b)}`;
 }
 
-const ourHook = (v: unknown): boolean => isObject(v) && typeof v.command === 'string' && v.command.includes(HOOK_MARKER);
-const ourGroup = (v: unknown): boolean => isObject(v) && Array.isArray(v.hooks) && v.hooks.length > 0 && v.hooks.every(ourHook);
-const isEmpty = (v: unknown): boolean => (Array.isArray(v) ? v.length === 0 : isObject(v) && Object.keys(v).length === 0);
+const ourHook = (v: unknown): boolean =>
+  isObject(v) && typeof v.command === 'string' && v.command.includes(HOOK_MARKER);
+const ourGroup = (v: unknown): boolean =>
+  isObject(v) && Array.isArray(v.hooks) && v.hooks.length > 0 && v.hooks.every(ourHook);
+const isEmpty = (v: unknown): boolean =>
+  Array.isArray(v) ? v.length === 0 : isObject(v) && Object.keys(v).length === 0;
 
 /** The value without what we add (hook entries and groups, our env values, Cursor's version: 1), and without containers that held only those. */
 function withoutOurs(v: unknown, topExtra: Record<string, unknown> = {}): unknown {
@@ -137,7 +173,8 @@ function withoutOurs(v: unknown, topExtra: Record<string, unknown> = {}): unknow
   return out;
 }
 
-const plainJson = (text: string): unknown => JSON.parse(JSON.stringify(parseJsonc(text.replace(/^\uFEFF/, ''), null, true)));
+const plainJson = (text: string): unknown =>
+  JSON.parse(JSON.stringify(parseJsonc(text.replace(/^\uFEFF/, ''), null, true)));
 
 function jsonComments(text: string): string[] {
   return (tokenize(text.replace(/^\uFEFF/, '')) as Array<{ type: string; value: string }>)
@@ -170,8 +207,13 @@ function expectOurHooks(expect: ExpectStatic, value: unknown, tool: ToolName, pa
   if (!intent?.hooks) return;
   const hooks = (value as { hooks: Record<string, unknown[]> }).hooks;
   for (const { event } of intent.hooks.events) {
-    const entries = (hooks[event] ?? []).flatMap((g) => (intent.hooks!.style === 'flat' ? [g] : ((g as { hooks?: unknown[] }).hooks ?? [])));
-    expect(entries.filter((e) => ourHook(e) && (e as { command: string }).command === intent.hooks!.command), `${path}: our ${event} hook`).toHaveLength(1);
+    const entries = (hooks[event] ?? []).flatMap((g) =>
+      intent.hooks!.style === 'flat' ? [g] : ((g as { hooks?: unknown[] }).hooks ?? []),
+    );
+    expect(
+      entries.filter((e) => ourHook(e) && (e as { command: string }).command === intent.hooks!.command),
+      `${path}: our ${event} hook`,
+    ).toHaveLength(1);
   }
 }
 
@@ -189,7 +231,12 @@ function setUp(c: Case): { dir: string; original: string } {
 function checkMerged(expect: ExpectStatic, c: Case, before: string, after: string): void {
   checkContent(expect, c, before, after);
   // Additions only: not one character of theirs is taken out.
-  expect(diffChars(before, after).filter((p) => p.removed).map((p) => p.value), `${c.target}: removed text`).toEqual([]);
+  expect(
+    diffChars(before, after)
+      .filter((p) => p.removed)
+      .map((p) => p.value),
+    `${c.target}: removed text`,
+  ).toEqual([]);
 }
 
 function checkContent(expect: ExpectStatic, c: Case, before: string, after: string): void {
@@ -214,7 +261,8 @@ function checkContent(expect: ExpectStatic, c: Case, before: string, after: stri
       expect(missing(was, now), `${c.target}: a value of theirs is gone or changed`).toBeNull();
       expect(missing(withoutOurs(now), was), `${c.target}: something not ours was added`).toBeNull();
       expectInOrder(expect, tomlComments(before), tomlComments(after), `${c.target} comment`);
-      const set = (now as { shell_environment_policy?: { set?: Record<string, unknown> } }).shell_environment_policy?.set ?? {};
+      const set =
+        (now as { shell_environment_policy?: { set?: Record<string, unknown> } }).shell_environment_policy?.set ?? {};
       expect(Object.keys(set)).toEqual(expect.arrayContaining(Object.keys(AGENT_ENV)));
       return;
     }
@@ -236,7 +284,11 @@ describe('the corpus', () => {
   });
 
   it('every listed conflict is a corpus file', () => {
-    for (const name of Object.keys(CONFLICTS)) globalExpect(CASES.map((c) => c.file), name).toContain(name);
+    for (const name of Object.keys(CONFLICTS))
+      globalExpect(
+        CASES.map((c) => c.file),
+        name,
+      ).toContain(name);
   });
 });
 

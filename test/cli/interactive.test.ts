@@ -36,7 +36,11 @@ const session = (fixture: string | null, args: string[] = [], extraEnv: Record<s
 
 describe('the PTY harness', () => {
   it('kills a program that hangs at the deadline and fails, instead of hanging the suite', async () => {
-    const s = new PtySession(['sh', '-c', 'echo "pid=$$"; exec sleep 60'], { cwd: tmpdir(), env: ptyEnv(newHome()), timeoutMs: 1_000 });
+    const s = new PtySession(['sh', '-c', 'echo "pid=$$"; exec sleep 60'], {
+      cwd: tmpdir(),
+      env: ptyEnv(newHome()),
+      timeoutMs: 1_000,
+    });
     const pid = Number((await s.waitFor(/pid=\d+/)).slice(4));
     const started = Date.now();
     await expect(s.waitFor('never printed')).rejects.toThrow(/timed out/);
@@ -49,7 +53,11 @@ describe('the PTY harness', () => {
 
   it('gives the child a terminal on stdin and stdout, a real window size, and no CI', async () => {
     const s = new PtySession(
-      [process.execPath, '-e', 'console.log(JSON.stringify({i:process.stdin.isTTY,o:process.stdout.isTTY,c:process.stdout.columns,ci:process.env.CI??null}))'],
+      [
+        process.execPath,
+        '-e',
+        'console.log(JSON.stringify({i:process.stdin.isTTY,o:process.stdout.isTTY,c:process.stdout.columns,ci:process.env.CI??null}))',
+      ],
       { cwd: tmpdir(), env: ptyEnv(newHome()), timeoutMs: TIMEOUT },
     );
     const r = await s.exited;
@@ -215,7 +223,8 @@ describe('interactive CLI in a PTY', () => {
     );
     const text = s.recent;
     const diffAt = text.indexOf('\n+++ ');
-    const screen = diffAt < 0 ? text : `${text.slice(0, diffAt)}\n  … (the diff) …\n${text.slice(text.lastIndexOf('│\n◆'))}`;
+    const screen =
+      diffAt < 0 ? text : `${text.slice(0, diffAt)}\n  … (the diff) …\n${text.slice(text.lastIndexOf('│\n◆'))}`;
     if (next !== 'exited') s.send(KEY.ctrlC); // end it; the verdict is already in
     const r = await s.exited;
     expect(next, `after Ctrl-C at the shell-profile prompt the CLI printed:\n${screen}`).toBe('exited');
@@ -226,16 +235,19 @@ describe('interactive CLI in a PTY', () => {
 });
 
 describe('CI set in a real terminal: never a prompt', () => {
-  it.each(['cursor', 'claude'])('%s under CI=true → no prompt, exit 1, "Pass --yes", nothing written', async (fixture) => {
-    const { dir, home, s, before } = session(fixture, [], { CI: 'true' });
-    const r = await s.exited; // no key is ever sent: it must end by itself
-    expect(r.text).not.toMatch(PROMPT_MARKS);
-    expect(r.text).not.toContain('Also make');
-    expect(r.text).toContain('Nothing written: no terminal to ask on. Pass --yes to apply these changes');
-    expect(r.code).toBe(1);
-    expect(readTree(dir)).toEqual(before);
-    expect(readdirSync(home)).toEqual([]);
-  });
+  it.each(['cursor', 'claude'])(
+    '%s under CI=true → no prompt, exit 1, "Pass --yes", nothing written',
+    async (fixture) => {
+      const { dir, home, s, before } = session(fixture, [], { CI: 'true' });
+      const r = await s.exited; // no key is ever sent: it must end by itself
+      expect(r.text).not.toMatch(PROMPT_MARKS);
+      expect(r.text).not.toContain('Also make');
+      expect(r.text).toContain('Nothing written: no terminal to ask on. Pass --yes to apply these changes');
+      expect(r.code).toBe(1);
+      expect(readTree(dir)).toEqual(before);
+      expect(readdirSync(home)).toEqual([]);
+    },
+  );
 
   it('the same PTY without CI does prompt (so the control above is meaningful)', async () => {
     const { s } = session('cursor');

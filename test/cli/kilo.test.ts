@@ -34,37 +34,42 @@ describe.concurrent('kilo', () => {
     ['kilo.json', { 'kilo.json': USER_CONFIG }],
     ['.kilocode/ (the legacy folder)', { '.kilocode/rules/style.md': '# Style\n' }],
     ['.kilo/', { '.kilo/command/ship.md': 'Ship it.\n' }],
-  ] as const)('detected by %s; installed, rerun no-op, --check clean then catches an edit, --remove restores', async ([, files], { expect }) => {
-    const dir = repoWith(files);
-    try {
-      const before = readTree(dir);
-      const apply = await runCliAsync(['--yes'], { cwd: dir });
-      expect(apply.status, apply.stdout + apply.stderr).toBe(0);
-      expect(apply.stdout).toMatch(/^ {2}Kilo CLI /m);
-      expect(apply.stdout, 'Kilo alone: OpenCode is not detected from Kilo files').not.toMatch(/^ {2}OpenCode /m);
-      const installed = readTree(dir);
-      expect(installed.get(KILO_PLUGIN)).toBe(shipped());
-      expect(installed.has(OPENCODE_PLUGIN)).toBe(false);
-      expect(installed.get('AGENTS.md'), 'the stop rule: Kilo reads AGENTS.md itself').toMatch(/loop-guard/);
-      for (const [rel, text] of Object.entries(files)) expect(installed.get(rel), `${rel} is untouched`).toBe(text);
+  ] as const)(
+    'detected by %s; installed, rerun no-op, --check clean then catches an edit, --remove restores',
+    async ([, files], { expect }) => {
+      const dir = repoWith(files);
+      try {
+        const before = readTree(dir);
+        const apply = await runCliAsync(['--yes'], { cwd: dir });
+        expect(apply.status, apply.stdout + apply.stderr).toBe(0);
+        expect(apply.stdout).toMatch(/^ {2}Kilo CLI /m);
+        expect(apply.stdout, 'Kilo alone: OpenCode is not detected from Kilo files').not.toMatch(/^ {2}OpenCode /m);
+        const installed = readTree(dir);
+        expect(installed.get(KILO_PLUGIN)).toBe(shipped());
+        expect(installed.has(OPENCODE_PLUGIN)).toBe(false);
+        expect(installed.get('AGENTS.md'), 'the stop rule: Kilo reads AGENTS.md itself').toMatch(/loop-guard/);
+        for (const [rel, text] of Object.entries(files)) expect(installed.get(rel), `${rel} is untouched`).toBe(text);
 
-      await expectStableRerun(dir, installed);
+        await expectStableRerun(dir, installed);
 
-      writeFileSync(join(dir, KILO_PLUGIN), `${shipped()}// mine\n`);
-      const drift = await runCliAsync(['--check'], { cwd: dir });
-      expect(drift.status, drift.stdout + drift.stderr).toBe(1);
-      expect(drift.stdout).toContain(KILO_PLUGIN);
-      writeFileSync(join(dir, KILO_PLUGIN), shipped());
+        writeFileSync(join(dir, KILO_PLUGIN), `${shipped()}// mine\n`);
+        const drift = await runCliAsync(['--check'], { cwd: dir });
+        expect(drift.status, drift.stdout + drift.stderr).toBe(1);
+        expect(drift.stdout).toContain(KILO_PLUGIN);
+        writeFileSync(join(dir, KILO_PLUGIN), shipped());
 
-      const removed = await runCliAsync(['--remove', '--yes'], { cwd: dir });
-      expect(removed.status, removed.stdout + removed.stderr).toBe(0);
-      expect(readTree(dir)).toEqual(before);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+        const removed = await runCliAsync(['--remove', '--yes'], { cwd: dir });
+        expect(removed.status, removed.stdout + removed.stderr).toBe(0);
+        expect(readTree(dir)).toEqual(before);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
-  it('opencode.json alone is OpenCode, not Kilo (Kilo reads it too, but it is not evidence of Kilo)', async ({ expect }) => {
+  it('opencode.json alone is OpenCode, not Kilo (Kilo reads it too, but it is not evidence of Kilo)', async ({
+    expect,
+  }) => {
     const dir = repoWith({ 'opencode.json': '{}\n' });
     try {
       const apply = await runCliAsync(['--yes'], { cwd: dir });
@@ -99,11 +104,17 @@ describe('doctor on a Kilo install', () => {
     expect(r.groups.map((g) => g.name)).toEqual(['repo', 'kilo']);
     const kilo = r.groups[1]!.checks;
     expect(kilo.map((c) => c.id)).toEqual(['kilo.plugin', 'kilo.load', 'kilo.git']);
-    expect(kilo.filter((c) => !c.ok), JSON.stringify(kilo, null, 2)).toEqual([]);
+    expect(
+      kilo.filter((c) => !c.ok),
+      JSON.stringify(kilo, null, 2),
+    ).toEqual([]);
     expect(kilo[1]?.message).toContain('refused the 5th attempt');
     expect(readOwnedHeader(readFileSync(join(sb.root, KILO_PLUGIN), 'utf8'))?.version).toBe(VERSION);
 
-    writeFileSync(join(sb.root, KILO_PLUGIN), readFileSync(join(sb.root, KILO_PLUGIN), 'utf8').replace('"kilo"', '"opencode"'));
+    writeFileSync(
+      join(sb.root, KILO_PLUGIN),
+      readFileSync(join(sb.root, KILO_PLUGIN), 'utf8').replace('"kilo"', '"opencode"'),
+    );
     const broken = (await doctor()).groups[1]!.checks.find((c) => c.id === 'kilo.plugin');
     expect(broken).toMatchObject({ ok: false });
     expect(broken?.message).toContain('differs from the plugin');

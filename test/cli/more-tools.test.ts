@@ -25,7 +25,8 @@ const CASES: Case[] = [
   {
     tool: 'gemini',
     config: '.gemini/settings.json',
-    userText: '{\n  // my model\n  "model": { "name": "gemini-2.5-pro" },\n  "hooks": { "SessionStart": [ { "hooks": [ { "type": "command", "command": "echo hi" } ] } ] }\n}\n',
+    userText:
+      '{\n  // my model\n  "model": { "name": "gemini-2.5-pro" },\n  "hooks": { "SessionStart": [ { "hooks": [ { "type": "command", "command": "echo hi" } ] } ] }\n}\n',
     events: ['BeforeTool', 'AfterTool', 'BeforeAgent'],
     extra: { 'GEMINI.md': '@AGENTS.md\n' },
   },
@@ -44,7 +45,11 @@ const CASES: Case[] = [
     extra: {},
   },
 ];
-const OURS: Record<string, string> = { gemini: '.gemini/settings.json', copilot: '.github/hooks/loop-guard.json', qwen: '.qwen/settings.json' };
+const OURS: Record<string, string> = {
+  gemini: '.gemini/settings.json',
+  copilot: '.github/hooks/loop-guard.json',
+  qwen: '.qwen/settings.json',
+};
 
 describe.concurrent.each(CASES)('$tool', ({ tool, config, userText, events, extra }) => {
   it('detected, installed around the user config, rerun no-op, --check clean then catches a lost entry, --remove restores', async () => {
@@ -58,7 +63,8 @@ describe.concurrent.each(CASES)('$tool', ({ tool, config, userText, events, extr
       expect(apply.status, apply.stdout + apply.stderr).toBe(0);
       const ours = readFileSync(join(dir, OURS[tool]!), 'utf8');
       const doc = parse(ours) as unknown as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
-      for (const e of events) expect(JSON.stringify(doc.hooks[e]), `${e} runs the guard`).toContain(`${GUARD_PATH} ${tool}`);
+      for (const e of events)
+        expect(JSON.stringify(doc.hooks[e]), `${e} runs the guard`).toContain(`${GUARD_PATH} ${tool}`);
       if (OURS[tool] === config) {
         expect(ours, 'the user comment is kept').toMatch(/\/\/ (my model|keep)/);
       } else {

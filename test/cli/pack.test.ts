@@ -21,7 +21,10 @@ let entries: string[] = [];
  */
 function cleanSource(): string {
   const src = join(work, 'src-clone');
-  const ls = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot, encoding: 'utf8' });
+  const ls = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
   if (ls.status !== 0) throw new Error(`git ls-files failed: ${ls.stderr}`);
   for (const rel of ls.stdout.split('\0').filter(Boolean)) {
     if (!existsSync(join(repoRoot, rel))) continue; // deleted in the work tree, not yet committed
@@ -36,7 +39,11 @@ beforeAll(() => {
   requireCli();
   const src = cleanSource();
   expect(existsSync(join(src, 'dist'))).toBe(false);
-  const pack = spawnSync('npm', ['pack', '--pack-destination', work, '--json'], { cwd: src, encoding: 'utf8', timeout: 120_000 });
+  const pack = spawnSync('npm', ['pack', '--pack-destination', work, '--json'], {
+    cwd: src,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   if (pack.status !== 0) throw new Error(`npm pack failed (${pack.status}): ${pack.stderr}`);
   const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ filename: string }>;
   tarball = join(work, info!.filename);
@@ -53,28 +60,57 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
  * `file:` is needed: npx runs a bare absolute path as a command (`sh: 1: /tmp/…tgz: Permission denied`).
  */
 function npx(args: string[], cwd: string) {
-  const env = { ...process.env, CI: 'true', NO_COLOR: '1', npm_config_cache: join(work, 'npm-cache'), npm_config_update_notifier: 'false' };
-  return spawnSync('npx', ['--yes', `file:${tarball}`, ...args], { cwd, env, input: '', encoding: 'utf8', timeout: 150_000 });
+  const env = {
+    ...process.env,
+    CI: 'true',
+    NO_COLOR: '1',
+    npm_config_cache: join(work, 'npm-cache'),
+    npm_config_update_notifier: 'false',
+  };
+  return spawnSync('npx', ['--yes', `file:${tarball}`, ...args], {
+    cwd,
+    env,
+    input: '',
+    encoding: 'utf8',
+    timeout: 150_000,
+  });
 }
 
 describe('npm pack', () => {
   it('the tarball holds the built files, rendered templates, payloads, README, CHANGELOG and LICENSE, and nothing of the sources', () => {
-    for (const f of ['package/package.json', 'package/dist/cli.mjs', 'package/dist/loop-guard.cjs', 'package/dist/opencode-plugin.js', 'package/README.md', 'package/LICENSE']) {
+    for (const f of [
+      'package/package.json',
+      'package/dist/cli.mjs',
+      'package/dist/loop-guard.cjs',
+      'package/dist/opencode-plugin.js',
+      'package/README.md',
+      'package/LICENSE',
+    ]) {
       expect(entries, f).toContain(f);
     }
     expect(entries.filter((e) => /^package\/dist\/templates\/[^/]+$/.test(e)).length).toBeGreaterThan(0);
     // Only what runs: the template sources are rendered at build time, and nothing reads a VERSION file.
     expect(entries.filter((e) => e.startsWith('package/templates/') || e === 'package/dist/VERSION')).toEqual([]);
     for (const f of ['package/CHANGELOG.md']) expect(entries, f).toContain(f);
-    expect(entries.filter((e) => e.startsWith('package/assets/payloads/') && e.endsWith('.json')).length).toBeGreaterThan(0);
+    expect(
+      entries.filter((e) => e.startsWith('package/assets/payloads/') && e.endsWith('.json')).length,
+    ).toBeGreaterThan(0);
     for (const bad of ['src/', 'test/', 'node_modules/', '.cache/']) {
-      expect(entries.filter((e) => e.startsWith(`package/${bad}`) || e.includes(`/${bad}`)), bad).toEqual([]);
+      expect(
+        entries.filter((e) => e.startsWith(`package/${bad}`) || e.includes(`/${bad}`)),
+        bad,
+      ).toEqual([]);
     }
   });
 
   it('the packed package.json has what a registry page and provenance need', () => {
     const r = spawnSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' });
-    const pkg = JSON.parse(r.stdout) as Record<string, unknown> & { repository?: { url?: string }; bugs?: { url?: string }; engines?: { node?: string }; bin?: Record<string, string> };
+    const pkg = JSON.parse(r.stdout) as Record<string, unknown> & {
+      repository?: { url?: string };
+      bugs?: { url?: string };
+      engines?: { node?: string };
+      bin?: Record<string, string>;
+    };
     expect(pkg.repository?.url).toMatch(/^git\+https:\/\/github\.com\/[\w.-]+\/[\w.-]+\.git$/);
     expect(String(pkg.homepage)).toMatch(/^https:\/\//);
     expect(pkg.bugs?.url).toMatch(/^https:\/\//);
@@ -84,7 +120,9 @@ describe('npm pack', () => {
     expect(Object.keys(pkg.dependencies ?? {})).toEqual([]);
   });
 
-  it('npx <tarball> --yes in a fresh repository installs the guard, the Claude hooks and AGENTS.md', { timeout: 180_000 }, () => {
+  it('npx <tarball> --yes in a fresh repository installs the guard, the Claude hooks and AGENTS.md', {
+    timeout: 180_000,
+  }, () => {
     const dir = fixtureRepo(null);
     mkdirSync(join(dir, '.claude'));
     const r = npx(['--yes'], dir);
@@ -92,7 +130,8 @@ describe('npm pack', () => {
     expect(r.stdout).toMatch(/^ {2}Claude Code /m);
 
     const tree = readTree(dir);
-    for (const f of ['.agents/hooks/loop-guard.cjs', '.claude/settings.json', 'AGENTS.md']) expect(tree.has(f), f).toBe(true);
+    for (const f of ['.agents/hooks/loop-guard.cjs', '.claude/settings.json', 'AGENTS.md'])
+      expect(tree.has(f), f).toBe(true);
     expect(tree.get('.agents/hooks/loop-guard.cjs')).toBe(readFileSync(guardFile, 'utf8'));
     expect(tree.get('AGENTS.md')).toMatch(/^<!-- loop-guard:begin v=/m);
 
@@ -100,17 +139,31 @@ describe('npm pack', () => {
     const intent = TOOLS.claude.intents.find((i) => i.kind === 'json' && i.path === '.claude/settings.json');
     const hooks = intent?.kind === 'json' ? intent.hooks : undefined;
     if (!hooks) throw new Error('no Claude Code hooks intent');
-    const settings = JSON.parse(tree.get('.claude/settings.json')!) as { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>> };
+    const settings = JSON.parse(tree.get('.claude/settings.json')!) as {
+      hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>>;
+    };
     for (const { event, matcher } of hooks.events) {
-      const ours = (settings.hooks[event] ?? []).filter((g) => g.matcher === matcher).flatMap((g) => g.hooks).filter((h) => h.command.includes(HOOK_MARKER));
-      expect(ours.map((h) => h.command), event).toEqual([hooks.command]);
+      const ours = (settings.hooks[event] ?? [])
+        .filter((g) => g.matcher === matcher)
+        .flatMap((g) => g.hooks)
+        .filter((h) => h.command.includes(HOOK_MARKER));
+      expect(
+        ours.map((h) => h.command),
+        event,
+      ).toEqual([hooks.command]);
     }
 
     // The installed guard, run the way Claude Code runs it (its command through a shell), on real payloads.
     const env = guardEnv(freshStateDir(), { CLAUDE_PROJECT_DIR: dir });
     const hook = (name: string, extra: Record<string, unknown>) => {
       const payload = JSON.parse(readFileSync(join(payloadsDir, 'claude', name), 'utf8')) as Record<string, unknown>;
-      const r = spawnSync('sh', ['-c', hooks.command], { cwd: dir, env, input: JSON.stringify({ ...payload, cwd: dir, ...extra }), encoding: 'utf8', timeout: 30_000 });
+      const r = spawnSync('sh', ['-c', hooks.command], {
+        cwd: dir,
+        env,
+        input: JSON.stringify({ ...payload, cwd: dir, ...extra }),
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
       expect(r.stderr, name).toBe('');
       expect(r.status, name).toBe(0);
       return r.stdout;
@@ -121,7 +174,9 @@ describe('npm pack', () => {
       expect(hook('PreToolUse-failure.json', { tool_use_id: `t${i}` })).toBe('');
       hook('PostToolUseFailure-failure.json', { tool_use_id: `t${i}` });
     }
-    const refused = JSON.parse(hook('PreToolUse-failure.json', { tool_use_id: 't4' })) as { hookSpecificOutput: Record<string, string> };
+    const refused = JSON.parse(hook('PreToolUse-failure.json', { tool_use_id: 't4' })) as {
+      hookSpecificOutput: Record<string, string>;
+    };
     expect(refused.hookSpecificOutput.permissionDecision).toBe('deny');
     expect(refused.hookSpecificOutput.permissionDecisionReason).toMatch(/^loop-guard: /);
   });

@@ -21,11 +21,15 @@ describe('rough edges', () => {
 
   it.each([[['--dry-run']], [['--dry-run', '--diff']]])('%j | head -1: no EPIPE trace', (args) => {
     const dir = fixtureRepo('all');
-    const r = spawnSync('sh', ['-c', `"${nodeBin}" "${cliFile}" ${args.join(' ')} | head -1; echo "exit=\${PIPESTATUS:-}"`], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: homeFor(dir), CI: 'true', NO_COLOR: '1' },
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      'sh',
+      ['-c', `"${nodeBin}" "${cliFile}" ${args.join(' ')} | head -1; echo "exit=\${PIPESTATUS:-}"`],
+      {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: homeFor(dir), CI: 'true', NO_COLOR: '1' },
+        encoding: 'utf8',
+      },
+    );
     expect(r.stdout.split('\n')[0]).toBe('Agent tools:');
     expect(r.stderr).not.toMatch(/EPIPE|Error|at /);
   });
@@ -146,7 +150,10 @@ describe('rough edges', () => {
     const dir = fixtureRepo('claude');
     expect(runCli(['--yes'], { cwd: dir }).status).toBe(0);
     const guard = join(dir, '.agents/hooks/loop-guard.cjs');
-    writeFileSync(guard, readFileSync(guard, 'utf8').replace(/^\/\/ create-loop-guard v\S+/, '// create-loop-guard v0.0.1'));
+    writeFileSync(
+      guard,
+      readFileSync(guard, 'utf8').replace(/^\/\/ create-loop-guard v\S+/, '// create-loop-guard v0.0.1'),
+    );
     const r = runCli(['--dry-run'], { cwd: dir });
     expect(r.stdout).toContain('Would replace v0.0.1 with v');
     expect(r.stdout).not.toContain('Replaced');

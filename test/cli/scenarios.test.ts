@@ -36,7 +36,8 @@ describe.each(FIXTURES)('fixture $name', ({ name, tools, expectTools }) => {
     await expect(scrub(apply.stdout, dir)).toMatchFileSnapshot(snap(name, 'apply-output'));
     // The user's files keep every byte they had; ours are only added.
     for (const [path, content] of before) expect(after.get(path)?.length ?? 0).toBeGreaterThanOrEqual(content.length);
-    if (after.has('.agents/hooks/loop-guard.cjs')) expect(modeOf(dir, '.agents/hooks/loop-guard.cjs') & 0o111).not.toBe(0);
+    if (after.has('.agents/hooks/loop-guard.cjs'))
+      expect(modeOf(dir, '.agents/hooks/loop-guard.cjs') & 0o111).not.toBe(0);
     const manifest = JSON.parse(after.get('.agents/loop-guard.json') as string);
     expect(manifest.tools).toEqual([...expectTools].sort());
 

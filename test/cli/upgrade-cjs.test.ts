@@ -14,11 +14,15 @@ const MJS = '.agents/hooks/loop-guard.mjs';
 function oldInstall(fixture = 'all'): string {
   const dir = fixtureRepo(fixture);
   expect(runCli(['--yes'], { cwd: dir }).status).toBe(0);
-  const guard = readFileSync(join(dir, CJS), 'utf8').replace(/^\/\/ create-loop-guard v\S+/, '// create-loop-guard v0.0.9');
+  const guard = readFileSync(join(dir, CJS), 'utf8').replace(
+    /^\/\/ create-loop-guard v\S+/,
+    '// create-loop-guard v0.0.9',
+  );
   writeFileSync(join(dir, CJS), guard);
   renameSync(join(dir, CJS), join(dir, MJS));
   for (const f of ['.claude/settings.json', '.codex/hooks.json', '.cursor/hooks.json']) {
-    if (existsSync(join(dir, f))) writeFileSync(join(dir, f), readFileSync(join(dir, f), 'utf8').replaceAll('loop-guard.cjs', 'loop-guard.mjs'));
+    if (existsSync(join(dir, f)))
+      writeFileSync(join(dir, f), readFileSync(join(dir, f), 'utf8').replaceAll('loop-guard.cjs', 'loop-guard.mjs'));
   }
   const manifestFile = join(dir, '.agents/loop-guard.json');
   const m = JSON.parse(readFileSync(manifestFile, 'utf8'));
@@ -47,7 +51,8 @@ describe('from loop-guard.mjs to loop-guard.cjs', () => {
     const tree = readTree(dir);
     expect(tree.has(MJS)).toBe(false);
     expect(tree.has(CJS)).toBe(true);
-    for (const [path, text] of tree) if (!path.startsWith('.agents/hooks/')) expect(text, path).not.toContain('loop-guard.mjs');
+    for (const [path, text] of tree)
+      if (!path.startsWith('.agents/hooks/')) expect(text, path).not.toContain('loop-guard.mjs');
     expect(tree.get('.claude/settings.json')).toContain('.agents/hooks/loop-guard.cjs claude');
     expect(runCli(['--check', '--strict'], { cwd: dir }).status).toBe(0);
   });

@@ -23,11 +23,26 @@ describe.each(REPLAYED)('%s: its reader reads its adapter', (tool) => {
     expect(read(out(facts.turn.event, { action: 'allow' }), 'turn', facts.turn.event, who)).toEqual({ kind: 'silent' });
   });
   it('a warning on the post event and a refusal on the pre event', () => {
-    expect(read(out(facts.post.event, { action: 'warn', message: 'loop-guard: w' }), 'post', facts.post.event, who)).toEqual({ kind: 'warn', text: 'loop-guard: w' });
-    expect(read(out(facts.pre.event, { action: 'deny', message: 'loop-guard: d', rule: 'repeat' }), 'pre', facts.pre.event, who)).toEqual({ kind: 'deny', text: 'loop-guard: d' });
+    expect(
+      read(out(facts.post.event, { action: 'warn', message: 'loop-guard: w' }), 'post', facts.post.event, who),
+    ).toEqual({ kind: 'warn', text: 'loop-guard: w' });
+    expect(
+      read(
+        out(facts.pre.event, { action: 'deny', message: 'loop-guard: d', rule: 'repeat' }),
+        'pre',
+        facts.pre.event,
+        who,
+      ),
+    ).toEqual({ kind: 'deny', text: 'loop-guard: d' });
   });
   it(`the hand-off reads as the record says (${facts.handoff})`, () => {
-    const handoff: Decision = { action: 'handoff', message: 'loop-guard: npm test was not run, and this turn stops here', rule: 'repeat', stopReason: 'loop-guard stopped the agent', note };
+    const handoff: Decision = {
+      action: 'handoff',
+      message: 'loop-guard: npm test was not run, and this turn stops here',
+      rule: 'repeat',
+      stopReason: 'loop-guard stopped the agent',
+      note,
+    };
     const r = read(out(facts.pre.event, handoff), 'pre', facts.pre.event, who);
     if (facts.stop) {
       // The run ends from a later event: the pre answer lets the call reach it (Copilot) or refuses it (Qwen), and that
@@ -41,21 +56,39 @@ describe.each(REPLAYED)('%s: its reader reads its adapter', (tool) => {
 describe('readers catch what a tool would get wrong', () => {
   const who: Who = { label: 'Tool', preEvent: 'PreToolUse', stops: false };
   it('hook-specific-output-only rejects any other top-level field, naming the tool', () => {
-    const r = READERS['hook-specific-output-only'](JSON.stringify({ continue: true, hookSpecificOutput: {} }), 'post', 'PostToolUse', who);
-    expect(r).toEqual({ kind: 'bad', why: 'answered PostToolUse with fields Tool rejects (continue, hookSpecificOutput)' });
+    const r = READERS['hook-specific-output-only'](
+      JSON.stringify({ continue: true, hookSpecificOutput: {} }),
+      'post',
+      'PostToolUse',
+      who,
+    );
+    expect(r).toEqual({
+      kind: 'bad',
+      why: 'answered PostToolUse with fields Tool rejects (continue, hookSpecificOutput)',
+    });
   });
   it('hook-specific-output: continue:false outside the pre event is a mistake', () => {
-    expect(READERS['hook-specific-output'](JSON.stringify({ continue: false, stopReason: 'x' }), 'post', 'PostToolUse', who)).toEqual({ kind: 'bad', why: 'answered PostToolUse with continue:false outside PreToolUse' });
+    expect(
+      READERS['hook-specific-output'](JSON.stringify({ continue: false, stopReason: 'x' }), 'post', 'PostToolUse', who),
+    ).toEqual({ kind: 'bad', why: 'answered PostToolUse with continue:false outside PreToolUse' });
   });
   it('decision-or-context: a stop is a hand-off only for a tool whose record says it stops', () => {
     const stop = JSON.stringify({ continue: false, stopReason: 'loop-guard: stop' });
     expect(READERS['decision-or-context'](stop, 'pre', 'BeforeTool', who).kind).toBe('bad');
-    expect(READERS['decision-or-context'](stop, 'pre', 'BeforeTool', { ...who, stops: true })).toEqual({ kind: 'handoff', text: 'loop-guard: stop' });
+    expect(READERS['decision-or-context'](stop, 'pre', 'BeforeTool', { ...who, stops: true })).toEqual({
+      kind: 'handoff',
+      text: 'loop-guard: stop',
+    });
     expect(READERS['decision-or-context'](stop, 'post', 'AfterTool', { ...who, stops: true }).kind).toBe('bad');
     const both = JSON.stringify({ decision: 'deny', reason: 'loop-guard: r', continue: false, stopReason: 's' });
-    expect(READERS['decision-or-context'](both, 'pre', 'BeforeTool', { ...who, stops: true })).toEqual({ kind: 'handoff', text: 'loop-guard: r' });
+    expect(READERS['decision-or-context'](both, 'pre', 'BeforeTool', { ...who, stops: true })).toEqual({
+      kind: 'handoff',
+      text: 'loop-guard: r',
+    });
   });
   it('permission-fields: refusing the user prompt is a mistake', () => {
-    expect(READERS['permission-fields'](JSON.stringify({ continue: false }), 'turn', 'beforeSubmitPrompt', who)).toEqual({ kind: 'bad', why: 'refused the user prompt (continue: false)' });
+    expect(
+      READERS['permission-fields'](JSON.stringify({ continue: false }), 'turn', 'beforeSubmitPrompt', who),
+    ).toEqual({ kind: 'bad', why: 'refused the user prompt (continue: false)' });
   });
 });

@@ -10,11 +10,32 @@ import { withOwnedHeader } from '../../src/edit/owned-file.ts';
 import { cloneSandbox, install, requireBuilt, type Sandbox, sandbox } from '../helpers/doctor.ts';
 
 const IDS = [
-  'repo.manifest', 'repo.guard', 'repo.agents-md', 'repo.switch',
-  'claude.hooks', 'claude.node', 'claude.replay', 'claude.env', 'claude.git', 'claude.import',
-  'codex.hooks', 'codex.node', 'codex.replay', 'codex.env', 'codex.git', 'codex.trust', 'codex.hook-approval', 'codex.instructions',
-  'cursor.hooks', 'cursor.node', 'cursor.replay', 'cursor.env', 'cursor.git',
-  'opencode.plugin', 'opencode.load', 'opencode.git',
+  'repo.manifest',
+  'repo.guard',
+  'repo.agents-md',
+  'repo.switch',
+  'claude.hooks',
+  'claude.node',
+  'claude.replay',
+  'claude.env',
+  'claude.git',
+  'claude.import',
+  'codex.hooks',
+  'codex.node',
+  'codex.replay',
+  'codex.env',
+  'codex.git',
+  'codex.trust',
+  'codex.hook-approval',
+  'codex.instructions',
+  'cursor.hooks',
+  'cursor.node',
+  'cursor.replay',
+  'cursor.env',
+  'cursor.git',
+  'opencode.plugin',
+  'opencode.load',
+  'opencode.git',
 ];
 
 let installed: Sandbox;
@@ -24,11 +45,17 @@ beforeAll(() => {
   install(installed);
 }, 60_000);
 
-const doctorOn = (sb: Sandbox, extraEnv: Record<string, string> = {}) => runChecks({ root: sb.root, env: { ...sb.env, ...extraEnv }, home: sb.home, version: VERSION });
+const doctorOn = (sb: Sandbox, extraEnv: Record<string, string> = {}) =>
+  runChecks({ root: sb.root, env: { ...sb.env, ...extraEnv }, home: sb.home, version: VERSION });
 const all = (r: DoctorResult): Check[] => r.groups.flatMap((g) => g.checks);
 const byId = (r: DoctorResult, id: string): Check => {
   const c = all(r).find((x) => x.id === id);
-  if (!c) throw new Error(`no check ${id}; have ${all(r).map((x) => x.id).join(', ')}`);
+  if (!c)
+    throw new Error(
+      `no check ${id}; have ${all(r)
+        .map((x) => x.id)
+        .join(', ')}`,
+    );
   return c;
 };
 const editJson = (file: string, fn: (j: Record<string, any>) => void) => {
@@ -53,11 +80,21 @@ describe('broken in its configuration', () => {
     const sb = cloneSandbox(installed);
     const at = (p: string) => join(sb.root, p);
     rmSync(at('.agents/loop-guard.json'));
-    writeFileSync(at('AGENTS.md'), readFileSync(at('AGENTS.md'), 'utf8').replace('- Never run a command a third time', '- Feel free to run a command a third time'));
+    writeFileSync(
+      at('AGENTS.md'),
+      readFileSync(at('AGENTS.md'), 'utf8').replace(
+        '- Never run a command a third time',
+        '- Feel free to run a command a third time',
+      ),
+    );
     writeFileSync(at('.claude/settings.local.json'), '{ "disableAllHooks": true }\n');
     editJson(at('.claude/settings.json'), (j) => (j.env.GIT_PAGER = 'less'));
     writeFileSync(at('CLAUDE.md'), '# Mine\n');
-    writeFileSync(at('.codex/config.toml'), readFileSync(at('.codex/config.toml'), 'utf8').replace('GIT_EDITOR = "true"', 'GIT_EDITOR = "vim"') + '\n[features]\nhooks = false\n');
+    writeFileSync(
+      at('.codex/config.toml'),
+      readFileSync(at('.codex/config.toml'), 'utf8').replace('GIT_EDITOR = "true"', 'GIT_EDITOR = "vim"') +
+        '\n[features]\nhooks = false\n',
+    );
     writeFileSync(join(sb.codexHome, 'config.toml'), '[projects."/somewhere/else"]\ntrust_level = "trusted"\n');
     writeFileSync(at('AGENTS.override.md'), 'Be brief.\n');
     editJson(at('.cursor/hooks.json'), (j) => delete j.version);
@@ -92,7 +129,18 @@ describe('broken in its configuration', () => {
   });
 
   it('the rest still passes: the guard itself works', () => {
-    for (const id of ['repo.guard', 'claude.node', 'claude.replay', 'codex.node', 'codex.replay', 'codex.hook-approval', 'cursor.node', 'cursor.replay', 'opencode.load', 'opencode.git']) {
+    for (const id of [
+      'repo.guard',
+      'claude.node',
+      'claude.replay',
+      'codex.node',
+      'codex.replay',
+      'codex.hook-approval',
+      'cursor.node',
+      'cursor.replay',
+      'opencode.load',
+      'opencode.git',
+    ]) {
       expect(byId(r, id), id).toMatchObject({ ok: true });
     }
   });
@@ -104,8 +152,17 @@ describe('broken at run time', () => {
     const sb = cloneSandbox(installed);
     const at = (p: string) => join(sb.root, p);
     writeFileSync(at('.agents/hooks/loop-guard.cjs'), withOwnedHeader('process.exitCode = 0;\n', '//', VERSION));
-    writeFileSync(at('.claude/settings.json'), readFileSync(at('.claude/settings.json'), 'utf8').replaceAll('loop-guard.cjs claude', 'loop-guard-moved.mjs claude'));
-    writeFileSync(at('.cursor/hooks.json'), readFileSync(at('.cursor/hooks.json'), 'utf8').replaceAll('"node .agents', '"env PATH=/nonexistent node .agents'));
+    writeFileSync(
+      at('.claude/settings.json'),
+      readFileSync(at('.claude/settings.json'), 'utf8').replaceAll(
+        'loop-guard.cjs claude',
+        'loop-guard-moved.mjs claude',
+      ),
+    );
+    writeFileSync(
+      at('.cursor/hooks.json'),
+      readFileSync(at('.cursor/hooks.json'), 'utf8').replaceAll('"node .agents', '"env PATH=/nonexistent node .agents'),
+    );
     const noop = `export const LoopGuard = async () => ({ 'tool.execute.before': async () => {}, 'tool.execute.after': async () => {}, 'chat.message': async () => {}, 'shell.env': async () => {} });\n`;
     writeFileSync(at('.opencode/plugins/loop-guard.js'), withOwnedHeader(noop, '//', VERSION));
     appendFileSync(join(sb.home, '.gitconfig'), '[core]\n\tpager = less\n');
@@ -130,7 +187,8 @@ describe('broken at run time', () => {
   });
 
   it('the wiring checks still pass', () => {
-    for (const id of ['codex.hooks', 'cursor.hooks', 'codex.node', 'repo.agents-md']) expect(byId(r, id), id).toMatchObject({ ok: true });
+    for (const id of ['codex.hooks', 'cursor.hooks', 'codex.node', 'repo.agents-md'])
+      expect(byId(r, id), id).toMatchObject({ ok: true });
   });
 });
 
@@ -141,7 +199,11 @@ describe('what counts as set up', () => {
   });
 
   it('tools are found from the manifest and from our traces in place', () => {
-    const files: Record<string, string> = { '.codex/hooks.json': '{"hooks":{"PreToolUse":[{"hooks":[{"command":"node .agents/hooks/loop-guard.cjs codex"}]}]}}', '.opencode/plugins/loop-guard.js': '' };
+    const files: Record<string, string> = {
+      '.codex/hooks.json':
+        '{"hooks":{"PreToolUse":[{"hooks":[{"command":"node .agents/hooks/loop-guard.cjs codex"}]}]}}',
+      '.opencode/plugins/loop-guard.js': '',
+    };
     const read = (p: string) => files[p] ?? null;
     expect(configuredTools(read, ['claude'])).toEqual(['claude', 'codex', 'opencode']);
     expect(configuredTools(() => null, [])).toEqual([]);

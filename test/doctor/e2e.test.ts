@@ -37,12 +37,15 @@ describe('create-loop-guard doctor', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^create-loop-guard doctor v\d+\.\d+\.\d+ — /);
-    for (const label of ['Repository', 'Claude Code', 'Codex', 'Cursor', 'OpenCode']) expect(r.stdout).toContain(`\n${label}\n`);
+    for (const label of ['Repository', 'Claude Code', 'Codex', 'Cursor', 'OpenCode'])
+      expect(r.stdout).toContain(`\n${label}\n`);
     expect(r.stdout).not.toContain('✗');
     expect(r.stdout).toMatch(/All \d+ checks passed/);
     // No colour when stdout is not a terminal.
     expect(r.stdout).not.toContain('\u001b[');
-    expect({ repo: snapshot(healthy.root), home: snapshot(healthy.home), codex: snapshot(healthy.codexHome) }).toEqual(before);
+    expect({ repo: snapshot(healthy.root), home: snapshot(healthy.home), codex: snapshot(healthy.codexHome) }).toEqual(
+      before,
+    );
     // Temp state dirs are gone again.
     expect(readdirSync(healthy.tmp)).toEqual([]);
   }, 60_000);
@@ -56,7 +59,14 @@ describe('create-loop-guard doctor', () => {
   it('broken three ways: exit 1, each one named with its fix', () => {
     const sb = cloneSandbox(healthy);
     // 1. The guard replaced by a no-op that keeps our header and always exits 0 silently.
-    writeFileSync(join(sb.root, '.agents/hooks/loop-guard.cjs'), withOwnedHeader('process.exitCode = 0;\n', '//', JSON.parse(readFileSync(join(sb.root, '.agents/loop-guard.json'), 'utf8')).version));
+    writeFileSync(
+      join(sb.root, '.agents/hooks/loop-guard.cjs'),
+      withOwnedHeader(
+        'process.exitCode = 0;\n',
+        '//',
+        JSON.parse(readFileSync(join(sb.root, '.agents/loop-guard.json'), 'utf8')).version,
+      ),
+    );
     // 2. A hook event removed.
     const settingsPath = join(sb.root, '.claude/settings.json');
     const settings = JSON.parse(readFileSync(settingsPath, 'utf8'));
@@ -64,29 +74,52 @@ describe('create-loop-guard doctor', () => {
     writeFileSync(settingsPath, `${JSON.stringify(settings, null, 2)}\n`);
     // 3. The AGENTS.md block deleted.
     const agents = join(sb.root, 'AGENTS.md');
-    writeFileSync(agents, readFileSync(agents, 'utf8').replace(/<!-- loop-guard:begin[\s\S]*?<!-- loop-guard:end -->\n?/, ''));
+    writeFileSync(
+      agents,
+      readFileSync(agents, 'utf8').replace(/<!-- loop-guard:begin[\s\S]*?<!-- loop-guard:end -->\n?/, ''),
+    );
 
     const r = runCli(['doctor', '--cwd', sb.root], sb.env);
     expect(r.status).toBe(1);
     const failed = r.stdout.split('\n').filter((l) => l.includes('✗'));
     const line = (text: string) => failed.find((l) => l.includes(text));
     // The no-op guard: it no longer warns or denies, in every tool that runs it.
-    expect(failed.filter((l) => l.includes('no warning on the 3rd identical result') && l.includes('the 5th attempt was not denied')).length).toBe(3);
+    expect(
+      failed.filter(
+        (l) => l.includes('no warning on the 3rd identical result') && l.includes('the 5th attempt was not denied'),
+      ).length,
+    ).toBe(3);
     expect(line('.agents/hooks/loop-guard.cjs carries the v')).toContain('fix: npx create-loop-guard --yes');
     // The removed event.
     expect(line('.claude/settings.json: no loop-guard hook on PostToolUseFailure')).toContain('fix:');
     // The deleted block.
     expect(line('AGENTS.md has no loop-guard block')).toContain('fix: npx create-loop-guard --yes');
-    expect(r.stdout).toMatch(/\d+ of \d+ checks failed: .*repo\.guard.*repo\.agents-md.*claude\.hooks.*claude\.replay.*codex\.replay.*cursor\.replay/);
+    expect(r.stdout).toMatch(
+      /\d+ of \d+ checks failed: .*repo\.guard.*repo\.agents-md.*claude\.hooks.*claude\.replay.*codex\.replay.*cursor\.replay/,
+    );
 
     // --json: the same findings as data.
     const j = runCli(['doctor', '--json', '--cwd', sb.root], sb.env);
     expect(j.status).toBe(1);
-    const data = JSON.parse(j.stdout) as { version: string; root: string; exitCode: number; tools: Array<{ name: string; checks: Array<{ id: string; ok: boolean; message: string; fix?: string }> }> };
+    const data = JSON.parse(j.stdout) as {
+      version: string;
+      root: string;
+      exitCode: number;
+      tools: Array<{ name: string; checks: Array<{ id: string; ok: boolean; message: string; fix?: string }> }>;
+    };
     expect(data).toMatchObject({ root: sb.root, exitCode: 1 });
     expect(data.tools.map((t) => t.name)).toEqual(['repo', 'claude', 'codex', 'cursor', 'opencode']);
     const failedIds = data.tools.flatMap((t) => t.checks.filter((c) => !c.ok).map((c) => c.id));
-    expect(failedIds).toEqual(expect.arrayContaining(['repo.guard', 'repo.agents-md', 'claude.hooks', 'claude.replay', 'codex.replay', 'cursor.replay']));
+    expect(failedIds).toEqual(
+      expect.arrayContaining([
+        'repo.guard',
+        'repo.agents-md',
+        'claude.hooks',
+        'claude.replay',
+        'codex.replay',
+        'cursor.replay',
+      ]),
+    );
     for (const c of data.tools.flatMap((t) => t.checks)) {
       if (c.ok) expect(c.fix).toBeUndefined();
       else expect(c.fix).toBeTruthy();

@@ -4,11 +4,19 @@ import { auditHooks, listHookCommands, matcherSelects } from '../../src/doctor/h
 const CMD = 'node "$CLAUDE_PROJECT_DIR"/.agents/hooks/loop-guard.cjs claude';
 const nested = (events: Record<string, string | undefined>) => ({
   hooks: Object.fromEntries(
-    Object.entries(events).map(([event, matcher]) => [event, [{ ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: 'command', command: CMD, timeout: 10 }] }]]),
+    Object.entries(events).map(([event, matcher]) => [
+      event,
+      [{ ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: 'command', command: CMD, timeout: 10 }] }],
+    ]),
   ),
 });
 const CLAUDE_POST = 'Bash|Edit|Write|MultiEdit|NotebookEdit|Agent|Task';
-const claudeAll = nested({ PreToolUse: 'Bash', PostToolUse: CLAUDE_POST, PostToolUseFailure: 'Bash', UserPromptSubmit: undefined });
+const claudeAll = nested({
+  PreToolUse: 'Bash',
+  PostToolUse: CLAUDE_POST,
+  PostToolUseFailure: 'Bash',
+  UserPromptSubmit: undefined,
+});
 
 describe('matcherSelects', () => {
   it.each([
@@ -28,15 +36,33 @@ describe('matcherSelects', () => {
 
 describe('listHookCommands', () => {
   it('reads nested groups and skips non-command handlers', () => {
-    const doc = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'http', url: 'x' }, { type: 'command', command: 'a' }] }], Bad: 5 } };
-    expect(listHookCommands(doc, 'nested', 'f')).toEqual([{ event: 'PreToolUse', matcher: 'Bash', command: 'a', source: 'f' }]);
+    const doc = {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'http', url: 'x' },
+              { type: 'command', command: 'a' },
+            ],
+          },
+        ],
+        Bad: 5,
+      },
+    };
+    expect(listHookCommands(doc, 'nested', 'f')).toEqual([
+      { event: 'PreToolUse', matcher: 'Bash', command: 'a', source: 'f' },
+    ]);
   });
   it("reads Cursor's flat entries", () => {
     const doc = { version: 1, hooks: { preToolUse: [{ command: 'b', matcher: 'Shell' }] } };
-    expect(listHookCommands(doc, 'flat', 'f')).toEqual([{ event: 'preToolUse', matcher: 'Shell', command: 'b', source: 'f' }]);
+    expect(listHookCommands(doc, 'flat', 'f')).toEqual([
+      { event: 'preToolUse', matcher: 'Shell', command: 'b', source: 'f' },
+    ]);
   });
   it('tolerates junk', () => {
-    for (const doc of [null, 5, [], { hooks: [] }, { hooks: { X: [null, 3, { hooks: 'no' }] } }]) expect(listHookCommands(doc, 'nested', 'f')).toEqual([]);
+    for (const doc of [null, 5, [], { hooks: [] }, { hooks: { X: [null, 3, { hooks: 'no' }] } }])
+      expect(listHookCommands(doc, 'nested', 'f')).toEqual([]);
   });
 });
 
@@ -49,12 +75,23 @@ describe('auditHooks (claude.hooks / codex.hooks / cursor.hooks)', () => {
   });
 
   it('fails when PostToolUse selects only the shell tool (an install from before edits counted as change), naming the tools it misses', () => {
-    const doc = nested({ PreToolUse: 'Bash', PostToolUse: 'Bash', PostToolUseFailure: 'Bash', UserPromptSubmit: undefined });
+    const doc = nested({
+      PreToolUse: 'Bash',
+      PostToolUse: 'Bash',
+      PostToolUseFailure: 'Bash',
+      UserPromptSubmit: undefined,
+    });
     const a = auditHooks('claude', listHookCommands(doc, 'nested', 's'), '.claude/settings.json');
     expect(a.check.ok).toBe(false);
-    expect(a.check.message).toContain('PostToolUse (matcher "Bash" does not select Edit, Write, MultiEdit, NotebookEdit, Agent, Task)');
+    expect(a.check.message).toContain(
+      'PostToolUse (matcher "Bash" does not select Edit, Write, MultiEdit, NotebookEdit, Agent, Task)',
+    );
     expect(a.check.fix).toContain(CLAUDE_POST);
-    const codex = auditHooks('codex', listHookCommands(nested({ PreToolUse: 'Bash', PostToolUse: 'Bash', UserPromptSubmit: undefined }), 'nested', 'h'), '.codex/hooks.json');
+    const codex = auditHooks(
+      'codex',
+      listHookCommands(nested({ PreToolUse: 'Bash', PostToolUse: 'Bash', UserPromptSubmit: undefined }), 'nested', 'h'),
+      '.codex/hooks.json',
+    );
     expect(codex.check.message).toContain('does not select apply_patch');
   });
 
@@ -83,7 +120,9 @@ describe('auditHooks (claude.hooks / codex.hooks / cursor.hooks)', () => {
     const doc = { version: 1, hooks: { preToolUse: [{ command: 'node my-own.js', matcher: 'Shell' }] } };
     const a = auditHooks('cursor', listHookCommands(doc, 'flat', 'c'), '.cursor/hooks.json');
     expect(a.check.ok).toBe(false);
-    expect(a.check.message).toContain('no loop-guard hook on preToolUse, postToolUse, postToolUseFailure, beforeSubmitPrompt, afterFileEdit');
+    expect(a.check.message).toContain(
+      'no loop-guard hook on preToolUse, postToolUse, postToolUseFailure, beforeSubmitPrompt, afterFileEdit',
+    );
   });
 
   it('reports an unreadable config once', () => {

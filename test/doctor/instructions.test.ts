@@ -1,14 +1,31 @@
 // repo.agents-md / claude.import / codex.instructions.
 import { describe, expect, it } from 'vitest';
-import { agentsBlockCheck, blockEndOffset, importCheck, instructionsBudgetCheck } from '../../src/doctor/instructions.ts';
+import {
+  agentsBlockCheck,
+  blockEndOffset,
+  importCheck,
+  instructionsBudgetCheck,
+} from '../../src/doctor/instructions.ts';
 
 type ImportFile = Parameters<typeof importCheck>[3][number];
 const claudeImport = (files: ImportFile[]) => importCheck('claude', 'Claude Code', '@AGENTS.md', files);
 const codexBudget = (docs: Parameters<typeof instructionsBudgetCheck>[3], end: number | null, budget: number) =>
-  instructionsBudgetCheck('codex', 'Codex', { key: 'project_doc_max_bytes', configPath: '.codex/config.toml' }, docs, end, budget);
+  instructionsBudgetCheck(
+    'codex',
+    'Codex',
+    { key: 'project_doc_max_bytes', configPath: '.codex/config.toml' },
+    docs,
+    end,
+    budget,
+  );
 import { type BlockSpec, upsertBlock } from '../../src/edit/md-block.ts';
 
-const spec: BlockSpec = { id: 'loop-guard', version: '0.1.0', body: '## When a command keeps failing\n\n- stop.', style: 'markdown' };
+const spec: BlockSpec = {
+  id: 'loop-guard',
+  version: '0.1.0',
+  body: '## When a command keeps failing\n\n- stop.',
+  style: 'markdown',
+};
 const withBlock = (before: string | null, s = spec) => {
   const o = upsertBlock(before, s, { force: false });
   if (o.status === 'conflict') throw new Error(o.reason);
@@ -16,7 +33,8 @@ const withBlock = (before: string | null, s = spec) => {
 };
 
 describe('agentsBlockCheck (repo.agents-md)', () => {
-  it('passes with the current block', () => expect(agentsBlockCheck(withBlock('# Proj\n'), spec)).toMatchObject({ id: 'repo.agents-md', ok: true }));
+  it('passes with the current block', () =>
+    expect(agentsBlockCheck(withBlock('# Proj\n'), spec)).toMatchObject({ id: 'repo.agents-md', ok: true }));
   it('fails when AGENTS.md is missing', () => expect(agentsBlockCheck(null, spec).message).toContain('does not exist'));
   it('fails when the block was deleted', () => {
     const c = agentsBlockCheck('# Proj\n', spec);
@@ -43,17 +61,25 @@ describe('agentsBlockCheck (repo.agents-md)', () => {
 
 describe('importCheck (claude.import)', () => {
   const f = (path: string, text: string | null, symlinkToAgents = false) => ({ path, text, symlinkToAgents });
-  it('passes with the import line', () => expect(claudeImport([f('CLAUDE.md', '@AGENTS.md\n\n# Mine\n'), f('.claude/CLAUDE.md', null)]).ok).toBe(true));
-  it('passes with .claude/CLAUDE.md importing', () => expect(claudeImport([f('CLAUDE.md', null), f('.claude/CLAUDE.md', '@./AGENTS.md\n')]).ok).toBe(true));
-  it('passes with a link to AGENTS.md', () => expect(claudeImport([f('CLAUDE.md', 'x', true)]).message).toContain('link to AGENTS.md'));
-  it('passes with an inline mention (Claude Code imports it too)', () => expect(claudeImport([f('CLAUDE.md', 'Read @AGENTS.md first.\n')]).ok).toBe(true));
+  it('passes with the import line', () =>
+    expect(claudeImport([f('CLAUDE.md', '@AGENTS.md\n\n# Mine\n'), f('.claude/CLAUDE.md', null)]).ok).toBe(true));
+  it('passes with .claude/CLAUDE.md importing', () =>
+    expect(claudeImport([f('CLAUDE.md', null), f('.claude/CLAUDE.md', '@./AGENTS.md\n')]).ok).toBe(true));
+  it('passes with a link to AGENTS.md', () =>
+    expect(claudeImport([f('CLAUDE.md', 'x', true)]).message).toContain('link to AGENTS.md'));
+  it('passes with an inline mention (Claude Code imports it too)', () =>
+    expect(claudeImport([f('CLAUDE.md', 'Read @AGENTS.md first.\n')]).ok).toBe(true));
   it('fails without the import', () => {
-    const c = claudeImport([f('CLAUDE.md', '# Mine\n`@AGENTS.md` in code does not count\n'), f('.claude/CLAUDE.md', null)]);
+    const c = claudeImport([
+      f('CLAUDE.md', '# Mine\n`@AGENTS.md` in code does not count\n'),
+      f('.claude/CLAUDE.md', null),
+    ]);
     expect(c.ok).toBe(false);
     expect(c.message).toContain('CLAUDE.md does not import AGENTS.md');
     expect(c.fix).toContain('add the line @AGENTS.md at the top of CLAUDE.md');
   });
-  it('fails without any CLAUDE.md', () => expect(claudeImport([f('CLAUDE.md', null)]).message).toContain('there is no CLAUDE.md'));
+  it('fails without any CLAUDE.md', () =>
+    expect(claudeImport([f('CLAUDE.md', null)]).message).toContain('there is no CLAUDE.md'));
 });
 
 describe('instructionsBudgetCheck (codex.instructions)', () => {
@@ -79,12 +105,28 @@ describe('instructionsBudgetCheck (codex.instructions)', () => {
     expect(c.fix).toContain('to the top of AGENTS.md');
   });
   it('fails when AGENTS.override.md hides AGENTS.md', () => {
-    const c = codexBudget([{ dir: '', name: 'AGENTS.md', bytes: 900 }, { dir: '', name: 'AGENTS.override.md', bytes: 10 }], 800, B);
+    const c = codexBudget(
+      [
+        { dir: '', name: 'AGENTS.md', bytes: 900 },
+        { dir: '', name: 'AGENTS.override.md', bytes: 10 },
+      ],
+      800,
+      B,
+    );
     expect(c.ok).toBe(false);
     expect(c.message).toContain('AGENTS.override.md');
   });
   it('an empty override is skipped, as Codex skips it', () => {
-    expect(codexBudget([{ dir: '', name: 'AGENTS.md', bytes: 900 }, { dir: '', name: 'AGENTS.override.md', bytes: 0 }], 800, B).ok).toBe(true);
+    expect(
+      codexBudget(
+        [
+          { dir: '', name: 'AGENTS.md', bytes: 900 },
+          { dir: '', name: 'AGENTS.override.md', bytes: 0 },
+        ],
+        800,
+        B,
+      ).ok,
+    ).toBe(true);
   });
   it('blockEndOffset counts bytes through the end marker', () => {
     const text = withBlock('# é\n');

@@ -8,7 +8,8 @@ beforeAll(requireBuilt);
 
 const runner = (PATH: string) => {
   const state = tempDir('lg-doctor-state-');
-  return (command: string, input: string) => runShell(command, { cwd: state, env: { PATH, LOOP_GUARD_STATE_DIR: state }, input });
+  return (command: string, input: string) =>
+    runShell(command, { cwd: state, env: { PATH, LOOP_GUARD_STATE_DIR: state }, input });
 };
 
 describe('nodeCheck', () => {
@@ -38,7 +39,11 @@ describe('nodeCheck', () => {
 
 describe('pure parts', () => {
   it('parseNodeProbe', () => {
-    expect(parseNodeProbe('/usr/bin/node\nv20.1.0\n')).toEqual({ path: '/usr/bin/node', version: 'v20.1.0', major: 20 });
+    expect(parseNodeProbe('/usr/bin/node\nv20.1.0\n')).toEqual({
+      path: '/usr/bin/node',
+      version: 'v20.1.0',
+      major: 20,
+    });
     expect(parseNodeProbe('')).toBeNull();
   });
   it('explainFailure tells the three causes apart', () => {

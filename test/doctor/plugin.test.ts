@@ -20,16 +20,27 @@ async function load(text: string, packageJson?: string) {
   const file = join(root, 'loop-guard.js');
   writeFileSync(file, text);
   const { probe, run } = await probePlugin('opencode', 'OpenCode', facts, file, root, env());
-  return { check: judgePlugin('opencode', 'OpenCode', facts.hooks, '.opencode/plugins/loop-guard.js', probe, run), probe };
+  return {
+    check: judgePlugin('opencode', 'OpenCode', facts.hooks, '.opencode/plugins/loop-guard.js', probe, run),
+    probe,
+  };
 }
 
 describe('pluginFileCheck (opencode.plugin)', () => {
-  it('passes for the shipped file', () => expect(pluginFileCheck('opencode', 'OpenCode', 'p', shipped(), shipped(), '0.1.0')).toMatchObject({ id: 'opencode.plugin', ok: true }));
+  it('passes for the shipped file', () =>
+    expect(pluginFileCheck('opencode', 'OpenCode', 'p', shipped(), shipped(), '0.1.0')).toMatchObject({
+      id: 'opencode.plugin',
+      ok: true,
+    }));
   it('fails when missing, foreign, old or edited', () => {
     expect(pluginFileCheck('opencode', 'OpenCode', 'p', null, shipped(), '0.1.0').message).toContain('does not exist');
-    expect(pluginFileCheck('opencode', 'OpenCode', 'p', 'export const X = async () => ({});\n', shipped(), '0.1.0').message).toContain('no create-loop-guard header');
+    expect(
+      pluginFileCheck('opencode', 'OpenCode', 'p', 'export const X = async () => ({});\n', shipped(), '0.1.0').message,
+    ).toContain('no create-loop-guard header');
     expect(pluginFileCheck('opencode', 'OpenCode', 'p', shipped(), shipped(), '0.2.0').message).toContain('is v0.1.0');
-    expect(pluginFileCheck('opencode', 'OpenCode', 'p', `${shipped()}// mine\n`, shipped(), '0.1.0').message).toContain('differs from the plugin');
+    expect(pluginFileCheck('opencode', 'OpenCode', 'p', `${shipped()}// mine\n`, shipped(), '0.1.0').message).toContain(
+      'differs from the plugin',
+    );
   });
 });
 
@@ -55,7 +66,9 @@ describe('probePlugin + judgePlugin (opencode.load)', () => {
   });
 
   it('fails for a plugin without shell.env', async () => {
-    const { check } = await load(shipped().replace("'shell.env'", "'shell.env.off'").replace('"shell.env"', '"shell.env.off"'));
+    const { check } = await load(
+      shipped().replace("'shell.env'", "'shell.env.off'").replace('"shell.env"', '"shell.env.off"'),
+    );
     expect(check.ok).toBe(false);
     expect(check.message).toContain('has no shell.env hook');
   });

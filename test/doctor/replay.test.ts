@@ -26,7 +26,11 @@ function sender(extra: Record<string, string> = {}) {
 }
 
 function commands(tool: ToolName, file = builtGuard, skip: string[] = []): Record<string, string> {
-  return Object.fromEntries(eventsOf(tool).filter((e) => !skip.includes(e)).map((e) => [e, `node "${file}" ${tool}`]));
+  return Object.fromEntries(
+    eventsOf(tool)
+      .filter((e) => !skip.includes(e))
+      .map((e) => [e, `node "${file}" ${tool}`]),
+  );
 }
 
 function script(body: string): string {
@@ -56,24 +60,35 @@ describe('the replay facts in the records', () => {
   it.each(REPLAYED)('%s: every field the facts name is in its captured payloads, and the driver adds none', (tool) => {
     const facts = TOOLS[tool].doctor.replay;
     if (!facts) throw new Error('no facts');
-    const captured = { pre: loadPayload(`${tool}/${facts.pre.payload}`), post: loadPayload(`${tool}/${facts.post.payload}`), turn: loadPayload(`${tool}/${facts.turn.payload}`) };
+    const captured = {
+      pre: loadPayload(`${tool}/${facts.pre.payload}`),
+      post: loadPayload(`${tool}/${facts.post.payload}`),
+      turn: loadPayload(`${tool}/${facts.turn.payload}`),
+    };
     for (const step of ['pre', 'post'] as const) {
       expect(getPath(captured[step], facts.command), `${step} ${facts.command}`).toBeTypeOf('string');
       if (facts.callId) expect(getPath(captured[step], facts.callId), `${step} ${facts.callId}`).toBeDefined();
     }
-    if (facts.turnId) for (const step of ['pre', 'post', 'turn'] as const) expect(getPath(captured[step], facts.turnId), `${step} ${facts.turnId}`).toBeDefined();
+    if (facts.turnId)
+      for (const step of ['pre', 'post', 'turn'] as const)
+        expect(getPath(captured[step], facts.turnId), `${step} ${facts.turnId}`).toBeDefined();
     for (const f of facts.prompt) expect(getPath(captured.turn, f), f).toBeTypeOf('string');
-    for (const f of facts.root) expect([captured.pre, captured.post, captured.turn].some((p) => getPath(p, f) !== undefined), f).toBe(true);
+    for (const f of facts.root)
+      expect(
+        [captured.pre, captured.post, captured.turn].some((p) => getPath(p, f) !== undefined),
+        f,
+      ).toBe(true);
     const drv = d[tool];
     expect(Object.keys(drv.pre(1, 1)).sort()).toEqual(Object.keys(captured.pre).sort());
     expect(Object.keys(drv.post(1, 1)).sort()).toEqual(Object.keys(captured.post).sort());
     expect(Object.keys(drv.userTurn(2)).sort()).toEqual(Object.keys(captured.turn).sort());
     expect(getPath(drv.pre(9, 2, 'vim notes.txt'), facts.command)).toBe('vim notes.txt');
     if (facts.turnId) expect(getPath(drv.pre(1, 2), facts.turnId)).not.toEqual(getPath(drv.pre(1, 1), facts.turnId));
-    for (const f of facts.root) for (const p of [drv.pre(1, 1), drv.post(1, 1), drv.userTurn(2)]) {
-      const v = getPath(p, f);
-      if (v !== undefined) expect([v, Array.isArray(v) ? v[0] : v]).toContain('/repo');
-    }
+    for (const f of facts.root)
+      for (const p of [drv.pre(1, 1), drv.post(1, 1), drv.userTurn(2)]) {
+        const v = getPath(p, f);
+        if (v !== undefined) expect([v, Array.isArray(v) ? v[0] : v]).toContain('/repo');
+      }
   });
 });
 
@@ -107,17 +122,28 @@ describe.concurrent.each(REPLAYED)('%s', { timeout: 60_000 }, (tool) => {
 });
 
 describe.concurrent('what the replay catches', { timeout: 60_000 }, () => {
-  it.each([['copilot', 'PermissionRequest'], ['qwen', 'UserPromptSubmit']] as const)('%s: the hand-off stops the run from %s; without that hook it cannot', async (tool, event) => {
+  it.each([
+    ['copilot', 'PermissionRequest'],
+    ['qwen', 'UserPromptSubmit'],
+  ] as const)('%s: the hand-off stops the run from %s; without that hook it cannot', async (tool, event) => {
     const ok = await replay(tool, d[tool], commands(tool), sender(), 'cfg');
     expect(ok.message).toContain(`stopped the run from ${event}`);
     const c = await replay(tool, d[tool], commands(tool, builtGuard, [event]), sender(), 'cfg');
     expect(c.ok).toBe(false);
-    expect(c.message).toContain('the 7th attempt (after 2 refusals in the turn) was not a hand-off that stops the turn');
+    expect(c.message).toContain(
+      'the 7th attempt (after 2 refusals in the turn) was not a hand-off that stops the turn',
+    );
     expect(c.message).toContain(`no ${event} hook, so a hand-off cannot end the run`);
   });
 
   it('claude: no PostToolUseFailure hook means failing results never reach the guard', async () => {
-    const c = await replay('claude', d.claude, commands('claude', builtGuard, ['PostToolUseFailure']), sender(), '.claude/settings.json');
+    const c = await replay(
+      'claude',
+      d.claude,
+      commands('claude', builtGuard, ['PostToolUseFailure']),
+      sender(),
+      '.claude/settings.json',
+    );
     expect(c.ok).toBe(false);
     expect(c.message).toContain('no PostToolUseFailure hook, so results never reach the guard');
     expect(c.fix).toContain('.claude/settings.json');
@@ -133,21 +159,32 @@ describe.concurrent('what the replay catches', { timeout: 60_000 }, () => {
   });
 
   it('codex: text on the user-prompt event would reach the model', async () => {
-    const f = script(`let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{if(JSON.parse(s).hook_event_name==='UserPromptSubmit')process.stdout.write('hello');});`);
+    const f = script(
+      `let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{if(JSON.parse(s).hook_event_name==='UserPromptSubmit')process.stdout.write('hello');});`,
+    );
     const c = await replay('codex', d.codex, commands('codex', f), sender(), 'cfg');
     expect(c.ok).toBe(false);
     expect(c.message).toContain("would add to the model's context");
   });
 
   it('claude: answering "allow" is a failure (it skips the permission prompt)', async () => {
-    const f = script(`process.stdout.write(JSON.stringify({hookSpecificOutput:{hookEventName:'PreToolUse',permissionDecision:'allow'}}));`);
+    const f = script(
+      `process.stdout.write(JSON.stringify({hookSpecificOutput:{hookEventName:'PreToolUse',permissionDecision:'allow'}}));`,
+    );
     const c = await replay('claude', d.claude, { PreToolUse: `node "${f}"` }, sender(), 'cfg');
     expect(c.ok).toBe(false);
     expect(c.message).toContain('skips the permission prompt');
   });
 
   it('a hook that hangs is cut off', async () => {
-    const c = await replay('cursor', d.cursor, { preToolUse: 'sleep 30' }, async (cmd, p) => runShell(cmd, { cwd: '/', env: { PATH: process.env.PATH ?? '' }, input: JSON.stringify(p), timeoutMs: 300 }), 'cfg');
+    const c = await replay(
+      'cursor',
+      d.cursor,
+      { preToolUse: 'sleep 30' },
+      async (cmd, p) =>
+        runShell(cmd, { cwd: '/', env: { PATH: process.env.PATH ?? '' }, input: JSON.stringify(p), timeoutMs: 300 }),
+      'cfg',
+    );
     expect(c.ok).toBe(false);
     expect(c.message).toContain('did not finish within 0.3 s');
   });

@@ -9,7 +9,11 @@ import { tempDir } from '../helpers/doctor.ts';
 
 const groups: Group[] = [
   { name: 'repo', label: 'Repository', checks: [{ id: 'repo.guard', ok: true, message: 'guard ok' }] },
-  { name: 'claude', label: 'Claude Code', checks: [{ id: 'claude.hooks', ok: false, message: 'no hook on X', fix: 'rerun' }] },
+  {
+    name: 'claude',
+    label: 'Claude Code',
+    checks: [{ id: 'claude.hooks', ok: false, message: 'no hook on X', fix: 'rerun' }],
+  },
 ];
 
 describe('reporters', () => {
@@ -27,11 +31,22 @@ describe('reporters', () => {
   });
 
   it('text: a reminder is shown with • and not counted as a passed check', () => {
-    const withNote: Group[] = [{ name: 'codex', label: 'Codex', checks: [{ id: 'codex.trust', ok: true, message: 'trusted' }, note('codex.hook-approval', 'approve in /hooks')] }];
+    const withNote: Group[] = [
+      {
+        name: 'codex',
+        label: 'Codex',
+        checks: [{ id: 'codex.trust', ok: true, message: 'trusted' }, note('codex.hook-approval', 'approve in /hooks')],
+      },
+    ];
     const t = textReport('0.1.0', '/r', withNote, palette(false));
     expect(t).toContain('  • approve in /hooks\n');
     expect(t).toContain('All 1 checks passed');
-    expect(jsonReport('0.1.0', '/r', withNote, 0).tools[0]?.checks[1]).toEqual({ id: 'codex.hook-approval', ok: true, message: 'approve in /hooks', info: true });
+    expect(jsonReport('0.1.0', '/r', withNote, 0).tools[0]?.checks[1]).toEqual({
+      id: 'codex.hook-approval',
+      ok: true,
+      message: 'approve in /hooks',
+      info: true,
+    });
   });
 
   it('text: colour only when asked for', () => {

@@ -14,10 +14,20 @@ const facts = (tool: ToolName): TrustFacts => {
   return t;
 };
 /** A loaded file from text (null = missing), named as messages name it. */
-const file = (shown: string, text: string | null, path = shown): LoadedFile => ({ path, shown, text, ...parseText(path, text) });
+const file = (shown: string, text: string | null, path = shown): LoadedFile => ({
+  path,
+  shown,
+  text,
+  ...parseText(path, text),
+});
 const json = (shown: string, doc: unknown) => file(shown, doc === undefined ? null : JSON.stringify(doc));
-const check = (tool: ToolName, root: string, env: Record<string, string>, files: Record<string, LoadedFile>, roots = [root]) =>
-  trustCheck(tool, facts(tool), { root, roots, env, files: new Map(Object.entries(files)) });
+const check = (
+  tool: ToolName,
+  root: string,
+  env: Record<string, string>,
+  files: Record<string, LoadedFile>,
+  roots = [root],
+) => trustCheck(tool, facts(tool), { root, roots, env, files: new Map(Object.entries(files)) });
 
 describe('gemini.trust (folder rules)', () => {
   const where = '~/.gemini/trustedFolders.json';
@@ -29,7 +39,10 @@ describe('gemini.trust (folder rules)', () => {
     expect(gemini({}, {}, { '/w/other': 'TRUST_PARENT' }).ok).toBe(true);
     expect(gemini({ GEMINI_CLI_TRUST_WORKSPACE: 'true' }, {}, undefined).ok).toBe(true);
     const off = gemini({}, { security: { folderTrust: { enabled: false } } }, undefined);
-    expect(off).toMatchObject({ ok: true, message: 'folder trust is off in ~/.gemini/settings.json, so project hooks load' });
+    expect(off).toMatchObject({
+      ok: true,
+      message: 'folder trust is off in ~/.gemini/settings.json, so project hooks load',
+    });
   });
   it('fails with the exact rule to add when nothing trusts it, a sibling prefix does not count, and DO_NOT_TRUST wins', () => {
     const none = gemini({}, {}, undefined);
@@ -44,9 +57,13 @@ describe('gemini.trust (folder rules)', () => {
 
 describe('copilot.trust (folder list)', () => {
   const where = '~/.copilot/config.json';
-  const copilot = (env: Record<string, string>, config: unknown, root = '/w/repo') => check('copilot', root, env, { user: json(where, config) });
+  const copilot = (env: Record<string, string>, config: unknown, root = '/w/repo') =>
+    check('copilot', root, env, { user: json(where, config) });
   it('passes for a trustedFolders entry on the folder or a parent, or COPILOT_ALLOW_ALL=true', () => {
-    expect(copilot({}, { trustedFolders: ['/w/repo'] })).toMatchObject({ ok: true, message: `${where} trusts /w/repo, so Copilot CLI loads .github/hooks` });
+    expect(copilot({}, { trustedFolders: ['/w/repo'] })).toMatchObject({
+      ok: true,
+      message: `${where} trusts /w/repo, so Copilot CLI loads .github/hooks`,
+    });
     expect(copilot({}, { trustedFolders: ['/w'] }).ok).toBe(true);
     expect(copilot({ COPILOT_ALLOW_ALL: 'true' }, undefined).ok).toBe(true);
   });
@@ -59,9 +76,13 @@ describe('copilot.trust (folder list)', () => {
 
 describe('codex.trust (projects table)', () => {
   const ROOT = '/srv/proj';
-  const codex = (text: string | null, shown = '~/.codex/config.toml', roots = [ROOT]) => check('codex', ROOT, {}, { user: file(shown, text, 'config.toml') }, roots);
+  const codex = (text: string | null, shown = '~/.codex/config.toml', roots = [ROOT]) =>
+    check('codex', ROOT, {}, { user: file(shown, text, 'config.toml') }, roots);
   it('passes for a trusted project, also when recorded with a trailing slash', () => {
-    expect(codex(`model = "x"\n[projects."${ROOT}"]\ntrust_level = "trusted"\n`)).toMatchObject({ id: 'codex.trust', ok: true });
+    expect(codex(`model = "x"\n[projects."${ROOT}"]\ntrust_level = "trusted"\n`)).toMatchObject({
+      id: 'codex.trust',
+      ok: true,
+    });
     expect(codex(`[projects."${ROOT}/"]\ntrust_level = "trusted"\n`).ok).toBe(true);
   });
   it('fails for another project only, or an explicitly untrusted one', () => {

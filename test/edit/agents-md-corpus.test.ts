@@ -5,7 +5,9 @@ import { type BlockSpec, inspectBlock, removeBlock, upsertBlock } from '../../sr
 import { ensureImportLine, hasImportLine, removeImportLine } from '../../src/edit/lines.ts';
 
 const dir = fileURLToPath(new URL('../fixtures/corpus/agents-md/', import.meta.url));
-const files = readdirSync(dir).filter((f) => f.endsWith('.md')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.md'))
+  .sort();
 
 const spec: BlockSpec = {
   id: 'loop-guard',
@@ -35,21 +37,28 @@ describe('agents-md corpus', () => {
   describe.each(files)('%s', (name) => {
     const { bytes, text } = read(name);
 
-    it.each(['end', 'start'] as const)('managed block (%s): content kept, rerun unchanged, remove restores bytes', (position) => {
-      expect(inspectBlock(text, spec).state).toBe('absent');
-      const out = upsertBlock(text, spec, { force: false, position });
-      expect(out.status).toBe('changed');
-      if (out.status !== 'changed') return;
-      if (position === 'end') expect(out.text.startsWith(text)).toBe(true);
-      else expect(out.text.endsWith(text)).toBe(true);
-      expect(inspectBlock(out.text, spec)).toEqual({ state: 'current', version: '0.1.0' });
-      expect(upsertBlock(out.text, spec, { force: false, position })).toEqual({ status: 'unchanged', text: out.text, notes: [] });
-      const removed = removeBlock(out.text, spec, { force: false });
-      expect(removed.becameEmpty).toBe(false);
-      expect(removed.outcome.status).toBe('changed');
-      if (removed.outcome.status !== 'changed') return;
-      expect(Buffer.from(removed.outcome.text, 'utf8').equals(bytes)).toBe(true);
-    });
+    it.each(['end', 'start'] as const)(
+      'managed block (%s): content kept, rerun unchanged, remove restores bytes',
+      (position) => {
+        expect(inspectBlock(text, spec).state).toBe('absent');
+        const out = upsertBlock(text, spec, { force: false, position });
+        expect(out.status).toBe('changed');
+        if (out.status !== 'changed') return;
+        if (position === 'end') expect(out.text.startsWith(text)).toBe(true);
+        else expect(out.text.endsWith(text)).toBe(true);
+        expect(inspectBlock(out.text, spec)).toEqual({ state: 'current', version: '0.1.0' });
+        expect(upsertBlock(out.text, spec, { force: false, position })).toEqual({
+          status: 'unchanged',
+          text: out.text,
+          notes: [],
+        });
+        const removed = removeBlock(out.text, spec, { force: false });
+        expect(removed.becameEmpty).toBe(false);
+        expect(removed.outcome.status).toBe('changed');
+        if (removed.outcome.status !== 'changed') return;
+        expect(Buffer.from(removed.outcome.text, 'utf8').equals(bytes)).toBe(true);
+      },
+    );
   });
 
   describe.each(files.filter((f) => f.endsWith('CLAUDE.md')))('%s', (name) => {
@@ -91,9 +100,12 @@ describe('agents-md corpus', () => {
     expect(hasImportLine(read('pydantic__pydantic-ai__CLAUDE.md').text, '@AGENTS.md')).toBe(false);
   });
 
-  it("syuhei176 AGENTS.md: the SPEC block of another tool is kept byte for byte", () => {
+  it('syuhei176 AGENTS.md: the SPEC block of another tool is kept byte for byte', () => {
     const { text } = read('syuhei176__agents-template__AGENTS.md');
-    const specBlock = text.slice(text.indexOf('<!-- SPEC:START -->'), text.indexOf('<!-- SPEC:END -->') + '<!-- SPEC:END -->'.length);
+    const specBlock = text.slice(
+      text.indexOf('<!-- SPEC:START -->'),
+      text.indexOf('<!-- SPEC:END -->') + '<!-- SPEC:END -->'.length,
+    );
     expect(specBlock.length).toBeGreaterThan(40);
     const out = upsertBlock(text, spec, { force: false });
     expect(out.status === 'changed' && out.text.includes(specBlock)).toBe(true);

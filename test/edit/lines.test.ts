@@ -150,7 +150,9 @@ describe('ensureImportLine / removeImportLine', () => {
 
 describe('property: ensure/remove import line round-trips', () => {
   const piece = fc.constantFrom('a', ' ', '\n', '\r\n', '```', '@AGENTS.md', '@x', '    ');
-  const text = fc.tuple(fc.boolean(), fc.array(piece, { maxLength: 12 })).map(([bom, parts]) => (bom ? '\uFEFF' : '') + parts.join(''));
+  const text = fc
+    .tuple(fc.boolean(), fc.array(piece, { maxLength: 12 }))
+    .map(([bom, parts]) => (bom ? '\uFEFF' : '') + parts.join(''));
   it('ensure then remove gives back the bytes whenever a line was added', () => {
     fc.assert(
       fc.property(text, (before) => {

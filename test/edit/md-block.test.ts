@@ -279,7 +279,11 @@ describe('broken markers → conflict, never a second block', () => {
     ['lone end marker', `# T\n${end}\n`, /end marker on line 2 with no begin marker/],
     ['reversed markers', `${end}\nrule\n${begin}\n`, /end marker \(line 1\) before its begin marker \(line 3\)/],
     ['duplicate blocks', `${full}\n\n${full}\n`, /2 loop-guard begin marker\(s\)/],
-    ['two begins, one end', `${begin}\n${begin}\n${end}\n`, /2 loop-guard begin marker\(s\) \(lines 1, 2\) and 1 end marker\(s\) \(line 3\)/],
+    [
+      'two begins, one end',
+      `${begin}\n${begin}\n${end}\n`,
+      /2 loop-guard begin marker\(s\) \(lines 1, 2\) and 1 end marker\(s\) \(line 3\)/,
+    ],
   ];
   it.each(cases)('%s', (_name, text, detail) => {
     expect(inspectBlock(text, md)).toMatchObject({ state: 'broken', detail: expect.stringMatching(detail) });
@@ -382,7 +386,10 @@ describe('inspectBlock and removeBlock odds and ends', () => {
   });
 
   it('markers tolerate trailing whitespace an editor may leave', () => {
-    const text = changedText(upsertBlock('x\n', md, { force: false })).replace('<!-- loop-guard:end -->', '<!-- loop-guard:end -->  ');
+    const text = changedText(upsertBlock('x\n', md, { force: false })).replace(
+      '<!-- loop-guard:end -->',
+      '<!-- loop-guard:end -->  ',
+    );
     expect(inspectBlock(text, md).state).toBe('current');
   });
 
@@ -419,7 +426,9 @@ describe('front matter', () => {
 describe('property: any text round-trips', () => {
   // Pieces that stress line endings, blank lines, fences and BOMs; a lone \r is out of scope.
   const piece = fc.constantFrom('a', ' ', '\n', '\r\n', '```', '~~~', '# h', '- x', '---', '#!/bin/sh', '<!-- x -->');
-  const text = fc.tuple(fc.boolean(), fc.array(piece, { maxLength: 14 })).map(([bom, parts]) => (bom ? '\uFEFF' : '') + parts.join(''));
+  const text = fc
+    .tuple(fc.boolean(), fc.array(piece, { maxLength: 14 }))
+    .map(([bom, parts]) => (bom ? '\uFEFF' : '') + parts.join(''));
 
   it.each([
     ['markdown', md],

@@ -34,23 +34,34 @@ function drive(steps: Step[]) {
   let tree: string | undefined;
   const look = () => tree;
   const out: Array<{ i: number; kind: 'warn' | 'deny'; message: string }> = [];
-  steps.forEach((step, i) => {
-    if ('change' in step) return void (s = onChange(s, { by: step.change }));
-    if ('look' in step) return void (tree = step.look);
+  for (const [i, step] of steps.entries()) {
+    if ('change' in step) {
+      s = onChange(s, { by: step.change });
+      continue;
+    }
+    if ('look' in step) {
+      tree = step.look;
+      continue;
+    }
     const pre = onPre(s, { command: step.command }, settings, { look });
-    if (pre.action === 'deny') return void out.push({ i, kind: 'deny', message: pre.message });
+    if (pre.action === 'deny') {
+      out.push({ i, kind: 'deny', message: pre.message });
+      continue;
+    }
     const r = onPost(s, { ...step, callId: `c${i}` }, settings, look);
     s = r.next;
     const d: Decision = r.decision;
     if (d.action === 'warn') out.push({ i, kind: 'warn', message: d.message });
-  });
+  }
   return out;
 }
 const npmTest = (output = FAIL, exitCode = 1) => ({ command: 'npm test', output, exitCode });
 
 describe('change resets the count, whoever made it', () => {
   it('a green rerun after each edit is never warned, ten times over', () => {
-    expect(drive(Array.from({ length: 10 }, () => [{ change: 'edit' as const }, npmTest(GREEN, 0)]).flat())).toEqual([]);
+    expect(drive(Array.from({ length: 10 }, () => [{ change: 'edit' as const }, npmTest(GREEN, 0)]).flat())).toEqual(
+      [],
+    );
   });
 
   it('a sub-agent finishing between identical checks is change too, and earns no thrash note', () => {
@@ -69,7 +80,19 @@ describe('change resets the count, whoever made it', () => {
 
   it('a tree that moved (sed -i, a generator) counts once the result repeats, and lets a refused command run', () => {
     // The first look is at the 2nd identical result; from then on every repeat compares with the previous look.
-    const shellEdits = [npmTest(), { look: 'A' }, npmTest(), { look: 'B' }, npmTest(), { look: 'C' }, npmTest(), { look: 'D' }, npmTest(), { look: 'E' }, npmTest()];
+    const shellEdits = [
+      npmTest(),
+      { look: 'A' },
+      npmTest(),
+      { look: 'B' },
+      npmTest(),
+      { look: 'C' },
+      npmTest(),
+      { look: 'D' },
+      npmTest(),
+      { look: 'E' },
+      npmTest(),
+    ];
     // Shell edits are edits: after five identical failures each after one, the one thrash note, nothing else.
     expect(drive(shellEdits as Step[]).map((f) => f.message)).toEqual([expect.stringContaining('did not move')]);
     const still = drive([{ look: 'A' }, ...Array(5).fill(npmTest()), { look: 'B' }, npmTest()] as Step[]);
@@ -109,14 +132,23 @@ describe('thrash: the same failure across edits', () => {
 
   it('green runs after edits are not thrash; a failure that changes starts over', () => {
     expect(drive(Array.from({ length: 8 }, () => [{ change: 'edit' as const }, npmTest(GREEN, 0)]).flat())).toEqual([]);
-    const moving = Array.from({ length: 8 }, (_, k) => [{ change: 'edit' as const }, npmTest(`${FAIL}\nexpected ${k}`)]).flat();
+    const moving = Array.from({ length: 8 }, (_, k) => [
+      { change: 'edit' as const },
+      npmTest(`${FAIL}\nexpected ${k}`),
+    ]).flat();
     expect(drive(moving)).toEqual([]);
   });
 
   it('reads a failure from the text where the tool gives no exit code (Codex)', () => {
-    const flags = drive(Array.from({ length: 6 }, () => [{ change: 'edit' as const }, { command: 'npm test', output: FAIL }]).flat());
+    const flags = drive(
+      Array.from({ length: 6 }, () => [{ change: 'edit' as const }, { command: 'npm test', output: FAIL }]).flat(),
+    );
     expect(flags.map((f) => f.kind)).toEqual(['warn']);
-    expect(drive(Array.from({ length: 6 }, () => [{ change: 'edit' as const }, { command: 'npm test', output: GREEN }]).flat())).toEqual([]);
+    expect(
+      drive(
+        Array.from({ length: 6 }, () => [{ change: 'edit' as const }, { command: 'npm test', output: GREEN }]).flat(),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -124,7 +156,7 @@ describe('polling', () => {
   it.each([
     ['sleep 5 && curl localhost:3000/health', 'poll'],
     ['sleep 30; tail -3 build.log', 'poll'],
-    ["until curl -sf localhost:3000; do sleep 2; done", 'poll'],
+    ['until curl -sf localhost:3000; do sleep 2; done', 'poll'],
     ['curl -s http://127.0.0.1:8080/health', 'poll'],
     ['tail -n 20 /tmp/deploy.log', 'poll'],
     ['kubectl rollout status deploy/web', 'poll'],
@@ -134,7 +166,11 @@ describe('polling', () => {
     ['tail -3 src/app.ts', null],
   ])('%s → %s', (cmd, kind) => expect(pollKind(cmd)).toBe(kind));
 
-  const refused = { command: 'sleep 5 && curl localhost:3000/health', output: 'curl: (7) Failed to connect to localhost port 3000: Connection refused', exitCode: 7 };
+  const refused = {
+    command: 'sleep 5 && curl localhost:3000/health',
+    output: 'curl: (7) Failed to connect to localhost port 3000: Connection refused',
+    exitCode: 7,
+  };
   it('a poll is not flagged while it may still change: warned at the 5th identical result, refused at the 8th attempt', () => {
     const flags = drive(Array(9).fill(refused));
     expect(flags.map((f) => `${f.i + 1}:${f.kind}`)).toEqual(['5:warn', '6:warn', '7:warn', '8:deny', '9:deny']);
@@ -152,7 +188,10 @@ describe('polling', () => {
   });
 
   it('sleep / git status pairs are a poll: flagged at the 5th identical round, not before', () => {
-    const pair = [{ command: 'sleep 10', output: '', exitCode: 0 }, { command: 'git status --short', output: ' M src/a.ts', exitCode: 0 }];
+    const pair = [
+      { command: 'sleep 10', output: '', exitCode: 0 },
+      { command: 'git status --short', output: ' M src/a.ts', exitCode: 0 },
+    ];
     expect(drive(Array(4).fill(pair).flat())).toEqual([]);
     expect(drive(Array(5).fill(pair).flat()).length).toBeGreaterThan(0);
   });
@@ -173,12 +212,18 @@ describe('change events from each tool (captured payloads)', () => {
   it('reads and pre events of edit tools are not change', () => {
     expect(parseHook('claude', load('payloads/claude/captured/PostToolUse-Read-read.json'), env).event).toBeNull();
     expect(parseHook('claude', load('payloads/claude/captured/PreToolUse-Edit-edit.json'), env).event).toBeNull();
-    expect(parseHook('codex', load('payloads/codex/captured/PreToolUse-apply_patch-apply_patch.json'), env).event).toBeNull();
+    expect(
+      parseHook('codex', load('payloads/codex/captured/PreToolUse-apply_patch-apply_patch.json'), env).event,
+    ).toBeNull();
   });
 
-  it("the tool records subscribe to exactly the events and tool names the adapters read as change", () => {
-    const events = (t: keyof typeof TOOLS) => TOOLS[t].intents.flatMap((i) => (i.kind === 'json' ? i.hooks.events : []));
-    const post = (t: keyof typeof TOOLS) => events(t).find((e) => e.event === 'PostToolUse')?.matcher?.split('|') ?? [];
+  it('the tool records subscribe to exactly the events and tool names the adapters read as change', () => {
+    const events = (t: keyof typeof TOOLS) =>
+      TOOLS[t].intents.flatMap((i) => (i.kind === 'json' ? i.hooks.events : []));
+    const post = (t: keyof typeof TOOLS) =>
+      events(t)
+        .find((e) => e.event === 'PostToolUse')
+        ?.matcher?.split('|') ?? [];
     expect(post('claude')).toEqual(['Bash', ...CLAUDE_CHANGE_TOOLS]);
     expect(post('codex')).toEqual(['Bash', ...CODEX_CHANGE_TOOLS]);
     expect(events('cursor').map((e) => e.event)).toContain('afterFileEdit');
@@ -189,12 +234,20 @@ describe('change events from each tool (captured payloads)', () => {
     process.env.LOOP_GUARD_STATE_DIR = state;
     try {
       const hooks = await LoopGuard({ directory: '/nonexistent-dir-lg' });
-      const after = load('payloads/opencode/tool.execute.after-failure.json') as { input: Record<string, unknown>; output: Record<string, unknown> };
+      const after = load('payloads/opencode/tool.execute.after-failure.json') as {
+        input: Record<string, unknown>;
+        output: Record<string, unknown>;
+      };
       let warned = 0;
       for (const [k, tool] of ['edit', 'write', 'apply_patch', 'task', 'edit', 'write', 'edit'].entries()) {
-        const edit = load(`payloads/opencode/captured/tool.execute.after-${tool === 'apply_patch' ? 'apply_patch-patch' : `${tool}-${tool}`}.json`) as typeof after;
+        const edit = load(
+          `payloads/opencode/captured/tool.execute.after-${tool === 'apply_patch' ? 'apply_patch-patch' : `${tool}-${tool}`}.json`,
+        ) as typeof after;
         expect(OPENCODE_CHANGE_TOOLS.has(String(edit.input.tool))).toBe(true);
-        await hooks['tool.execute.after']({ ...structuredClone(edit.input), sessionID: String(after.input.sessionID), callID: `e${k}` }, structuredClone(edit.output) as never);
+        await hooks['tool.execute.after'](
+          { ...structuredClone(edit.input), sessionID: String(after.input.sessionID), callID: `e${k}` },
+          structuredClone(edit.output) as never,
+        );
         const out = structuredClone(after.output) as { output?: string };
         await hooks['tool.execute.after']({ ...structuredClone(after.input), callID: `x${k}` }, out as never);
         // The thrash note may come (six edits, the same failure); a repeat warning may not.
@@ -218,7 +271,18 @@ describe('change events from each tool (captured payloads)', () => {
 describe('the tree fingerprint (a real git repository)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lg-tree-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: dir,
+      stdio: 'ignore',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@t',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@t',
+      },
+    });
 
   it('is stable while nothing changes and moves with an in-place edit, a new file and a commit', () => {
     writeFileSync(join(dir, 'a.txt'), 'one\n');
@@ -258,7 +322,14 @@ describe('the tree fingerprint (a real git repository)', () => {
     try {
       const env = { LOOP_GUARD_STATE_DIR: state, HOME: state, PATH: process.env.PATH };
       const base = load('payloads/claude/PostToolUseFailure-failure.json');
-      const post = (i: number) => JSON.stringify({ ...base, cwd: dir, tool_use_id: `t${i}`, tool_input: { command: 'npm test' }, error: `Exit code 1\n${FAIL}` });
+      const post = (i: number) =>
+        JSON.stringify({
+          ...base,
+          cwd: dir,
+          tool_use_id: `t${i}`,
+          tool_input: { command: 'npm test' },
+          error: `Exit code 1\n${FAIL}`,
+        });
       const outs: string[] = [];
       for (let i = 0; i < 6; i++) {
         writeFileSync(join(dir, 'a.txt'), `edit ${i}\n`);
@@ -269,7 +340,14 @@ describe('the tree fingerprint (a real git repository)', () => {
       for (let i = 6; i < 10; i++) still.push(runHook(post(i), 'claude', env));
       expect(still.some((o) => o.includes('same result'))).toBe(true);
       // A command that appends to a file of its own each run is still a repeat: its own writes are not change.
-      const own = (i: number) => JSON.stringify({ ...base, cwd: dir, tool_use_id: `o${i}`, tool_input: { command: 'echo ran >> ran.txt; ls /missing' }, error: 'Exit code 2\nls: cannot access' });
+      const own = (i: number) =>
+        JSON.stringify({
+          ...base,
+          cwd: dir,
+          tool_use_id: `o${i}`,
+          tool_input: { command: 'echo ran >> ran.txt; ls /missing' },
+          error: 'Exit code 2\nls: cannot access',
+        });
       const ownOuts: string[] = [];
       for (let i = 0; i < 4; i++) {
         writeFileSync(join(dir, 'ran.txt'), 'x'.repeat(i + 1));

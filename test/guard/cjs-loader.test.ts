@@ -1,11 +1,39 @@
 // The BUILT dist/loop-guard.cjs: same answers as the ES-module build, and a code cache that is only ever an
 // optimisation (written to a private state dir only, never read when planted, stale, corrupt or someone else's).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CACHE_MAX_AGE_MS, cacheFileName, cacheKey, pruneCaches, readCache, trustedDir, writeCache } from '../../src/guard/code-cache.ts';
-import { esmGuardFile as guardFile, freshStateDir, guardEnv, loadPayload, payloadsDir, repoRoot, requireBuilt, type Json } from '../helpers/guard.ts';
+import {
+  CACHE_MAX_AGE_MS,
+  cacheFileName,
+  cacheKey,
+  pruneCaches,
+  readCache,
+  trustedDir,
+  writeCache,
+} from '../../src/guard/code-cache.ts';
+import {
+  esmGuardFile as guardFile,
+  freshStateDir,
+  guardEnv,
+  loadPayload,
+  payloadsDir,
+  repoRoot,
+  requireBuilt,
+  type Json,
+} from '../helpers/guard.ts';
 
 const cjsFile = join(repoRoot, 'dist', 'loop-guard.cjs');
 const dirs: string[] = [];
@@ -20,8 +48,17 @@ function stateDir(mode = 0o700): string {
   return d;
 }
 
-function run(file: string, tool: string, payload: Json, dir: string): { stdout: string; status: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, [file, tool], { input: JSON.stringify(payload), env: guardEnv(dir), encoding: 'utf8' });
+function run(
+  file: string,
+  tool: string,
+  payload: Json,
+  dir: string,
+): { stdout: string; status: number | null; stderr: string } {
+  const r = spawnSync(process.execPath, [file, tool], {
+    input: JSON.stringify(payload),
+    env: guardEnv(dir),
+    encoding: 'utf8',
+  });
   return { stdout: r.stdout, status: r.status, stderr: r.stderr };
 }
 
@@ -68,7 +105,9 @@ describe('dist/loop-guard.cjs', () => {
     expect(outs[0]).toBe('');
     expect(outs[2]).toMatch(/returned the same result/);
     expect(cacheFiles(dir)).toHaveLength(1);
-    const denied = JSON.parse(run(cjsFile, 'claude', pre(), dir).stdout) as { hookSpecificOutput: { permissionDecision: string } };
+    const denied = JSON.parse(run(cjsFile, 'claude', pre(), dir).stdout) as {
+      hookSpecificOutput: { permissionDecision: string };
+    };
     expect(denied.hookSpecificOutput.permissionDecision).toBe('deny');
   });
 

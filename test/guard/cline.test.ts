@@ -43,7 +43,10 @@ function attempt(hooks: ReturnType<typeof clineHooks>, n: number) {
 describe('cline adapter: reading the payloads', () => {
   it('reads the commands of a run_commands call, a list or the single {command} form', () => {
     expect(clineCommands(p('plugin/beforeTool-failure.json').input)).toEqual(['cat /nonexistent-file']);
-    expect(clineCommands(p('plugin-captured/beforeTool-list.json').input)).toEqual(['echo hello-from-mock', 'cat /nonexistent-file']);
+    expect(clineCommands(p('plugin-captured/beforeTool-list.json').input)).toEqual([
+      'echo hello-from-mock',
+      'cat /nonexistent-file',
+    ]);
     expect(clineCommands({ command: 'ls' })).toEqual(['ls']);
     expect(clineCommands({ commands: ['ok', 7, null] })).toEqual(['ok']);
     expect(clineCommands({ description: 'missing command' })).toEqual([]);
@@ -52,10 +55,19 @@ describe('cline adapter: reading the payloads', () => {
 
   it('reads each result of a call: the exit code from "Command exited with code N", success as 0', () => {
     expect(clineResults(p('plugin/afterTool-failure.json').result)).toEqual([
-      { command: 'cat /nonexistent-file', output: '[Command exited with code 1]\n\n[stderr]\ncat: /nonexistent-file: No such file or directory\n', exitCode: 1 },
+      {
+        command: 'cat /nonexistent-file',
+        output: '[Command exited with code 1]\n\n[stderr]\ncat: /nonexistent-file: No such file or directory\n',
+        exitCode: 1,
+      },
     ]);
-    expect(clineResults(p('plugin/afterTool-success.json').result)).toEqual([{ command: 'echo hello-from-mock', output: 'hello-from-mock\n', exitCode: 0 }]);
-    expect(clineResults(p('plugin-captured/afterTool-list.json').result).map((r) => [r.command, r.exitCode])).toEqual([['echo hello-from-mock', 0], ['cat /nonexistent-file', 1]]);
+    expect(clineResults(p('plugin/afterTool-success.json').result)).toEqual([
+      { command: 'echo hello-from-mock', output: 'hello-from-mock\n', exitCode: 0 },
+    ]);
+    expect(clineResults(p('plugin-captured/afterTool-list.json').result).map((r) => [r.command, r.exitCode])).toEqual([
+      ['echo hello-from-mock', 0],
+      ['cat /nonexistent-file', 1],
+    ]);
   });
 
   it('a skipped call ran nothing, so it has no results', () => {
@@ -64,7 +76,7 @@ describe('cline adapter: reading the payloads', () => {
     expect(clineResults(null)).toEqual([]);
   });
 
-  it('a user turn is a run that ends in the user\'s own message, on the 1st prompt and on a 2nd one in the same session', () => {
+  it("a user turn is a run that ends in the user's own message, on the 1st prompt and on a 2nd one in the same session", () => {
     expect(isUserTurn(p('plugin/beforeRun.json').snapshot)).toBe(true);
     expect(isUserTurn(p('plugin-acp/beforeRun-turn1.json').snapshot)).toBe(true);
     expect(isUserTurn(p('plugin-acp/beforeRun-turn2.json').snapshot)).toBe(true);
@@ -73,17 +85,29 @@ describe('cline adapter: reading the payloads', () => {
     expect(isUserTurn(p('plugin/afterTool-failure.json').snapshot)).toBe(false);
     expect(isUserTurn({ messages: [] })).toBe(false);
     // Our own warning arrives as a user message too; it is not a turn even when it quotes the wrapper.
-    const hookContext = (p('plugin/afterRun-stopped.json').snapshot as { messages: Array<{ role: string; content: unknown }> }).messages
-      .find((m) => m.role === 'user' && JSON.stringify(m.content).includes('<hook_context'));
+    const hookContext = (
+      p('plugin/afterRun-stopped.json').snapshot as { messages: Array<{ role: string; content: unknown }> }
+    ).messages.find((m) => m.role === 'user' && JSON.stringify(m.content).includes('<hook_context'));
     expect(hookContext).toBeTruthy();
     expect(isUserTurn({ messages: [hookContext] })).toBe(false);
-    expect(isUserTurn({ messages: [{ role: 'user', content: [{ type: 'text', text: '<hook_context>\nloop-guard: `echo <user_input>`\n</hook_context>' }] }] })).toBe(false);
+    expect(
+      isUserTurn({
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'text', text: '<hook_context>\nloop-guard: `echo <user_input>`\n</hook_context>' }],
+          },
+        ],
+      }),
+    ).toBe(false);
     expect(isUserTurn(undefined)).toBe(false);
   });
 
   it('keys a session by its conversation, the same on both prompts of one session', () => {
     expect(clineSession(p('plugin/beforeTool-failure.json').snapshot)).toBe('conv_1796038746243_1llzwe2');
-    expect(clineSession(p('plugin-acp/beforeRun-turn1.json').snapshot)).toBe(clineSession(p('plugin-acp/beforeRun-turn2.json').snapshot));
+    expect(clineSession(p('plugin-acp/beforeRun-turn1.json').snapshot)).toBe(
+      clineSession(p('plugin-acp/beforeRun-turn2.json').snapshot),
+    );
     expect(clineSession({ agentId: 'a1' })).toBe('a1');
   });
 
@@ -91,7 +115,10 @@ describe('cline adapter: reading the payloads', () => {
     expect([...CLINE_CHANGE_TOOLS].sort()).toEqual(['apply_patch', 'editor']);
     expect((p('plugin-captured/afterTool-editor.json').toolCall as Ctx).toolName).toBe('editor');
     expect(TOOL_FACTS.cline.longRunsReturn).toBe(false);
-    expect(cline.intents.map((i) => i.path)).toEqual(['.cline/plugins/loop-guard.js', '.agents/hooks/loop-guard-cline.cjs']);
+    expect(cline.intents.map((i) => i.path)).toEqual([
+      '.cline/plugins/loop-guard.js',
+      '.agents/hooks/loop-guard-cline.cjs',
+    ]);
   });
 });
 
@@ -189,7 +216,12 @@ describe('cline adapter: the hooks over a loop of captured payloads', () => {
     const other = p('plugin/beforeTool-failure.json');
     (other.toolCall as Ctx).toolName = 'read_files';
     expect(hooks.beforeTool(other)).toBeUndefined();
-    const hostile = { get toolCall(): never { throw new Error('boom'); }, snapshot: {} } as unknown as Ctx;
+    const hostile = {
+      get toolCall(): never {
+        throw new Error('boom');
+      },
+      snapshot: {},
+    } as unknown as Ctx;
     expect(hooks.beforeTool(hostile)).toBeUndefined();
     expect(hooks.afterTool(hostile)).toBeUndefined();
     expect(hooks.beforeRun(hostile)).toBeUndefined();
@@ -213,24 +245,30 @@ describe('the built Cline plugin and its loader', () => {
     return createRequire(import.meta.url)(join(repo, '.cline', 'plugins', 'loop-guard.js')) as Plugin;
   }
 
-  it.skipIf(!existsSync(built))('the guard file is the plugin object (module.exports = {name, manifest, hooks}); it requires only node builtins', () => {
-    const mod = createRequire(import.meta.url)(built) as Plugin;
-    expect(mod.name).toBe('loop-guard');
-    expect(mod.manifest?.capabilities).toEqual(['hooks']);
-    expect(Object.keys(mod.hooks ?? {}).sort()).toEqual(['afterTool', 'beforeRun', 'beforeTool']);
-    const requires = [...readFileSync(built, 'utf8').matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1] ?? '');
-    expect(requires.length).toBeGreaterThan(0);
-    for (const r of requires) expect(r, r).toMatch(/^node:/);
-    const hooks = mod.hooks as { beforeTool: (c: Json) => unknown };
-    expect(hooks.beforeTool(loadPayload('cline/plugin/beforeTool-success.json'))).toBeUndefined();
-  });
+  it.skipIf(!existsSync(built))(
+    'the guard file is the plugin object (module.exports = {name, manifest, hooks}); it requires only node builtins',
+    () => {
+      const mod = createRequire(import.meta.url)(built) as Plugin;
+      expect(mod.name).toBe('loop-guard');
+      expect(mod.manifest?.capabilities).toEqual(['hooks']);
+      expect(Object.keys(mod.hooks ?? {}).sort()).toEqual(['afterTool', 'beforeRun', 'beforeTool']);
+      const requires = [...readFileSync(built, 'utf8').matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1] ?? '');
+      expect(requires.length).toBeGreaterThan(0);
+      for (const r of requires) expect(r, r).toMatch(/^node:/);
+      const hooks = mod.hooks as { beforeTool: (c: Json) => unknown };
+      expect(hooks.beforeTool(loadPayload('cline/plugin/beforeTool-success.json'))).toBeUndefined();
+    },
+  );
 
-  it.skipIf(!existsSync(built))('the loader in .cline/plugins hands Cline the guard from .agents/hooks, and an empty plugin when that file is gone', () => {
-    expect(readFileSync(loader, 'utf8').length, 'the loader stays small: jiti transforms it').toBeLessThan(2000);
-    const loaded = loadAsCline(true);
-    expect(loaded.name).toBe('loop-guard');
-    expect(Object.keys(loaded.hooks ?? {}).sort()).toEqual(['afterTool', 'beforeRun', 'beforeTool']);
-    const missing = loadAsCline(false);
-    expect(missing).toEqual({ name: 'loop-guard', manifest: { capabilities: ['hooks'] }, hooks: {} });
-  });
+  it.skipIf(!existsSync(built))(
+    'the loader in .cline/plugins hands Cline the guard from .agents/hooks, and an empty plugin when that file is gone',
+    () => {
+      expect(readFileSync(loader, 'utf8').length, 'the loader stays small: jiti transforms it').toBeLessThan(2000);
+      const loaded = loadAsCline(true);
+      expect(loaded.name).toBe('loop-guard');
+      expect(Object.keys(loaded.hooks ?? {}).sort()).toEqual(['afterTool', 'beforeRun', 'beforeTool']);
+      const missing = loadAsCline(false);
+      expect(missing).toEqual({ name: 'loop-guard', manifest: { capabilities: ['hooks'] }, hooks: {} });
+    },
+  );
 });

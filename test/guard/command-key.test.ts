@@ -19,7 +19,11 @@ describe('rewordings share one key', () => {
     ['| grep -v', 'npm test', "npm test 2>&1 | grep -v 'npm warn'"],
     ['| cat', 'git log', 'git log | cat'],
     ['a trailing comment', 'npm test', 'npm test # again'],
-    ['a comment line', 'sleep 5 && curl -s localhost:3000/health', '# wait for the server\nsleep 5 && curl -s localhost:3000/health'],
+    [
+      'a comment line',
+      'sleep 5 && curl -s localhost:3000/health',
+      '# wait for the server\nsleep 5 && curl -s localhost:3000/health',
+    ],
     ['|| true', 'npm test', 'npm test || true'],
     ['|| :', 'npm test', 'npm test || :'],
     ['|| echo', 'npm test', 'npm test || echo "tests failed"'],
@@ -65,7 +69,13 @@ describe('what can change what runs keeps its own key', () => {
   });
 
   it('leaves what it does not parse as written (substitutions, heredocs, subshells)', () => {
-    for (const c of ['echo $(date) 2>&1', 'cat <<EOF\nx\nEOF', '(cd a && npm test) 2>&1', 'echo `date`', 'case x in a) ;; esac']) {
+    for (const c of [
+      'echo $(date) 2>&1',
+      'cat <<EOF\nx\nEOF',
+      '(cd a && npm test) 2>&1',
+      'echo `date`',
+      'case x in a) ;; esac',
+    ]) {
       expect(commandShape(c).key).toBe(c.trim().replace(/\s+/g, ' '));
     }
   });
@@ -82,7 +92,14 @@ describe('what can change what runs keeps its own key', () => {
 });
 
 describe('property: noise injected into a command keeps its key, a changed argument does not', () => {
-  const bases = ['npm test', 'pytest -q tests/test_api.py', 'cargo test --lib', 'go test ./...', 'make check', 'node scripts/run.js --fast'];
+  const bases = [
+    'npm test',
+    'pytest -q tests/test_api.py',
+    'cargo test --lib',
+    'go test ./...',
+    'make check',
+    'node scripts/run.js --fast',
+  ];
   const noise = [
     (c: string) => `${c} 2>&1`,
     (c: string) => `${c} | tail -${20 + 20}`,
@@ -96,15 +113,20 @@ describe('property: noise injected into a command keeps its key, a changed argum
   ];
   it('holds for any combination', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...bases), fc.array(fc.nat(noise.length - 1), { maxLength: 4 }), fc.string({ minLength: 1, maxLength: 8 }).filter((s) => /^[a-z0-9]+$/.test(s)), (base, picks, arg) => {
-        // Apply in a fixed order that a person would write: env first, then redirections and pipes, then fallbacks and comments.
-        const order = [7, 8, 4, 0, 1, 2, 5, 6, 3];
-        let c = base;
-        for (const k of order) if (picks.includes(k)) c = noise[k]!(c);
-        const same = commandKey(c) === commandKey(base);
-        const changed = commandKey(c.replace(base, `${base} ${arg}`)) !== commandKey(base);
-        return same && changed;
-      }),
+      fc.property(
+        fc.constantFrom(...bases),
+        fc.array(fc.nat(noise.length - 1), { maxLength: 4 }),
+        fc.string({ minLength: 1, maxLength: 8 }).filter((s) => /^[a-z0-9]+$/.test(s)),
+        (base, picks, arg) => {
+          // Apply in a fixed order that a person would write: env first, then redirections and pipes, then fallbacks and comments.
+          const order = [7, 8, 4, 0, 1, 2, 5, 6, 3];
+          let c = base;
+          for (const k of order) if (picks.includes(k)) c = noise[k]!(c);
+          const same = commandKey(c) === commandKey(base);
+          const changed = commandKey(c.replace(base, `${base} ${arg}`)) !== commandKey(base);
+          return same && changed;
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -117,14 +139,20 @@ describe('the result side of a rewording', () => {
   });
 
   it('a trimming pipe or a fallback changes only the exit code, which is not part of the result', () => {
-    expect(resultKey('FAIL src/a.test.ts', 0, 'npm test | tail -20')).toBe(resultKey('FAIL src/a.test.ts', 1, 'npm test'));
+    expect(resultKey('FAIL src/a.test.ts', 0, 'npm test | tail -20')).toBe(
+      resultKey('FAIL src/a.test.ts', 1, 'npm test'),
+    );
   });
 
   it("a dropped `|| echo` fallback's own line is not part of the result", () => {
     const refused = "curl: (7) Failed to connect to localhost port 3000 after 0 ms: Couldn't connect to server\n";
-    expect(resultKey(`${refused}not up yet (3)\n`, 0, 'curl -s localhost:3000/health || echo "not up yet (3)"')).toBe(resultKey(refused, 7, 'curl -s localhost:3000/health'));
+    expect(resultKey(`${refused}not up yet (3)\n`, 0, 'curl -s localhost:3000/health || echo "not up yet (3)"')).toBe(
+      resultKey(refused, 7, 'curl -s localhost:3000/health'),
+    );
     // The same text printed by the command itself stays.
-    expect(resultKey(`${refused}not up yet (3)\n`, 0, 'curl -s localhost:3000/health')).not.toBe(resultKey(refused, 7, 'curl -s localhost:3000/health'));
+    expect(resultKey(`${refused}not up yet (3)\n`, 0, 'curl -s localhost:3000/health')).not.toBe(
+      resultKey(refused, 7, 'curl -s localhost:3000/health'),
+    );
   });
 
   it('messages quote the command as the agent wrote it', () => {
@@ -132,7 +160,11 @@ describe('the result side of a rewording', () => {
     const commands = ['npm test', 'CI=1 npm t 2>&1', 'npm test 2>&1 | tail -40'];
     let last = '';
     for (const [i, command] of commands.entries()) {
-      const { next, decision } = onPost(state, { command, output: 'FAIL src/a.test.ts\nexpected 3 to be 4', exitCode: i === 2 ? 0 : 1 }, settings);
+      const { next, decision } = onPost(
+        state,
+        { command, output: 'FAIL src/a.test.ts\nexpected 3 to be 4', exitCode: i === 2 ? 0 : 1 },
+        settings,
+      );
       state = next;
       if (decision.action === 'warn') last = decision.message;
     }

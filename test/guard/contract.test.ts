@@ -16,7 +16,8 @@ import {
 const cursorFixture = (name: string): Json =>
   JSON.parse(readFileSync(new URL(`../fixtures/cursor/${name}.json`, import.meta.url), 'utf8')) as Json;
 
-const TEST_FAIL = 'FAIL src/sum.test.ts > adds\nAssertionError: expected 2 to be 3\nTests  1 failed | 4 passed (5)\nDuration  1.21s';
+const TEST_FAIL =
+  'FAIL src/sum.test.ts > adds\nAssertionError: expected 2 to be 3\nTests  1 failed | 4 passed (5)\nDuration  1.21s';
 
 beforeAll(requireBuilt);
 
@@ -26,7 +27,11 @@ describe('the built file', () => {
     expect(text.split('\n')[0]).toMatch(/^\/\/ create-loop-guard v\d+\.\d+\.\d+/);
     expect(text).not.toContain('\r');
     // Top-level import statements only: the code also contains strings that mention `from "…"`.
-    const imports = [...text.matchAll(/^import\s[^;]*?from\s*["']([^"']+)["'];?$|^import\s*["']([^"']+)["'];?$|\brequire\("([^"]+)"\)/gm)].map((m) => m[1] ?? m[2] ?? m[3]);
+    const imports = [
+      ...text.matchAll(
+        /^import\s[^;]*?from\s*["']([^"']+)["'];?$|^import\s*["']([^"']+)["'];?$|\brequire\("([^"]+)"\)/gm,
+      ),
+    ].map((m) => m[1] ?? m[2] ?? m[3]);
     expect(imports.length).toBeGreaterThan(0);
     for (const spec of imports) expect(spec).toMatch(/^node:/);
     expect(statSync(guardFile).mode & 0o111).not.toBe(0);
@@ -83,17 +88,35 @@ interface Driver {
 
 const claude: Driver = {
   tool: 'claude',
-  pre: (i, command) => ({ ...loadPayload('claude/PreToolUse-failure.json'), tool_use_id: `toolu_${i}`, tool_input: { command, description: 'step' } }),
+  pre: (i, command) => ({
+    ...loadPayload('claude/PreToolUse-failure.json'),
+    tool_use_id: `toolu_${i}`,
+    tool_input: { command, description: 'step' },
+  }),
   post: (i, command, output, exitCode) =>
     exitCode === 0
-      ? { ...loadPayload('claude/PostToolUse-success.json'), tool_use_id: `toolu_${i}`, tool_input: { command, description: 'step' }, tool_response: { stdout: output, stderr: '', interrupted: false, isImage: false, noOutputExpected: false } }
-      : { ...loadPayload('claude/PostToolUseFailure-failure.json'), tool_use_id: `toolu_${i}`, tool_input: { command, description: 'step' }, error: `Exit code ${exitCode}\n${output}` },
+      ? {
+          ...loadPayload('claude/PostToolUse-success.json'),
+          tool_use_id: `toolu_${i}`,
+          tool_input: { command, description: 'step' },
+          tool_response: { stdout: output, stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
+        }
+      : {
+          ...loadPayload('claude/PostToolUseFailure-failure.json'),
+          tool_use_id: `toolu_${i}`,
+          tool_input: { command, description: 'step' },
+          error: `Exit code ${exitCode}\n${output}`,
+        },
   userTurn: () => loadPayload('claude/UserPromptSubmit-prompt.json'),
   silent: '',
   denied: (out) => {
     if (!out) return null;
     const h = (JSON.parse(out) as { hookSpecificOutput: Json }).hookSpecificOutput;
-    expect(h).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: expect.any(String) });
+    expect(h).toEqual({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.any(String),
+    });
     return h.permissionDecisionReason as string;
   },
   warned: (out) => {
@@ -107,8 +130,17 @@ const claude: Driver = {
 
 const codex: Driver = {
   tool: 'codex',
-  pre: (i, command) => ({ ...loadPayload('codex/PreToolUse-failure.json'), tool_use_id: `call_${i}`, tool_input: { command } }),
-  post: (i, command, output) => ({ ...loadPayload('codex/PostToolUse-failure.json'), tool_use_id: `call_${i}`, tool_input: { command }, tool_response: output }),
+  pre: (i, command) => ({
+    ...loadPayload('codex/PreToolUse-failure.json'),
+    tool_use_id: `call_${i}`,
+    tool_input: { command },
+  }),
+  post: (i, command, output) => ({
+    ...loadPayload('codex/PostToolUse-failure.json'),
+    tool_use_id: `call_${i}`,
+    tool_input: { command },
+    tool_response: output,
+  }),
   userTurn: () => ({ ...loadPayload('codex/UserPromptSubmit-prompt.json'), turn_id: 'turn-2' }),
   silent: '',
   denied: (out) => {
@@ -135,8 +167,17 @@ const codex: Driver = {
 
 const cursor: Driver = {
   tool: 'cursor',
-  pre: (i, command) => ({ ...cursorFixture('preToolUse'), tool_use_id: `cu_${i}`, tool_input: { command, working_directory: '/repo' } }),
-  post: (i, command, output, exitCode) => ({ ...cursorFixture('postToolUse'), tool_use_id: `cu_${i}`, tool_input: { command }, tool_output: JSON.stringify({ exitCode, stdout: output }) }),
+  pre: (i, command) => ({
+    ...cursorFixture('preToolUse'),
+    tool_use_id: `cu_${i}`,
+    tool_input: { command, working_directory: '/repo' },
+  }),
+  post: (i, command, output, exitCode) => ({
+    ...cursorFixture('postToolUse'),
+    tool_use_id: `cu_${i}`,
+    tool_input: { command },
+    tool_output: JSON.stringify({ exitCode, stdout: output }),
+  }),
   userTurn: () => cursorFixture('beforeSubmitPrompt'),
   silent: {},
   denied: (out) => {
@@ -155,7 +196,12 @@ const cursor: Driver = {
 };
 
 /** Run attempts through the built file; return per attempt: the deny reason, or the warning (or null). */
-function attempts(d: Driver, env: Record<string, string>, steps: Array<{ command: string; output: string; exitCode?: number }>, start = 0) {
+function attempts(
+  d: Driver,
+  env: Record<string, string>,
+  steps: Array<{ command: string; output: string; exitCode?: number }>,
+  start = 0,
+) {
   return steps.map((step, k) => {
     const i = start + k;
     const pre = runGuardSync(d.tool, d.pre(i, step.command), env);
@@ -183,7 +229,11 @@ describe.each([claude, codex, cursor])('scenario: $tool', (d) => {
 
   it('changing output never warns', () => {
     const env = guardEnv(freshStateDir());
-    const r = attempts(d, env, [7, 6, 5, 4, 3, 2].map((n) => ({ command: 'npm test', output: `Tests  ${n} failed | 1 passed`, exitCode: 1 })));
+    const r = attempts(
+      d,
+      env,
+      [7, 6, 5, 4, 3, 2].map((n) => ({ command: 'npm test', output: `Tests  ${n} failed | 1 passed`, exitCode: 1 })),
+    );
     expect(r.every((x) => !x.denied && !x.warned)).toBe(true);
   });
 
@@ -228,7 +278,12 @@ describe('tool-specific contract', () => {
     const env = guardEnv(freshStateDir());
     const fail = attempts(claude, env, Array(3).fill({ command: 'npm test', output: TEST_FAIL, exitCode: 1 }));
     expect(fail[2]?.warned).toBeTruthy();
-    const ok = attempts(claude, env, Array(3).fill({ command: 'git status', output: 'nothing to commit', exitCode: 0 }), 10);
+    const ok = attempts(
+      claude,
+      env,
+      Array(3).fill({ command: 'git status', output: 'nothing to commit', exitCode: 0 }),
+      10,
+    );
     expect(ok[2]?.warned).toBeTruthy();
     const raw = runGuardSync('claude', claude.post(50, 'git status', 'nothing to commit', 0), env).stdout;
     expect(JSON.parse(raw).hookSpecificOutput.hookEventName).toBe('PostToolUse');
@@ -253,10 +308,26 @@ describe('tool-specific contract', () => {
     const env = guardEnv(freshStateDir());
     const base = loadPayload('claude/PostToolUse-success.json');
     for (let i = 0; i < 6; i++) {
-      const out = runGuardSync('claude', { ...base, tool_use_id: `b${i}`, tool_input: { command: 'npm run dev', run_in_background: true }, tool_response: { stdout: '', stderr: '', interrupted: false, isImage: false, backgroundTaskId: 'bash_1' } }, env);
+      const out = runGuardSync(
+        'claude',
+        {
+          ...base,
+          tool_use_id: `b${i}`,
+          tool_input: { command: 'npm run dev', run_in_background: true },
+          tool_response: { stdout: '', stderr: '', interrupted: false, isImage: false, backgroundTaskId: 'bash_1' },
+        },
+        env,
+      );
       expect(out.stdout).toBe('');
     }
-    const pre = runGuardSync('claude', { ...loadPayload('claude/PreToolUse-success.json'), tool_input: { command: 'npm run dev', run_in_background: true } }, env);
+    const pre = runGuardSync(
+      'claude',
+      {
+        ...loadPayload('claude/PreToolUse-success.json'),
+        tool_input: { command: 'npm run dev', run_in_background: true },
+      },
+      env,
+    );
     expect(pre.stdout).toBe('');
   });
 
@@ -277,24 +348,41 @@ describe('tool-specific contract', () => {
   it('codex: long-running commands are not refused (exec sessions hand control back)', () => {
     const env = guardEnv(freshStateDir());
     expect(runGuardSync('codex', codex.pre(1, 'tail -f server.log'), env).stdout).toBe('');
-    expect(claude.denied(runGuardSync('claude', claude.pre(1, 'tail -f server.log'), env).stdout)).toMatch(/^loop-guard: /);
+    expect(claude.denied(runGuardSync('claude', claude.pre(1, 'tail -f server.log'), env).stdout)).toMatch(
+      /^loop-guard: /,
+    );
   });
 
   it('codex: a tool_response object (allowed by the protocol, unseen in captures) counts by all of its fields', () => {
     const env = guardEnv(freshStateDir());
     const base = loadPayload('codex/PostToolUse-failure.json');
-    const post = (i: number, response: unknown) => runGuardSync('codex', { ...base, tool_use_id: `o${i}`, tool_response: response }, env).stdout.trim();
+    const post = (i: number, response: unknown) =>
+      runGuardSync('codex', { ...base, tool_use_id: `o${i}`, tool_response: response }, env).stdout.trim();
     const same = { text: 'FAIL', n: 1 };
-    expect([post(0, same), post(1, same), post(2, same)].map((o) => codex.warned(o) !== null)).toEqual([false, false, true]);
+    expect([post(0, same), post(1, same), post(2, same)].map((o) => codex.warned(o) !== null)).toEqual([
+      false,
+      false,
+      true,
+    ]);
     const env2 = guardEnv(freshStateDir());
-    const outs = [1, 2, 3].map((n, i) => runGuardSync('codex', { ...base, tool_use_id: `d${i}`, tool_response: { text: 'FAIL', n } }, env2).stdout.trim());
+    const outs = [1, 2, 3].map((n, i) =>
+      runGuardSync('codex', { ...base, tool_use_id: `d${i}`, tool_response: { text: 'FAIL', n } }, env2).stdout.trim(),
+    );
     expect(outs.every((o) => codex.warned(o) === null)).toBe(true);
   });
 
   it('cursor: a field beside exitCode/stdout in tool_output is part of the result', () => {
     const env = guardEnv(freshStateDir());
     const outs = [1, 2, 3].map((n) =>
-      runGuardSync('cursor', { ...cursorFixture('postToolUse'), tool_use_id: `x${n}`, tool_output: JSON.stringify({ exitCode: 1, stdout: 'FAIL', extra: `run ${n}` }) }, env).stdout.trim(),
+      runGuardSync(
+        'cursor',
+        {
+          ...cursorFixture('postToolUse'),
+          tool_use_id: `x${n}`,
+          tool_output: JSON.stringify({ exitCode: 1, stdout: 'FAIL', extra: `run ${n}` }),
+        },
+        env,
+      ).stdout.trim(),
     );
     expect(outs.every((o) => cursor.warned(o) === null)).toBe(true);
   });
@@ -319,7 +407,10 @@ describe('tool-specific contract', () => {
 
   it('cursor running the .claude/settings.json hook too: one call is counted once', () => {
     const env = guardEnv(freshStateDir());
-    const viaClaudeEntry = guardEnv(env.LOOP_GUARD_STATE_DIR as string, { CURSOR_VERSION: '2.x', CURSOR_PROJECT_DIR: '/repo' });
+    const viaClaudeEntry = guardEnv(env.LOOP_GUARD_STATE_DIR as string, {
+      CURSOR_VERSION: '2.x',
+      CURSOR_PROJECT_DIR: '/repo',
+    });
     const outs: string[] = [];
     for (let i = 0; i < 3; i++) {
       const post = cursor.post(i, 'npm test', TEST_FAIL, 1);

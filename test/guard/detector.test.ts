@@ -7,7 +7,8 @@ import { readSettings } from '../../src/guard/core/settings.ts';
 import type { Decision } from '../../src/guard/core/types.ts';
 
 const settings = readSettings({});
-const TEST_FAIL = 'FAIL src/sum.test.ts > adds\nAssertionError: expected 2 to be 3\nTests  1 failed | 4 passed (5)\nDuration  1.21s';
+const TEST_FAIL =
+  'FAIL src/sum.test.ts > adds\nAssertionError: expected 2 to be 3\nTests  1 failed | 4 passed (5)\nDuration  1.21s';
 
 /** Drive one command through pre + post n times; returns every decision in order. */
 function run(state: SessionState | undefined, steps: Array<{ command: string; output: string; exitCode?: number }>) {
@@ -39,7 +40,9 @@ describe('repeat rule', () => {
       'pre:deny',
     ]);
     const warn = decisions[2]?.post;
-    expect(warn?.action === 'warn' && warn.message).toMatch(/^loop-guard: `npm test` returned the same result 3 times in a row\./);
+    expect(warn?.action === 'warn' && warn.message).toMatch(
+      /^loop-guard: `npm test` returned the same result 3 times in a row\./,
+    );
     const deny = decisions[4]?.pre;
     expect(deny?.action === 'deny' && deny.rule).toBe('repeat');
     expect(deny?.action === 'deny' && deny.message).toContain('its last 4 runs returned the identical result');
@@ -56,7 +59,11 @@ describe('repeat rule', () => {
   });
 
   it('never warns while the output keeps changing (progress)', () => {
-    const steps = [6, 5, 4, 3, 2, 1].map((n) => ({ command: 'npm test', output: `Tests  ${n} failed | 3 passed`, exitCode: 1 }));
+    const steps = [6, 5, 4, 3, 2, 1].map((n) => ({
+      command: 'npm test',
+      output: `Tests  ${n} failed | 3 passed`,
+      exitCode: 1,
+    }));
     const { decisions } = run(undefined, steps);
     expect(decisions.every((d) => d.pre.action === 'allow' && d.post?.action === 'allow')).toBe(true);
   });
@@ -69,20 +76,34 @@ describe('repeat rule', () => {
   });
 
   it('the exit code alone does not make a different result (a `| tail` or `|| true` changes only the code)', () => {
-    const steps = [1, 0, 1].map((exitCode, i) => ({ command: ['npm test', 'npm test 2>&1 | tail -20', 'npm test || true'][i]!, output: 'FAIL x', exitCode }));
+    const steps = [1, 0, 1].map((exitCode, i) => ({
+      command: ['npm test', 'npm test 2>&1 | tail -20', 'npm test || true'][i]!,
+      output: 'FAIL x',
+      exitCode,
+    }));
     const { decisions } = run(undefined, steps);
     expect(decisions[2]?.post?.action).toBe('warn');
   });
 
   it('other commands in between do not reset a command', () => {
     const t = { command: 'npm test', output: TEST_FAIL, exitCode: 1 };
-    const steps = [t, { command: 'cat a', output: '1', exitCode: 0 }, t, { command: 'cat b', output: '2', exitCode: 0 }, t];
+    const steps = [
+      t,
+      { command: 'cat a', output: '1', exitCode: 0 },
+      t,
+      { command: 'cat b', output: '2', exitCode: 0 },
+      t,
+    ];
     const { decisions } = run(undefined, steps);
     expect(decisions[4]?.post?.action).toBe('warn');
   });
 
   it('warns on the 2nd identical result for failures retrying cannot fix, with class advice', () => {
-    const step = { command: 'git push', output: "fatal: could not read Username for 'https://github.com': terminal prompts disabled", exitCode: 128 };
+    const step = {
+      command: 'git push',
+      output: "fatal: could not read Username for 'https://github.com': terminal prompts disabled",
+      exitCode: 128,
+    };
     const { decisions } = run(undefined, [step, step]);
     const warn = decisions[1]?.post;
     expect(warn?.action).toBe('warn');
@@ -122,7 +143,8 @@ describe('repeat rule', () => {
 
   it('keeps the state bounded however long the session is', () => {
     let state: SessionState | undefined;
-    for (let i = 0; i < 2000; i++) state = onPost(state, { command: `cmd ${i}`, output: `${i}`, exitCode: 0, callId: `c${i}` }, settings).next;
+    for (let i = 0; i < 2000; i++)
+      state = onPost(state, { command: `cmd ${i}`, output: `${i}`, exitCode: 0, callId: `c${i}` }, settings).next;
     expect(Object.keys(state?.cmds ?? {}).length).toBeLessThanOrEqual(LIMITS.commands);
     expect(state?.recent.length).toBeLessThanOrEqual(LIMITS.recent);
     expect(state?.seen.length).toBeLessThanOrEqual(LIMITS.seen);
@@ -133,7 +155,8 @@ describe('repeat rule', () => {
     const step = { command: `echo ${'x'.repeat(5000)}`, output: 'same', exitCode: 1 };
     const { decisions } = run(undefined, Array(5).fill(step));
     for (const d of decisions) {
-      for (const dec of [d.pre, d.post]) if (dec && dec.action !== 'allow') expect(dec.message.length).toBeLessThan(MAX_MESSAGE_CHARS);
+      for (const dec of [d.pre, d.post])
+        if (dec && dec.action !== 'allow') expect(dec.message.length).toBeLessThan(MAX_MESSAGE_CHARS);
     }
   });
 });
@@ -148,7 +171,11 @@ describe('cycle rule', () => {
   });
 
   it('catches one command alternating between two results, which the repeat rule cannot', () => {
-    const steps = Array.from({ length: 10 }, (_, i) => ({ command: 'git stash', output: i % 2 ? 'No local changes to save' : 'Saved working directory', exitCode: 0 }));
+    const steps = Array.from({ length: 10 }, (_, i) => ({
+      command: 'git stash',
+      output: i % 2 ? 'No local changes to save' : 'Saved working directory',
+      exitCode: 0,
+    }));
     const { decisions } = run(undefined, steps);
     const firstWarn = decisions.findIndex((d) => d.post?.action === 'warn');
     expect(firstWarn).toBe(5);
@@ -169,7 +196,11 @@ describe('cycle rule', () => {
     let state: SessionState | undefined = emptyState();
     const seq = ['a', 'b', 'a', 'b', 'a', 'b', 'a', 'b'];
     seq.forEach((c, i) => {
-      state = onPost(state, { command: `alt ${c}`, output: i % 4 < 2 ? 'one' : 'two', exitCode: 0, callId: `${i}` }, settings).next;
+      state = onPost(
+        state,
+        { command: `alt ${c}`, output: i % 4 < 2 ? 'one' : 'two', exitCode: 0, callId: `${i}` },
+        settings,
+      ).next;
     });
     expect(onPre(state, { command: 'something else' }, settings).action).toBe('allow');
   });
@@ -177,7 +208,11 @@ describe('cycle rule', () => {
 
 describe('settings', () => {
   it('falls back to defaults on invalid values and can be switched off', () => {
-    expect(readSettings({ LOOP_GUARD_WARN: 'abc', LOOP_GUARD_BLOCK: '-1' })).toMatchObject({ warn: 3, block: 4, enabled: true });
+    expect(readSettings({ LOOP_GUARD_WARN: 'abc', LOOP_GUARD_BLOCK: '-1' })).toMatchObject({
+      warn: 3,
+      block: 4,
+      enabled: true,
+    });
     expect(readSettings({ LOOP_GUARD: 'off' }).enabled).toBe(false);
     expect(readSettings({ LOOP_GUARD_WARN: '9', LOOP_GUARD_BLOCK: '5' })).toMatchObject({ warn: 5, block: 5 });
     expect(readSettings({ LOOP_GUARD_HANG: 'off' }).hangGuard).toBe(false);
@@ -186,7 +221,11 @@ describe('settings', () => {
 
 describe('the command bound, found during the copy', () => {
   // The eviction this replaced, kept here as the reference: copy, set, then drop the first record with the lowest s.
-  function reference(cmds: SessionState['cmds'], ck: string, record: SessionState['cmds'][string]): SessionState['cmds'] {
+  function reference(
+    cmds: SessionState['cmds'],
+    ck: string,
+    record: SessionState['cmds'][string],
+  ): SessionState['cmds'] {
     const next = Object.create(null) as SessionState['cmds'];
     for (const k in cmds) next[k] = cmds[k]!;
     next[ck] = record;
@@ -206,13 +245,21 @@ describe('the command bound, found during the copy', () => {
     fc.assert(
       fc.property(
         fc.oneof(fc.shuffledSubarray(ALL, { minLength: 60 }), fc.shuffledSubarray(ALL)),
-        fc.array(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constant(undefined)), { minLength: ALL.length, maxLength: ALL.length }),
+        fc.array(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constant(undefined)), {
+          minLength: ALL.length,
+          maxLength: ALL.length,
+        }),
         fc.integer({ min: 0, max: 95 }),
         (order, sValues, pick) => {
           const cmds = Object.create(null) as SessionState['cmds'];
           for (const i of order) {
             const s = sValues[i];
-            cmds[commandKey(`cmd ${i}`)] = { r: 'x', n: 1, c: `cmd ${i}`, ...(s === undefined ? {} : { s }) } as SessionState['cmds'][string];
+            cmds[commandKey(`cmd ${i}`)] = {
+              r: 'x',
+              n: 1,
+              c: `cmd ${i}`,
+              ...(s === undefined ? {} : { s }),
+            } as SessionState['cmds'][string];
           }
           const state: SessionState = { v: 1, seq: 100, cmds: JSON.parse(JSON.stringify(cmds)), recent: [], seen: [] };
           const { next } = onPost(state, { command: `cmd ${pick}`, output: 'out', exitCode: 1 }, settings);

@@ -20,13 +20,32 @@ const templates: Array<[string, Json]> = [
 const payloadArb = fc.oneof(
   fc.string({ maxLength: 200 }),
   fc.json({ maxDepth: 3 }),
-  fc.tuple(fc.constantFrom(...templates), fc.constantFrom('tool_input', 'tool_response', 'error', 'session_id', 'hook_event_name', 'tool_use_id', 'turn_id'), fc.jsonValue({ maxDepth: 2 })).map(
-    ([[, t], key, value]) => JSON.stringify({ ...t, [key]: value }),
-  ),
+  fc
+    .tuple(
+      fc.constantFrom(...templates),
+      fc.constantFrom(
+        'tool_input',
+        'tool_response',
+        'error',
+        'session_id',
+        'hook_event_name',
+        'tool_use_id',
+        'turn_id',
+      ),
+      fc.jsonValue({ maxDepth: 2 }),
+    )
+    .map(([[, t], key, value]) => JSON.stringify({ ...t, [key]: value })),
 );
 
 /** Top-level keys of every answer the guard may print: Claude/Codex, Cursor deny, warn, prompt, neutral. */
-const ANSWER_SHAPES = [['hookSpecificOutput'], ['agent_message', 'permission', 'user_message'], ['additional_context'], ['continue'], ['continue', 'hookSpecificOutput', 'stopReason'], []];
+const ANSWER_SHAPES = [
+  ['hookSpecificOutput'],
+  ['agent_message', 'permission', 'user_message'],
+  ['additional_context'],
+  ['continue'],
+  ['continue', 'hookSpecificOutput', 'stopReason'],
+  [],
+];
 
 function isValidJson(text: string): boolean {
   try {
@@ -38,7 +57,7 @@ function isValidJson(text: string): boolean {
 }
 
 describe('fuzz', () => {
-  it('10,000 random payloads in-process: every answer is silence or one of the protocols\' JSON shapes; Cursor always gets JSON', () => {
+  it("10,000 random payloads in-process: every answer is silence or one of the protocols' JSON shapes; Cursor always gets JSON", () => {
     const env = guardEnv(freshStateDir());
     fc.assert(
       fc.property(payloadArb, fc.constantFrom('claude', 'codex', 'cursor', undefined), (input, tool) => {
@@ -54,7 +73,10 @@ describe('fuzz', () => {
 
   it('300 random payloads through the built file: exit 0, Cursor answers are JSON', async () => {
     const env = guardEnv(freshStateDir());
-    const samples = fc.sample(fc.tuple(payloadArb, fc.constantFrom('claude', 'codex', 'cursor')), { numRuns: 300, seed: 7 });
+    const samples = fc.sample(fc.tuple(payloadArb, fc.constantFrom('claude', 'codex', 'cursor')), {
+      numRuns: 300,
+      seed: 7,
+    });
     for (let i = 0; i < samples.length; i += 8) {
       const batch = samples.slice(i, i + 8);
       const runs = await Promise.all(batch.map(([input, tool]) => runGuardAsync(tool, input as unknown as Json, env)));
@@ -71,7 +93,19 @@ describe('fuzz', () => {
     mkdirSync(stateDir);
     const env = guardEnv(stateDir);
     const post = loadPayload('claude/PostToolUseFailure-failure.json');
-    const ids = ['../../x', '../escape', '/etc/passwd', 'a/b/c', 'x'.repeat(10_000), 'nul\u0000byte', '..', '.', '~', 'ÿ€𝄞', ''];
+    const ids = [
+      '../../x',
+      '../escape',
+      '/etc/passwd',
+      'a/b/c',
+      'x'.repeat(10_000),
+      'nul\u0000byte',
+      '..',
+      '.',
+      '~',
+      'ÿ€𝄞',
+      '',
+    ];
     for (const id of ids) {
       const r = await runGuardAsync('claude', { ...post, session_id: id }, env);
       expect(r.status).toBe(0);

@@ -4,7 +4,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlink
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { appendBounded, HANDOFF_MAX_BYTES, HANDOFF_MAX_ENTRIES, type HandoffRecord, renderSection, repoRootOf, writeHandoff } from '../../src/guard/handoff-note.ts';
+import {
+  appendBounded,
+  HANDOFF_MAX_BYTES,
+  HANDOFF_MAX_ENTRIES,
+  type HandoffRecord,
+  renderSection,
+  repoRootOf,
+  writeHandoff,
+} from '../../src/guard/handoff-note.ts';
 import { findCodexExec, isCodexExec, type ProcInfo } from '../../src/guard/stop-codex.ts';
 import { freshStateDir, guardEnv, type Json, loadPayload, requireBuilt, runGuardSync } from '../helpers/guard.ts';
 
@@ -44,7 +52,11 @@ describe('writeHandoff', () => {
   it('appends per hand-off and stays bounded', () => {
     const root = repo();
     const big = 'x'.repeat(300);
-    for (let i = 0; i < 60; i++) writeHandoff(root, record(i, { session: `s${i}`, refused: [{ command: `cmd ${i}`, refusals: 2, results: 4, lastLines: big }] }));
+    for (let i = 0; i < 60; i++)
+      writeHandoff(
+        root,
+        record(i, { session: `s${i}`, refused: [{ command: `cmd ${i}`, refusals: 2, results: 4, lastLines: big }] }),
+      );
     const md = readFileSync(join(root, '.agents', 'handoff.md'), 'utf8');
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(HANDOFF_MAX_BYTES);
     expect(md).toContain('session s59');
@@ -90,7 +102,9 @@ describe('writeHandoff', () => {
   });
 
   it('a result with backticks cannot close its fence early', () => {
-    const s = renderSection(record(1, { refused: [{ command: 'x', refusals: 2, results: 4, lastLines: '```\n## injected' }] }));
+    const s = renderSection(
+      record(1, { refused: [{ command: 'x', refusals: 2, results: 4, lastLines: '```\n## injected' }] }),
+    );
     expect(s).toContain('````\n```\n## injected\n````');
     expect(appendBounded('', s)).toContain(s);
   });
@@ -100,7 +114,9 @@ describe('the Codex stop', () => {
   const table = (procs: Record<number, ProcInfo>) => (pid: number) => procs[pid];
 
   it('recognises codex exec, not the interactive TUI', () => {
-    expect(isCodexExec(['/x/node_modules/@openai/codex-linux-x64/vendor/codex/codex', 'exec', '--json', 'hi'])).toBe(true);
+    expect(isCodexExec(['/x/node_modules/@openai/codex-linux-x64/vendor/codex/codex', 'exec', '--json', 'hi'])).toBe(
+      true,
+    );
     expect(isCodexExec(['node', '/x/bin/codex.js', 'exec', 'hi'])).toBe(true);
     expect(isCodexExec(['/x/codex'])).toBe(false);
     expect(isCodexExec(['/x/codex', 'resume'])).toBe(false);
@@ -109,7 +125,15 @@ describe('the Codex stop', () => {
 
   it('finds codex exec as the parent, or through the one shell between', () => {
     expect(findCodexExec(10, table({ 10: { ppid: 1, argv: ['/bin/codex', 'exec', 'x'] } }))).toBe(10);
-    expect(findCodexExec(11, table({ 11: { ppid: 10, argv: ['/bin/sh', '-c', 'node hook'] }, 10: { ppid: 1, argv: ['/bin/codex', 'exec'] } }))).toBe(10);
+    expect(
+      findCodexExec(
+        11,
+        table({
+          11: { ppid: 10, argv: ['/bin/sh', '-c', 'node hook'] },
+          10: { ppid: 1, argv: ['/bin/codex', 'exec'] },
+        }),
+      ),
+    ).toBe(10);
   });
 
   it('never reaches further up: a test runner or script under codex is left alone', () => {
@@ -123,7 +147,7 @@ describe('the Codex stop', () => {
   });
 });
 
-describe('the built hook hands off in each tool\'s shape', () => {
+describe("the built hook hands off in each tool's shape", () => {
   beforeAll(requireBuilt);
   const FAIL = 'FAIL src/sum.test.ts > adds\nAssertionError: expected 2 to be 3';
 
@@ -134,7 +158,11 @@ describe('the built hook hands off in each tool\'s shape', () => {
     const env = { ...base, CLAUDE_PROJECT_DIR: root };
     const outs: string[] = [];
     for (let i = 0; i < 7; i++) {
-      const p = runGuardSync(tool, { ...pre(i), cwd: root, workspace_roots: tool === 'cursor' ? [root] : undefined }, env);
+      const p = runGuardSync(
+        tool,
+        { ...pre(i), cwd: root, workspace_roots: tool === 'cursor' ? [root] : undefined },
+        env,
+      );
       expect(p.status).toBe(0);
       const out = p.stdout.trim();
       if (out && out !== '{}') {
@@ -149,8 +177,17 @@ describe('the built hook hands off in each tool\'s shape', () => {
   it('claude: deny + continue:false + stopReason, and the note', () => {
     const { outs, root } = drive(
       'claude',
-      (i) => ({ ...loadPayload('claude/PreToolUse-failure.json'), tool_use_id: `t${i}`, tool_input: { command: 'npm test' } }),
-      (i) => ({ ...loadPayload('claude/PostToolUseFailure-failure.json'), tool_use_id: `t${i}`, tool_input: { command: 'npm test' }, error: `Exit code 1\n${FAIL}` }),
+      (i) => ({
+        ...loadPayload('claude/PreToolUse-failure.json'),
+        tool_use_id: `t${i}`,
+        tool_input: { command: 'npm test' },
+      }),
+      (i) => ({
+        ...loadPayload('claude/PostToolUseFailure-failure.json'),
+        tool_use_id: `t${i}`,
+        tool_input: { command: 'npm test' },
+        error: `Exit code 1\n${FAIL}`,
+      }),
     );
     expect(outs.length).toBe(3);
     expect(JSON.parse(outs[1]!).continue).toBeUndefined();
@@ -158,15 +195,28 @@ describe('the built hook hands off in each tool\'s shape', () => {
     expect(Object.keys(last).sort()).toEqual(['continue', 'hookSpecificOutput', 'stopReason']);
     expect(last.continue).toBe(false);
     expect(last.stopReason).toMatch(/^loop-guard stopped the agent: `npm test`/);
-    expect(last.hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/^loop-guard: .*turn stops here/) });
+    expect(last.hookSpecificOutput).toEqual({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.stringMatching(/^loop-guard: .*turn stops here/),
+    });
     expect(readFileSync(join(root, '.agents', 'handoff.md'), 'utf8')).toContain('expected 2 to be 3');
   });
 
   it('codex: exactly the deny shape (Codex drops an answer with continue:false), and the note', () => {
     const { outs, root } = drive(
       'codex',
-      (i) => ({ ...loadPayload('codex/PreToolUse-failure.json'), tool_use_id: `c${i}`, tool_input: { command: 'npm test' } }),
-      (i) => ({ ...loadPayload('codex/PostToolUse-failure.json'), tool_use_id: `c${i}`, tool_input: { command: 'npm test' }, tool_response: FAIL }),
+      (i) => ({
+        ...loadPayload('codex/PreToolUse-failure.json'),
+        tool_use_id: `c${i}`,
+        tool_input: { command: 'npm test' },
+      }),
+      (i) => ({
+        ...loadPayload('codex/PostToolUse-failure.json'),
+        tool_use_id: `c${i}`,
+        tool_input: { command: 'npm test' },
+        tool_response: FAIL,
+      }),
     );
     const last = JSON.parse(outs[2]!);
     expect(Object.keys(last)).toEqual(['hookSpecificOutput']);
@@ -175,11 +225,17 @@ describe('the built hook hands off in each tool\'s shape', () => {
   });
 
   it('cursor: deny with the stop reason for the person and the hand-off for the model (documented fields only)', () => {
-    const fixture = (n: string) => JSON.parse(readFileSync(new URL(`../fixtures/cursor/${n}.json`, import.meta.url), 'utf8')) as Json;
+    const fixture = (n: string) =>
+      JSON.parse(readFileSync(new URL(`../fixtures/cursor/${n}.json`, import.meta.url), 'utf8')) as Json;
     const { outs, root } = drive(
       'cursor',
       (i) => ({ ...fixture('preToolUse'), tool_use_id: `u${i}`, tool_input: { command: 'npm test' } }),
-      (i) => ({ ...fixture('postToolUse'), tool_use_id: `u${i}`, tool_input: { command: 'npm test' }, tool_output: JSON.stringify({ exitCode: 1, stdout: FAIL }) }),
+      (i) => ({
+        ...fixture('postToolUse'),
+        tool_use_id: `u${i}`,
+        tool_input: { command: 'npm test' },
+        tool_output: JSON.stringify({ exitCode: 1, stdout: FAIL }),
+      }),
     );
     const last = JSON.parse(outs[2]!);
     expect(Object.keys(last).sort()).toEqual(['agent_message', 'permission', 'user_message']);

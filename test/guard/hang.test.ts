@@ -133,7 +133,7 @@ const ALLOWED: readonly string[] = [
   'GIT_EDITOR=true git commit',
   'export GIT_EDITOR=true; git commit --amend',
   'git -c core.editor=true commit --amend',
-  "git commit -m \"$(cat <<'EOF'\nfeat: add vim mode\n\nUses less memory; see git rebase -i.\nEOF\n)\"",
+  'git commit -m "$(cat <<\'EOF\'\nfeat: add vim mode\n\nUses less memory; see git rebase -i.\nEOF\n)"',
   'git rebase main',
   'git rebase --continue',
   'git rebase --abort',
@@ -673,13 +673,16 @@ describe('checkHang: exemptions for long-running commands', () => {
     for (const tool of TOOLS) expect(checkHang(command, { ...TOOL_FACTS[tool], background: true })).toBeNull();
   });
 
-  it.each(interactive.map(([c, r]) => [c, r]))('editors, pagers and prompts are refused everywhere: %j', (command, rule) => {
-    for (const tool of TOOLS) {
-      for (const background of [false, true]) {
-        expect(checkHang(command, { ...TOOL_FACTS[tool], background })?.rule).toBe(rule);
+  it.each(interactive.map(([c, r]) => [c, r]))(
+    'editors, pagers and prompts are refused everywhere: %j',
+    (command, rule) => {
+      for (const tool of TOOLS) {
+        for (const background of [false, true]) {
+          expect(checkHang(command, { ...TOOL_FACTS[tool], background })?.rule).toBe(rule);
+        }
       }
-    }
-  });
+    },
+  );
 
   it.each([
     ['npm run dev', 'npm run dev &'],
@@ -736,18 +739,53 @@ describe('checkHang: the interactive table', () => {
 describe('checkHang: robustness', () => {
   it('never throws and only returns known rules on arbitrary input', () => {
     const piece = fc.constantFrom(
-      'vim', 'less', 'git', 'commit', '-m', 'x', 'npm', 'run', 'dev', 'tail', '-f', '|', '&&', '&', ';', '"', "'",
-      '$(', ')', '`', '<<EOF', '\nEOF\n', 'nohup', 'timeout', '10', '{', '}', '(', '\n', '>', '2>&1', '#',
+      'vim',
+      'less',
+      'git',
+      'commit',
+      '-m',
+      'x',
+      'npm',
+      'run',
+      'dev',
+      'tail',
+      '-f',
+      '|',
+      '&&',
+      '&',
+      ';',
+      '"',
+      "'",
+      '$(',
+      ')',
+      '`',
+      '<<EOF',
+      '\nEOF\n',
+      'nohup',
+      'timeout',
+      '10',
+      '{',
+      '}',
+      '(',
+      '\n',
+      '>',
+      '2>&1',
+      '#',
     );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 30 }), fc.constantFrom(...TOOLS), fc.boolean(), (parts, tool, background) => {
-        const verdict = checkHang(parts.join(' '), { ...TOOL_FACTS[tool], background });
-        if (verdict) {
-          expect(RULE_IDS.has(verdict.rule)).toBe(true);
-          expect(verdict.message.startsWith('loop-guard: ')).toBe(true);
-          expect(verdict.message.length).toBeLessThan(600);
-        }
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 30 }),
+        fc.constantFrom(...TOOLS),
+        fc.boolean(),
+        (parts, tool, background) => {
+          const verdict = checkHang(parts.join(' '), { ...TOOL_FACTS[tool], background });
+          if (verdict) {
+            expect(RULE_IDS.has(verdict.rule)).toBe(true);
+            expect(verdict.message.startsWith('loop-guard: ')).toBe(true);
+            expect(verdict.message.length).toBeLessThan(600);
+          }
+        },
+      ),
       { numRuns: 3000 },
     );
   });

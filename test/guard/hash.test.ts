@@ -21,7 +21,10 @@ function reference(text: string): string {
 
 describe('hash64', () => {
   it('equals the original for texts under 256 units', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 255, unit: 'binary' }), (s) => hash64(s) === reference(s)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 255, unit: 'binary' }), (s) => hash64(s) === reference(s)),
+      { numRuns: 2000 },
+    );
   });
 
   it('is 16 hex digits and deterministic for long texts', () => {
@@ -36,7 +39,8 @@ describe('hash64', () => {
     for (const at of [0, 1, 2, 3, 4, 5, 6, 7, 8, 2048, 4090, 4095, 4096, 4097, 4098]) {
       const changed = `${base.slice(0, at)}${base[at] === 'z' ? 'y' : 'z'}${base.slice(at + 1)}`;
       const swapped = `${base.slice(0, at)}${base[at + 1] ?? ''}${base[at]}${base.slice(at + 2)}`;
-      for (const text of [changed, swapped]) if (text !== base) expect(seen.has(hash64(text)), `at ${at}`).toBe(false), seen.add(hash64(text));
+      for (const text of [changed, swapped])
+        if (text !== base) expect(seen.has(hash64(text)), `at ${at}`).toBe(false), seen.add(hash64(text));
     }
     expect(hash64(`${base}a`)).not.toBe(hash64(base));
     expect(hash64('\u00ff\u0001'.repeat(200))).not.toBe(hash64('\u0001\u00ff'.repeat(200)));

@@ -29,7 +29,8 @@ beforeEach(() => {
   mkdirSync(join(repo, '.git'));
   state = join(repo, '.state');
   vi.stubEnv('LOOP_GUARD_STATE_DIR', state);
-  for (const k of ['LOOP_GUARD', 'LOOP_GUARD_WARN', 'LOOP_GUARD_BLOCK', 'LOOP_GUARD_HANDOFF', 'LOOP_GUARD_HANG']) vi.stubEnv(k, undefined);
+  for (const k of ['LOOP_GUARD', 'LOOP_GUARD_WARN', 'LOOP_GUARD_BLOCK', 'LOOP_GUARD_HANDOFF', 'LOOP_GUARD_HANG'])
+    vi.stubEnv(k, undefined);
 });
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -117,7 +118,10 @@ describe('the Kilo build of the plugin', () => {
     expect(r.map((x) => (x.refused ? 'refused' : 'ran'))).toEqual(['ran', 'ran', 'ran', 'ran', 'refused', 'refused']);
     const session = (kilo('tool.execute.before-failure.json').input as { sessionID: string }).sessionID;
     expect(aborted).toEqual([{ path: { id: session } }]);
-    const twin = () => JSON.parse(readFileSync(join(repo, '.agents', 'handoff.json'), 'utf8')) as { handoffs: Array<{ tool: string; session: string }> };
+    const twin = () =>
+      JSON.parse(readFileSync(join(repo, '.agents', 'handoff.json'), 'utf8')) as {
+        handoffs: Array<{ tool: string; session: string }>;
+      };
     expect(twin().handoffs).toHaveLength(1);
     expect(twin().handoffs[0]).toMatchObject({ tool: 'kilo', session });
     expect(readFileSync(join(repo, '.agents', 'handoff.md'), 'utf8')).toContain('cat /nonexistent-file');
@@ -126,7 +130,10 @@ describe('the Kilo build of the plugin', () => {
     expect(aborted).toHaveLength(2);
     expect(twin().handoffs).toHaveLength(1);
     // The guard's event log names Kilo too (audit reads it).
-    const log = readFileSync(join(state, EVENT_LOG), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tool: string; a: string });
+    const log = readFileSync(join(state, EVENT_LOG), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { tool: string; a: string });
     expect(log.map((e) => e.tool)).toEqual(log.map(() => 'kilo'));
     expect(log.map((e) => e.a)).toContain('handoff');
   });
@@ -146,17 +153,20 @@ describe("Kilo's other tools, from payloads captured in Kilo 7.7.7 (captured/, n
     return text;
   }
 
-  it.each(['edit-edit', 'write-write', 'task-task'])('a completed %s between two identical failures is progress: no warning', async (name) => {
-    const { hooks } = await startKilo();
-    expect((await failOnce(hooks, 1)).text).not.toContain('loop-guard');
-    // Captured in another run: given the failures' session, as in one real session.
-    const change = captured(`tool.execute.after-${name}.json`);
-    const sessionID = (kilo('tool.execute.before-failure.json').input as { sessionID: string }).sessionID;
-    await hooks['tool.execute.after']!({ ...clone(change.input), sessionID }, clone(change.output));
-    expect((await failOnce(hooks, 2)).text).not.toContain('loop-guard');
-    // Without it, the same second failure is warned (a missing file warns one result early).
-    expect((await failOnce(hooks, 3)).text).toContain('loop-guard:');
-  });
+  it.each(['edit-edit', 'write-write', 'task-task'])(
+    'a completed %s between two identical failures is progress: no warning',
+    async (name) => {
+      const { hooks } = await startKilo();
+      expect((await failOnce(hooks, 1)).text).not.toContain('loop-guard');
+      // Captured in another run: given the failures' session, as in one real session.
+      const change = captured(`tool.execute.after-${name}.json`);
+      const sessionID = (kilo('tool.execute.before-failure.json').input as { sessionID: string }).sessionID;
+      await hooks['tool.execute.after']!({ ...clone(change.input), sessionID }, clone(change.output));
+      expect((await failOnce(hooks, 2)).text).not.toContain('loop-guard');
+      // Without it, the same second failure is warned (a missing file warns one result early).
+      expect((await failOnce(hooks, 3)).text).toContain('loop-guard:');
+    },
+  );
 
   it('offers no file-changing tool the plugin does not count as a change', () => {
     const offered = (loadPayload('kilo/captured/offered-tools.json') as { tools: string[] }).tools;
@@ -166,7 +176,7 @@ describe("Kilo's other tools, from payloads captured in Kilo 7.7.7 (captured/, n
     expect(changers.every((t) => OPENCODE_CHANGE_TOOLS.has(t))).toBe(true);
   });
 
-  it("a cut output: the warning names the file Kilo saved it to", async () => {
+  it('a cut output: the warning names the file Kilo saved it to', async () => {
     const p = captured('tool.execute.after-bash-bash-truncated.json');
     const saved = /Full output saved to: (\S+)/.exec(String((p.output as { output: string }).output))?.[1];
     expect(saved).toMatch(/\/kilo\/tool-output\//);
@@ -183,7 +193,13 @@ describe("Kilo's other tools, from payloads captured in Kilo 7.7.7 (captured/, n
 
 describe("Kilo's payloads are OpenCode's shape (why one plugin, and OpenCode's replay in doctor, serve both)", () => {
   const keys = (v: unknown): unknown =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, keys((v as Json)[k])])) : typeof v;
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, keys((v as Json)[k])]),
+        )
+      : typeof v;
   it.each([
     ['tool.execute.before-failure.json', 'tool.execute.before-failure.json'],
     ['tool.execute.after-failure.json', 'tool.execute.after-failure.json'],

@@ -8,7 +8,8 @@ import { MAX_MESSAGE_CHARS } from '../../src/guard/core/messages.ts';
 import { readSettings } from '../../src/guard/core/settings.ts';
 import type { Decision, GuardEvent, GuardSettings } from '../../src/guard/core/types.ts';
 
-const TEST_FAIL = 'FAIL src/sum.test.ts > adds\nAssertionError: expected 2 to be 3\nTests  1 failed | 4 passed (5)\nDuration  1.21s';
+const TEST_FAIL =
+  'FAIL src/sum.test.ts > adds\nAssertionError: expected 2 to be 3\nTests  1 failed | 4 passed (5)\nDuration  1.21s';
 const facts = { longRunsReturn: false, blockSaysThisCommand: false };
 
 function memoryStore(): SessionStore & { state: () => SessionState | undefined } {
@@ -27,12 +28,22 @@ function memoryStore(): SessionStore & { state: () => SessionState | undefined }
 let callSeq = 0;
 
 /** Attempts of one command: the pre decision, and the post decision when it ran. */
-function attempts(n: number, settings: GuardSettings, step: { command: string; output: string; exitCode?: number }, store = memoryStore()) {
+function attempts(
+  n: number,
+  settings: GuardSettings,
+  step: { command: string; output: string; exitCode?: number },
+  store = memoryStore(),
+) {
   const out: string[] = [];
   const decisions: Decision[] = [];
   for (let k = 0; k < n; k++) {
     const i = callSeq++;
-    const pre = decide({ kind: 'pre', command: step.command, background: false, callId: `c${i}` }, settings, facts, store);
+    const pre = decide(
+      { kind: 'pre', command: step.command, background: false, callId: `c${i}` },
+      settings,
+      facts,
+      store,
+    );
     if (pre.action !== 'allow') {
       out.push(pre.action);
       decisions.push(pre);
@@ -61,14 +72,22 @@ describe('the ladder', () => {
     expect(fourth.message).toContain('smallest change that could possibly work');
     expect(fourth.message.length).toBeLessThan(MAX_MESSAGE_CHARS);
     const h = decisions[6] as Extract<Decision, { action: 'handoff' }>;
-    expect(h.message).toMatch(/^loop-guard: `npm test` was not run, and this turn stops here: 2 attempts were already refused/);
+    expect(h.message).toMatch(
+      /^loop-guard: `npm test` was not run, and this turn stops here: 2 attempts were already refused/,
+    );
     expect(h.stopReason).toContain('.agents/handoff.md');
     expect(h.note.command).toBe('npm test');
-    expect(h.note.refused).toEqual([{ command: 'npm test', refusals: 3, results: 4, lastLines: expect.stringContaining('expected 2 to be 3') }]);
+    expect(h.note.refused).toEqual([
+      { command: 'npm test', refusals: 3, results: 4, lastLines: expect.stringContaining('expected 2 to be 3') },
+    ]);
   });
 
   it('failures retrying cannot fix climb faster: one refusal, then the hand-off', () => {
-    const missing = { command: 'cat /nope/config.yml', output: 'cat: /nope/config.yml: No such file or directory', exitCode: 1 };
+    const missing = {
+      command: 'cat /nope/config.yml',
+      output: 'cat: /nope/config.yml: No such file or directory',
+      exitCode: 1,
+    };
     const { out, decisions } = attempts(7, settings, missing);
     expect(out).toEqual(['ok', 'warn', 'warn', 'warn', 'deny', 'handoff', 'handoff']);
     expect((decisions[5] as Extract<Decision, { action: 'handoff' }>).note.refused[0]?.failure).toBe('missing-file');
@@ -88,7 +107,15 @@ describe('the ladder', () => {
   });
 
   it('LOOP_GUARD_HANDOFF=1 hands off after one refusal; a typo keeps the default', () => {
-    expect(attempts(7, readSettings({ LOOP_GUARD_HANDOFF: '1' }), loop).out).toEqual(['ok', 'ok', 'warn', 'warn', 'deny', 'handoff', 'handoff']);
+    expect(attempts(7, readSettings({ LOOP_GUARD_HANDOFF: '1' }), loop).out).toEqual([
+      'ok',
+      'ok',
+      'warn',
+      'warn',
+      'deny',
+      'handoff',
+      'handoff',
+    ]);
     expect(readSettings({ LOOP_GUARD_HANDOFF: 'two' }).handoff).toBe(2);
     expect(readSettings({ LOOP_GUARD_HANDOFF: 'off' }).handoff).toBe(0);
   });
@@ -120,13 +147,15 @@ describe('the ladder', () => {
   it('the same call delivered twice is one refused attempt', () => {
     const store = memoryStore();
     attempts(4, settings, loop, store);
-    const pre = (id: string) => decide({ kind: 'pre', command: 'npm test', background: false, callId: id }, settings, facts, store).action;
+    const pre = (id: string) =>
+      decide({ kind: 'pre', command: 'npm test', background: false, callId: id }, settings, facts, store).action;
     expect([pre('x'), pre('x'), pre('x'), pre('y'), pre('z')]).toEqual(['deny', 'deny', 'deny', 'deny', 'handoff']);
   });
 
   it('the note lists the other commands of the turn with their last lines, newest first, bounded', () => {
     const store = memoryStore();
-    for (let i = 0; i < 14; i++) attempts(1, settings, { command: `node step${i}.js`, output: `line a\nstep ${i} failed`, exitCode: 1 }, store);
+    for (let i = 0; i < 14; i++)
+      attempts(1, settings, { command: `node step${i}.js`, output: `line a\nstep ${i} failed`, exitCode: 1 }, store);
     const { decisions } = attempts(7, settings, loop, store);
     const h = decisions[6] as Extract<Decision, { action: 'handoff' }>;
     expect(h.note.tried.length).toBe(LADDER_LIMITS.tried);
@@ -138,7 +167,10 @@ describe('the ladder', () => {
   });
 
   it('last lines are normalized, few and short', () => {
-    const long = Array.from({ length: 50 }, (_, i) => `2026-11-30T10:00:${String(i % 60).padStart(2, '0')}Z line ${i} ${'x'.repeat(120)}`).join('\n');
+    const long = Array.from(
+      { length: 50 },
+      (_, i) => `2026-11-30T10:00:${String(i % 60).padStart(2, '0')}Z line ${i} ${'x'.repeat(120)}`,
+    ).join('\n');
     const t = lastLines(long);
     expect(t.split('\n').length).toBeLessThanOrEqual(LADDER_LIMITS.tailLines);
     expect(t.length).toBeLessThanOrEqual(LADDER_LIMITS.tailChars);
@@ -147,7 +179,8 @@ describe('the ladder', () => {
 
   it("a 'proceed' event stops only after a hand-off in the same turn: the handed-off command (Copilot) or the turn (Qwen)", () => {
     const store = memoryStore();
-    const proceed = (e: Omit<Extract<GuardEvent, { kind: 'proceed' }>, 'kind'>) => decide({ kind: 'proceed', ...e }, settings, facts, store);
+    const proceed = (e: Omit<Extract<GuardEvent, { kind: 'proceed' }>, 'kind'>) =>
+      decide({ kind: 'proceed', ...e }, settings, facts, store);
     const { out } = attempts(6, settings, loop, store);
     expect(out.slice(4)).toEqual(['deny', 'deny']);
     // Refusals alone are no stop: the run goes on to the model with the refusal.
@@ -172,7 +205,11 @@ describe('the ladder', () => {
     const { next, result } = climb(undefined, { command: 'x' }, deny, settings);
     expect(result).toBe(deny);
     expect(next.ladder?.n).toBe(1);
-    expect(buildNote(next, 'x')).toEqual({ command: 'x', refused: [{ command: 'x', refusals: 1, results: 0, lastLines: '' }], tried: [] });
+    expect(buildNote(next, 'x')).toEqual({
+      command: 'x',
+      refused: [{ command: 'x', refusals: 1, results: 0, lastLines: '' }],
+      tried: [],
+    });
   });
 });
 
@@ -184,9 +221,26 @@ describe('decide(…, note = false), as the audit calls it', () => {
       const out: Decision[] = [];
       for (let k = 0; k < 12; k++) {
         const command = k % 3 === 2 ? 'npm run lint' : 'npm test';
-        const pre = decide({ kind: 'pre', command, background: false, callId: `n${k}` }, settings, facts, store, undefined, note);
+        const pre = decide(
+          { kind: 'pre', command, background: false, callId: `n${k}` },
+          settings,
+          facts,
+          store,
+          undefined,
+          note,
+        );
         out.push(pre);
-        if (pre.action === 'allow') out.push(decide({ kind: 'post', command, output: TEST_FAIL, exitCode: 1, callId: `n${k}` }, settings, facts, store, undefined, note));
+        if (pre.action === 'allow')
+          out.push(
+            decide(
+              { kind: 'post', command, output: TEST_FAIL, exitCode: 1, callId: `n${k}` },
+              settings,
+              facts,
+              store,
+              undefined,
+              note,
+            ),
+          );
       }
       return out;
     };
@@ -195,7 +249,8 @@ describe('decide(…, note = false), as the audit calls it', () => {
     expect(withNote.some((d) => d.action === 'handoff')).toBe(true);
     const strip = (d: Decision) => (d.action === 'handoff' ? { ...d, note: { command: d.note.command } } : d);
     expect(without.map(strip)).toEqual(withNote.map(strip));
-    for (const d of without) if (d.action === 'handoff') expect(d.note).toEqual({ command: d.note.command, refused: [], tried: [] });
+    for (const d of without)
+      if (d.action === 'handoff') expect(d.note).toEqual({ command: d.note.command, refused: [], tried: [] });
     for (const d of withNote) if (d.action === 'handoff') expect(d.note.refused.length).toBeGreaterThan(0);
   });
 });

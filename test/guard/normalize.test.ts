@@ -44,11 +44,41 @@ describe('NORMALIZE_RULES', () => {
     for (const rule of NORMALIZE_RULES) expect(rule.description.length, rule.name).toBeGreaterThan(20);
     expect(names).toEqual(
       expect.arrayContaining([
-        'line-endings', 'ansi-osc', 'ansi-csi', 'control-chars', 'carriage-return', 'spinner', 'progress-bar',
-        'trailing-whitespace', 'blank-edges', 'codex-header', 'saved-output-path', 'truncated-size', 'truncated-count',
-        'temp-path', 'uuid', 'ulid', 'iso-datetime', 'rfc2822', 'ctime', 'date', 'time-of-day', 'epoch', 'rate',
-        'buildkit-elapsed', 'duration', 'hex-address', 'pid', 'loopback-port', 'rule-line', 'seed', 'container-id', 'request-id',
-        'meaning-lines', 'test-file-order', 'pytest-progress',
+        'line-endings',
+        'ansi-osc',
+        'ansi-csi',
+        'control-chars',
+        'carriage-return',
+        'spinner',
+        'progress-bar',
+        'trailing-whitespace',
+        'blank-edges',
+        'codex-header',
+        'saved-output-path',
+        'truncated-size',
+        'truncated-count',
+        'temp-path',
+        'uuid',
+        'ulid',
+        'iso-datetime',
+        'rfc2822',
+        'ctime',
+        'date',
+        'time-of-day',
+        'epoch',
+        'rate',
+        'buildkit-elapsed',
+        'duration',
+        'hex-address',
+        'pid',
+        'loopback-port',
+        'rule-line',
+        'seed',
+        'container-id',
+        'request-id',
+        'meaning-lines',
+        'test-file-order',
+        'pytest-progress',
       ]),
     );
   });
@@ -104,7 +134,11 @@ describe('rule: ANSI and control characters', () => {
   table([
     ['SGR colours and bold', `${ESC}[1m${ESC}[31m FAIL ${ESC}[39m${ESC}[22m src/a.test.ts`, ' FAIL  src/a.test.ts'],
     ['256 and truecolour', `${ESC}[38;5;208mwarn${ESC}[0m ${ESC}[38;2;255;0;0mred${ESC}[m`, 'warn red'],
-    ['OSC 8 hyperlink keeps its text', `see ${ESC}]8;;https://vitest.dev/config${ESC}\\docs${ESC}]8;;${ESC}\\ now`, 'see docs now'],
+    [
+      'OSC 8 hyperlink keeps its text',
+      `see ${ESC}]8;;https://vitest.dev/config${ESC}\\docs${ESC}]8;;${ESC}\\ now`,
+      'see docs now',
+    ],
     ['OSC 0 window title', `${ESC}]0;npm test${ESC}\\${ESC}]0;~/proj\x07ok`, 'ok'],
     ['unterminated OSC is cut at the line end only', `${ESC}]0;broken title\nnext line`, 'next line'],
     ['cursor moves and erase', `${ESC}[?25l${ESC}[2A${ESC}[Kdone${ESC}[?25h`, 'done'],
@@ -118,24 +152,44 @@ describe('rule: ANSI and control characters', () => {
 
 describe('rule: carriage-return redraws, spinners and progress', () => {
   table([
-    ['keeps text after the last CR', 'Counting objects:  20% (1/5)\rCounting objects: 100% (5/5), done.', 'Counting objects: 100% (5/5), done.'],
-    ['trailing CR before LF is ignored', 'Resolving deltas: 100% (2/2), done.\r\nTotal 3', 'Resolving deltas: 100% (2/2), done.\nTotal 3'],
+    [
+      'keeps text after the last CR',
+      'Counting objects:  20% (1/5)\rCounting objects: 100% (5/5), done.',
+      'Counting objects: 100% (5/5), done.',
+    ],
+    [
+      'trailing CR before LF is ignored',
+      'Resolving deltas: 100% (2/2), done.\r\nTotal 3',
+      'Resolving deltas: 100% (2/2), done.\nTotal 3',
+    ],
     ['erase-line redraw acts like CR', `⠋ building${ESC}[2K${ESC}[1G✓ built in 1.2s`, '✓ built in <dur>'],
     ['cursor-to-column-1 acts like CR', `45%${ESC}[G100% done`, '100% done'],
-    ['bar redraws collapse then the bar line is dropped', '[==>       ] 20%\r[=====>    ] 50%\r[==========] 100%\nInstalled', 'Installed'],
+    [
+      'bar redraws collapse then the bar line is dropped',
+      '[==>       ] 20%\r[=====>    ] 50%\r[==========] 100%\nInstalled',
+      'Installed',
+    ],
     ['braille spinner frames alone are dropped', '⠋\n⠙\n⠹\nDone', 'Done'],
     ['a leading spinner frame is removed', '  ⠸ Installing dependencies', '  Installing dependencies'],
     ['lone |/-\\ spinner lines are dropped', 'a\n|\n/\n-\n\\\nb', 'a\nb'],
     ['tqdm bar', ' 45%|████▌     | 45/100 [00:01<00:01, 45.00it/s]\nok', 'ok'],
     ['wget bar', ' 45% [=======>          ] 1,234,567   1.20MB/s  eta 3s\nsaved', 'saved'],
     ['bare percentage line', '   37%\n  (99.5%)\nok', 'ok'],
-    ['percent with words stays', 'Coverage: 85%\nStatements   : 91.3% ( 120/131 )', 'Coverage: 85%\nStatements   : 91.3% ( 120/131 )'],
+    [
+      'percent with words stays',
+      'Coverage: 85%\nStatements   : 91.3% ( 120/131 )',
+      'Coverage: 85%\nStatements   : 91.3% ( 120/131 )',
+    ],
     [
       'curl transfer meter rows',
       '  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current\n100  1234  100  1234    0     0  56789      0 --:--:-- --:--:-- --:--:-- 56789\n100 12.1M  100 12.1M    0     0  3214k      0  0:00:03  0:00:03 --:--:-- 3215k\n{"ok":false}',
       '  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current\n{"ok":false}',
     ],
-    ['pytest progress column goes (it follows the file order), the results stay', 'tests/test_a.py ..F.                   [100%]', 'tests/test_a.py ..F.'],
+    [
+      'pytest progress column goes (it follows the file order), the results stay',
+      'tests/test_a.py ..F.                   [100%]',
+      'tests/test_a.py ..F.',
+    ],
     ['a bar without a percentage is not dropped', 'built [=====]', 'built [===]'],
   ]);
 });
@@ -155,20 +209,64 @@ describe('rule: timestamps and dates', () => {
   table([
     ['ISO with ms and Z', '2026-11-30T02:40:33.123Z INFO start', '<time> INFO start'],
     ['ISO with offset', 'at 2026-11-30T02:40:33+05:30 and 2026-11-30T02:40:33.123456-0800', 'at <time> and <time>'],
-    ['ISO with space and comma ms (Python logging)', '2026-11-30 02:40:33,123 - app - ERROR - boom', '<time> - app - ERROR - boom'],
+    [
+      'ISO with space and comma ms (Python logging)',
+      '2026-11-30 02:40:33,123 - app - ERROR - boom',
+      '<time> - app - ERROR - boom',
+    ],
     ['ISO to the minute', 'built 2026-11-30 02:40', 'built <time>'],
-    ['npm debug log file name', 'npm error A complete log of this run can be found in: /home/dev/.npm/_logs/2026-11-30T02_40_33_123Z-debug-0.log', 'npm error A complete log of this run can be found in: /home/dev/.npm/_logs/<time>-debug-0.log'],
-    ['Codex rollout file name', 'rollout-2026-11-30T01-44-38-01a22a20-2229-74d2-9add-f799b6e8acb3.jsonl', 'rollout-<time>-<uuid>.jsonl'],
-    ['RFC 2822', 'Date: Mon, 30 Nov 2026 02:40:33 +0000\nLast-Modified: Sun, 1 Nov 2026 10:00:00 GMT', 'Date: <time>\nLast-Modified: <time>'],
-    ['syslog', 'Nov 30 02:40:33 devbox api[4242]: started\nDec  1 00:00:01 devbox cron[1234]: tick', '<time> devbox api[<pid>]: started\n<time> devbox cron[<pid>]: tick'],
+    [
+      'npm debug log file name',
+      'npm error A complete log of this run can be found in: /home/dev/.npm/_logs/2026-11-30T02_40_33_123Z-debug-0.log',
+      'npm error A complete log of this run can be found in: /home/dev/.npm/_logs/<time>-debug-0.log',
+    ],
+    [
+      'Codex rollout file name',
+      'rollout-2026-11-30T01-44-38-01a22a20-2229-74d2-9add-f799b6e8acb3.jsonl',
+      'rollout-<time>-<uuid>.jsonl',
+    ],
+    [
+      'RFC 2822',
+      'Date: Mon, 30 Nov 2026 02:40:33 +0000\nLast-Modified: Sun, 1 Nov 2026 10:00:00 GMT',
+      'Date: <time>\nLast-Modified: <time>',
+    ],
+    [
+      'syslog',
+      'Nov 30 02:40:33 devbox api[4242]: started\nDec  1 00:00:01 devbox cron[1234]: tick',
+      '<time> devbox api[<pid>]: started\n<time> devbox cron[<pid>]: tick',
+    ],
     ['date(1)', 'Mon Nov 30 02:40:33 UTC 2026', '<time>'],
-    ['git log date', 'commit 1a2b3c4d5e6f\nAuthor: Dev <dev@example.com>\nDate:   Mon Nov 30 02:40:33 2026 +0000', 'commit 1a2b3c4d5e6f\nAuthor: Dev <dev@example.com>\nDate:   <time>'],
+    [
+      'git log date',
+      'commit 1a2b3c4d5e6f\nAuthor: Dev <dev@example.com>\nDate:   Mon Nov 30 02:40:33 2026 +0000',
+      'commit 1a2b3c4d5e6f\nAuthor: Dev <dev@example.com>\nDate:   <time>',
+    ],
     ['JS Date.toString', 'now: Mon Nov 30 2026 02:40:33 GMT+0000 (Coordinated Universal Time)!', 'now: <time>!'],
-    ['plain clock time', '[02:40:33] Starting compilation in watch mode...\n12:34:56: ERROR x', '[<time>] Starting compilation in watch mode...\n<time>: ERROR x'],
-    ['clock time with ms and AM/PM (tsc --watch)', '2:40:33 AM - Found 2 errors. Watching for file changes.\n09:05:01.250 tick', '<time> - Found 2 errors. Watching for file changes.\n<time> tick'],
-    ['ls -l times and years', '-rw-r--r-- 1 dev dev 1234 Nov 30 02:40 dist/a.js\n-rw-r--r-- 1 dev dev 99 Dec  1  2025 old.txt', '-rw-r--r-- 1 dev dev 1234 <time> dist/a.js\n-rw-r--r-- 1 dev dev 99 <date> old.txt'],
-    ['dates', '2026-11-30 and 2026/11/30 and 11/30/2026 and 30 Nov 2026 and Nov 30, 2026 and Mon Nov 30 2026', '<date> and <date> and <date> and <date> and <date> and <date>'],
-    ['epoch ms in a JSON log', '{"level":50,"time":1764470433123,"pid":4242,"msg":"boom"}', '{"level":50,"time":<epoch>,"pid":<pid>,"msg":"boom"}'],
+    [
+      'plain clock time',
+      '[02:40:33] Starting compilation in watch mode...\n12:34:56: ERROR x',
+      '[<time>] Starting compilation in watch mode...\n<time>: ERROR x',
+    ],
+    [
+      'clock time with ms and AM/PM (tsc --watch)',
+      '2:40:33 AM - Found 2 errors. Watching for file changes.\n09:05:01.250 tick',
+      '<time> - Found 2 errors. Watching for file changes.\n<time> tick',
+    ],
+    [
+      'ls -l times and years',
+      '-rw-r--r-- 1 dev dev 1234 Nov 30 02:40 dist/a.js\n-rw-r--r-- 1 dev dev 99 Dec  1  2025 old.txt',
+      '-rw-r--r-- 1 dev dev 1234 <time> dist/a.js\n-rw-r--r-- 1 dev dev 99 <date> old.txt',
+    ],
+    [
+      'dates',
+      '2026-11-30 and 2026/11/30 and 11/30/2026 and 30 Nov 2026 and Nov 30, 2026 and Mon Nov 30 2026',
+      '<date> and <date> and <date> and <date> and <date> and <date>',
+    ],
+    [
+      'epoch ms in a JSON log',
+      '{"level":50,"time":1764470433123,"pid":4242,"msg":"boom"}',
+      '{"level":50,"time":<epoch>,"pid":<pid>,"msg":"boom"}',
+    ],
     ['epoch s as key=value', 'ts=1764470433 level=info', 'ts=<epoch> level=info'],
   ]);
 
@@ -185,22 +283,54 @@ describe('rule: durations', () => {
     ['seconds and ms', 'done in 1.23s, setup 45ms', 'done in <dur>, setup <dur>'],
     ['space before unit', 'Time:        2.345 s, estimated 3 s', 'Time:        <dur>, estimated <dur>'],
     ['in parentheses', '  ✓ adds numbers (123 ms)\n  ✓ works (4ms)', '  ✓ adds numbers (<dur>)\n  ✓ works (<dur>)'],
-    ['compound', 'took 3m 2s; Command timed out after 2m 0s; 1h 2m 3s; 1m2s', 'took <dur>; Command timed out after <dur>; <dur>; <dur>'],
+    [
+      'compound',
+      'took 3m 2s; Command timed out after 2m 0s; 1h 2m 3s; 1m2s',
+      'took <dur>; Command timed out after <dur>; <dur>; <dur>',
+    ],
     ['time(1)', 'real\t0m0.004s\nuser\t0m0.001s\nsys\t0m0.002s', 'real\t<dur>\nuser\t<dur>\nsys\t<dur>'],
-    ['words', 'Finished in 0.12 seconds, retry in 2.5 sec, 3 minutes ago, 2 hours', 'Finished in <dur>, retry in <dur>, <dur> ago, <dur>'],
+    [
+      'words',
+      'Finished in 0.12 seconds, retry in 2.5 sec, 3 minutes ago, 2 hours',
+      'Finished in <dur>, retry in <dur>, <dur> ago, <dur>',
+    ],
     ['micro and nano', '12µs 12μs 40us 300ns 1.5 ms', '<dur> <dur> <dur> <dur> <dur>'],
-    ['vitest Duration line', '   Duration  1.52s (transform 20ms, setup 0ms, collect 31ms, tests 5ms, environment 0ms, prepare 3ms)', '   Duration  <dur> (transform <dur>, setup <dur>, collect <dur>, tests <dur>, environment <dur>, prepare <dur>)'],
-    ['cargo', 'test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.12s', 'test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in <dur>'],
-    ['go test', '--- FAIL: TestDivide (0.00s)\nFAIL\texample.com/proj/math\t0.012s', '--- FAIL: TestDivide (<dur>)\nFAIL\texample.com/proj/math\t<dur>'],
-    ['docker BuildKit plain progress', '#7 [3/4] RUN npm test\n#7 0.412 > proj@1.0.0 test\n#7 12.87 FAIL src/a.test.ts\n#7 ERROR: process "/bin/sh -c npm test" did not complete successfully: exit code: 1', '#7 [3/4] RUN npm test\n#7 <dur> > proj@1.0.0 test\n#7 <dur> FAIL src/a.test.ts\n#7 ERROR: process "/bin/sh -c npm test" did not complete successfully: exit code: 1'],
+    [
+      'vitest Duration line',
+      '   Duration  1.52s (transform 20ms, setup 0ms, collect 31ms, tests 5ms, environment 0ms, prepare 3ms)',
+      '   Duration  <dur> (transform <dur>, setup <dur>, collect <dur>, tests <dur>, environment <dur>, prepare <dur>)',
+    ],
+    [
+      'cargo',
+      'test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.12s',
+      'test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in <dur>',
+    ],
+    [
+      'go test',
+      '--- FAIL: TestDivide (0.00s)\nFAIL\texample.com/proj/math\t0.012s',
+      '--- FAIL: TestDivide (<dur>)\nFAIL\texample.com/proj/math\t<dur>',
+    ],
+    [
+      'docker BuildKit plain progress',
+      '#7 [3/4] RUN npm test\n#7 0.412 > proj@1.0.0 test\n#7 12.87 FAIL src/a.test.ts\n#7 ERROR: process "/bin/sh -c npm test" did not complete successfully: exit code: 1',
+      '#7 [3/4] RUN npm test\n#7 <dur> > proj@1.0.0 test\n#7 <dur> FAIL src/a.test.ts\n#7 ERROR: process "/bin/sh -c npm test" did not complete successfully: exit code: 1',
+    ],
     ['Codex wall time in prose', 'Wall time: 0.0000 seconds elapsed', 'Wall time: <dur> elapsed'],
   ]);
 
   table([
-    ['counts stay', 'Tests: 2 failed, 3 passed, 5 total\n3 tests\n12 files', 'Tests: 2 failed, 3 passed, 5 total\n3 tests\n12 files'],
+    [
+      'counts stay',
+      'Tests: 2 failed, 3 passed, 5 total\n3 tests\n12 files',
+      'Tests: 2 failed, 3 passed, 5 total\n3 tests\n12 files',
+    ],
     ['line and exit code stay', 'line 42, exit code 2, Exit status 1', 'line 42, exit code 2, Exit status 1'],
     ['versions stay', 'node v20.1.2, npm 10.8.3, pkg@1.2.3s-beta', 'node v20.1.2, npm 10.8.3, pkg@1.2.3s-beta'],
-    ['units glued to words stay', 'k8s i18n -Xmx512m sha256sum 5min_avg 3secrets', 'k8s i18n -Xmx512m sha256sum 5min_avg 3secrets'],
+    [
+      'units glued to words stay',
+      'k8s i18n -Xmx512m sha256sum 5min_avg 3secrets',
+      'k8s i18n -Xmx512m sha256sum 5min_avg 3secrets',
+    ],
     ['sizes stay', 'asset main.js 1.2 KiB, 45 MB heap', 'asset main.js 1.2 KiB, 45 MB heap'],
   ]);
 });
@@ -208,14 +338,34 @@ describe('rule: durations', () => {
 describe('rule: hex addresses', () => {
   table([
     ['Python object repr', '<app.Node object at 0x7f3a2c1b9e50>', '<app.Node object at <hex>>'],
-    ['segfault address', 'Segmentation fault at address 0x7ffd5e8c (SIGSEGV)', 'Segmentation fault at address <hex> (SIGSEGV)'],
-    ['Java identity hash', 'expected: com.acme.User@1b6d3586<User(id=1)> but was: com.acme.User@4554617c<User(id=1)>', 'expected: com.acme.User@<hex><User(id=1)> but was: com.acme.User@<hex><User(id=1)>'],
-    ['Go goroutine frame', 'main.main()\n\t/home/dev/proj/main.go:12 +0x1d4\ncreated by 0xC000012345', 'main.main()\n\t/home/dev/proj/main.go:12 +0x1d4\ncreated by <hex>'],
+    [
+      'segfault address',
+      'Segmentation fault at address 0x7ffd5e8c (SIGSEGV)',
+      'Segmentation fault at address <hex> (SIGSEGV)',
+    ],
+    [
+      'Java identity hash',
+      'expected: com.acme.User@1b6d3586<User(id=1)> but was: com.acme.User@4554617c<User(id=1)>',
+      'expected: com.acme.User@<hex><User(id=1)> but was: com.acme.User@<hex><User(id=1)>',
+    ],
+    [
+      'Go goroutine frame',
+      'main.main()\n\t/home/dev/proj/main.go:12 +0x1d4\ncreated by 0xC000012345',
+      'main.main()\n\t/home/dev/proj/main.go:12 +0x1d4\ncreated by <hex>',
+    ],
   ]);
   table([
-    ['git SHAs stay', 'HEAD is now at 1a2b3c4 fix: parser\nabc1234..def5678  main -> main', 'HEAD is now at 1a2b3c4 fix: parser\nabc1234..def5678  main -> main'],
+    [
+      'git SHAs stay',
+      'HEAD is now at 1a2b3c4 fix: parser\nabc1234..def5678  main -> main',
+      'HEAD is now at 1a2b3c4 fix: parser\nabc1234..def5678  main -> main',
+    ],
     ['short 0x constants stay', 'flags=0x01 mask 0xff', 'flags=0x01 mask 0xff'],
-    ['emails and npm specs stay', 'dev@cafe12.io typescript@5.9.3 user@deadbeef', 'dev@cafe12.io typescript@5.9.3 user@deadbeef'],
+    [
+      'emails and npm specs stay',
+      'dev@cafe12.io typescript@5.9.3 user@deadbeef',
+      'dev@cafe12.io typescript@5.9.3 user@deadbeef',
+    ],
   ]);
 });
 
@@ -224,58 +374,118 @@ describe('rule: pids', () => {
     ['pid word forms', 'pid 12345, PID: 12345, pid=777, Pid #42', 'pid <pid>, PID: <pid>, pid=<pid>, Pid #<pid>'],
     ['JSON pid', '{"pid":48213,"hostname":"devbox"}', '{"pid":<pid>,"hostname":"devbox"}'],
     ['process N', 'Process 48213 exited; killed process 9999', 'Process <pid> exited; killed process <pid>'],
-    ['node warning prefix', '(node:48213) [DEP0040] DeprecationWarning: The `punycode` module is deprecated.', '(node:<pid>) [DEP0040] DeprecationWarning: The `punycode` module is deprecated.'],
-    ['log prefix name[pid]:', 'node[48213]: listening\npostgres[123]: ready', 'node[<pid>]: listening\npostgres[<pid>]: ready'],
+    [
+      'node warning prefix',
+      '(node:48213) [DEP0040] DeprecationWarning: The `punycode` module is deprecated.',
+      '(node:<pid>) [DEP0040] DeprecationWarning: The `punycode` module is deprecated.',
+    ],
+    [
+      'log prefix name[pid]:',
+      'node[48213]: listening\npostgres[123]: ready',
+      'node[<pid>]: listening\npostgres[<pid>]: ready',
+    ],
   ]);
   table([
     ['short array index stays', 'items[2]: must be string\nrows[42]: bad', 'items[2]: must be string\nrows[42]: bad'],
-    ['process + word stays', 'Process exited with code 2\nprocessed 1234 files', 'Process exited with code 2\nprocessed 1234 files'],
+    [
+      'process + word stays',
+      'Process exited with code 2\nprocessed 1234 files',
+      'Process exited with code 2\nprocessed 1234 files',
+    ],
   ]);
 });
 
 describe('rule: temp paths', () => {
   table([
     ['/tmp with line:col kept', 'Error at /tmp/vitest-a8Xk2/src/a.test.ts:12:5', 'Error at <tmp>:12:5'],
-    ['pytest tmp_path in a repr', "tmp_path = PosixPath('/tmp/pytest-of-dev/pytest-12/test_parse0')", "tmp_path = PosixPath('<tmp>')"],
+    [
+      'pytest tmp_path in a repr',
+      "tmp_path = PosixPath('/tmp/pytest-of-dev/pytest-12/test_parse0')",
+      "tmp_path = PosixPath('<tmp>')",
+    ],
     ['/var/tmp and /private/tmp', 'cp /var/tmp/x.bin /private/tmp/y.bin', 'cp <tmp> <tmp>'],
     ['macOS $TMPDIR', 'wrote /var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/tmp.a1b2c3/out.json', 'wrote <tmp>'],
     ['macOS realpath', 'open /private/var/folders/zz/abc/T/jest_dx/cache', 'open <tmp>'],
-    ['Windows AppData Temp', 'EPERM: operation not permitted, unlink \'C:\\Users\\RUNNER~1\\AppData\\Local\\Temp\\npm-1234-5678\\pkg.tgz\'', "EPERM: operation not permitted, unlink '<tmp>'"],
-    ['Windows forward slashes and user with space', 'C:/Users/John Smith/AppData/Local/Temp/vite-abc/index.js:3:1', '<tmp>:3:1'],
+    [
+      'Windows AppData Temp',
+      "EPERM: operation not permitted, unlink 'C:\\Users\\RUNNER~1\\AppData\\Local\\Temp\\npm-1234-5678\\pkg.tgz'",
+      "EPERM: operation not permitted, unlink '<tmp>'",
+    ],
+    [
+      'Windows forward slashes and user with space',
+      'C:/Users/John Smith/AppData/Local/Temp/vite-abc/index.js:3:1',
+      '<tmp>:3:1',
+    ],
     ['Windows system temp', 'C:\\Windows\\Temp\\setup.log', '<tmp>'],
     ['env-var forms', '%TEMP%\\build.log $TMPDIR/x.sock ${TMPDIR}/y $env:TEMP\\z', '<tmp> <tmp> <tmp> <tmp>'],
     ['bare /tmp', 'cd /tmp && ls', 'cd <tmp> && ls'],
   ]);
   table([
-    ['project-local tmp stays', 'rm -rf ./tmp/cache /home/dev/proj/tmp/a.txt', 'rm -rf ./tmp/cache /home/dev/proj/tmp/a.txt'],
+    [
+      'project-local tmp stays',
+      'rm -rf ./tmp/cache /home/dev/proj/tmp/a.txt',
+      'rm -rf ./tmp/cache /home/dev/proj/tmp/a.txt',
+    ],
     ['/tmpfoo is not /tmp', '/tmpfoo/a', '/tmpfoo/a'],
-    ['the real ls error stays', "ls: cannot access '/nonexistent-dir': No such file or directory", "ls: cannot access '/nonexistent-dir': No such file or directory"],
+    [
+      'the real ls error stays',
+      "ls: cannot access '/nonexistent-dir': No such file or directory",
+      "ls: cannot access '/nonexistent-dir': No such file or directory",
+    ],
   ]);
 });
 
 describe('rule: uuids and ulids', () => {
   table([
     ['lowercase v4', 'request 3f2c1a9e-8b7d-4c6e-9f01-23456789abcd failed', 'request <uuid> failed'],
-    ['uppercase v7 in a path', '/home/dev/.claude/projects/-home-dev-proj/2773A4B9-4EDC-4CD6-B681-1196E213788B.jsonl', '/home/dev/.claude/projects/-home-dev-proj/<uuid>.jsonl'],
+    [
+      'uppercase v7 in a path',
+      '/home/dev/.claude/projects/-home-dev-proj/2773A4B9-4EDC-4CD6-B681-1196E213788B.jsonl',
+      '/home/dev/.claude/projects/-home-dev-proj/<uuid>.jsonl',
+    ],
     ['ULID upper and lower', 'job 01KBC7Z3QW9X8Y7V6T5S4R3P2N and 01kbc7z3qw9x8y7v6t5s4r3p2n', 'job <ulid> and <ulid>'],
   ]);
   table([
     ['a 40-char SHA stays', 'e83c5163316f89bfbde7d9ab23ca2e25604af290', 'e83c5163316f89bfbde7d9ab23ca2e25604af290'],
-    ['a UUID-like with a bad group stays', '3f2c1a9e-8b7d-4c6e-9f01-23456789abcg', '3f2c1a9e-8b7d-4c6e-9f01-23456789abcg'],
+    [
+      'a UUID-like with a bad group stays',
+      '3f2c1a9e-8b7d-4c6e-9f01-23456789abcg',
+      '3f2c1a9e-8b7d-4c6e-9f01-23456789abcg',
+    ],
   ]);
 });
 
 describe('rule: loopback ports and rates', () => {
   table([
     ['localhost URL', 'Local:   http://localhost:53211/', 'Local:   http://localhost:<port>/'],
-    ['127.0.0.1 and 0.0.0.0', 'connect ECONNREFUSED 127.0.0.1:49152; bound 0.0.0.0:65535', 'connect ECONNREFUSED 127.0.0.1:<port>; bound 0.0.0.0:<port>'],
-    ['curl connect error', 'curl: (7) Failed to connect to localhost port 53211 after 0 ms: Couldn\'t connect to server', "curl: (7) Failed to connect to localhost port <port> after <dur>: Couldn't connect to server"],
+    [
+      '127.0.0.1 and 0.0.0.0',
+      'connect ECONNREFUSED 127.0.0.1:49152; bound 0.0.0.0:65535',
+      'connect ECONNREFUSED 127.0.0.1:<port>; bound 0.0.0.0:<port>',
+    ],
+    [
+      'curl connect error',
+      "curl: (7) Failed to connect to localhost port 53211 after 0 ms: Couldn't connect to server",
+      "curl: (7) Failed to connect to localhost port <port> after <dur>: Couldn't connect to server",
+    ],
     ['IPv6 loopback', 'listening on [::1]:40123 and [::]:50000', 'listening on [::1]:<port> and [::]:<port>'],
-    ['git rate', 'Receiving objects: 100% (120/120), 1.20 MiB | 3.41 MiB/s, done.', 'Receiving objects: 100% (120/120), 1.20 MiB | <rate>, done.'],
+    [
+      'git rate',
+      'Receiving objects: 100% (120/120), 1.20 MiB | 3.41 MiB/s, done.',
+      'Receiving objects: 100% (120/120), 1.20 MiB | <rate>, done.',
+    ],
   ]);
   table([
-    ['configured dev ports stay', 'http://localhost:3000 http://127.0.0.1:8080 [::1]:5432', 'http://localhost:3000 http://127.0.0.1:8080 [::1]:5432'],
-    ['non-loopback ports stay', 'https://registry.npmjs.org:44321/ 10.0.0.5:53211', 'https://registry.npmjs.org:44321/ 10.0.0.5:53211'],
+    [
+      'configured dev ports stay',
+      'http://localhost:3000 http://127.0.0.1:8080 [::1]:5432',
+      'http://localhost:3000 http://127.0.0.1:8080 [::1]:5432',
+    ],
+    [
+      'non-loopback ports stay',
+      'https://registry.npmjs.org:44321/ 10.0.0.5:53211',
+      'https://registry.npmjs.org:44321/ 10.0.0.5:53211',
+    ],
   ]);
 });
 
@@ -296,7 +506,11 @@ describe('rule: tool truncation notes', () => {
       '<persisted-output>\nOutput too large (1.2MB). Full output saved to: C:\\Users\\dev\\.claude\\projects\\H--proj\\db273e77-fb5e-418e-b0e1-d7ef98b97236\\tool-results\\bj7wqc2ln.txt\n\nPreview (first 2KB):\nsrc/a.ts:1:1 error\n...\n</persisted-output>',
       '<persisted-output>\nOutput too large (<size>). Full output saved to: <saved>\n\nPreview (first 2KB):\nsrc/a.ts:1:1 error\n...\n</persisted-output>',
     ],
-    ['Claude Code middle truncation', 'head\n\n... [480572 characters truncated] ...\n\ntail', 'head\n\n... [<n> characters truncated] ...\n\ntail'],
+    [
+      'Claude Code middle truncation',
+      'head\n\n... [480572 characters truncated] ...\n\ntail',
+      'head\n\n... [<n> characters truncated] ...\n\ntail',
+    ],
     ['plus-count marker', 'x\n... [+1707 chars truncated]', 'x\n... [<n> chars truncated]'],
     [
       'Codex truncation warning and middle marker',
@@ -313,7 +527,11 @@ describe('rule: tool truncation notes', () => {
 
 describe('rule: banner lines', () => {
   table([
-    ['pytest banners with different padding agree', '=================== 1 failed, 2 passed in 0.12s ====================', '=== 1 failed, 2 passed in <dur> ==='],
+    [
+      'pytest banners with different padding agree',
+      '=================== 1 failed, 2 passed in 0.12s ====================',
+      '=== 1 failed, 2 passed in <dur> ===',
+    ],
     ['vitest separators', '⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯', '⎯⎯⎯ Failed Tests 1 ⎯⎯⎯'],
     ['diff markers of 3 stay', '--- a/x\n+++ b/x', '--- a/x\n+++ b/x'],
   ]);
@@ -541,7 +759,11 @@ describe('real changes survive', () => {
     ['dev port', 'http://localhost:3000', 'http://localhost:3001'],
     ['array index', 'items[2]: must be string', 'items[3]: must be string'],
     ['coverage', 'Coverage: 85%', 'Coverage: 86%'],
-    ['pytest counts in a padded banner', '==== 1 failed, 2 passed in 0.1s ====', '==== 2 failed, 1 passed in 0.1s ===='],
+    [
+      'pytest counts in a padded banner',
+      '==== 1 failed, 2 passed in 0.1s ====',
+      '==== 2 failed, 1 passed in 0.1s ====',
+    ],
     ['size', 'asset main.js 1.2 KiB', 'asset main.js 1.3 KiB'],
     ['tests count', '3 tests', '4 tests'],
     ['column', 'src/a.ts:12:30', 'src/a.ts:12:31'],
@@ -557,9 +779,14 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const p2 = (n: number): string => String(n).padStart(2, '0');
 
-const dateArb = fc.date({ min: new Date('2001-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true });
+const dateArb = fc.date({
+  min: new Date('2001-01-01T00:00:00Z'),
+  max: new Date('2099-12-31T23:59:59Z'),
+  noInvalidDate: true,
+});
 const hmsOf = (d: Date): string => `${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}`;
-const ymdOf = (d: Date, sep: string): string => `${d.getUTCFullYear()}${sep}${p2(d.getUTCMonth() + 1)}${sep}${p2(d.getUTCDate())}`;
+const ymdOf = (d: Date, sep: string): string =>
+  `${d.getUTCFullYear()}${sep}${p2(d.getUTCMonth() + 1)}${sep}${p2(d.getUTCDate())}`;
 const name = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/);
 const float = (max: number, digits: number): fc.Arbitrary<string> =>
   fc.integer({ min: 0, max: max * 10 ** digits }).map((n) => (n / 10 ** digits).toFixed(digits));
@@ -573,11 +800,20 @@ const SLOTS = {
     return iso.slice(0, 19);
   }),
   npmlog: dateArb.map((d) => d.toISOString().replace(/[:.]/g, '_')),
-  hms: fc.tuple(dateArb, fc.boolean()).map(([d, ms]) => (ms ? `${hmsOf(d)}.${String(d.getUTCMilliseconds()).padStart(3, '0')}` : hmsOf(d))),
-  hms12: dateArb.map((d) => `${(d.getUTCHours() % 12) + 1}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())} ${d.getUTCHours() < 12 ? 'AM' : 'PM'}`),
-  rfc: fc.tuple(dateArb, fc.boolean()).map(([d, gmt]) => (gmt ? d.toUTCString() : d.toUTCString().replace('GMT', '+0000'))),
+  hms: fc
+    .tuple(dateArb, fc.boolean())
+    .map(([d, ms]) => (ms ? `${hmsOf(d)}.${String(d.getUTCMilliseconds()).padStart(3, '0')}` : hmsOf(d))),
+  hms12: dateArb.map(
+    (d) =>
+      `${(d.getUTCHours() % 12) + 1}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())} ${d.getUTCHours() < 12 ? 'AM' : 'PM'}`,
+  ),
+  rfc: fc
+    .tuple(dateArb, fc.boolean())
+    .map(([d, gmt]) => (gmt ? d.toUTCString() : d.toUTCString().replace('GMT', '+0000'))),
   syslog: dateArb.map((d) => `${MONTHS[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2, ' ')} ${hmsOf(d)}`),
-  ctime: dateArb.map((d) => `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()} ${hmsOf(d)} UTC ${d.getUTCFullYear()}`),
+  ctime: dateArb.map(
+    (d) => `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()} ${hmsOf(d)} UTC ${d.getUTCFullYear()}`,
+  ),
   date: fc.tuple(dateArb, fc.constantFrom('-', '/')).map(([d, sep]) => ymdOf(d, sep)),
   dur: fc.oneof(
     fc.integer({ min: 0, max: 99999 }).map((n) => `${n}ms`),
@@ -651,7 +887,13 @@ const COLOURS: Array<(line: string) => string> = [
   (l) => l.replace(/\S+/, (w) => `${ESC}[2m${w}${ESC}[22m`),
   (l) => `${ESC}]8;;file:///home/dev/proj${ESC}\\${l}${ESC}]8;;${ESC}\\`,
 ];
-const CR_FRAMES = ['⠋', '⠙ Running tests', '[==>       ] 23%', ` 45%|████▌     | 45/100 [00:01<00:01, 45.00it/s]`, `${ESC}[2K⠹ building`];
+const CR_FRAMES = [
+  '⠋',
+  '⠙ Running tests',
+  '[==>       ] 23%',
+  ` 45%|████▌     | 45/100 [00:01<00:01, 45.00it/s]`,
+  `${ESC}[2K⠹ building`,
+];
 const PROGRESS_LINES = ['[=====>    ] 50%', '⠸', '   37%', '99%|█████████▉| 99/100', '|'];
 
 interface LineDeco {
@@ -721,7 +963,10 @@ const word = fc.stringMatching(/^[a-z]{3,10}$/);
 const count = (kind: Mutation['kind'], before: string, n: number, after: string): Mutation => ({
   kind,
   from: `${before}${n}${after}`,
-  to: fc.integer({ min: 0, max: 999 }).filter((k) => k !== n).map((k) => `${before}${k}${after}`),
+  to: fc
+    .integer({ min: 0, max: 999 })
+    .filter((k) => k !== n)
+    .map((k) => `${before}${k}${after}`),
 });
 const rename = (kind: Mutation['kind'], before: string, w: string, after: string): Mutation => ({
   kind,
@@ -843,7 +1088,7 @@ const BASES: Base[] = [
       '{iso} INFO  node[{pid}]: starting api (pid {pid})',
       '{iso} INFO  listening on http://localhost:{port}',
       '{iso} INFO  GET /health 200 {dur} req={uuid}',
-      '{syslog} devbox api[{pid}]: worker crashed: TypeError: Cannot read properties of undefined (reading \'id\')',
+      "{syslog} devbox api[{pid}]: worker crashed: TypeError: Cannot read properties of undefined (reading 'id')",
       '    at handler (/home/dev/proj/src/routes/user.js:42:17)',
       '{"level":50,"time":{epoch},"pid":{pid},"hostname":"devbox","msg":"request failed","reqId":"{uuid}","job":"{ulid}"}',
       '(node:{pid}) Warning: Closing file descriptor 21 on garbage collection',
@@ -902,7 +1147,7 @@ const BASES: Base[] = [
       'Original token count: {tokens}',
       'Output:',
       'Warning: truncated output (original token count: {tokens})',
-      'src/a.ts(3,1): error TS1005: \';\' expected.',
+      "src/a.ts(3,1): error TS1005: ';' expected.",
       '…{n} tokens truncated…',
       '... [{n} characters truncated] ...',
       '<persisted-output>',
@@ -925,7 +1170,13 @@ const FC = { seed: 20261130, numRuns: 200 } as const;
 /** Characters that the rules treat specially, so random strings hit the edges instead of plain letters. */
 const HOSTILE_CHAR = fc.constantFrom(
   ...'\x1b\x1b[]\r\r\n\n\t\x07\x08\x00\x7f\x9b\x9d\ufeff ;:/\\%=#>-_.,()0123456789aAfFxXmsTZ⠋█µ'.split(''),
-  'pid ', 'tmp', '0x', 'localhost:', ' truncated', 'Chunk ID: ', '\u2028',
+  'pid ',
+  'tmp',
+  '0x',
+  'localhost:',
+  ' truncated',
+  'Chunk ID: ',
+  '\u2028',
 );
 
 describe('properties', () => {
@@ -1050,19 +1301,47 @@ describe('large and pathological input', () => {
 
 describe('noise in context (issue 9)', () => {
   table([
-    ['rspec seed', 'Randomized with seed 1234\n\n12 examples, 1 failure', 'Randomized with seed <seed>\n\n12 examples, 1 failure'],
-    ['pytest-randomly seed', 'Using --randomly-seed=3141863\nrootdir: /home/dev/proj', 'Using --randomly-seed=<seed>\nrootdir: /home/dev/proj'],
-    ['jest seed', 'Tests:       1 failed, 7 passed, 8 total\nSeed:        -1795830470', 'Tests:       1 failed, 7 passed, 8 total\nSeed:        <seed>'],
+    [
+      'rspec seed',
+      'Randomized with seed 1234\n\n12 examples, 1 failure',
+      'Randomized with seed <seed>\n\n12 examples, 1 failure',
+    ],
+    [
+      'pytest-randomly seed',
+      'Using --randomly-seed=3141863\nrootdir: /home/dev/proj',
+      'Using --randomly-seed=<seed>\nrootdir: /home/dev/proj',
+    ],
+    [
+      'jest seed',
+      'Tests:       1 failed, 7 passed, 8 total\nSeed:        -1795830470',
+      'Tests:       1 failed, 7 passed, 8 total\nSeed:        <seed>',
+    ],
     ['vitest seed', 'Running tests with seed "1700000123"', 'Running tests with seed "<seed>'.concat('"')],
-    ['a seed in an error message is kept', 'Error: invalid seed 1234 for generator', 'Error: invalid seed 1234 for generator'],
-    ['container id', 'container 3f9a1c2b7d4e started\nFAIL src/db.test.ts', 'container <id> started\nFAIL src/db.test.ts'],
+    [
+      'a seed in an error message is kept',
+      'Error: invalid seed 1234 for generator',
+      'Error: invalid seed 1234 for generator',
+    ],
+    [
+      'container id',
+      'container 3f9a1c2b7d4e started\nFAIL src/db.test.ts',
+      'container <id> started\nFAIL src/db.test.ts',
+    ],
     ['a git SHA is kept', 'HEAD is now at 3f9a1c2b7d4e Fix', 'HEAD is now at 3f9a1c2b7d4e Fix'],
     ['request id', 'request 9f1c2ab8-1a2f POST /api/login -> 500', 'request <id> POST /api/login -> 500'],
     ['x-request-id header', 'x-request-id: 7d2f9c1e4b8a', 'x-request-id: <id>'],
-    ['a request from an address is kept', 'Error: request from 10.0.0.51:51200 rejected', 'Error: request from 10.0.0.51:51200 rejected'],
+    [
+      'a request from an address is kept',
+      'Error: request from 10.0.0.51:51200 rejected',
+      'Error: request from 10.0.0.51:51200 rejected',
+    ],
     ['Request failed is kept', 'Request failed with status code 500', 'Request failed with status code 500'],
     ['stack-frame address', '#3 0x00007f3a2c1b9e50 in main () at a.c:12', '#3 <hex> in main () at a.c:12'],
-    ['a caller address is kept', 'guard: invalid free, caller address 0x55d3c1a2b3c4', 'guard: invalid free, caller address 0x55d3c1a2b3c4'],
+    [
+      'a caller address is kept',
+      'guard: invalid free, caller address 0x55d3c1a2b3c4',
+      'guard: invalid free, caller address 0x55d3c1a2b3c4',
+    ],
     ['log-line timestamp on an assertion line', '2026-11-30 12:00:01 expected 3 to be 4', '<time> expected 3 to be 4'],
   ]);
 });
@@ -1070,7 +1349,10 @@ describe('noise in context (issue 9)', () => {
 describe('meaning is kept (issue 9: "erases real differences")', () => {
   const differ = (a: string, b: string) => expect(normalizeOutput(a)).not.toBe(normalizeOutput(b));
   it('assertion values that are timestamps or times of day', () => {
-    differ("AssertionError: expected '2024-03-10T00:00:00Z' to be '2024-03-10T01:00:00Z'", "AssertionError: expected '2024-03-10T02:00:00Z' to be '2024-03-10T01:00:00Z'");
+    differ(
+      "AssertionError: expected '2024-03-10T00:00:00Z' to be '2024-03-10T01:00:00Z'",
+      "AssertionError: expected '2024-03-10T02:00:00Z' to be '2024-03-10T01:00:00Z'",
+    );
     differ('    Expected: "12:00:00"\n    Received: "11:30:00"', '    Expected: "12:00:00"\n    Received: "11:31:01"');
     differ('assert resp.elapsed < 2s, took 3.1s', 'assert resp.elapsed < 2s, took 2.4s');
   });
@@ -1079,11 +1361,16 @@ describe('meaning is kept (issue 9: "erases real differences")', () => {
     differ('throughput 1200 req/s over budget of 400ms', 'throughput 1200 req/s over budget of 500ms');
   });
   it('file paths in errors and caller addresses', () => {
-    differ("Error: ENOENT: no such file or directory, open '/home/dev/proj/config/env0.json'", "Error: ENOENT: no such file or directory, open '/home/dev/proj/config/env1.json'");
+    differ(
+      "Error: ENOENT: no such file or directory, open '/home/dev/proj/config/env0.json'",
+      "Error: ENOENT: no such file or directory, open '/home/dev/proj/config/env1.json'",
+    );
     differ('caller address 0x55d3c1a2b3c4', 'caller address 0x55d3c1a2b564');
   });
   it('durations in summaries are still noise', () => {
-    expect(normalizeOutput('Tests  1 failed | 3 passed\n   Duration  1.52s')).toBe(normalizeOutput('Tests  1 failed | 3 passed\n   Duration  2.01s'));
+    expect(normalizeOutput('Tests  1 failed | 3 passed\n   Duration  1.52s')).toBe(
+      normalizeOutput('Tests  1 failed | 3 passed\n   Duration  2.01s'),
+    );
   });
 });
 
@@ -1091,24 +1378,32 @@ describe('test-file order', () => {
   const a = ' ✓ src/a.test.ts (4 tests) 12ms\n';
   const b = ' ✓ src/b.test.ts (3 tests) 9ms\n';
   const c = ' ❯ src/c.test.ts (2 tests | 1 failed) 14ms\n   × c > adds\n     → expected 3 to be 4\n';
-  const run = (order: string[]) => ` RUN  v4.1.12 /home/dev/proj\n\n${order.join('')}\n Test Files  1 failed | 2 passed (3)\n`;
+  const run = (order: string[]) =>
+    ` RUN  v4.1.12 /home/dev/proj\n\n${order.join('')}\n Test Files  1 failed | 2 passed (3)\n`;
 
   it('any order of independent file blocks is one result (property)', () => {
     fc.assert(
-      fc.property(fc.shuffledSubarray([a, b, c], { minLength: 3, maxLength: 3 }), (order) => normalizeOutput(run(order)) === normalizeOutput(run([a, b, c]))),
+      fc.property(
+        fc.shuffledSubarray([a, b, c], { minLength: 3, maxLength: 3 }),
+        (order) => normalizeOutput(run(order)) === normalizeOutput(run([a, b, c])),
+      ),
     );
   });
 
   it('a changed block is still a change, and detail lines stay with their file', () => {
     expect(normalizeOutput(run([c, a, b]))).not.toBe(normalizeOutput(run([c.replace('3 to be 4', '3 to be 5'), a, b])));
-    expect(normalizeOutput(run([c, a, b]))).toContain(' ❯ src/c.test.ts (2 tests | 1 failed) <dur>\n   × c > adds\n     → expected 3 to be 4');
+    expect(normalizeOutput(run([c, a, b]))).toContain(
+      ' ❯ src/c.test.ts (2 tests | 1 failed) <dur>\n   × c > adds\n     → expected 3 to be 4',
+    );
   });
 
   it('jest PASS/FAIL blocks with their details, and pytest file lines', () => {
     const j1 = 'PASS src/a.test.js\nFAIL src/b.test.js\n  ● b › works\n\n    expect(x).toBe(1)\n\nTests: 1 failed';
     const j2 = 'FAIL src/b.test.js\n  ● b › works\n\n    expect(x).toBe(1)\nPASS src/a.test.js\n\nTests: 1 failed';
     expect(normalizeOutput(j1)).toBe(normalizeOutput(j2));
-    expect(normalizeOutput('tests/test_b.py ..F  [ 50%]\ntests/test_a.py ....  [100%]')).toBe(normalizeOutput('tests/test_a.py ....  [ 50%]\ntests/test_b.py ..F  [100%]'));
+    expect(normalizeOutput('tests/test_b.py ..F  [ 50%]\ntests/test_a.py ....  [100%]')).toBe(
+      normalizeOutput('tests/test_a.py ....  [ 50%]\ntests/test_b.py ..F  [100%]'),
+    );
   });
 });
 
@@ -1116,13 +1411,19 @@ describe('property: noise injected → same result; meaning changed → differen
   const base = (seed: number, ts: string, req: string, ctr: string, assertion: string) =>
     `Randomized with seed ${seed}\n[${ts}] request ${req} POST /api/login -> 500\ncontainer ${ctr} started\nFailure/Error: ${assertion}\n12 examples, 1 failure\n`;
   const hex = (n: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${n}}$`));
-  const iso = fc.date({ min: new Date('2000-01-01'), max: new Date('2099-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+  const iso = fc
+    .date({ min: new Date('2000-01-01'), max: new Date('2099-01-01'), noInvalidDate: true })
+    .map((d) => d.toISOString());
   it('holds for generated seeds, timestamps and ids', () => {
     fc.assert(
       fc.property(fc.nat(), fc.nat(), iso, iso, hex(8), hex(8), hex(12), hex(12), (s1, s2, t1, t2, r1, r2, c1, c2) => {
         const r = (x: string) => `${x.replace(/^\d/, 'a')}-1a2f`;
-        const same = normalizeOutput(base(s1, t1, r(r1), c1, 'expected 3 to be 4')) === normalizeOutput(base(s2, t2, r(r2), c2, 'expected 3 to be 4'));
-        const changed = normalizeOutput(base(s1, t1, r(r1), c1, `expected '${t1}' to be null`)) !== normalizeOutput(base(s1, t1, r(r1), c1, `expected '${t2}' to be null`));
+        const same =
+          normalizeOutput(base(s1, t1, r(r1), c1, 'expected 3 to be 4')) ===
+          normalizeOutput(base(s2, t2, r(r2), c2, 'expected 3 to be 4'));
+        const changed =
+          normalizeOutput(base(s1, t1, r(r1), c1, `expected '${t1}' to be null`)) !==
+          normalizeOutput(base(s1, t1, r(r1), c1, `expected '${t2}' to be null`));
         return same && (t1 === t2 || changed);
       }),
       { numRuns: 300 },

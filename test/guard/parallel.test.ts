@@ -1,6 +1,14 @@
 // Concurrent hook processes for one session must neither lose nor double a count.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freshStateDir, guardEnv, type Json, loadPayload, requireBuilt, runGuardAsync, runGuardSync } from '../helpers/guard.ts';
+import {
+  freshStateDir,
+  guardEnv,
+  type Json,
+  loadPayload,
+  requireBuilt,
+  runGuardAsync,
+  runGuardSync,
+} from '../helpers/guard.ts';
 
 beforeAll(requireBuilt);
 
@@ -17,12 +25,15 @@ describe('parallel post events', () => {
       const env = guardEnv(freshStateDir(), { LOOP_GUARD_WARN: '16', LOOP_GUARD_BLOCK: '16' });
       const session = `parallel-${t}`;
       const runs = await Promise.all(
-        Array.from({ length: PARALLEL }, (_, i) => runGuardAsync('claude', { ...post, session_id: session, tool_use_id: `t${t}_${i}` } as Json, env)),
+        Array.from({ length: PARALLEL }, (_, i) =>
+          runGuardAsync('claude', { ...post, session_id: session, tool_use_id: `t${t}_${i}` } as Json, env),
+        ),
       );
       for (const r of runs) if (r.status !== 0) failures.push(`trial ${t}: exit ${r.status} ${r.stderr}`);
       const out = runGuardSync('claude', { ...pre, session_id: session }, env).stdout;
       const reason = out ? (JSON.parse(out).hookSpecificOutput.permissionDecisionReason as string) : '';
-      if (!reason.includes(`its last ${PARALLEL} runs`)) failures.push(`trial ${t}: ${reason || 'not denied (a count was lost)'}`);
+      if (!reason.includes(`its last ${PARALLEL} runs`))
+        failures.push(`trial ${t}: ${reason || 'not denied (a count was lost)'}`);
     }
     expect(failures).toEqual([]);
   }, 600_000);

@@ -70,7 +70,11 @@ describe('splitCommands: substitutions and heredocs', () => {
   });
 
   it('parses process substitutions', () => {
-    expect(argvs('diff <(sort a) <(sort b)')).toEqual([['sort', 'a'], ['sort', 'b'], ['diff', '<(sort a)', '<(sort b)']]);
+    expect(argvs('diff <(sort a) <(sort b)')).toEqual([
+      ['sort', 'a'],
+      ['sort', 'b'],
+      ['diff', '<(sort a)', '<(sort b)'],
+    ]);
   });
 
   it('skips heredoc bodies', () => {
@@ -84,7 +88,7 @@ describe('splitCommands: substitutions and heredocs', () => {
   });
 
   it('skips a heredoc inside a commit-message substitution', () => {
-    const line = "git commit -m \"$(cat <<'EOF'\nfix: vim (and less)\n\nbody; more\nEOF\n)\"";
+    const line = 'git commit -m "$(cat <<\'EOF\'\nfix: vim (and less)\n\nbody; more\nEOF\n)"';
     const cmds = splitCommands(line);
     expect(cmds.map((c) => c.argv[0])).toEqual(['cat', 'git']);
     expect(cmds[1]!.argv[3]).toContain('fix: vim');
@@ -152,14 +156,19 @@ describe('splitCommands: background, redirections, detachment', () => {
   });
 
   it('backgrounds groups and subshells', () => {
-    expect(splitCommands('{ npm run dev; } > log 2>&1 &').map((c) => [c.background, c.stdoutToFile])).toEqual([[true, true]]);
+    expect(splitCommands('{ npm run dev; } > log 2>&1 &').map((c) => [c.background, c.stdoutToFile])).toEqual([
+      [true, true],
+    ]);
     expect(splitCommands('(npm run dev &)').map((c) => c.background)).toEqual([true]);
     expect(splitCommands('(a; b) & c').map((c) => c.background)).toEqual([true, true, false]);
   });
 
   it('does not treat &&, &> or >& as backgrounding', () => {
     for (const line of ['a && b', 'a &> log', 'a >& log', 'a 2>&1', 'a &>> log']) {
-      expect(splitCommands(line).some((c) => c.background), line).toBe(false);
+      expect(
+        splitCommands(line).some((c) => c.background),
+        line,
+      ).toBe(false);
     }
   });
 
@@ -207,10 +216,13 @@ describe('splitCommands: robustness', () => {
 
   it('never throws on arbitrary input', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom(...'ab $()`\'"\\|&;<>{}\n#=-x\t'.split('')), maxLength: 200 }), (s) => {
-        const out = splitCommands(s);
-        expect(Array.isArray(out)).toBe(true);
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...'ab $()`\'"\\|&;<>{}\n#=-x\t'.split('')), maxLength: 200 }),
+        (s) => {
+          const out = splitCommands(s);
+          expect(Array.isArray(out)).toBe(true);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -232,9 +232,14 @@ describe('readState / updateState', () => {
     expect(increment(dir, file, { maxBytes: 100 })).toBe(1);
     expect(readState(dir, file)).toEqual({ count: 1 });
 
-    const big = updateState<{ pad: string }, string>(dir, file, () => ({ next: { pad: 'z'.repeat(500) }, result: 'ok' }), {
-      maxBytes: 100,
-    });
+    const big = updateState<{ pad: string }, string>(
+      dir,
+      file,
+      () => ({ next: { pad: 'z'.repeat(500) }, result: 'ok' }),
+      {
+        maxBytes: 100,
+      },
+    );
     expect(big).toBeUndefined();
     expect(existsSync(join(dir, file))).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
@@ -348,10 +353,15 @@ describe('locking', () => {
     const lock = plantLock(dir, file, 0);
     let called = false;
     const t0 = performance.now();
-    const r = updateState(dir, file, () => {
-      called = true;
-      return { next: 1, result: 1 };
-    }, { lockTimeoutMs: 150 });
+    const r = updateState(
+      dir,
+      file,
+      () => {
+        called = true;
+        return { next: 1, result: 1 };
+      },
+      { lockTimeoutMs: 150 },
+    );
     const elapsed = performance.now() - t0;
     expect(r).toBeUndefined();
     expect(called).toBe(false);
@@ -456,10 +466,20 @@ describe('pruneOldSessions', () => {
       `${oldOther}.abc-1-xyz.tmp`, // abandoned temp file
       sessionFileName('codex', 'link'), // a symlink named like a session: the link goes, the target stays
     ];
-    const keepOld = ['notes.txt', 'counter.json', 'CLAUDE-0123456789abcdef0123456789ab.json', `${oldSession}.bak`, `${oldSession}.lock.other`, 'sub'];
+    const keepOld = [
+      'notes.txt',
+      'counter.json',
+      'CLAUDE-0123456789abcdef0123456789ab.json',
+      `${oldSession}.bak`,
+      `${oldSession}.lock.other`,
+      'sub',
+    ];
     writeFileSync(join(dir, oldSession), '{}');
     plantLock(dir, oldOther, 10 * DAY);
-    for (const marker of [join(`${oldOther}.lock.break`, 'abc-0-q'), join(`${oldOther}.lock.break.abc-1-xyz`, 'abc-1-xyz')]) {
+    for (const marker of [
+      join(`${oldOther}.lock.break`, 'abc-0-q'),
+      join(`${oldOther}.lock.break.abc-1-xyz`, 'abc-1-xyz'),
+    ]) {
       mkdirSync(join(dir, marker), { recursive: true });
       age(join(dir, marker), 10 * DAY);
     }
@@ -538,7 +558,9 @@ describe('cost (reported, not asserted on time)', () => {
     for (let i = 0; i < N; i++) readState<S>(dir, file);
     const readUs = ((performance.now() - t0) * 1000) / N;
     const bytes = statSync(join(dir, file)).size;
-    console.log(`[state cost] updateState ${updateUs.toFixed(1)} µs/update, readState ${readUs.toFixed(1)} µs/read (${bytes}-byte state)`);
+    console.log(
+      `[state cost] updateState ${updateUs.toFixed(1)} µs/update, readState ${readUs.toFixed(1)} µs/read (${bytes}-byte state)`,
+    );
     expect(ok).toBe(N);
   });
 });
@@ -624,7 +646,8 @@ const STRESS = { lockTimeoutMs: 30_000, staleLockMs: 10_000 };
 
 function expectExactlyOnce(replies: Reply[], total: number): void {
   const failed = replies.reduce((n, r) => n + (r.failed as number), 0);
-  if (failed) console.log(`[state] failed calls took (ms): ${replies.flatMap((r) => r.failedMs as number[]).join(', ')}`);
+  if (failed)
+    console.log(`[state] failed calls took (ms): ${replies.flatMap((r) => r.failedMs as number[]).join(', ')}`);
   const results = replies.flatMap((r) => r.results as number[]).sort((a, b) => a - b);
   // Every update ran (none timed out) and each saw a distinct predecessor: results are exactly 1..total.
   expect(failed).toBe(0);
@@ -646,7 +669,9 @@ describe(`${PROCS} concurrent OS processes (bundled module)`, () => {
 
   it('bundles to a file that imports only node: builtins', () => {
     const code = readFileSync(bundlePath, 'utf8');
-    const specifiers = [...code.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/g)].map((m) => m[1] ?? m[2]);
+    const specifiers = [...code.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/g)].map(
+      (m) => m[1] ?? m[2],
+    );
     expect(specifiers.length).toBeGreaterThan(0);
     for (const s of specifiers) expect(s).toMatch(/^node:/);
   });
@@ -680,7 +705,9 @@ describe(`${PROCS} concurrent OS processes (bundled module)`, () => {
       expect(readState<Counter>(dir, file)).toEqual({ count: (PROCS - 1) * N });
       expect(reader).toMatchObject({ missing: 0, backwards: 0 });
       const slowest = Math.max(...replies.map((r) => r.ms));
-      timings.push(`${PROCS - 1}×${N} increments in ${(performance.now() - t0).toFixed(0)} ms (slowest worker ${slowest.toFixed(0)} ms)`);
+      timings.push(
+        `${PROCS - 1}×${N} increments in ${(performance.now() - t0).toFixed(0)} ms (slowest worker ${slowest.toFixed(0)} ms)`,
+      );
     }
   });
 

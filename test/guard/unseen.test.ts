@@ -11,10 +11,11 @@ import type { GuardEvent, GuardSettings } from '../../src/guard/core/types.ts';
 import { unseenResult } from '../../src/guard/core/unseen.ts';
 
 const settings: GuardSettings = { enabled: true, warn: 3, block: 4, hangGuard: true };
-const captured = (rel: string) => JSON.parse(readFileSync(new URL(`../fixtures/payloads/${rel}`, import.meta.url), 'utf8')) as Record<string, unknown>;
+const captured = (rel: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/payloads/${rel}`, import.meta.url), 'utf8')) as Record<string, unknown>;
 
 function post(event: GuardEvent | null): Extract<GuardEvent, { kind: 'post' }> {
-  if (!event || event.kind !== 'post') throw new Error('not a post event');
+  if (event?.kind !== 'post') throw new Error('not a post event');
   return event;
 }
 
@@ -43,7 +44,9 @@ describe('a cut result', () => {
   });
 
   it("Claude Code's middle-cut failure text: the warning says how to narrow it", () => {
-    const event = post(parseClaude(captured('claude/captured/PostToolUseFailure-Bash-bash-failure-truncated.json') as Payload).event);
+    const event = post(
+      parseClaude(captured('claude/captured/PostToolUseFailure-Bash-bash-failure-truncated.json') as Payload).event,
+    );
     expect(unseenResult(event.output)).toEqual({ kind: 'truncated' });
     expect(thirdWarning(event)).toMatch(/was cut before it was shown.*grep -n -iE 'error\|fail'.*tail -50/);
   });
@@ -55,7 +58,10 @@ describe('a cut result', () => {
   });
 
   it("OpenCode's saved output (the plugin reads the model's view, which names the file)", async () => {
-    const p = captured('opencode/captured/tool.execute.after-bash-bash-truncated.json') as { input: Record<string, unknown>; output: { output: string; metadata: { outputPath: string } } };
+    const p = captured('opencode/captured/tool.execute.after-bash-bash-truncated.json') as {
+      input: Record<string, unknown>;
+      output: { output: string; metadata: { outputPath: string } };
+    };
     const text = await thirdPluginResult(p);
     expect(text).toContain('loop-guard:');
     expect(text).toContain(`The full output is in ${p.output.metadata.outputPath}`);
@@ -76,7 +82,9 @@ async function thirdPluginResult(p: { input: Record<string, unknown>; output: { 
 
 describe('a command stopped at the timeout again', () => {
   it('Claude Code (exit 143, "Command timed out after 1s")', () => {
-    const event = post(parseClaude(captured('claude/captured/PostToolUseFailure-Bash-bash-timeout.json') as Payload).event);
+    const event = post(
+      parseClaude(captured('claude/captured/PostToolUseFailure-Bash-bash-timeout.json') as Payload).event,
+    );
     expect(event.exitCode).toBe(143);
     expect(unseenResult(event.output)).toEqual({ kind: 'timeout' });
     const message = thirdWarning(event);
@@ -86,7 +94,10 @@ describe('a command stopped at the timeout again', () => {
   });
 
   it('OpenCode ("retry with a larger timeout", exit null)', async () => {
-    const p = captured('opencode/captured/tool.execute.after-bash-bash-timeout.json') as { input: Record<string, unknown>; output: { output: string } };
+    const p = captured('opencode/captured/tool.execute.after-bash-bash-timeout.json') as {
+      input: Record<string, unknown>;
+      output: { output: string };
+    };
     const text = await thirdPluginResult(p);
     expect(text).toContain('a longer timeout does not help');
   });
@@ -96,11 +107,16 @@ describe('what is not a cut or a timeout', () => {
   it('an ordinary result, and the words deep inside a long log', () => {
     expect(unseenResult('FAIL src/a.test.ts\nexpected 3 to be 4')).toBeNull();
     expect(unseenResult(`${'x\n'.repeat(2000)}Command timed out after 5s\nFull output saved to: /x`)).toBeNull();
-    expect(thirdWarning({ kind: 'post', command: 'npm test', output: 'FAIL src/a.test.ts', exitCode: 1 })).not.toContain('was cut');
+    expect(
+      thirdWarning({ kind: 'post', command: 'npm test', output: 'FAIL src/a.test.ts', exitCode: 1 }),
+    ).not.toContain('was cut');
   });
 
   it('stays under the length cap with the longest command and path', () => {
-    const long = repeatWarning('x'.repeat(500), 3, 4, 'missing-file', { kind: 'truncated', savedTo: `/${'p'.repeat(400)}` });
+    const long = repeatWarning('x'.repeat(500), 3, 4, 'missing-file', {
+      kind: 'truncated',
+      savedTo: `/${'p'.repeat(400)}`,
+    });
     expect(long.length).toBeLessThan(MAX_MESSAGE_CHARS);
     expect(long.endsWith('…')).toBe(false);
     const timeout = repeatWarning('x'.repeat(500), 3, 4, null, { kind: 'timeout' });

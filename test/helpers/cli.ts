@@ -36,20 +36,37 @@ export function homeFor(cwd: string): string {
 }
 
 function cliEnv(opts: { cwd: string; env?: Record<string, string> }): Record<string, string> {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: opts.env?.HOME ?? homeFor(opts.cwd), CI: 'true', NO_COLOR: '1', ...opts.env };
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: opts.env?.HOME ?? homeFor(opts.cwd),
+    CI: 'true',
+    NO_COLOR: '1',
+    ...opts.env,
+  };
 }
 
 /** No TTY and no stdin, like CI: the CLI must never wait. */
 export function runCli(args: string[], opts: { cwd: string; env?: Record<string, string> }): CliRun {
   const env = cliEnv(opts);
-  const r = spawnSync(nodeBin, [cliFile, ...args], { cwd: opts.cwd, env, encoding: 'utf8', input: '', timeout: 60_000 });
+  const r = spawnSync(nodeBin, [cliFile, ...args], {
+    cwd: opts.cwd,
+    env,
+    encoding: 'utf8',
+    input: '',
+    timeout: 60_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** runCli without blocking the test worker, so independent repos can run side by side. */
 export function runCliAsync(args: string[], opts: { cwd: string; env?: Record<string, string> }): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(nodeBin, [cliFile, ...args], { cwd: opts.cwd, env: cliEnv(opts), stdio: ['pipe', 'pipe', 'pipe'], timeout: 60_000 });
+    const child = spawn(nodeBin, [cliFile, ...args], {
+      cwd: opts.cwd,
+      env: cliEnv(opts),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: 60_000,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -85,11 +102,20 @@ export function dumpTree(tree: Map<string, string>): string {
   const parts: string[] = [];
   for (const [path, content] of tree) {
     let shown = content;
-    if (path === '.agents/hooks/loop-guard.cjs' || path === '.agents/hooks/loop-guard.mjs' || path === '.opencode/plugins/loop-guard.js' || path === '.agents/hooks/loop-guard-cline.cjs') {
+    if (
+      path === '.agents/hooks/loop-guard.cjs' ||
+      path === '.agents/hooks/loop-guard.mjs' ||
+      path === '.opencode/plugins/loop-guard.js' ||
+      path === '.agents/hooks/loop-guard-cline.cjs'
+    ) {
       shown = `${content.split('\n')[0]}\n… (built file; its own tests cover the body)\n`;
     }
     // The manifest's hashes of the built files change with every guard build; theirs are not what this snapshot is about.
-    if (path === '.agents/loop-guard.json') shown = shown.replace(/("\.agents\/hooks\/loop-guard\.cjs"|"\.opencode\/plugins\/loop-guard\.js"|"\.agents\/hooks\/loop-guard-cline\.cjs"): "[0-9a-f]{16}"/g, '$1: "<hash of the built file>"');
+    if (path === '.agents/loop-guard.json')
+      shown = shown.replace(
+        /("\.agents\/hooks\/loop-guard\.cjs"|"\.opencode\/plugins\/loop-guard\.js"|"\.agents\/hooks\/loop-guard-cline\.cjs"): "[0-9a-f]{16}"/g,
+        '$1: "<hash of the built file>"',
+      );
     parts.push(`=== ${path}\n${shown.replace(/\r/g, '␍')}`);
   }
   return `${parts.join('\n')}\n`;

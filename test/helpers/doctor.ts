@@ -53,11 +53,15 @@ export function sandbox(opts: { trust?: boolean } = {}): Sandbox {
   };
   const init = spawnSync('git', ['init', '-q', root], { env, encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`git init failed: ${init.stderr}`);
-  if (opts.trust !== false) writeFileSync(join(codexHome, 'config.toml'), `[projects.${JSON.stringify(root)}]\ntrust_level = "trusted"\n`);
+  if (opts.trust !== false)
+    writeFileSync(join(codexHome, 'config.toml'), `[projects.${JSON.stringify(root)}]\ntrust_level = "trusted"\n`);
   return { root, home, codexHome, tmp, env };
 }
 
-export function runCli(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [cliFile, ...args], { env, encoding: 'utf8', timeout: 120_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -76,7 +80,13 @@ export function cloneSandbox(sb: Sandbox): Sandbox {
   const home = join(base, 'home');
   const codexHome = join(base, 'codex');
   const tmp = join(base, 'tmp');
-  const env = { ...sb.env, HOME: home, CODEX_HOME: codexHome, GIT_CONFIG_GLOBAL: join(home, '.gitconfig'), TMPDIR: tmp };
+  const env = {
+    ...sb.env,
+    HOME: home,
+    CODEX_HOME: codexHome,
+    GIT_CONFIG_GLOBAL: join(home, '.gitconfig'),
+    TMPDIR: tmp,
+  };
   writeFileSync(join(codexHome, 'config.toml'), `[projects.${JSON.stringify(root)}]\ntrust_level = "trusted"\n`);
   return { root, home, codexHome, tmp, env };
 }

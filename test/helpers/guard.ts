@@ -5,7 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { guardFile, type Json, nodeBin, requireFiles } from './paths.ts';
 
-export { esmGuardFile, fixturesDir, guardFile, nodeBin, type Json, loadPayload, payloadsDir, repoRoot } from './paths.ts';
+export {
+  esmGuardFile,
+  fixturesDir,
+  guardFile,
+  nodeBin,
+  type Json,
+  loadPayload,
+  payloadsDir,
+  repoRoot,
+} from './paths.ts';
 
 export function requireBuilt(): void {
   requireFiles([guardFile]);
@@ -20,7 +29,12 @@ export function freshStateDir(): string {
  * note goes to the state dir, so a payload whose cwd is this checkout never writes into it.
  */
 export function guardEnv(stateDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', LOOP_GUARD_STATE_DIR: stateDir, LOOP_GUARD_HANDOFF_DIR: stateDir, ...extra };
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    LOOP_GUARD_STATE_DIR: stateDir,
+    LOOP_GUARD_HANDOFF_DIR: stateDir,
+    ...extra,
+  };
 }
 
 export interface GuardRun {

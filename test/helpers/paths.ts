@@ -16,7 +16,10 @@ export const cliFile = join(repoRoot, 'dist', 'cli.mjs');
 /** Fails with the command to run when the build a test needs is missing. */
 export function requireFiles(files: readonly string[]): void {
   const missing = files.filter((f) => !existsSync(f));
-  if (missing.length) throw new Error(`${missing.map((f) => f.slice(repoRoot.length)).join(', ')} missing: run \`npm run build\` first (npm test does).`);
+  if (missing.length)
+    throw new Error(
+      `${missing.map((f) => f.slice(repoRoot.length)).join(', ')} missing: run \`npm run build\` first (npm test does).`,
+    );
 }
 
 /** The guard and the CLI are built (no parameters: vitest passes its own to a beforeAll hook). */

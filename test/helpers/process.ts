@@ -20,7 +20,11 @@ function killGroup(pid: number | undefined): void {
 }
 
 /** Runs a command in its own process group with stdin from /dev/null and a hard timeout. */
-export function runProcess(bin: string, args: string[], opts: { cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<ProcResult> {
+export function runProcess(
+  bin: string,
+  args: string[],
+  opts: { cwd: string; env: Record<string, string>; timeoutMs: number },
+): Promise<ProcResult> {
   const started = Date.now();
   return new Promise((resolvePromise) => {
     // detached: own process group, so a timeout can kill the CLI together with the shells it spawned.
@@ -48,7 +52,14 @@ export function runProcess(bin: string, args: string[], opts: { cwd: string; env
       clearTimeout(timer);
       if (graceTimer) clearTimeout(graceTimer);
       killGroup(child.pid);
-      resolvePromise({ exitCode: info.code, signal: info.signal, timedOut, stdout, stderr, durationMs: Date.now() - started });
+      resolvePromise({
+        exitCode: info.code,
+        signal: info.signal,
+        timedOut,
+        stdout,
+        stderr,
+        durationMs: Date.now() - started,
+      });
     };
     // A spawn failure (e.g. a missing binary) may never emit 'close', so it settles the run itself.
     child.on('error', (err) => {

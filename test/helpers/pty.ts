@@ -90,7 +90,8 @@ export class PtySession {
         clearTimeout(this.timer);
         this.child.stdin?.destroy();
         this.wake();
-        if (this.timedOut) reject(new Error(`PTY session timed out after ${this.timeoutMs} ms; screen so far:\n${this.tail()}`));
+        if (this.timedOut)
+          reject(new Error(`PTY session timed out after ${this.timeoutMs} ms; screen so far:\n${this.tail()}`));
         else resolve({ code, signal, text: this.text, raw: this.raw });
       });
     });
@@ -134,7 +135,11 @@ export class PtySession {
           resolve(hit);
         } else if (this.done || this.timedOut) {
           this.waiters.delete(check);
-          reject(new Error(`${this.timedOut ? 'timed out' : 'process exited'} before ${String(pattern)} appeared; screen so far:\n${this.tail()}`));
+          reject(
+            new Error(
+              `${this.timedOut ? 'timed out' : 'process exited'} before ${String(pattern)} appeared; screen so far:\n${this.tail()}`,
+            ),
+          );
         }
       };
       this.waiters.add(check);

@@ -14,12 +14,13 @@ function listTs(dir: string): string[] {
 }
 
 /** Relative import specifiers of a file: static imports, re-exports and dynamic import() of a literal. */
-export function importsOf(text: string): string[] {
+function importsOf(text: string): string[] {
   const out: string[] = [];
-  const re = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+  const re =
+    /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
   for (const m of text.matchAll(re)) {
     const spec = m[1] ?? m[2] ?? m[3];
-    if (spec && spec.startsWith('.')) out.push(spec);
+    if (spec?.startsWith('.')) out.push(spec);
   }
   return out;
 }
@@ -29,7 +30,10 @@ function graph(): Map<string, string[]> {
   const g = new Map<string, string[]>();
   for (const file of listTs(SRC)) {
     const from = relative(SRC, file);
-    g.set(from, importsOf(readFileSync(file, 'utf8')).map((spec) => relative(SRC, resolve(dirname(file), spec))));
+    g.set(
+      from,
+      importsOf(readFileSync(file, 'utf8')).map((spec) => relative(SRC, resolve(dirname(file), spec))),
+    );
   }
   return g;
 }
@@ -62,13 +66,11 @@ describe('import rules (docs/design.md, module map)', () => {
   it('reads the graph (the parser finds imports at all)', () => {
     expect(g.size).toBeGreaterThan(40);
     expect(g.get('cli.ts')).toContain('scaffold/run.ts');
-    expect(importsOf(`import a from './a.ts';\nexport { b } from "./b.ts";\nimport './c.ts';\nconst d = await import('./d.ts');\nimport type { E } from '../e.ts';`)).toEqual([
-      './a.ts',
-      './b.ts',
-      './c.ts',
-      './d.ts',
-      '../e.ts',
-    ]);
+    expect(
+      importsOf(
+        `import a from './a.ts';\nexport { b } from "./b.ts";\nimport './c.ts';\nconst d = await import('./d.ts');\nimport type { E } from '../e.ts';`,
+      ),
+    ).toEqual(['./a.ts', './b.ts', './c.ts', './d.ts', '../e.ts']);
   });
 
   it('every relative import resolves to a file in src/', () => {
@@ -79,7 +81,9 @@ describe('import rules (docs/design.md, module map)', () => {
   it('the scaffolder never imports the guard runtime (it copies the built file)', () => {
     // audit/judge.ts is the one exception: audit replays transcripts through the guard's own pure core, so it judges exactly as the guard does.
     const auditJudge = (e: { from: string; to: string }) =>
-      e.from === 'audit/judge.ts' && (e.to.startsWith('guard/core/') || ['guard/adapters/index.ts', 'guard/event-log.ts', 'guard/state.ts'].includes(e.to));
+      e.from === 'audit/judge.ts' &&
+      (e.to.startsWith('guard/core/') ||
+        ['guard/adapters/index.ts', 'guard/event-log.ts', 'guard/state.ts'].includes(e.to));
     expect(edges.filter((e) => isScaffolder(e.from) && e.to.startsWith('guard/') && !auditJudge(e))).toEqual([]);
   });
 
@@ -94,7 +98,9 @@ describe('import rules (docs/design.md, module map)', () => {
   });
 
   it('tools/ is data: it imports no scaffolder, doctor or guard code', () => {
-    expect(edges.filter((e) => e.from.startsWith('tools/') && !e.to.startsWith('tools/') && !e.to.startsWith('edit/'))).toEqual([]);
+    expect(
+      edges.filter((e) => e.from.startsWith('tools/') && !e.to.startsWith('tools/') && !e.to.startsWith('edit/')),
+    ).toEqual([]);
   });
 
   it('doctor/ does not import the scaffolder orchestrator (scaffold/run.ts)', () => {
@@ -116,7 +122,11 @@ describe('import rules (docs/design.md, module map)', () => {
   it('doctor/ names no tool at all: every per-tool fact it uses comes from the records', () => {
     const bad = [...g.keys()]
       .filter((p) => p.startsWith('doctor/'))
-      .flatMap((p) => codeOf(readFileSync(join(SRC, p), 'utf8')).split('\n').map((line, i) => ({ where: `${p}:${i + 1}`, line })))
+      .flatMap((p) =>
+        codeOf(readFileSync(join(SRC, p), 'utf8'))
+          .split('\n')
+          .map((line, i) => ({ where: `${p}:${i + 1}`, line })),
+      )
       .filter(({ line }) => namesTool(line))
       .map(({ where, line }) => `${where}: ${line.trim()}`);
     expect(bad).toEqual([]);
@@ -129,13 +139,17 @@ describe('import rules (docs/design.md, module map)', () => {
     expect(namesTool('const env = { CLAUDE_PROJECT_DIR: root };')).toBe(true);
     expect(namesTool('TOOLS.qwen.doctor')).toBe(true);
     expect(namesTool('const cursors = 1; const pos = 2;')).toBe(false);
-    expect(codeOf("const a = 1; // Claude Code does this\n/* Codex\n too */ const b = '//';")).not.toMatch(/Claude|Codex/);
+    expect(codeOf("const a = 1; // Claude Code does this\n/* Codex\n too */ const b = '//';")).not.toMatch(
+      /Claude|Codex/,
+    );
   });
 });
 
 /** Every tool name, from the one list, so a new tool is covered the day it is added. */
 const NAMES = TOOL_NAMES.join('|');
-const COMPARISON = new RegExp(`(?:===|!==|case)\\s*'(?:${NAMES})'|'(?:${NAMES})'\\s*(?:===|!==)|\\.includes\\('(?:${NAMES})'\\)`);
+const COMPARISON = new RegExp(
+  `(?:===|!==|case)\\s*'(?:${NAMES})'|'(?:${NAMES})'\\s*(?:===|!==)|\\.includes\\('(?:${NAMES})'\\)`,
+);
 /** A tool's name as a word of its own, in any case: `'codex'`, `Codex`, `CLAUDE_PROJECT_DIR`, `TOOLS.qwen`. */
 const NAMED = new RegExp(`(?<![A-Za-z0-9])(?:${NAMES})(?![a-z0-9])`, 'i');
 const namesTool = (line: string) => NAMED.test(line);

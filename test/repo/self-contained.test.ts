@@ -25,9 +25,11 @@ describe('self-contained repository', () => {
     for (const d of DIRS) {
       for (const f of files(join(root, d))) {
         if (f === fileURLToPath(import.meta.url)) continue;
-        readFileSync(f, 'utf8').split('\n').forEach((line, i) => {
-          if (OUTSIDE.some((re) => re.test(line))) hits.push(`${relative(root, f)}:${i + 1}: ${line.trim()}`);
-        });
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            if (OUTSIDE.some((re) => re.test(line))) hits.push(`${relative(root, f)}:${i + 1}: ${line.trim()}`);
+          });
       }
     }
     expect(hits).toEqual([]);
@@ -36,7 +38,15 @@ describe('self-contained repository', () => {
   it('the pattern catches what it is meant to catch', () => {
     // Built from parts so that this file itself holds no such path (a repository-wide grep for them stays clean).
     const up = '..' + '/';
-    const bad = [`new URL('${up}${up}${up}shared/payloads/', import.meta.url)`, `const P = '/${'work'}/shared/payloads';`, `'${up}shared/corpus/x'`];
-    for (const line of bad) expect(OUTSIDE.some((re) => re.test(line)), line).toBe(true);
+    const bad = [
+      `new URL('${up}${up}${up}shared/payloads/', import.meta.url)`,
+      `const P = '/${'work'}/shared/payloads';`,
+      `'${up}shared/corpus/x'`,
+    ];
+    for (const line of bad)
+      expect(
+        OUTSIDE.some((re) => re.test(line)),
+        line,
+      ).toBe(true);
   });
 });

@@ -36,7 +36,11 @@ beforeAll(() => {
 const same = (a: Map<string, string>, b: Map<string, string>) => JSON.stringify([...a]) === JSON.stringify([...b]);
 
 /** Kill at step n; then a --check run recovers. Returns whether the kill happened, and the tree after recovery. */
-function killAt(from: Box, args: string[], n: number): { killed: boolean; tree: Map<string, string>; recoverOut: string } {
+function killAt(
+  from: Box,
+  args: string[],
+  n: number,
+): { killed: boolean; tree: Map<string, string>; recoverOut: string } {
   const r = cli(args, from.root, from.env, { LOOP_GUARD_TEST_KILL_AT: String(n) });
   const killed = r.signal === 'SIGKILL';
   if (!killed) expect(r.status, r.stderr).toBe(0);
@@ -93,7 +97,9 @@ describe('kill at every step', () => {
     const r = cli(['--yes', ...TOOLS], b.root, b.env);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/interrupted/);
-    expect(names().filter((n) => n.endsWith('.tmp') || n.includes('loop-guard.lock') || n.includes('journal'))).toEqual([]);
+    expect(names().filter((n) => n.endsWith('.tmp') || n.includes('loop-guard.lock') || n.includes('journal'))).toEqual(
+      [],
+    );
     expect(readTree(b.root)).toEqual(applied);
   }, 60_000);
 });

@@ -11,7 +11,11 @@ beforeAll(() => requireBuilt());
 
 function runAsync(b: Box, args: string[]): Promise<{ status: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliFile, ...args], { cwd: b.root, env: b.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [cliFile, ...args], {
+      cwd: b.root,
+      env: b.env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('close', (status) => resolve({ status, stderr }));
@@ -24,7 +28,10 @@ describe('concurrent runs', () => {
     for (let trial = 0; trial < 20; trial++) {
       const b = box();
       const before = readTree(b.root);
-      const [a, c] = await Promise.all([runAsync(b, ['--yes', '--tools', 'claude']), runAsync(b, ['--yes', '--tools', 'codex'])]);
+      const [a, c] = await Promise.all([
+        runAsync(b, ['--yes', '--tools', 'claude']),
+        runAsync(b, ['--yes', '--tools', 'codex']),
+      ]);
       expect(a.status, a.stderr).toBe(0);
       expect(c.status, c.stderr).toBe(0);
       const manifest = JSON.parse(readFileSync(join(b.root, '.agents/loop-guard.json'), 'utf8'));

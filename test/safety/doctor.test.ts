@@ -22,7 +22,8 @@ const byId = (r: DoctorResult, id: string): Check => {
   return c;
 };
 const settings = (sb: Sandbox) => join(sb.root, '.claude/settings.json');
-const edit = (sb: Sandbox, fn: (text: string) => string) => writeFileSync(settings(sb), fn(readFileSync(settings(sb), 'utf8')));
+const edit = (sb: Sandbox, fn: (text: string) => string) =>
+  writeFileSync(settings(sb), fn(readFileSync(settings(sb), 'utf8')));
 const doctorOn = (sb: Sandbox) => runChecks({ root: sb.root, env: sb.env, home: sb.home, version: VERSION });
 
 describe('no wrong ✓', () => {
@@ -45,7 +46,9 @@ describe('no wrong ✓', () => {
 
   it('LOOP_GUARD_HANG=off in the hook command: ✗ naming the command, and the replay fails on the hang rule', async () => {
     const sb = cloneSandbox(installed);
-    edit(sb, (t) => t.replaceAll('"node \\"$CLAUDE_PROJECT_DIR\\"', '"LOOP_GUARD_HANG=off node \\"$CLAUDE_PROJECT_DIR\\"'));
+    edit(sb, (t) =>
+      t.replaceAll('"node \\"$CLAUDE_PROJECT_DIR\\"', '"LOOP_GUARD_HANG=off node \\"$CLAUDE_PROJECT_DIR\\"'),
+    );
     expect(readFileSync(settings(sb), 'utf8')).toContain('LOOP_GUARD_HANG=off node');
     const r = await doctorOn(sb);
     expect(byId(r, 'claude.hooks')).toMatchObject({ ok: false });
@@ -71,9 +74,17 @@ describe('doctor always ends', () => {
     const sb = cloneSandbox(installed);
     const pids = join(sb.tmp, 'bg.pids');
     // The background process records its pid so the test can end it; nothing else is signalled.
-    edit(sb, (t) => t.replaceAll('"node \\"$CLAUDE_PROJECT_DIR\\"', `"setsid sh -c 'echo $$ >> ${pids}; exec sleep 1000' & node \\"$CLAUDE_PROJECT_DIR\\"`));
+    edit(sb, (t) =>
+      t.replaceAll(
+        '"node \\"$CLAUDE_PROJECT_DIR\\"',
+        `"setsid sh -c 'echo $$ >> ${pids}; exec sleep 1000' & node \\"$CLAUDE_PROJECT_DIR\\"`,
+      ),
+    );
     const t = Date.now();
-    const child = spawn(process.execPath, [cliFile, 'doctor', '--cwd', sb.root], { env: sb.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliFile, 'doctor', '--cwd', sb.root], {
+      env: sb.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.stderr.resume();
@@ -98,7 +109,9 @@ describe('doctor always ends', () => {
         // already gone
       }
     }
-    console.log(`doctor with a background-process hook ended in ${ms} ms (${left.length} background processes started)`);
+    console.log(
+      `doctor with a background-process hook ended in ${ms} ms (${left.length} background processes started)`,
+    );
     expect(code).not.toBeNull();
     expect(left.length).toBeGreaterThan(0);
     expect(out).toContain('claude');

@@ -11,7 +11,12 @@ import { box, cli } from './helpers.ts';
 beforeAll(() => requireBuilt());
 
 /** Run without blocking the worker, with a hard stop, so a hang fails the test instead of freezing it. */
-function runBounded(args: string[], cwd: string, env: Record<string, string>, limitMs = 30_000): Promise<{ status: number | null; stdout: string; stderr: string; ms: number }> {
+function runBounded(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  limitMs = 30_000,
+): Promise<{ status: number | null; stdout: string; stderr: string; ms: number }> {
   const t = Date.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cliFile, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -28,20 +33,27 @@ function runBounded(args: string[], cwd: string, env: Record<string, string>, li
 }
 
 describe('non-regular files', () => {
-  it.each(['.claude/settings.json', 'CLAUDE.md', 'AGENTS.md'])('a FIFO at %s: apply, --check and doctor all end; apply/check exit 2 naming it', async (rel) => {
-    const b = box((root) => {
-      mkdirSync(join(root, '.claude'), { recursive: true });
-      const fifo = spawnSync('mkfifo', [join(root, rel)]);
-      if (fifo.status !== 0) throw new Error('mkfifo failed');
-    });
-    for (const args of [['--yes', '--tools', 'claude'], ['--check', '--tools', 'claude']]) {
-      const r = await runBounded(args, b.root, b.env);
-      expect(r.status, `${args[0]} ${r.stderr}`).toBe(2);
-      expect(r.stderr).toContain(`${rel}: is a named pipe (FIFO)`);
-    }
-    const d = await runBounded(['doctor'], b.root, b.env, 60_000);
-    expect(d.status).not.toBeNull();
-  }, 120_000);
+  it.each(['.claude/settings.json', 'CLAUDE.md', 'AGENTS.md'])(
+    'a FIFO at %s: apply, --check and doctor all end; apply/check exit 2 naming it',
+    async (rel) => {
+      const b = box((root) => {
+        mkdirSync(join(root, '.claude'), { recursive: true });
+        const fifo = spawnSync('mkfifo', [join(root, rel)]);
+        if (fifo.status !== 0) throw new Error('mkfifo failed');
+      });
+      for (const args of [
+        ['--yes', '--tools', 'claude'],
+        ['--check', '--tools', 'claude'],
+      ]) {
+        const r = await runBounded(args, b.root, b.env);
+        expect(r.status, `${args[0]} ${r.stderr}`).toBe(2);
+        expect(r.stderr).toContain(`${rel}: is a named pipe (FIFO)`);
+      }
+      const d = await runBounded(['doctor'], b.root, b.env, 60_000);
+      expect(d.status).not.toBeNull();
+    },
+    120_000,
+  );
 
   it('a directory where AGENTS.md goes: exit 2 naming AGENTS.md, nothing written, and no false "nothing written" elsewhere', () => {
     const b = box((root) => {

@@ -32,7 +32,14 @@ export function box(fill?: (root: string) => void, repoName = 'repo'): Box {
   const home = join(base, 'home');
   mkdirSync(root, { recursive: true });
   mkdirSync(home, { recursive: true });
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CI: 'true', NO_COLOR: '1', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: join(home, '.gitconfig') };
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    CI: 'true',
+    NO_COLOR: '1',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: join(home, '.gitconfig'),
+  };
   const git = spawnSync('git', ['init', '-q', root], { env, encoding: 'utf8' });
   if (git.status !== 0) throw new Error(`git init failed: ${git.stderr}`);
   fill?.(root);
@@ -55,6 +62,13 @@ export interface Ran {
 }
 
 export function cli(args: string[], cwd: string, env: Record<string, string>, extra: Record<string, string> = {}): Ran {
-  const r = spawnSync(process.execPath, [cliFile, ...args], { cwd, env: { ...env, ...extra }, encoding: 'utf8', input: '', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [cliFile, ...args], {
+    cwd,
+    env: { ...env, ...extra },
+    encoding: 'utf8',
+    input: '',
+    timeout: 60_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }

@@ -12,7 +12,8 @@ import { box, cli, scratch } from './helpers.ts';
 beforeAll(() => requireBuilt());
 
 /** The payloads doctor replays (shipped in assets/), captured from the real tools. */
-const loadPayload = (rel: string): Record<string, unknown> => JSON.parse(readFileSync(join(repoRoot, 'assets', 'payloads', rel), 'utf8'));
+const loadPayload = (rel: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(repoRoot, 'assets', 'payloads', rel), 'utf8'));
 
 const HOSTILE = [`quo'te"s`, 'dol$lar $(touch pwned) `x`', 'sp ace', 'new\nline', 'ünï cödé ✓', 'semi;colon&amp|pipe'];
 
@@ -23,7 +24,13 @@ function hookCommand(root: string, rel: string, event: string): string {
 }
 
 function runHook(command: string, cwd: string, payload: unknown, env: Record<string, string>) {
-  return spawnSync('/bin/sh', ['-c', command], { cwd, env, input: JSON.stringify(payload), encoding: 'utf8', timeout: 20_000 });
+  return spawnSync('/bin/sh', ['-c', command], {
+    cwd,
+    env,
+    input: JSON.stringify(payload),
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
 }
 
 describe('hostile repository paths', () => {
@@ -33,7 +40,12 @@ describe('hostile repository paths', () => {
     expect(r.status, r.stderr).toBe(0);
     const env = { ...b.env, CLAUDE_PROJECT_DIR: b.root, LOOP_GUARD_STATE_DIR: scratch() };
     const claude = hookCommand(b.root, '.claude/settings.json', 'PostToolUseFailure');
-    const post = { ...loadPayload('claude/PostToolUseFailure-failure.json'), cwd: b.root, tool_input: { command: 'npm test' }, error: 'Exit code 1\nFAIL x' };
+    const post = {
+      ...loadPayload('claude/PostToolUseFailure-failure.json'),
+      cwd: b.root,
+      tool_input: { command: 'npm test' },
+      error: 'Exit code 1\nFAIL x',
+    };
     const outs = [1, 2, 3].map((i) => runHook(claude, b.root, { ...post, tool_use_id: `t${i}` }, env));
     for (const o of outs) expect(o.status, o.stderr).toBe(0);
     expect(outs.map((o) => o.stderr).join('')).toBe('');
@@ -60,7 +72,12 @@ describe('hostile repository paths', () => {
       expect(r.stderr).toContain('Nothing was written');
     } else {
       expect(r.status, r.stderr).toBe(0);
-      const o = runHook(hookCommand(b.root, '.claude/settings.json', 'PreToolUse'), b.root, loadPayload('claude/PreToolUse-failure.json'), { ...b.env, CLAUDE_PROJECT_DIR: b.root });
+      const o = runHook(
+        hookCommand(b.root, '.claude/settings.json', 'PreToolUse'),
+        b.root,
+        loadPayload('claude/PreToolUse-failure.json'),
+        { ...b.env, CLAUDE_PROJECT_DIR: b.root },
+      );
       expect(o.status, o.stderr).toBe(0);
     }
   });
@@ -92,7 +109,11 @@ describe('the hook process', () => {
     const fifo = join(scratch(), 'in');
     // The writer is killed by its own pid; nothing else is signalled.
     const script = `mkfifo "$F"; sleep 30 > "$F" & p=$!; s=$(date +%s); "$NODE" "$GUARD" claude < "$F"; rc=$?; kill $p; echo "rc=$rc after $(( $(date +%s) - s ))s" >&2`;
-    const r = spawnSync('/bin/sh', ['-c', script], { env: { PATH: process.env.PATH ?? '', F: fifo, NODE: process.execPath, GUARD: guardFile }, encoding: 'utf8', timeout: 40_000 });
+    const r = spawnSync('/bin/sh', ['-c', script], {
+      env: { PATH: process.env.PATH ?? '', F: fifo, NODE: process.execPath, GUARD: guardFile },
+      encoding: 'utf8',
+      timeout: 40_000,
+    });
     const m = /rc=(\d+) after (\d+)s/.exec(r.stderr);
     expect(m?.[1], r.stderr).toBe('0');
     expect(Number(m?.[2])).toBeLessThan(30);
@@ -103,10 +124,17 @@ describe('the hook process', () => {
     // node:module (createRequire) cost 0.2-0.4 ms of every event; node:os is needed only when HOME is unset.
     const dir = scratch();
     const preload = join(dir, 'loaded.cjs');
-    writeFileSync(preload, "process.on('exit', () => require('fs').writeSync(2, process.moduleLoadList.filter((m) => /^NativeModule (net|stream|module|os)$/.test(m)).join(',')));\n");
+    writeFileSync(
+      preload,
+      "process.on('exit', () => require('fs').writeSync(2, process.moduleLoadList.filter((m) => /^NativeModule (net|stream|module|os)$/.test(m)).join(',')));\n",
+    );
     const payload = { ...loadPayload('claude/PreToolUse-failure.json'), tool_input: { command: 'vim notes.txt' } };
     for (const flags of [[], ['--pending-deprecation']]) {
-      const r = spawnSync(process.execPath, [...flags, '-r', preload, guardFile, 'claude'], { input: JSON.stringify(payload), env: { PATH: process.env.PATH ?? '', HOME: dir, LOOP_GUARD_STATE_DIR: join(dir, 'state') }, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [...flags, '-r', preload, guardFile, 'claude'], {
+        input: JSON.stringify(payload),
+        env: { PATH: process.env.PATH ?? '', HOME: dir, LOOP_GUARD_STATE_DIR: join(dir, 'state') },
+        encoding: 'utf8',
+      });
       expect(r.status).toBe(0);
       expect(r.stderr).toBe('');
       expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
@@ -124,25 +152,45 @@ describe('the hook process', () => {
     const post = { ...loadPayload('claude/PostToolUseFailure-failure.json'), session_id: `home-${process.pid}` };
     for (const preload of [homeOnly, oldNode]) {
       const home = join(dir, preload === homeOnly ? 'a' : 'b');
-      const r = spawnSync(process.execPath, ['-r', preload, guardFile, 'claude'], { input: JSON.stringify(post), env: { PATH: process.env.PATH ?? '', FAKE_HOME: home }, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, ['-r', preload, guardFile, 'claude'], {
+        input: JSON.stringify(post),
+        env: { PATH: process.env.PATH ?? '', FAKE_HOME: home },
+        encoding: 'utf8',
+      });
       expect(r.status).toBe(0);
       expect(r.stderr).toBe('');
-      expect(readdirSync(join(home, '.local', 'state', 'loop-guard')).filter((n) => n.startsWith('claude-')), preload).toHaveLength(1);
+      expect(
+        readdirSync(join(home, '.local', 'state', 'loop-guard')).filter((n) => n.startsWith('claude-')),
+        preload,
+      ).toHaveLength(1);
     }
   });
 
   it('/dev/null on stdin is no input, not a terminal: no usage line, exit 0', () => {
-    const r = spawnSync(process.execPath, [guardFile, 'claude'], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [guardFile, 'claude'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
   });
 
   it('a reader that closes early: no EPIPE trace from the hook or the CLI', () => {
     const b = box();
-    const payload = JSON.stringify({ ...loadPayload('claude/PreToolUse-failure.json'), tool_input: { command: 'vim x' } });
-    const hook = spawnSync('/bin/sh', ['-c', `printf '%s' "$P" | "${process.execPath}" "${guardFile}" claude | true`], { env: { ...b.env, P: payload, LOOP_GUARD_STATE_DIR: scratch() }, encoding: 'utf8' });
+    const payload = JSON.stringify({
+      ...loadPayload('claude/PreToolUse-failure.json'),
+      tool_input: { command: 'vim x' },
+    });
+    const hook = spawnSync('/bin/sh', ['-c', `printf '%s' "$P" | "${process.execPath}" "${guardFile}" claude | true`], {
+      env: { ...b.env, P: payload, LOOP_GUARD_STATE_DIR: scratch() },
+      encoding: 'utf8',
+    });
     expect(hook.stderr).toBe('');
-    const dry = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${cliFile}" --dry-run --tools claude,codex,cursor,opencode | head -1`], { cwd: b.root, env: b.env, encoding: 'utf8' });
+    const dry = spawnSync(
+      '/bin/sh',
+      ['-c', `"${process.execPath}" "${cliFile}" --dry-run --tools claude,codex,cursor,opencode | head -1`],
+      { cwd: b.root, env: b.env, encoding: 'utf8' },
+    );
     expect(dry.stdout.split('\n').filter(Boolean)).toHaveLength(1);
     expect(dry.stderr).toBe('');
   });

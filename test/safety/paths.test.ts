@@ -19,7 +19,11 @@ describe('directory symlinks that lead outside', () => {
     const b = box((root) => symlinkSync(outside, join(root, link)));
     const inside = readTree(b.root);
     const out = readTree(outside);
-    for (const args of [['--yes', '--tools', tool], ['--dry-run', '--tools', tool], ['--check', '--tools', tool]]) {
+    for (const args of [
+      ['--yes', '--tools', tool],
+      ['--dry-run', '--tools', tool],
+      ['--check', '--tools', tool],
+    ]) {
       const r = cli(args, b.root, b.env);
       expect(r.status, `${args.join(' ')}: ${r.stdout}`).toBe(2);
       expect(r.stderr).toContain(`${link} is a symlink to`);

@@ -44,7 +44,9 @@ describe('small messages', () => {
     const newer = upsertBlock('', { ...spec, version: '9.9.9', body: 'old body\n' }, { force: false });
     if (newer.status !== 'changed') throw new Error(`unexpected ${newer.status}`);
     const down = upsertBlock(newer.text, spec, { force: false });
-    expect(down.status === 'changed' && down.notes.join(' ')).toContain('Downgraded the loop-guard block from v9.9.9 to v0.1.0');
+    expect(down.status === 'changed' && down.notes.join(' ')).toContain(
+      'Downgraded the loop-guard block from v9.9.9 to v0.1.0',
+    );
     const older = upsertBlock('', { ...spec, version: '0.0.1', body: 'old body\n' }, { force: false });
     if (older.status !== 'changed') throw new Error(`unexpected ${older.status}`);
     const up = upsertBlock(older.text, spec, { force: false });

@@ -4,7 +4,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse, tokenize } from 'comment-json';
 import { diffChars, structuredPatch } from 'diff';
-import { mergeJson, removeFromJson, type HookEntrySpec, type MergeSpec, type RemoveSpec } from '../../src/scaffold/intents/json-hooks.ts';
+import {
+  mergeJson,
+  removeFromJson,
+  type HookEntrySpec,
+  type MergeSpec,
+  type RemoveSpec,
+} from '../../src/scaffold/intents/json-hooks.ts';
 import { AGENT_ENV, HOOK_MARKER, TOOLS, type ToolRecord } from '../../src/tools/index.ts';
 
 const CORPUS = fileURLToPath(new URL('../fixtures/corpus/', import.meta.url));
@@ -13,7 +19,7 @@ const MARKER = HOOK_MARKER;
 const claudeEnv = { ...AGENT_ENV };
 const jsonHooks = (tool: ToolRecord, path: string): HookEntrySpec => {
   const intent = tool.intents.find((i) => i.kind === 'json' && i.path === path);
-  if (!intent || intent.kind !== 'json') throw new Error(`no ${path} intent`);
+  if (intent?.kind !== 'json') throw new Error(`no ${path} intent`);
   return intent.hooks;
 };
 const claudeHooks = jsonHooks(TOOLS.claude, '.claude/settings.json');
@@ -27,7 +33,11 @@ const categories: Array<{ dir: string; merge: MergeSpec; remove: RemoveSpec }> =
     remove: { marker: MARKER, ownedEnv: { path: ['env'], values: claudeEnv } },
   },
   { dir: 'codex-hooks', merge: { hooks: codexHooks }, remove: { marker: MARKER } },
-  { dir: 'cursor-hooks', merge: { hooks: cursorHooks, ensureTop: { version: 1 } }, remove: { marker: MARKER, ensureTop: { version: 1 } } },
+  {
+    dir: 'cursor-hooks',
+    merge: { hooks: cursorHooks, ensureTop: { version: 1 } },
+    remove: { marker: MARKER, ensureTop: { version: 1 } },
+  },
 ];
 
 /**
@@ -108,7 +118,12 @@ function checkFile(before: string, merge: MergeSpec, remove: RemoveSpec, inline:
   expect(Object.keys(ours).sort()).toEqual(spec.events.map((e) => e.event).sort());
   for (const ev of spec.events) {
     expect(ours[ev.event], ev.event).toHaveLength(1);
-    const entry = ours[ev.event]![0] as { command: string; timeout: number; matcher?: string; group?: { matcher?: string } };
+    const entry = ours[ev.event]![0] as {
+      command: string;
+      timeout: number;
+      matcher?: string;
+      group?: { matcher?: string };
+    };
     expect(entry.command).toBe(spec.command);
     expect(entry.timeout).toBe(spec.timeout);
     expect(spec.style === 'flat' ? entry.matcher : entry.group?.matcher).toBe(ev.matcher);
@@ -150,7 +165,9 @@ describe('claude-settings env', () => {
     const r = mergeJson(before, categories[0]!.merge);
     expect(r.kept).toEqual([{ key: 'GIT_PAGER', value: 'delta' }]);
     expect(r.setKeys).toEqual(['PAGER', 'GIT_TERMINAL_PROMPT', 'GIT_EDITOR']);
-    expect((plain(r.outcome.status === 'changed' ? r.outcome.text : '') as { env: object }).env).toMatchObject({ GIT_PAGER: 'delta' });
+    expect((plain(r.outcome.status === 'changed' ? r.outcome.text : '') as { env: object }).env).toMatchObject({
+      GIT_PAGER: 'delta',
+    });
   });
 });
 

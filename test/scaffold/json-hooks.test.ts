@@ -2,7 +2,14 @@ import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { parse, tokenize } from 'comment-json';
 import { diffChars, structuredPatch } from 'diff';
-import { mergeJson, removeFromJson, type EnvSpec, type HookEntrySpec, type MergeSpec, type RemoveSpec } from '../../src/scaffold/intents/json-hooks.ts';
+import {
+  mergeJson,
+  removeFromJson,
+  type EnvSpec,
+  type HookEntrySpec,
+  type MergeSpec,
+  type RemoveSpec,
+} from '../../src/scaffold/intents/json-hooks.ts';
 import { FileFormatError } from '../../src/edit/splice.ts';
 
 // ───────── specs ─────────
@@ -13,7 +20,11 @@ const CURSOR_CMD = 'node .agents/hooks/loop-guard.cjs cursor';
 
 const nested: HookEntrySpec = {
   style: 'nested',
-  events: [{ event: 'PreToolUse', matcher: 'Bash' }, { event: 'PostToolUse', matcher: 'Bash' }, { event: 'UserPromptSubmit' }],
+  events: [
+    { event: 'PreToolUse', matcher: 'Bash' },
+    { event: 'PostToolUse', matcher: 'Bash' },
+    { event: 'UserPromptSubmit' },
+  ],
   command: CLAUDE_CMD,
   timeout: 10,
   marker: MARKER,
@@ -26,7 +37,13 @@ const flat: HookEntrySpec = {
   marker: MARKER,
 };
 const envValues = { GIT_PAGER: 'cat', PAGER: 'cat' };
-const env = (over: Partial<EnvSpec> = {}): EnvSpec => ({ path: ['env'], values: envValues, owned: [], force: false, ...over });
+const env = (over: Partial<EnvSpec> = {}): EnvSpec => ({
+  path: ['env'],
+  values: envValues,
+  owned: [],
+  force: false,
+  ...over,
+});
 const claude: MergeSpec = { hooks: nested, env: env() };
 const cursor: MergeSpec = { hooks: flat, ensureTop: { version: 1 } };
 const removeClaude = { marker: MARKER, ownedEnv: { path: ['env'], values: envValues } };
@@ -67,7 +84,8 @@ function expectAdditionsOnly(before: string, after: string, rule: LineRule = 'co
     const plus = hunk.lines.filter((l) => l.startsWith('+')).map((l) => l.slice(1));
     for (const old of minus) {
       const i = plus.findIndex((neu) => {
-        for (let k = 0; k < neu.length; k++) if (neu[k] === ',' && neu.slice(0, k) + neu.slice(k + 1) === old) return true;
+        for (let k = 0; k < neu.length; k++)
+          if (neu[k] === ',' && neu.slice(0, k) + neu.slice(k + 1) === old) return true;
         return opened && old.replace(/([{[])\s*[}\]](,?)\s*$/, '$1') === neu.replace(/\s+$/, '');
       });
       expect(i, `line ${JSON.stringify(old)} changed by more than a comma`).toBeGreaterThanOrEqual(0);
@@ -77,7 +95,13 @@ function expectAdditionsOnly(before: string, after: string, rule: LineRule = 'co
 }
 
 /** The full contract for a file that has nothing of ours yet. */
-function roundTrip(before: string, spec: MergeSpec, removeSpec: RemoveSpec, rule: LineRule = 'comma', opened = false): string {
+function roundTrip(
+  before: string,
+  spec: MergeSpec,
+  removeSpec: RemoveSpec,
+  rule: LineRule = 'comma',
+  opened = false,
+): string {
   const after = changed(before, spec);
   expect(() => parse(after)).not.toThrow();
   expectAdditionsOnly(before, after, rule, opened);
@@ -210,7 +234,14 @@ describe('missing file', () => {
 
 describe('formatting is kept', () => {
   const base = (unit: string, eol: string, finalNewline = true): string =>
-    ['{', `${unit}"model": "opus",`, `${unit}"permissions": {`, `${unit}${unit}"allow": ["Bash(ls:*)"]`, `${unit}}`, '}'].join(eol) + (finalNewline ? eol : '');
+    [
+      '{',
+      `${unit}"model": "opus",`,
+      `${unit}"permissions": {`,
+      `${unit}${unit}"allow": ["Bash(ls:*)"]`,
+      `${unit}}`,
+      '}',
+    ].join(eol) + (finalNewline ? eol : '');
 
   test.each([
     ['2 spaces', '  '],
@@ -218,7 +249,11 @@ describe('formatting is kept', () => {
     ['tabs', '\t'],
   ])('%s: inserted lines use the file indent', (_name, unit) => {
     const before = base(unit, '\n');
-    const after = roundTrip(before, { hooks: { ...nested, events: [{ event: 'PreToolUse', matcher: 'Bash' }] } }, removeClaude);
+    const after = roundTrip(
+      before,
+      { hooks: { ...nested, events: [{ event: 'PreToolUse', matcher: 'Bash' }] } },
+      removeClaude,
+    );
     expect(after).toBe(
       [
         '{',
@@ -260,8 +295,17 @@ describe('formatting is kept', () => {
   });
 
   test('a minified file stays on one line, without spaces', () => {
-    const before = '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"npx block-no-verify"}]}]}}';
-    const after = roundTrip(before, { hooks: { ...nested, events: [{ event: 'PreToolUse', matcher: 'Bash' }, { event: 'UserPromptSubmit' }] }, env: env() }, removeClaude, 'inline');
+    const before =
+      '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"npx block-no-verify"}]}]}}';
+    const after = roundTrip(
+      before,
+      {
+        hooks: { ...nested, events: [{ event: 'PreToolUse', matcher: 'Bash' }, { event: 'UserPromptSubmit' }] },
+        env: env(),
+      },
+      removeClaude,
+      'inline',
+    );
     const ours = `{"type":"command","command":${JSON.stringify(CLAUDE_CMD)},"timeout":10}`;
     expect(after).toBe(
       `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"npx block-no-verify"}]},{"matcher":"Bash","hooks":[${ours}]}],"UserPromptSubmit":[{"hooks":[${ours}]}]},"env":{"GIT_PAGER":"cat","PAGER":"cat"}}`,
@@ -274,20 +318,39 @@ describe('formatting is kept', () => {
   });
 
   test('single-line arrays grow on their own line, spaced like the rest of the file', () => {
-    const before = '{\n  "version": 1,\n  "hooks": {\n    "preToolUse": [{ "matcher": "Write", "command": "node guard.mjs" }],\n    "stop": [{ "command": "x", "loop_limit": 3 }]\n  }\n}\n';
+    const before =
+      '{\n  "version": 1,\n  "hooks": {\n    "preToolUse": [{ "matcher": "Write", "command": "node guard.mjs" }],\n    "stop": [{ "command": "x", "loop_limit": 3 }]\n  }\n}\n';
     const after = roundTrip(before, cursor, removeCursor, 'inline');
     expect(after).toContain(
       `"preToolUse": [{ "matcher": "Write", "command": "node guard.mjs" }, { "command": "${CURSOR_CMD}", "matcher": "Shell", "timeout": 10 }],`,
     );
-    expect(after).toContain(`    "stop": [{ "command": "x", "loop_limit": 3 }],\n    "beforeSubmitPrompt": [\n      {\n`);
+    expect(after).toContain(
+      `    "stop": [{ "command": "x", "loop_limit": 3 }],\n    "beforeSubmitPrompt": [\n      {\n`,
+    );
   });
 
   test('an empty env object or event array is opened onto its own lines', () => {
     const before = '{\n  "env": {},\n  "hooks": {\n    "PreToolUse": []\n  }\n}\n';
-    const after = changed(before, { hooks: { ...nested, events: [{ event: 'PreToolUse', matcher: 'Bash' }] }, env: env() });
+    const after = changed(before, {
+      hooks: { ...nested, events: [{ event: 'PreToolUse', matcher: 'Bash' }] },
+      env: env(),
+    });
     expectAdditionsOnly(before, after, 'comma', true);
     expect(after).toBe(
-      ['{', '  "env": {', '    "GIT_PAGER": "cat",', '    "PAGER": "cat"', '  },', '  "hooks": {', '    "PreToolUse": [', claudeGroup('      ', '  '), '    ]', '  }', '}', ''].join('\n'),
+      [
+        '{',
+        '  "env": {',
+        '    "GIT_PAGER": "cat",',
+        '    "PAGER": "cat"',
+        '  },',
+        '  "hooks": {',
+        '    "PreToolUse": [',
+        claudeGroup('      ', '  '),
+        '    ]',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
     );
     // The empty containers became empty "because of us" on the way back, so they go: keys lost, values equal.
     expect(removed(after)).toBe('{}\n');
@@ -371,9 +434,19 @@ ${claudeGroup('      ', '  ', '\n', null)}
   test('JSONC trailing commas: ours follow the same style, the rest is untouched', () => {
     const before = '{\n  "model": "opus",\n  "env": {\n    "FOO": "1",\n  },\n  "list": [1, 2,],\n}\n';
     const after = roundTrip(before, { env: env() }, removeClaude);
-    expect(after).toBe('{\n  "model": "opus",\n  "env": {\n    "FOO": "1",\n    "GIT_PAGER": "cat",\n    "PAGER": "cat",\n  },\n  "list": [1, 2,],\n}\n');
-    const withHooks = roundTrip(before, { hooks: { ...nested, events: [{ event: 'UserPromptSubmit' }] } }, removeClaude);
-    expect(withHooks.endsWith(`  "list": [1, 2,],\n  "hooks": {\n    "UserPromptSubmit": [\n${claudeGroup('      ', '  ', '\n', null)}\n    ]\n  },\n}\n`)).toBe(true);
+    expect(after).toBe(
+      '{\n  "model": "opus",\n  "env": {\n    "FOO": "1",\n    "GIT_PAGER": "cat",\n    "PAGER": "cat",\n  },\n  "list": [1, 2,],\n}\n',
+    );
+    const withHooks = roundTrip(
+      before,
+      { hooks: { ...nested, events: [{ event: 'UserPromptSubmit' }] } },
+      removeClaude,
+    );
+    expect(
+      withHooks.endsWith(
+        `  "list": [1, 2,],\n  "hooks": {\n    "UserPromptSubmit": [\n${claudeGroup('      ', '  ', '\n', null)}\n    ]\n  },\n}\n`,
+      ),
+    ).toBe(true);
   });
 
   test('trailing whitespace on the last line stays on that line', () => {
@@ -384,29 +457,38 @@ ${claudeGroup('      ', '  ', '\n', null)}
 });
 
 describe('hook entries', () => {
-  const userGroup = '{\n        "matcher": "Bash",\n        "hooks": [\n          {\n            "type": "command",\n            "command": "guard.sh"\n          }\n        ]\n      }';
+  const userGroup =
+    '{\n        "matcher": "Bash",\n        "hooks": [\n          {\n            "type": "command",\n            "command": "guard.sh"\n          }\n        ]\n      }';
 
-  test("user hooks on the same events and matcher: ours is a separate group, theirs untouched", () => {
+  test('user hooks on the same events and matcher: ours is a separate group, theirs untouched', () => {
     const before = `{\n  "hooks": {\n    "PreToolUse": [\n      ${userGroup}\n    ],\n    "UserPromptSubmit": [\n      {\n        "hooks": [{ "type": "command", "command": "log.sh" }]\n      }\n    ]\n  }\n}\n`;
     const after = roundTrip(before, { hooks: nested }, removeClaude);
     const value = plain(after) as { hooks: Record<string, unknown[]> };
     expect(value.hooks.PreToolUse).toHaveLength(2);
     expect(value.hooks.PreToolUse![0]).toEqual({ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh' }] });
     expect(value.hooks.UserPromptSubmit).toHaveLength(2);
-    expect(value.hooks.UserPromptSubmit![1]).toEqual({ hooks: [{ type: 'command', command: CLAUDE_CMD, timeout: 10 }] });
+    expect(value.hooks.UserPromptSubmit![1]).toEqual({
+      hooks: [{ type: 'command', command: CLAUDE_CMD, timeout: 10 }],
+    });
   });
 
   test('upgrade: our old entry is replaced in place (command, timeout), not duplicated', () => {
     const old = 'node .agents/hooks/loop-guard.js claude';
     const before = `{\n  "hooks": {\n    "PreToolUse": [\n      {\n        "matcher": "Bash",\n        "hooks": [\n          {\n            "type": "command",\n            "command": "${old}",\n            "timeout": 5\n          }\n        ]\n      }\n    ]\n  }\n}\n`;
     const after = changed(before, { hooks: { ...nested, events: [{ event: 'PreToolUse', matcher: 'Bash' }] } });
-    expect(after).toBe(before.replace(JSON.stringify(old), JSON.stringify(CLAUDE_CMD)).replace('"timeout": 5', '"timeout": 10'));
-    expect(mergeJson(after, { hooks: { ...nested, events: [{ event: 'PreToolUse', matcher: 'Bash' }] } }).outcome.status).toBe('unchanged');
+    expect(after).toBe(
+      before.replace(JSON.stringify(old), JSON.stringify(CLAUDE_CMD)).replace('"timeout": 5', '"timeout": 10'),
+    );
+    expect(
+      mergeJson(after, { hooks: { ...nested, events: [{ event: 'PreToolUse', matcher: 'Bash' }] } }).outcome.status,
+    ).toBe('unchanged');
   });
 
   test("an earlier version's group with another matcher is fixed in place", () => {
     const before = `{\n  "hooks": {\n    "PreToolUse": [\n      {\n        "matcher": "Bash|Shell",\n        "hooks": [{ "type": "command", "command": "${CURSOR_CMD}", "timeout": 10 }]\n      }\n    ],\n    "UserPromptSubmit": [\n      {\n        "matcher": "Bash",\n        "hooks": [{ "type": "command", "command": "${CURSOR_CMD}", "timeout": 10 }]\n      }\n    ]\n  }\n}\n`;
-    const spec = { hooks: { ...nested, events: [{ event: 'PreToolUse', matcher: 'Bash' }, { event: 'UserPromptSubmit' }] } };
+    const spec = {
+      hooks: { ...nested, events: [{ event: 'PreToolUse', matcher: 'Bash' }, { event: 'UserPromptSubmit' }] },
+    };
     const after = changed(before, spec);
     const ours = `"hooks": [{ "type": "command", "command": ${JSON.stringify(CLAUDE_CMD)}, "timeout": 10 }]`;
     expect(after).toBe(
@@ -422,7 +504,9 @@ describe('hook entries', () => {
       before.replace('"node .agents/hooks/loop-guard.mjs old" }', `${JSON.stringify(CLAUDE_CMD)}, "timeout": 10 }`),
     );
     // Remove takes only our entry out of their group.
-    expect(removed(after)).toBe(before.replace(',\n          { "type": "command", "command": "node .agents/hooks/loop-guard.mjs old" }', ''));
+    expect(removed(after)).toBe(
+      before.replace(',\n          { "type": "command", "command": "node .agents/hooks/loop-guard.mjs old" }', ''),
+    );
   });
 
   test("ours inside a user's group with another matcher moves to its own group; theirs keeps its hooks", () => {
@@ -460,22 +544,35 @@ describe('hook entries', () => {
     if (r.outcome.status !== 'changed') return;
     expect(plain(r.outcome.text)).toEqual({
       hooks: {
-        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'x' }, { command: CLAUDE_CMD, type: 'command', timeout: 10 }] }],
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'command', command: 'x' },
+              { command: CLAUDE_CMD, type: 'command', timeout: 10 },
+            ],
+          },
+        ],
       },
     });
   });
 
   test('entries under an event this version no longer uses are removed, with a note', () => {
-    const before = changed(null, { hooks: { ...nested, events: [{ event: 'PreToolUse', matcher: 'Bash' }, { event: 'Stop' }] } });
+    const before = changed(null, {
+      hooks: { ...nested, events: [{ event: 'PreToolUse', matcher: 'Bash' }, { event: 'Stop' }] },
+    });
     const r = mergeJson(before, { hooks: { ...nested, events: [{ event: 'PreToolUse', matcher: 'Bash' }] } });
     expect(r.outcome.status).toBe('changed');
     if (r.outcome.status !== 'changed') return;
-    expect(plain(r.outcome.text)).toEqual({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: CLAUDE_CMD, timeout: 10 }] }] } });
+    expect(plain(r.outcome.text)).toEqual({
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: CLAUDE_CMD, timeout: 10 }] }] },
+    });
     expect(r.outcome.notes).toEqual(["Removed loop-guard's hook from hooks.Stop, which this version no longer uses."]);
   });
 
   test('flat: appended to the event array; an old entry is updated in place, matcher included', () => {
-    const before = '{\n  "version": 1,\n  "hooks": {\n    "preToolUse": [\n      { "command": "node .agents/hooks/loop-guard.mjs", "matcher": "Bash" },\n      { "command": "guard.sh" }\n    ]\n  }\n}\n';
+    const before =
+      '{\n  "version": 1,\n  "hooks": {\n    "preToolUse": [\n      { "command": "node .agents/hooks/loop-guard.mjs", "matcher": "Bash" },\n      { "command": "guard.sh" }\n    ]\n  }\n}\n';
     const after = changed(before, cursor);
     expect(after).toBe(
       `{\n  "version": 1,\n  "hooks": {\n    "preToolUse": [\n      { "command": "${CURSOR_CMD}", "matcher": "Shell", "timeout": 10 },\n      { "command": "guard.sh" }\n    ],\n    "beforeSubmitPrompt": [\n      {\n        "command": "${CURSOR_CMD}",\n        "timeout": 10\n      }\n    ]\n  }\n}\n`,
@@ -487,7 +584,9 @@ describe('hook entries', () => {
     const after = changed(before, cursor);
     expect(after.startsWith('{\n  "hooks": {\n    "stop": [{ "command": "x" }],\n')).toBe(true);
     expect(after.endsWith('  },\n  "version": 1\n}\n')).toBe(true);
-    expect(removed(after, removeCursor)).toBe('{\n  "hooks": {\n    "stop": [{ "command": "x" }]\n  },\n  "version": 1\n}\n');
+    expect(removed(after, removeCursor)).toBe(
+      '{\n  "hooks": {\n    "stop": [{ "command": "x" }]\n  },\n  "version": 1\n}\n',
+    );
   });
 
   test('flat: version is added only when absent', () => {
@@ -506,7 +605,9 @@ describe('env', () => {
     const r = mergeJson(before, { env: env() });
     expect(r.setKeys).toEqual(['GIT_PAGER', 'PAGER']);
     expect(r.kept).toEqual([]);
-    expect(roundTrip(before, { env: env() }, removeClaude)).toBe(withEnv('    "FOO": "1",\n    "GIT_PAGER": "cat",\n    "PAGER": "cat"'));
+    expect(roundTrip(before, { env: env() }, removeClaude)).toBe(
+      withEnv('    "FOO": "1",\n    "GIT_PAGER": "cat",\n    "PAGER": "cat"'),
+    );
   });
 
   test('a key already holding our value is left alone and is not ours', () => {
@@ -514,7 +615,9 @@ describe('env', () => {
     const r = mergeJson(before, { env: env({ values: { GIT_PAGER: 'cat' } }) });
     expect(r).toEqual({ outcome: { status: 'unchanged', text: before, notes: [] }, setKeys: [], kept: [] });
     // ...unless an earlier run recorded it as ours.
-    expect(mergeJson(before, { env: env({ values: { GIT_PAGER: 'cat' }, owned: ['GIT_PAGER'] }) }).setKeys).toEqual(['GIT_PAGER']);
+    expect(mergeJson(before, { env: env({ values: { GIT_PAGER: 'cat' }, owned: ['GIT_PAGER'] }) }).setKeys).toEqual([
+      'GIT_PAGER',
+    ]);
   });
 
   test("a user's different value is kept and reported", () => {
@@ -525,7 +628,9 @@ describe('env', () => {
     expect(r.outcome.status).toBe('changed');
     if (r.outcome.status !== 'changed') return;
     expect(r.outcome.text).toBe(withEnv('    "GIT_PAGER": "delta",\n    "PAGER": "cat"'));
-    expect(r.outcome.notes).toEqual(['Kept your env.GIT_PAGER="delta"; loop-guard would set "cat" (use --force to replace it).']);
+    expect(r.outcome.notes).toEqual([
+      'Kept your env.GIT_PAGER="delta"; loop-guard would set "cat" (use --force to replace it).',
+    ]);
     // Remove takes out only what still holds our value.
     expect(removed(r.outcome.text)).toBe(before);
   });
@@ -535,8 +640,16 @@ describe('env', () => {
     const expected = withEnv('    "GIT_PAGER": "cat", // mine\n    "FOO": "1",\n    "PAGER": "cat"');
     const forced = mergeJson(before, { env: env({ force: true }) });
     expect(forced.setKeys).toEqual(['GIT_PAGER', 'PAGER']);
-    expect(forced.outcome).toMatchObject({ status: 'changed', text: expected, notes: ['Replaced your env.GIT_PAGER="delta" with "cat" (--force).'] });
-    expect(mergeJson(before, { env: env({ owned: ['GIT_PAGER'] }) }).outcome).toMatchObject({ status: 'changed', text: expected, notes: [] });
+    expect(forced.outcome).toMatchObject({
+      status: 'changed',
+      text: expected,
+      notes: ['Replaced your env.GIT_PAGER="delta" with "cat" (--force).'],
+    });
+    expect(mergeJson(before, { env: env({ owned: ['GIT_PAGER'] }) }).outcome).toMatchObject({
+      status: 'changed',
+      text: expected,
+      notes: [],
+    });
   });
 
   test('an owned key we no longer want is removed', () => {
@@ -599,8 +712,16 @@ describe('wrong shapes are FileFormatError', () => {
   });
 
   test('an event value that is not an array', () => {
-    fails('{ "hooks": { "PreToolUse": {} } }', claude, /`hooks.PreToolUse` is an object; it should be an array of hook groups/);
-    fails('{ "hooks": { "preToolUse": null } }', cursor, /`hooks.preToolUse` is null; it should be an array of hook entries/);
+    fails(
+      '{ "hooks": { "PreToolUse": {} } }',
+      claude,
+      /`hooks.PreToolUse` is an object; it should be an array of hook groups/,
+    );
+    fails(
+      '{ "hooks": { "preToolUse": null } }',
+      cursor,
+      /`hooks.preToolUse` is null; it should be an array of hook entries/,
+    );
   });
 
   test('env that is not an object', () => {
@@ -616,7 +737,10 @@ describe('wrong shapes are FileFormatError', () => {
 describe('removeFromJson', () => {
   test('nothing ours → unchanged', () => {
     const text = '{\n  "hooks": { "PreToolUse": [] },\n  "env": { "GIT_PAGER": "delta" }\n}\n';
-    expect(removeFromJson(text, removeClaude)).toEqual({ outcome: { status: 'unchanged', text, notes: [] }, becameEmpty: false });
+    expect(removeFromJson(text, removeClaude)).toEqual({
+      outcome: { status: 'unchanged', text, notes: [] },
+      becameEmpty: false,
+    });
   });
 
   test('a user file with something left is not reported empty', () => {
@@ -666,30 +790,45 @@ describe('properties', () => {
     header: fc.boolean(),
   });
 
-  test('merge is additions-only, idempotent and undone byte-for-byte by remove', () => {
-    fc.assert(
-      fc.property(fc.dictionary(key, value, { maxKeys: 5 }), layout, fc.boolean(), (generated, l, useCursor) => {
-        // Cursor files carry their version already; a version we add stays after remove (tested above).
-        const obj = useCursor ? { version: 1, ...generated } : generated;
-        let text = JSON.stringify(obj, null, l.indent).replace(/\n/g, l.eol);
-        if (l.header) text = `// settings${l.eol}${text}`;
-        if (l.finalNewline) text += l.eol;
-        if (l.bom) text = '\uFEFF' + text;
-        const spec = useCursor ? cursor : claude;
-        const rule: LineRule = l.indent === 0 && Object.keys(obj).length > 0 ? 'inline' : 'comma';
-        // An empty `{}` document gets opened, and indent 0 puts nested empties on one line.
-        roundTrip(text, spec, useCursor ? removeCursor : removeClaude, rule, true);
-      }),
-      { numRuns },
-    );
-  }, timeout);
+  test(
+    'merge is additions-only, idempotent and undone byte-for-byte by remove',
+    () => {
+      fc.assert(
+        fc.property(fc.dictionary(key, value, { maxKeys: 5 }), layout, fc.boolean(), (generated, l, useCursor) => {
+          // Cursor files carry their version already; a version we add stays after remove (tested above).
+          const obj = useCursor ? { version: 1, ...generated } : generated;
+          let text = JSON.stringify(obj, null, l.indent).replace(/\n/g, l.eol);
+          if (l.header) text = `// settings${l.eol}${text}`;
+          if (l.finalNewline) text += l.eol;
+          if (l.bom) text = '\uFEFF' + text;
+          const spec = useCursor ? cursor : claude;
+          const rule: LineRule = l.indent === 0 && Object.keys(obj).length > 0 ? 'inline' : 'comma';
+          // An empty `{}` document gets opened, and indent 0 puts nested empties on one line.
+          roundTrip(text, spec, useCursor ? removeCursor : removeClaude, rule, true);
+        }),
+        { numRuns },
+      );
+    },
+    timeout,
+  );
 
   // Files already holding entries of ours in odd places: old commands, duplicates, wrong groups, strays.
-  const oursOld = fc.record({ type: fc.constant('command'), command: fc.constantFrom(CLAUDE_CMD, 'node .agents/hooks/loop-guard.mjs old'), timeout: fc.constantFrom(5, 10) }, { requiredKeys: ['command'] });
+  const oursOld = fc.record(
+    {
+      type: fc.constant('command'),
+      command: fc.constantFrom(CLAUDE_CMD, 'node .agents/hooks/loop-guard.mjs old'),
+      timeout: fc.constantFrom(5, 10),
+    },
+    { requiredKeys: ['command'] },
+  );
   const userHook = fc.nat(99).map((n) => ({ type: 'command', command: `user-${n}.sh` }));
   const matcher = fc.constantFrom(undefined, 'Bash', 'Edit', '', '*');
-  const group = fc.tuple(matcher, fc.array(fc.oneof(oursOld, userHook), { minLength: 1, maxLength: 3 })).map(([m, hooks]) => (m === undefined ? { hooks } : { matcher: m, hooks }));
-  const eventArray = fc.array(fc.oneof({ weight: 4, arbitrary: group }, { weight: 1, arbitrary: oursOld }), { maxLength: 4 });
+  const group = fc
+    .tuple(matcher, fc.array(fc.oneof(oursOld, userHook), { minLength: 1, maxLength: 3 }))
+    .map(([m, hooks]) => (m === undefined ? { hooks } : { matcher: m, hooks }));
+  const eventArray = fc.array(fc.oneof({ weight: 4, arbitrary: group }, { weight: 1, arbitrary: oursOld }), {
+    maxLength: 4,
+  });
   const events = fc.dictionary(fc.constantFrom('PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop'), eventArray);
 
   /** The user's hook entries per event, each with its group's matcher, in order: these must never change. */
@@ -698,93 +837,131 @@ describe('properties', () => {
     return Object.entries(hooks).flatMap(([ev, arr]) =>
       arr.flatMap((g) => {
         const grp = g as { matcher?: string; hooks?: Array<{ command: string }> };
-        return (grp.hooks ?? []).filter((h) => !h.command.includes(MARKER)).map((h) => `${ev}|${grp.matcher}|${JSON.stringify(h)}`);
+        return (grp.hooks ?? [])
+          .filter((h) => !h.command.includes(MARKER))
+          .map((h) => `${ev}|${grp.matcher}|${JSON.stringify(h)}`);
       }),
     );
   }
 
-  test('upgrading a file with entries of ours anywhere: one per event, user entries untouched', () => {
-    fc.assert(
-      fc.property(events, fc.constantFrom(0, 2), (hooks, indent) => {
-        const before = JSON.stringify({ hooks }, null, indent) + '\n';
-        const r = mergeJson(before, { hooks: nested });
-        expect(r.outcome.status).not.toBe('conflict');
-        const after = r.outcome.status === 'changed' ? r.outcome.text : before;
-        const value = plain(after) as { hooks: Record<string, Array<{ matcher?: string; hooks?: Array<{ command: string; timeout?: number }>; command?: string }>> };
-        for (const ev of nested.events) {
-          const ours = value.hooks[ev.event]!.flatMap((g) => (g.hooks ?? []).filter((h) => h.command.includes(MARKER)).map((h) => ({ h, m: g.matcher })));
-          expect(ours, ev.event).toHaveLength(1);
-          expect(ours[0]!.h).toMatchObject({ command: CLAUDE_CMD, timeout: 10 });
-          expect([ev.matcher, ...(ev.matcher ? [] : ['', '*'])]).toContain(ours[0]!.m);
-          expect(value.hooks[ev.event]!.some((g) => typeof g.command === 'string')).toBe(false);
-        }
-        expect(JSON.stringify(value.hooks.Stop ?? []).includes(MARKER)).toBe(false);
-        expect(userEntries(value)).toEqual(userEntries(JSON.parse(before)));
-        expect(mergeJson(after, { hooks: nested }).outcome.status).toBe('unchanged');
-        const back = removeFromJson(after, removeClaude);
-        const rest = back.outcome.status === 'changed' ? back.outcome.text : after;
-        expect(rest.includes(MARKER)).toBe(false);
-        expect(userEntries(plain(rest))).toEqual(userEntries(JSON.parse(before)));
-      }),
-      { numRuns },
-    );
-  }, timeout);
-
-  test('flat: upgrading a file with entries of ours anywhere: one per event, user entries untouched', () => {
-    const oursFlat = fc.record({ command: fc.constantFrom(CURSOR_CMD, 'node .agents/hooks/loop-guard.mjs'), matcher: fc.constantFrom('Shell', 'Bash'), timeout: fc.constantFrom(5, 10) }, { requiredKeys: ['command'] });
-    const userFlat = fc.nat(99).map((n) => ({ command: `user-${n}.sh` }));
-    const flatEvents = fc.dictionary(fc.constantFrom('preToolUse', 'beforeSubmitPrompt', 'stop'), fc.array(fc.oneof(oursFlat, userFlat), { maxLength: 4 }));
-    const users = (v: unknown): string[] =>
-      Object.entries((v as { hooks: Record<string, Array<{ command: string }>> }).hooks).flatMap(([ev, arr]) =>
-        arr.filter((e) => !e.command.includes(MARKER)).map((e) => `${ev}|${JSON.stringify(e)}`),
+  test(
+    'upgrading a file with entries of ours anywhere: one per event, user entries untouched',
+    () => {
+      fc.assert(
+        fc.property(events, fc.constantFrom(0, 2), (hooks, indent) => {
+          const before = JSON.stringify({ hooks }, null, indent) + '\n';
+          const r = mergeJson(before, { hooks: nested });
+          expect(r.outcome.status).not.toBe('conflict');
+          const after = r.outcome.status === 'changed' ? r.outcome.text : before;
+          const value = plain(after) as {
+            hooks: Record<
+              string,
+              Array<{ matcher?: string; hooks?: Array<{ command: string; timeout?: number }>; command?: string }>
+            >;
+          };
+          for (const ev of nested.events) {
+            const ours = value.hooks[ev.event]!.flatMap((g) =>
+              (g.hooks ?? []).filter((h) => h.command.includes(MARKER)).map((h) => ({ h, m: g.matcher })),
+            );
+            expect(ours, ev.event).toHaveLength(1);
+            expect(ours[0]!.h).toMatchObject({ command: CLAUDE_CMD, timeout: 10 });
+            expect([ev.matcher, ...(ev.matcher ? [] : ['', '*'])]).toContain(ours[0]!.m);
+            expect(value.hooks[ev.event]!.some((g) => typeof g.command === 'string')).toBe(false);
+          }
+          expect(JSON.stringify(value.hooks.Stop ?? []).includes(MARKER)).toBe(false);
+          expect(userEntries(value)).toEqual(userEntries(JSON.parse(before)));
+          expect(mergeJson(after, { hooks: nested }).outcome.status).toBe('unchanged');
+          const back = removeFromJson(after, removeClaude);
+          const rest = back.outcome.status === 'changed' ? back.outcome.text : after;
+          expect(rest.includes(MARKER)).toBe(false);
+          expect(userEntries(plain(rest))).toEqual(userEntries(JSON.parse(before)));
+        }),
+        { numRuns },
       );
-    fc.assert(
-      fc.property(flatEvents, (hooks) => {
-        const before = JSON.stringify({ version: 1, hooks }, null, 2);
-        const r = mergeJson(before, cursor);
-        expect(r.outcome.status).not.toBe('conflict');
-        const after = r.outcome.status === 'changed' ? r.outcome.text : before;
-        const value = plain(after) as { hooks: Record<string, Array<{ command: string }>> };
-        for (const ev of flat.events) {
-          const ours = value.hooks[ev.event]!.filter((e) => e.command.includes(MARKER));
-          expect(ours).toEqual([ev.matcher ? { command: CURSOR_CMD, matcher: ev.matcher, timeout: 10 } : { command: CURSOR_CMD, timeout: 10 }].map((o) => expect.objectContaining(o)));
-          if (!ev.matcher) expect(ours[0]).not.toHaveProperty('matcher');
-        }
-        expect(JSON.stringify(value.hooks.stop ?? []).includes(MARKER)).toBe(false);
-        expect(users(value)).toEqual(users(JSON.parse(before)));
-        expect(mergeJson(after, cursor).outcome.status).toBe('unchanged');
-      }),
-      { numRuns },
-    );
-  }, timeout);
+    },
+    timeout,
+  );
 
-  test('comments anywhere between tokens survive merge and remove', () => {
-    fc.assert(
-      fc.property(
-        fc.dictionary(key, value, { minKeys: 1, maxKeys: 5 }),
-        fc.constantFrom(2, 4, '\t'),
-        fc.constantFrom('\n', '\r\n'),
-        fc.array(fc.constantFrom('none', 'line', 'block', 'both'), { minLength: 60, maxLength: 60 }),
-        fc.boolean(),
-        (obj, indent, eol, marks, trailingCommas) => {
-          // Pretty-printed JSON never has a token across lines, so every line start and end is between tokens.
-          const pretty = JSON.stringify(obj, null, indent).split('\n');
-          // JSONC style: a comma after every last member, when asked.
-          const lines = pretty.map((line, i) =>
-            trailingCommas && /^\s*[}\]]/.test(pretty[i + 1] ?? '') && !/[[{]$/.test(line) ? `${line},` : line,
-          );
-          const text = lines
-            .map((line, i) => {
-              const m = marks[i % marks.length];
-              const lead = /^\s*/.exec(line)![0];
-              const withBlock = m === 'block' || m === 'both' ? `${lead}/* b${i} */ ${line.slice(lead.length)}` : line;
-              return m === 'line' || m === 'both' ? `${withBlock} // c${i}` : withBlock;
-            })
-            .join(eol);
-          roundTrip(`// head${eol}${text}${eol}// foot${eol}`, claude, removeClaude, 'comma', true);
+  test(
+    'flat: upgrading a file with entries of ours anywhere: one per event, user entries untouched',
+    () => {
+      const oursFlat = fc.record(
+        {
+          command: fc.constantFrom(CURSOR_CMD, 'node .agents/hooks/loop-guard.mjs'),
+          matcher: fc.constantFrom('Shell', 'Bash'),
+          timeout: fc.constantFrom(5, 10),
         },
-      ),
-      { numRuns },
-    );
-  }, timeout);
+        { requiredKeys: ['command'] },
+      );
+      const userFlat = fc.nat(99).map((n) => ({ command: `user-${n}.sh` }));
+      const flatEvents = fc.dictionary(
+        fc.constantFrom('preToolUse', 'beforeSubmitPrompt', 'stop'),
+        fc.array(fc.oneof(oursFlat, userFlat), { maxLength: 4 }),
+      );
+      const users = (v: unknown): string[] =>
+        Object.entries((v as { hooks: Record<string, Array<{ command: string }>> }).hooks).flatMap(([ev, arr]) =>
+          arr.filter((e) => !e.command.includes(MARKER)).map((e) => `${ev}|${JSON.stringify(e)}`),
+        );
+      fc.assert(
+        fc.property(flatEvents, (hooks) => {
+          const before = JSON.stringify({ version: 1, hooks }, null, 2);
+          const r = mergeJson(before, cursor);
+          expect(r.outcome.status).not.toBe('conflict');
+          const after = r.outcome.status === 'changed' ? r.outcome.text : before;
+          const value = plain(after) as { hooks: Record<string, Array<{ command: string }>> };
+          for (const ev of flat.events) {
+            const ours = value.hooks[ev.event]!.filter((e) => e.command.includes(MARKER));
+            expect(ours).toEqual(
+              [
+                ev.matcher
+                  ? { command: CURSOR_CMD, matcher: ev.matcher, timeout: 10 }
+                  : { command: CURSOR_CMD, timeout: 10 },
+              ].map((o) => expect.objectContaining(o)),
+            );
+            if (!ev.matcher) expect(ours[0]).not.toHaveProperty('matcher');
+          }
+          expect(JSON.stringify(value.hooks.stop ?? []).includes(MARKER)).toBe(false);
+          expect(users(value)).toEqual(users(JSON.parse(before)));
+          expect(mergeJson(after, cursor).outcome.status).toBe('unchanged');
+        }),
+        { numRuns },
+      );
+    },
+    timeout,
+  );
+
+  test(
+    'comments anywhere between tokens survive merge and remove',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.dictionary(key, value, { minKeys: 1, maxKeys: 5 }),
+          fc.constantFrom(2, 4, '\t'),
+          fc.constantFrom('\n', '\r\n'),
+          fc.array(fc.constantFrom('none', 'line', 'block', 'both'), { minLength: 60, maxLength: 60 }),
+          fc.boolean(),
+          (obj, indent, eol, marks, trailingCommas) => {
+            // Pretty-printed JSON never has a token across lines, so every line start and end is between tokens.
+            const pretty = JSON.stringify(obj, null, indent).split('\n');
+            // JSONC style: a comma after every last member, when asked.
+            const lines = pretty.map((line, i) =>
+              trailingCommas && /^\s*[}\]]/.test(pretty[i + 1] ?? '') && !/[[{]$/.test(line) ? `${line},` : line,
+            );
+            const text = lines
+              .map((line, i) => {
+                const m = marks[i % marks.length];
+                const lead = /^\s*/.exec(line)![0];
+                const withBlock =
+                  m === 'block' || m === 'both' ? `${lead}/* b${i} */ ${line.slice(lead.length)}` : line;
+                return m === 'line' || m === 'both' ? `${withBlock} // c${i}` : withBlock;
+              })
+              .join(eol);
+            roundTrip(`// head${eol}${text}${eol}// foot${eol}`, claude, removeClaude, 'comma', true);
+          },
+        ),
+        { numRuns },
+      );
+    },
+    timeout,
+  );
 });

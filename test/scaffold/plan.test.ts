@@ -21,7 +21,16 @@ const assets: Assets = {
 
 function input(over: Omit<Partial<PlanInput>, 'files'> & { files?: Record<string, string | null> }): PlanInput {
   const { files = {}, ...rest } = over;
-  return { mode: 'apply', tools: ['claude'], files: new Map(Object.entries(files)), manifest: null, version: VERSION, force: false, assets, ...rest };
+  return {
+    mode: 'apply',
+    tools: ['claude'],
+    files: new Map(Object.entries(files)),
+    manifest: null,
+    version: VERSION,
+    force: false,
+    assets,
+    ...rest,
+  };
 }
 
 const byPath = (changes: FileChange[]) => Object.fromEntries(changes.map((c) => [c.path, c]));
@@ -36,14 +45,29 @@ describe('buildPlan', () => {
   it('a blank repository with Claude Code: creates the guard, settings, CLAUDE.md import, AGENTS.md block and manifest', () => {
     const plan = buildPlan(input({}));
     const c = byPath(plan.changes);
-    expect(Object.keys(c).sort()).toEqual(['.agents/.gitignore', '.agents/hooks/loop-guard.cjs', '.agents/loop-guard.json', '.claude/settings.json', 'AGENTS.md', 'CLAUDE.md']);
+    expect(Object.keys(c).sort()).toEqual([
+      '.agents/.gitignore',
+      '.agents/hooks/loop-guard.cjs',
+      '.agents/loop-guard.json',
+      '.claude/settings.json',
+      'AGENTS.md',
+      'CLAUDE.md',
+    ]);
     expect(plan.changes.every((x) => x.action === 'create')).toBe(true);
     expect(c['.agents/hooks/loop-guard.cjs']).toMatchObject({ mode: 0o755, generated: true });
     expect(c['CLAUDE.md']!.after).toBe('@AGENTS.md\n');
     const settings = JSON.parse(c['.claude/settings.json']!.after!);
-    expect(Object.keys(settings.hooks)).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit']);
+    expect(Object.keys(settings.hooks)).toEqual([
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'UserPromptSubmit',
+    ]);
     expect(settings.env.GIT_PAGER).toBe('cat');
-    expect(plan.manifest.files['.claude/settings.json']).toMatchObject({ created: true, env: ['GIT_PAGER', 'PAGER', 'GIT_TERMINAL_PROMPT', 'GIT_EDITOR'] });
+    expect(plan.manifest.files['.claude/settings.json']).toMatchObject({
+      created: true,
+      env: ['GIT_PAGER', 'PAGER', 'GIT_TERMINAL_PROMPT', 'GIT_EDITOR'],
+    });
     expect(plan.manifest.files['CLAUDE.md']).toMatchObject({ created: true, importAdded: true });
   });
 

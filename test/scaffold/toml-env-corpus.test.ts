@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { mergeCodexEnv, removeCodexEnv } from '../../src/scaffold/intents/toml-env.ts';
 
 const dir = fileURLToPath(new URL('../fixtures/corpus/codex-config/', import.meta.url));
-const files = readdirSync(dir).filter((f) => f.endsWith('.toml')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.toml'))
+  .sort();
 const values = { GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true' };
 
 type Variant = { name: string; of: (text: string) => string };
@@ -68,7 +70,10 @@ describe.each(files)('%s', (file) => {
     const removedLines = diffLines(before.replace(/\r\n/g, '\n'), after.replace(/\r\n/g, '\n'))
       .filter((p) => p.removed)
       .flatMap((p) => p.value.split('\n').filter(Boolean));
-    const lastLine = before.replace(/(\r?\n)+$/, '').split(/\r?\n/).pop();
+    const lastLine = before
+      .replace(/(\r?\n)+$/, '')
+      .split(/\r?\n/)
+      .pop();
     // A file without a final newline gets one on its old last line, which the line diff shows as a change.
     expect(removedLines.filter((l) => !/^\s*set\s*=\s*\{/.test(l) && l !== lastLine)).toEqual([]);
 

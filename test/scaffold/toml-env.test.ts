@@ -106,7 +106,8 @@ const cases: Array<{ name: string; before: string; after: string; created: boole
   {
     name: '3: keep compact spacing',
     before: '[shell_environment_policy]\nset={A="1"}\n',
-    after: '[shell_environment_policy]\nset={A="1", GIT_PAGER="cat", PAGER="cat", GIT_TERMINAL_PROMPT="0", GIT_EDITOR="true"}\n',
+    after:
+      '[shell_environment_policy]\nset={A="1", GIT_PAGER="cat", PAGER="cat", GIT_TERMINAL_PROMPT="0", GIT_EDITOR="true"}\n',
     created: false,
   },
   {
@@ -124,20 +125,23 @@ const cases: Array<{ name: string; before: string; after: string; created: boole
   // Shape 4: [shell_environment_policy.set] table → lines after its last key line.
   {
     name: '4: adjacent set table',
-    before: '[shell_environment_policy]\ninherit = "core"\n\n[shell_environment_policy.set]\nA = "1" # a\n\n# next\n[tui]\n',
+    before:
+      '[shell_environment_policy]\ninherit = "core"\n\n[shell_environment_policy.set]\nA = "1" # a\n\n# next\n[tui]\n',
     after: `[shell_environment_policy]\ninherit = "core"\n\n[shell_environment_policy.set]\nA = "1" # a\n${OUR_LINES}\n# next\n[tui]\n`,
     created: false,
   },
   {
     name: '4: non-adjacent set table (LIFEAI shape)',
-    before: '[shell_environment_policy]\ninherit = "all"\n\n[features]\ngoals = true\n\n[shell_environment_policy.set]\nP = "C:\\\\x"\n\n[windows]\nsandbox = "elevated"\n',
+    before:
+      '[shell_environment_policy]\ninherit = "all"\n\n[features]\ngoals = true\n\n[shell_environment_policy.set]\nP = "C:\\\\x"\n\n[windows]\nsandbox = "elevated"\n',
     after: `[shell_environment_policy]\ninherit = "all"\n\n[features]\ngoals = true\n\n[shell_environment_policy.set]\nP = "C:\\\\x"\n${OUR_LINES}\n[windows]\nsandbox = "elevated"\n`,
     created: false,
   },
   {
     name: '4: set table only, indented, no final newline',
     before: '[shell_environment_policy.set]\n    A="1"',
-    after: '[shell_environment_policy.set]\n    A="1"\n    GIT_PAGER="cat"\n    PAGER="cat"\n    GIT_TERMINAL_PROMPT="0"\n    GIT_EDITOR="true"',
+    after:
+      '[shell_environment_policy.set]\n    A="1"\n    GIT_PAGER="cat"\n    PAGER="cat"\n    GIT_TERMINAL_PROMPT="0"\n    GIT_EDITOR="true"',
     created: false,
   },
   {
@@ -374,7 +378,8 @@ describe('removeCodexEnv', () => {
   });
 
   it('removes from the middle and the front of an inline table', () => {
-    const text = '[shell_environment_policy]\nset = { GIT_PAGER = "cat", A = "1", PAGER = "cat", B = "2", GIT_EDITOR = "true" }\n';
+    const text =
+      '[shell_environment_policy]\nset = { GIT_PAGER = "cat", A = "1", PAGER = "cat", B = "2", GIT_EDITOR = "true" }\n';
     expect(textOf(removeCodexEnv(text, { values, createdTable: false }))).toBe(
       '[shell_environment_policy]\nset = { A = "1", B = "2" }\n',
     );
@@ -410,13 +415,25 @@ describe('removeCodexEnv', () => {
 
 describe('odd but valid files: a correct edit or a conflict, never broken text', () => {
   it.each([
-    ['date-time with a space before the insertion point', '[shell_environment_policy]\nwhen = 1979-05-27 07:32:00Z # d\n'],
+    [
+      'date-time with a space before the insertion point',
+      '[shell_environment_policy]\nwhen = 1979-05-27 07:32:00Z # d\n',
+    ],
     ['escaped quotes in keys and strings', '[shell_environment_policy.set]\n"a\\"b" = "x\\"y # not a comment"\n'],
-    ['literal multi-line string ending in quotes', "[shell_environment_policy]\nx = \'\'\'a\n[b]\'\'\'\'\'\n"],
-    ['array of inline tables over lines with comments', '[shell_environment_policy]\nfilters = [\n  { a = 1 }, # one\n  { b = "]" },\n]\n'],
-    ['header with a trailing comment', '[shell_environment_policy] # env\n[shell_environment_policy.set] # ours go here\n'],
+    ['literal multi-line string ending in quotes', "[shell_environment_policy]\nx = '''a\n[b]'''''\n"],
+    [
+      'array of inline tables over lines with comments',
+      '[shell_environment_policy]\nfilters = [\n  { a = 1 }, # one\n  { b = "]" },\n]\n',
+    ],
+    [
+      'header with a trailing comment',
+      '[shell_environment_policy] # env\n[shell_environment_policy.set] # ours go here\n',
+    ],
     ['a sub-table of set without a set header', '[shell_environment_policy.set.NESTED]\ny = "1"\n'],
-    ['policy table plus a sub-table of set', '[shell_environment_policy]\ninherit = "core"\n[shell_environment_policy.set.NESTED]\ny = "1"\n'],
+    [
+      'policy table plus a sub-table of set',
+      '[shell_environment_policy]\ninherit = "core"\n[shell_environment_policy.set.NESTED]\ny = "1"\n',
+    ],
   ])('%s', (_name, before) => {
     const r = merge(before);
     if (r.outcome.status === 'conflict') {
@@ -454,7 +471,7 @@ describe('generated files (fast-check)', () => {
     'GIT_PAGER = "less"\n',
     'PAGER = "cat"\n',
     'x = [\n  1, # c\n]\n',
-    "[projects.'K:\\']\ntrust = \"t\"\n",
+    '[projects.\'K:\\\']\ntrust = "t"\n',
     '[plugins."a.b@c"] # why\n',
   ];
 

@@ -21,7 +21,8 @@ export function createClaudeParser(): RecordParser {
       const type = str(r.type);
       if (type === undefined) return false;
       // A sub-agent's file (<session>/subagents/agent-*.jsonl) is its own session, keyed as the guard keys it.
-      if (!info.id && typeof r.sessionId === 'string') info.id = typeof r.agentId === 'string' ? `${r.sessionId}/${r.agentId}` : r.sessionId;
+      if (!info.id && typeof r.sessionId === 'string')
+        info.id = typeof r.agentId === 'string' ? `${r.sessionId}/${r.agentId}` : r.sessionId;
       if (!info.cwd && typeof r.cwd === 'string') info.cwd = r.cwd;
       const at = timeOf(r.timestamp);
       const message = obj(r.message);
@@ -45,7 +46,7 @@ export function createClaudeParser(): RecordParser {
         const content = Array.isArray(message.content) ? message.content : [];
         for (const b of content) {
           const block = obj(b);
-          if (!block || block.type !== 'tool_use' || typeof block.id !== 'string') continue;
+          if (block?.type !== 'tool_use' || typeof block.id !== 'string') continue;
           const name = str(block.name) ?? '';
           const command = name === 'Bash' ? str(obj(block.input)?.command) : undefined;
           // A background start returns a task id, not the command's result.
@@ -65,13 +66,19 @@ export function createClaudeParser(): RecordParser {
         let results = 0;
         for (const b of content) {
           const block = obj(b);
-          if (!block || block.type !== 'tool_result') continue;
+          if (block?.type !== 'tool_result') continue;
           results++;
           const id = str(block.tool_use_id);
           const call = id ? calls.take(id) : undefined;
           if (!call) continue;
           if (call.command === undefined) {
-            emit({ kind: 'tool', name: call.name, edit: EDIT_TOOL_NAMES.has(call.name), ...(at !== undefined ? { at } : {}), ...(id ? { callId: id } : {}) });
+            emit({
+              kind: 'tool',
+              name: call.name,
+              edit: EDIT_TOOL_NAMES.has(call.name),
+              ...(at !== undefined ? { at } : {}),
+              ...(id ? { callId: id } : {}),
+            });
             continue;
           }
           const text = textOf(block.content);

@@ -26,12 +26,25 @@ export function createClineParser(): RecordParser {
     const blocks = Array.isArray(m.content) ? (m.content.map(obj).filter(Boolean) as Obj[]) : [];
     if (m.role === 'assistant') {
       const metrics = obj(m.metrics);
-      if (metrics) emit({ kind: 'usage', ...when, tokens: { input: num(metrics.inputTokens), cacheRead: num(metrics.cacheReadTokens), cacheWrite: num(metrics.cacheWriteTokens), output: num(metrics.outputTokens) } });
+      if (metrics)
+        emit({
+          kind: 'usage',
+          ...when,
+          tokens: {
+            input: num(metrics.inputTokens),
+            cacheRead: num(metrics.cacheReadTokens),
+            cacheWrite: num(metrics.cacheWriteTokens),
+            output: num(metrics.outputTokens),
+          },
+        });
       for (const b of blocks) {
         const id = str(b.id);
         if (b.type !== 'tool_use' || !id) continue;
         const list = obj(b.input)?.commands;
-        calls.set(id, { name: str(b.name) ?? '', commands: Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string') : [] });
+        calls.set(id, {
+          name: str(b.name) ?? '',
+          commands: Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string') : [],
+        });
       }
       return;
     }
@@ -42,7 +55,13 @@ export function createClineParser(): RecordParser {
       const call = b.type === 'tool_result' && id ? calls.take(id) : undefined;
       if (!call || !id) continue;
       if (call.name !== 'run_commands') {
-        emit({ kind: 'tool', name: call.name, edit: CLINE_EDIT_TOOLS.has(call.name) || EDIT_TOOL_NAMES.has(call.name), ...when, callId: id });
+        emit({
+          kind: 'tool',
+          name: call.name,
+          edit: CLINE_EDIT_TOOLS.has(call.name) || EDIT_TOOL_NAMES.has(call.name),
+          ...when,
+          callId: id,
+        });
         continue;
       }
       // One result per command, in order; a call that failed as a whole (bad arguments) ran nothing.
@@ -50,7 +69,13 @@ export function createClineParser(): RecordParser {
       items.forEach((item, i) => {
         const command = str(item.query) ?? call.commands[i];
         if (command === undefined) return;
-        emit({ kind: 'shell', command, ...clineShellResult(item), ...when, callId: items.length > 1 ? `${id}#${i}` : id });
+        emit({
+          kind: 'shell',
+          command,
+          ...clineShellResult(item),
+          ...when,
+          callId: items.length > 1 ? `${id}#${i}` : id,
+        });
       });
     }
   };

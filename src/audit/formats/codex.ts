@@ -11,7 +11,8 @@ function commandText(v: unknown): string | undefined {
   if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return undefined;
   const argv = v as string[];
   // ["bash", "-lc", "<script>"] is how Codex runs a shell line; the script is what the model wrote.
-  if (argv.length === 3 && /(^|\/)(ba|z|)sh$/.test(argv[0] as string) && /^-l?c$/.test(argv[1] as string)) return argv[2];
+  if (argv.length === 3 && /(^|\/)(ba|z|)sh$/.test(argv[0] as string) && /^-l?c$/.test(argv[1] as string))
+    return argv[2];
   return argv.join(' ');
 }
 
@@ -29,7 +30,7 @@ function parseArgs(raw: unknown): Obj {
  * header ("Chunk ID: …", "Wall time: …", "Process exited with code N", "Output:") before the output.
  */
 export function codexOutput(raw: unknown): { output: string; exitCode?: number } {
-  const text = typeof raw === 'string' ? raw : str(obj(raw)?.content) ?? '';
+  const text = typeof raw === 'string' ? raw : (str(obj(raw)?.content) ?? '');
   if (text.startsWith('{')) {
     try {
       const o = obj(JSON.parse(text));
@@ -41,7 +42,10 @@ export function codexOutput(raw: unknown): { output: string; exitCode?: number }
       // plain text that happens to start with a brace
     }
   }
-  const head = /^(?:(?:Chunk ID|Wall time|Original token count|Process exited with code|Exit code|Process running with session ID)[^\n]*\n)+Output:\n?/.exec(text);
+  const head =
+    /^(?:(?:Chunk ID|Wall time|Original token count|Process exited with code|Exit code|Process running with session ID)[^\n]*\n)+Output:\n?/.exec(
+      text,
+    );
   if (!head) return { output: text };
   const code = /(?:Process exited with code|Exit code:?) (-?\d+)/.exec(head[0]);
   const output = text.slice(head[0].length);
@@ -76,21 +80,38 @@ export function createCodexParser(): RecordParser {
           const id = str(p.call_id) ?? str(p.id);
           if (!id) return true;
           const name = str(p.name) ?? (ptype === 'local_shell_call' ? 'local_shell' : '');
-          const args = ptype === 'local_shell_call' ? obj(p.action) ?? {} : parseArgs(p.arguments ?? p.input);
+          const args = ptype === 'local_shell_call' ? (obj(p.action) ?? {}) : parseArgs(p.arguments ?? p.input);
           const command = SHELL_TOOLS.has(name) ? commandText(args.command ?? args.cmd) : undefined;
           calls.set(id, command !== undefined ? { name, command } : { name });
           return true;
         }
-        if (ptype === 'function_call_output' || ptype === 'custom_tool_call_output' || ptype === 'local_shell_call_output') {
+        if (
+          ptype === 'function_call_output' ||
+          ptype === 'custom_tool_call_output' ||
+          ptype === 'local_shell_call_output'
+        ) {
           const id = str(p.call_id);
           const call = id ? calls.take(id) : undefined;
           if (!call || call.done) return true;
           if (call.command === undefined) {
-            emit({ kind: 'tool', name: call.name, edit: EDIT_TOOL_NAMES.has(call.name), ...when, ...(id ? { callId: id } : {}) });
+            emit({
+              kind: 'tool',
+              name: call.name,
+              edit: EDIT_TOOL_NAMES.has(call.name),
+              ...when,
+              ...(id ? { callId: id } : {}),
+            });
             return true;
           }
           const { output, exitCode } = codexOutput(p.output);
-          emit({ kind: 'shell', command: call.command, output, ...(exitCode !== undefined ? { exitCode } : {}), ...when, ...(id ? { callId: id } : {}) });
+          emit({
+            kind: 'shell',
+            command: call.command,
+            output,
+            ...(exitCode !== undefined ? { exitCode } : {}),
+            ...when,
+            ...(id ? { callId: id } : {}),
+          });
           return true;
         }
         return true;
@@ -104,7 +125,12 @@ export function createCodexParser(): RecordParser {
           emit({
             kind: 'usage',
             ...when,
-            tokens: { input: Math.max(0, num(last.input_tokens) - cached), cacheRead: cached, cacheWrite: num(last.cache_write_input_tokens), output: num(last.output_tokens) },
+            tokens: {
+              input: Math.max(0, num(last.input_tokens) - cached),
+              cacheRead: cached,
+              cacheWrite: num(last.cache_write_input_tokens),
+              output: num(last.output_tokens),
+            },
           });
           return true;
         }
@@ -125,7 +151,14 @@ export function createCodexParser(): RecordParser {
           const out = str(item.aggregated_output) ?? [str(item.stdout), str(item.stderr)].filter(Boolean).join('\n');
           const code = item.exit_code;
           call.done = true;
-          emit({ kind: 'shell', command: call.command, output: out, ...(typeof code === 'number' ? { exitCode: code } : {}), ...when, ...(id ? { callId: id } : {}) });
+          emit({
+            kind: 'shell',
+            command: call.command,
+            output: out,
+            ...(typeof code === 'number' ? { exitCode: code } : {}),
+            ...when,
+            ...(id ? { callId: id } : {}),
+          });
           return true;
         }
         return true;

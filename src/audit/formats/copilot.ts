@@ -33,7 +33,16 @@ export function createCopilotParser(): RecordParser {
         if (u) {
           const input = num(u.inputTokens);
           const cached = num(u.cacheReadTokens);
-          emit({ kind: 'usage', ...when, tokens: { input: cached <= input ? input - cached : input, cacheRead: cached, cacheWrite: num(u.cacheWriteTokens), output: num(u.outputTokens) } });
+          emit({
+            kind: 'usage',
+            ...when,
+            tokens: {
+              input: cached <= input ? input - cached : input,
+              cacheRead: cached,
+              cacheWrite: num(u.cacheWriteTokens),
+              output: num(u.outputTokens),
+            },
+          });
         }
       } else if (type === 'tool.execution_start') {
         const id = str(d.toolCallId);
@@ -45,14 +54,27 @@ export function createCopilotParser(): RecordParser {
         const call = id ? calls.take(id) : undefined;
         if (!call) return true;
         if (call.command === undefined) {
-          emit({ kind: 'tool', name: call.name, edit: EDIT_TOOL_NAMES.has(call.name), ...when, ...(id ? { callId: id } : {}) });
+          emit({
+            kind: 'tool',
+            name: call.name,
+            edit: EDIT_TOOL_NAMES.has(call.name),
+            ...when,
+            ...(id ? { callId: id } : {}),
+          });
           return true;
         }
         const text = textOf(obj(d.result)?.content) || str(obj(d.error)?.message) || '';
         const parsed = copilotShellResult(text);
         const shellExit = obj(d.shellExecution)?.exitCode;
         const exitCode = typeof shellExit === 'number' ? shellExit : parsed.exitCode;
-        emit({ kind: 'shell', command: call.command, output: parsed.output, ...(exitCode !== undefined ? { exitCode } : {}), ...when, ...(id ? { callId: id } : {}) });
+        emit({
+          kind: 'shell',
+          command: call.command,
+          output: parsed.output,
+          ...(exitCode !== undefined ? { exitCode } : {}),
+          ...when,
+          ...(id ? { callId: id } : {}),
+        });
       }
       return true;
     },

@@ -3,7 +3,7 @@
 // with `messages`). Shell calls are `run_shell_command` with the result inside the call. Shapes:
 // test/fixtures/transcripts/gemini (captured from the real Gemini CLI).
 import { EDIT_TOOL_NAMES, num, obj, str, timeOf, type AuditEvent, type Obj, type SessionInfo } from '../events.ts';
-import { type RecordParser } from './types.ts';
+import type { RecordParser } from './types.ts';
 
 /** The shell tool's model-facing text: "Output: …", "Exit Code: N", "Process Group PGID: N" (a new pid every run). */
 export function geminiShellResult(text: string): { output: string; exitCode?: number } {
@@ -13,7 +13,9 @@ export function geminiShellResult(text: string): { output: string; exitCode?: nu
     exitCode = Number(code);
     return '';
   });
-  t = t.replace(/^(?:Process Group PGID|Background PIDs|Directory|Command|Signal): [^\n]*$/gm, '').replace(/^Output: ?/m, '');
+  t = t
+    .replace(/^(?:Process Group PGID|Background PIDs|Directory|Command|Signal): [^\n]*$/gm, '')
+    .replace(/^Output: ?/m, '');
   const output = t.replace(/\n+$/, '');
   return exitCode !== undefined ? { output, exitCode } : { output };
 }
@@ -43,7 +45,9 @@ export function createGeminiParser(): RecordParser {
   const findCwd = (content: unknown) => {
     if (info.cwd || !Array.isArray(content)) return;
     const text = content.map((c) => str(obj(c)?.text) ?? '').join('\n');
-    const m = /Workspace Directories:\*{0,2}\n\s*- ([^\n]+)/.exec(text) ?? /currently working in the directory: ([^\n]+)/.exec(text);
+    const m =
+      /Workspace Directories:\*{0,2}\n\s*- ([^\n]+)/.exec(text) ??
+      /currently working in the directory: ([^\n]+)/.exec(text);
     if (m) info.cwd = (m[1] as string).trim();
   };
 
@@ -71,7 +75,11 @@ export function createGeminiParser(): RecordParser {
         const content = Array.isArray(r.content) ? r.content : [];
         // Tool results are echoed back as user records; only text from the person starts a turn.
         findCwd(content);
-        const fromPerson = typeof r.content === 'string' || content.some((c) => typeof obj(c)?.text === 'string' && !String(obj(c)?.text).startsWith('<session_context>'));
+        const fromPerson =
+          typeof r.content === 'string' ||
+          content.some(
+            (c) => typeof obj(c)?.text === 'string' && !String(obj(c)?.text).startsWith('<session_context>'),
+          );
         if (fromPerson) emit({ kind: 'user', ...when });
         return true;
       }
@@ -80,7 +88,16 @@ export function createGeminiParser(): RecordParser {
         if (tokens && id && !usageSeen.has(id)) {
           remember(usageSeen, id);
           const cached = num(tokens.cached);
-          emit({ kind: 'usage', ...when, tokens: { input: Math.max(0, num(tokens.input) - cached), cacheRead: cached, cacheWrite: 0, output: num(tokens.output) + num(tokens.thoughts) } });
+          emit({
+            kind: 'usage',
+            ...when,
+            tokens: {
+              input: Math.max(0, num(tokens.input) - cached),
+              cacheRead: cached,
+              cacheWrite: 0,
+              output: num(tokens.output) + num(tokens.thoughts),
+            },
+          });
         }
         for (const c of Array.isArray(r.toolCalls) ? r.toolCalls : []) {
           const call = obj(c);
@@ -97,7 +114,14 @@ export function createGeminiParser(): RecordParser {
           }
           const { output, exitCode } = geminiShellResult(responseText(call.result));
           // A result without "Exit Code" is a success the way the shell tool reports it.
-          emit({ kind: 'shell', command, output, exitCode: exitCode ?? (call.status === 'success' ? 0 : undefined), ...t, callId } as AuditEvent);
+          emit({
+            kind: 'shell',
+            command,
+            output,
+            exitCode: exitCode ?? (call.status === 'success' ? 0 : undefined),
+            ...t,
+            callId,
+          } as AuditEvent);
         }
         return true;
       }

@@ -4,14 +4,35 @@
 import { EDIT_TOOL_NAMES, num, obj, str, type AuditEvent, type Obj } from '../events.ts';
 
 /** One part row's data as events. `userMessage` says whether the part belongs to a message the person wrote. */
-export function openCodePartEvents(data: Obj, userMessage: boolean, firstOfMessage: boolean, createdAt: number | undefined): AuditEvent[] {
+export function openCodePartEvents(
+  data: Obj,
+  userMessage: boolean,
+  firstOfMessage: boolean,
+  createdAt: number | undefined,
+): AuditEvent[] {
   const type = str(data.type);
   const when = createdAt !== undefined ? { at: createdAt } : {};
-  if (userMessage) return firstOfMessage && type === 'text' && data.synthetic !== true ? [{ kind: 'user', ...when }] : [];
+  if (userMessage)
+    return firstOfMessage && type === 'text' && data.synthetic !== true ? [{ kind: 'user', ...when }] : [];
   if (type === 'step-finish') {
     const t = obj(data.tokens);
     const cache = obj(t?.cache);
-    return [{ kind: 'usage', ...when, ...(t ? { tokens: { input: num(t.input), cacheRead: num(cache?.read), cacheWrite: num(cache?.write), output: num(t.output) + num(t.reasoning) } } : {}) }];
+    return [
+      {
+        kind: 'usage',
+        ...when,
+        ...(t
+          ? {
+              tokens: {
+                input: num(t.input),
+                cacheRead: num(cache?.read),
+                cacheWrite: num(cache?.write),
+                output: num(t.output) + num(t.reasoning),
+              },
+            }
+          : {}),
+      },
+    ];
   }
   if (type !== 'tool') return [];
   const state = obj(data.state);

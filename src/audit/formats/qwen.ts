@@ -49,7 +49,16 @@ export function createQwenParser(): RecordParser {
         const u = obj(r.usageMetadata);
         if (u) {
           const cached = num(u.cachedContentTokenCount);
-          emit({ kind: 'usage', ...when, tokens: { input: Math.max(0, num(u.promptTokenCount) - cached), cacheRead: cached, cacheWrite: 0, output: num(u.candidatesTokenCount) + num(u.thoughtsTokenCount) } });
+          emit({
+            kind: 'usage',
+            ...when,
+            tokens: {
+              input: Math.max(0, num(u.promptTokenCount) - cached),
+              cacheRead: cached,
+              cacheWrite: 0,
+              output: num(u.candidatesTokenCount) + num(u.thoughtsTokenCount),
+            },
+          });
         }
         for (const p of partsOf(r)) {
           const call = obj(p.functionCall);
@@ -73,7 +82,14 @@ export function createQwenParser(): RecordParser {
           }
           const text = str(obj(resp.response)?.output) ?? str(obj(resp.response)?.error) ?? '';
           const { output, exitCode } = qwenShellResult(text);
-          emit({ kind: 'shell', command: call.command, output, ...(exitCode !== undefined ? { exitCode } : {}), ...when, callId: id });
+          emit({
+            kind: 'shell',
+            command: call.command,
+            output,
+            ...(exitCode !== undefined ? { exitCode } : {}),
+            ...when,
+            callId: id,
+          });
         }
         return true;
       }

@@ -34,7 +34,12 @@ export function textOf(content: unknown): string {
   if (Array.isArray(content)) {
     let out = '';
     for (const b of content) {
-      const t = typeof b === 'string' ? b : b && typeof b === 'object' && typeof (b as Obj).text === 'string' ? ((b as Obj).text as string) : '';
+      const t =
+        typeof b === 'string'
+          ? b
+          : b && typeof b === 'object' && typeof (b as Obj).text === 'string'
+            ? ((b as Obj).text as string)
+            : '';
       if (t) out = out ? `${out}\n${t}` : t;
     }
     return out;

@@ -21,7 +21,11 @@ export function splitExitCode(error: string): { exitCode?: number; output: strin
 }
 
 /** Claude Code waits for every foreground command, and has its own background option. */
-export const claudeFacts: GuardToolFacts = { longRunsReturn: false, backgroundOption: "the Bash tool's run_in_background", blockSaysThisCommand: false };
+export const claudeFacts: GuardToolFacts = {
+  longRunsReturn: false,
+  backgroundOption: "the Bash tool's run_in_background",
+  blockSaysThisCommand: false,
+};
 
 export function parseClaude(p: Payload): ParsedHook {
   const eventName = str(p.hook_event_name) ?? '';
@@ -49,7 +53,8 @@ export function parseClaude(p: Payload): ParsedHook {
   if (eventName === 'PostToolUse') {
     const response = obj(p.tool_response);
     // A background start returns only a task id, which says nothing about the command's result.
-    if (background || response?.backgroundTaskId !== undefined || response?.interrupted === true) return { ...base, event: null };
+    if (background || response?.backgroundTaskId !== undefined || response?.interrupted === true)
+      return { ...base, event: null };
     const stdout = str(response?.stdout) ?? '';
     const stderr = str(response?.stderr) ?? '';
     const saved = str(response?.persistedOutputPath);
@@ -64,7 +69,13 @@ export function parseClaude(p: Payload): ParsedHook {
     const { exitCode, output } = splitExitCode(str(p.error) ?? '');
     return {
       ...base,
-      event: { kind: 'post', command, output, ...(exitCode !== undefined ? { exitCode } : {}), ...(callId ? { callId } : {}) },
+      event: {
+        kind: 'post',
+        command,
+        output,
+        ...(exitCode !== undefined ? { exitCode } : {}),
+        ...(callId ? { callId } : {}),
+      },
     };
   }
   return { ...base, event: null };
@@ -78,12 +89,20 @@ export function renderClaude(eventName: string, decision: Decision): string {
     return JSON.stringify({
       continue: false,
       stopReason: decision.stopReason,
-      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: decision.message },
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: decision.message,
+      },
     });
   }
   if (decision.action === 'deny' && eventName === 'PreToolUse') {
     return JSON.stringify({
-      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: decision.message },
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: decision.message,
+      },
     });
   }
   if (decision.action === 'warn' && (eventName === 'PostToolUse' || eventName === 'PostToolUseFailure')) {

@@ -71,7 +71,10 @@ export function isUserTurn(snapshot: unknown): boolean {
 export type BeforeToolAnswer = { skip: true; reason: string } | { stop: true; skip: true; reason: string } | undefined;
 
 /** The three hooks, over a session store; exported apart from the plugin object so tests can give them a fresh memory. */
-export function clineHooks(env: Record<string, string | undefined> = process.env, cwd: () => string = () => process.cwd()) {
+export function clineHooks(
+  env: Record<string, string | undefined> = process.env,
+  cwd: () => string = () => process.cwd(),
+) {
   const settings = readSettings(env);
   const sessions = new Map<string, SessionState>();
   const store = (id: string): SessionStore => ({
@@ -87,7 +90,8 @@ export function clineHooks(env: Record<string, string | undefined> = process.env
   // The plugin process runs in the session's working directory; the tree is looked at only when a result repeats.
   const run = (event: GuardEvent, session: string): Decision =>
     decide(event, settings, clineFacts, store(session), (skip) => treeFingerprint(cwd(), skip));
-  const log = (command: string, decision: Decision) => recordDecision(env as NodeJS.ProcessEnv, 'cline', command, decision, cwd);
+  const log = (command: string, decision: Decision) =>
+    recordDecision(env as NodeJS.ProcessEnv, 'cline', command, decision, cwd);
 
   return {
     beforeRun(ctx: Payload): undefined {
@@ -108,17 +112,28 @@ export function clineHooks(env: Record<string, string | undefined> = process.env
         // Each command of the list is judged; Cline can skip only the whole call, so one refusal skips it all.
         const refused: Array<{ command: string; decision: Decision & { action: 'deny' | 'handoff' } }> = [];
         commands.forEach((command, i) => {
-          const decision = run({ kind: 'pre', command, background: false, ...(callId ? { callId: `${callId}#${i}` } : {}) }, session);
+          const decision = run(
+            { kind: 'pre', command, background: false, ...(callId ? { callId: `${callId}#${i}` } : {}) },
+            session,
+          );
           if (decision.action === 'deny' || decision.action === 'handoff') refused.push({ command, decision });
         });
         if (refused.length === 0) return undefined;
         const others = commands.length - refused.length;
-        const reason = refused.map((r) => r.decision.message).join('\n\n') +
-          (others > 0 ? `\n\n(The other ${others === 1 ? 'command' : `${others} commands`} of this call did not run either: run ${others === 1 ? 'it' : 'them'} in a call of ${others === 1 ? 'its' : 'their'} own.)` : '');
+        const reason =
+          refused.map((r) => r.decision.message).join('\n\n') +
+          (others > 0
+            ? `\n\n(The other ${others === 1 ? 'command' : `${others} commands`} of this call did not run either: run ${others === 1 ? 'it' : 'them'} in a call of ${others === 1 ? 'its' : 'their'} own.)`
+            : '');
         for (const r of refused) log(r.command, r.decision);
         const handoff = refused.find((r) => r.decision.action === 'handoff');
         if (handoff && handoff.decision.action === 'handoff') {
-          if (!handoff.decision.again) writeHandoff(cwd(), { at: new Date().toISOString(), tool: 'cline', session, ...handoff.decision.note }, env);
+          if (!handoff.decision.again)
+            writeHandoff(
+              cwd(),
+              { at: new Date().toISOString(), tool: 'cline', session, ...handoff.decision.note },
+              env,
+            );
           // stop ends the run (the command does not run, `cline` exits 0); the reason goes to Cline's log only.
           return { stop: true, skip: true, reason };
         }
@@ -137,7 +152,8 @@ export function clineHooks(env: Record<string, string | undefined> = process.env
         if (tool !== undefined && CLINE_CHANGE_TOOLS.has(tool)) {
           // An edit that failed changed nothing: `isError`, or `output.success: false` (afterTool-editor.json shows a success).
           const result = obj(ctx.result);
-          if (result?.isError !== true && obj(result?.output)?.success !== false) run({ kind: 'change', by: 'edit', ...(callId ? { callId } : {}) }, session);
+          if (result?.isError !== true && obj(result?.output)?.success !== false)
+            run({ kind: 'change', by: 'edit', ...(callId ? { callId } : {}) }, session);
           return undefined;
         }
         if (tool !== CLINE_SHELL_TOOL) return undefined;

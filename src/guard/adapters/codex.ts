@@ -27,10 +27,12 @@ export function parseCodex(p: Payload): ParsedHook {
   const call = callId ? { callId } : {};
 
   if (eventName === 'UserPromptSubmit') return { ...base, event: { kind: 'userTurn', ...turn } };
-  if (eventName === 'PostToolUse' && CHANGE_TOOLS.has(str(p.tool_name) ?? '')) return { ...base, event: { kind: 'change', by: 'edit', ...call, ...turn } };
+  if (eventName === 'PostToolUse' && CHANGE_TOOLS.has(str(p.tool_name) ?? ''))
+    return { ...base, event: { kind: 'change', by: 'edit', ...call, ...turn } };
   if (str(p.tool_name) !== 'Bash' || command === undefined) return { ...base, event: null };
   // Codex exec sessions hand control back from long-running commands, so those never hang the agent.
-  if (eventName === 'PreToolUse') return { ...base, event: { kind: 'pre', command, background: true, ...call, ...turn } };
+  if (eventName === 'PreToolUse')
+    return { ...base, event: { kind: 'pre', command, background: true, ...call, ...turn } };
   if (eventName === 'PostToolUse') {
     return { ...base, event: { kind: 'post', command, ...codexOutput(p.tool_response), ...call, ...turn } };
   }
@@ -49,7 +51,9 @@ export function renderCodex(eventName: string, decision: Decision): string {
     });
   }
   if (decision.action === 'warn' && eventName === 'PostToolUse') {
-    return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: decision.message } });
+    return JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: decision.message },
+    });
   }
   return '';
 }

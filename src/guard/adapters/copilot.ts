@@ -32,7 +32,12 @@ export function parseCopilot(p: Payload): ParsedHook {
     const command = str(obj(p.toolInput)?.command) ?? str(obj(p.tool_input)?.command);
     const session = str(p.sessionId) ?? str(p.session_id) ?? '';
     const shell = (str(p.toolName) ?? str(p.tool_name) ?? '').toLowerCase() === 'bash';
-    return { ...base, session, eventName: 'PermissionRequest', event: shell && command !== undefined ? { kind: 'proceed', command } : null };
+    return {
+      ...base,
+      session,
+      eventName: 'PermissionRequest',
+      event: shell && command !== undefined ? { kind: 'proceed', command } : null,
+    };
   }
   const command = str(obj(p.tool_input)?.command);
   if (str(p.tool_name) !== 'Bash' || command === undefined) return { ...base, event: null };
@@ -54,9 +59,16 @@ export function renderCopilot(eventName: string, decision: Decision): string {
   if (decision.action === 'handoff' && eventName === 'PermissionRequest') return renderCopilotStop(decision.stopReason);
   if (decision.action === 'handoff' && !decision.again) return '';
   if ((decision.action === 'deny' || decision.action === 'handoff') && eventName === 'PreToolUse') {
-    return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: decision.message } });
+    return JSON.stringify({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: decision.message,
+      },
+    });
   }
-  if (decision.action === 'warn' && eventName === 'PostToolUse') return JSON.stringify({ additionalContext: decision.message });
+  if (decision.action === 'warn' && eventName === 'PostToolUse')
+    return JSON.stringify({ additionalContext: decision.message });
   return '';
 }
 

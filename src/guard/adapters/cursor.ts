@@ -70,6 +70,7 @@ export function renderCursor(eventName: string, decision: Decision): string {
     });
   }
   // postToolUseFailure has no output fields, so a warning there cannot reach the model.
-  if (decision.action === 'warn' && eventName === 'postToolUse') return JSON.stringify({ additional_context: decision.message });
+  if (decision.action === 'warn' && eventName === 'postToolUse')
+    return JSON.stringify({ additional_context: decision.message });
   return '{}';
 }

@@ -11,7 +11,9 @@ const SHELL_TOOL = 'run_shell_command';
  */
 export function geminiOutput(response: unknown): { output: string; exitCode?: number } {
   const r = obj(response);
-  const raw = r ? (str(r.llmContent) ?? str(r.returnDisplay) ?? JSON.stringify(r.llmContent ?? r)) : (str(response) ?? '');
+  const raw = r
+    ? (str(r.llmContent) ?? str(r.returnDisplay) ?? JSON.stringify(r.llmContent ?? r))
+    : (str(response) ?? '');
   const text = raw.replace(/^\s*<untrusted_context>\r?\n?/, '').replace(/\r?\n?<\/untrusted_context>\s*$/, '');
   let exitCode: number | undefined;
   let signalled = false;
@@ -33,7 +35,11 @@ export function geminiOutput(response: unknown): { output: string; exitCode?: nu
 }
 
 /** Gemini waits for every foreground command, and has its own background option. */
-export const geminiFacts: GuardToolFacts = { longRunsReturn: false, backgroundOption: "run_shell_command's is_background", blockSaysThisCommand: false };
+export const geminiFacts: GuardToolFacts = {
+  longRunsReturn: false,
+  backgroundOption: "run_shell_command's is_background",
+  blockSaysThisCommand: false,
+};
 
 export function parseGemini(p: Payload): ParsedHook {
   const eventName = str(p.hook_event_name) ?? '';
@@ -57,8 +63,15 @@ export function parseGemini(p: Payload): ParsedHook {
 export function renderGemini(eventName: string, decision: Decision): string {
   // The hand-off is the refusal plus continue:false, which ends the run at once (the deny keeps the command from running
   // even if the stop were ignored).
-  if (decision.action === 'handoff' && eventName === 'BeforeTool') return JSON.stringify({ decision: 'deny', reason: decision.message, continue: false, stopReason: decision.stopReason });
-  if (decision.action === 'deny' && eventName === 'BeforeTool') return JSON.stringify({ decision: 'deny', reason: decision.message });
+  if (decision.action === 'handoff' && eventName === 'BeforeTool')
+    return JSON.stringify({
+      decision: 'deny',
+      reason: decision.message,
+      continue: false,
+      stopReason: decision.stopReason,
+    });
+  if (decision.action === 'deny' && eventName === 'BeforeTool')
+    return JSON.stringify({ decision: 'deny', reason: decision.message });
   // Never exit 2 or "deny" on AfterTool: either replaces the tool output instead of adding to it.
   if (decision.action === 'warn' && eventName === 'AfterTool') {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: decision.message } });

@@ -11,7 +11,17 @@ import { parseQwen, qwenFacts, renderQwen } from './qwen.ts';
 export { formatFromArg, quietOutput } from './quiet.ts';
 
 /** Each tool's facts for the core, by tool (Kilo runs the OpenCode plugin: OpenCode's facts). */
-export const TOOL_FACTS: Readonly<Record<ToolName, GuardToolFacts>> = { claude: claudeFacts, codex: codexFacts, cursor: cursorFacts, opencode: opencodeFacts, gemini: geminiFacts, copilot: copilotFacts, qwen: qwenFacts, cline: clineFacts, kilo: opencodeFacts };
+export const TOOL_FACTS: Readonly<Record<ToolName, GuardToolFacts>> = {
+  claude: claudeFacts,
+  codex: codexFacts,
+  cursor: cursorFacts,
+  opencode: opencodeFacts,
+  gemini: geminiFacts,
+  copilot: copilotFacts,
+  qwen: qwenFacts,
+  cline: clineFacts,
+  kilo: opencodeFacts,
+};
 
 /** The facts the core uses: the session family's for the hang rules, the answer format's for how a block reads. */
 export function factsFor(parsed: ParsedHook): GuardToolFacts {
@@ -19,21 +29,41 @@ export function factsFor(parsed: ParsedHook): GuardToolFacts {
 }
 import { str, type OutputFormat, type ParsedHook, type Payload } from './types.ts';
 
-const CURSOR_EVENTS = new Set(['preToolUse', 'postToolUse', 'postToolUseFailure', 'beforeSubmitPrompt', 'afterFileEdit']);
+const CURSOR_EVENTS = new Set([
+  'preToolUse',
+  'postToolUse',
+  'postToolUseFailure',
+  'beforeSubmitPrompt',
+  'afterFileEdit',
+]);
 
 function looksLikeCursor(p: Payload): boolean {
-  return p.cursor_version !== undefined || p.conversation_id !== undefined || CURSOR_EVENTS.has(str(p.hook_event_name) ?? '');
+  return (
+    p.cursor_version !== undefined || p.conversation_id !== undefined || CURSOR_EVENTS.has(str(p.hook_event_name) ?? '')
+  );
 }
 
 /** The tool that sent this payload: the argument when valid, else sniffed from fields. */
 export function detectFormat(toolArg: string | undefined, p: Payload): OutputFormat {
   if (looksLikeCursor(p)) return 'cursor';
-  if (toolArg === 'claude' || toolArg === 'codex' || toolArg === 'cursor' || toolArg === 'gemini' || toolArg === 'copilot' || toolArg === 'qwen') return toolArg;
+  if (
+    toolArg === 'claude' ||
+    toolArg === 'codex' ||
+    toolArg === 'cursor' ||
+    toolArg === 'gemini' ||
+    toolArg === 'copilot' ||
+    toolArg === 'qwen'
+  )
+    return toolArg;
   if (p.turn_id !== undefined) return 'codex';
   return 'claude';
 }
 
-export function parseHook(toolArg: string | undefined, p: Payload, env: Record<string, string | undefined>): ParsedHook {
+export function parseHook(
+  toolArg: string | undefined,
+  p: Payload,
+  env: Record<string, string | undefined>,
+): ParsedHook {
   const format = detectFormat(toolArg, p);
   if (format === 'cursor') return parseCursor(p);
   if (format === 'codex') return parseCodex(p);
@@ -64,7 +94,11 @@ export function failOpenOutput(format: OutputFormat, eventName: string): string 
 }
 
 /** Where the agent works, for the hand-off note: Claude's project dir, Cursor's first workspace root, else the payload's cwd. */
-export function projectDirOf(format: OutputFormat, p: Payload, env: Record<string, string | undefined>): string | undefined {
+export function projectDirOf(
+  format: OutputFormat,
+  p: Payload,
+  env: Record<string, string | undefined>,
+): string | undefined {
   const roots = p.workspace_roots;
   const first = Array.isArray(roots) && typeof roots[0] === 'string' ? roots[0] : undefined;
   const claudeDir = format === 'claude' ? env.CLAUDE_PROJECT_DIR : undefined;

@@ -8,4 +8,11 @@ export const opencodeFacts: GuardToolFacts = { longRunsReturn: false, blockSaysT
  * Tools whose completion changes the workspace: edit/write (most models), apply_patch (gpt- models; captured), patch and
  * multiedit (other releases), task (a sub-agent that finished).
  */
-export const OPENCODE_CHANGE_TOOLS: ReadonlySet<string> = new Set(['edit', 'write', 'patch', 'apply_patch', 'multiedit', 'task']);
+export const OPENCODE_CHANGE_TOOLS: ReadonlySet<string> = new Set([
+  'edit',
+  'write',
+  'patch',
+  'apply_patch',
+  'multiedit',
+  'task',
+]);

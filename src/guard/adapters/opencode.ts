@@ -33,7 +33,12 @@ interface PluginCtx {
 export const LoopGuard = async (ctx?: unknown) => {
   const plugin = (obj(ctx) ?? {}) as PluginCtx;
   // The project directory OpenCode gives the plugin; the tree is looked at only when a result repeats.
-  const dir = typeof plugin.worktree === 'string' && plugin.worktree !== '/' ? plugin.worktree : typeof plugin.directory === 'string' ? plugin.directory : undefined;
+  const dir =
+    typeof plugin.worktree === 'string' && plugin.worktree !== '/'
+      ? plugin.worktree
+      : typeof plugin.directory === 'string'
+        ? plugin.directory
+        : undefined;
   const look = (skip: readonly string[]) => treeFingerprint(dir, skip);
   const settings = readSettings(process.env);
   const sessions = new Map<string, SessionState>();
@@ -52,7 +57,8 @@ export const LoopGuard = async (ctx?: unknown) => {
       return result;
     },
   });
-  const run = (event: GuardEvent, sessionID: unknown) => decide(event, settings, opencodeFacts, store(String(sessionID ?? '')), look);
+  const run = (event: GuardEvent, sessionID: unknown) =>
+    decide(event, settings, opencodeFacts, store(String(sessionID ?? '')), look);
 
   return {
     // Every shell command OpenCode runs gets the non-interactive environment.
@@ -60,19 +66,30 @@ export const LoopGuard = async (ctx?: unknown) => {
       if (output && typeof output === 'object') output.env = { ...(output.env ?? {}), ...AGENT_ENV };
     },
 
-    'tool.execute.before': async (input: { tool?: string; sessionID?: string; callID?: string }, output: { args?: unknown }) => {
+    'tool.execute.before': async (
+      input: { tool?: string; sessionID?: string; callID?: string },
+      output: { args?: unknown },
+    ) => {
       let reason: string | null = null;
       let rule = '';
       try {
         if (!settings.enabled || input?.tool !== 'bash') return;
         const command = obj(output?.args)?.command;
         if (typeof command !== 'string') return;
-        const decision = run({ kind: 'pre', command, background: false, ...(input.callID ? { callId: String(input.callID) } : {}) }, input.sessionID);
+        const decision = run(
+          { kind: 'pre', command, background: false, ...(input.callID ? { callId: String(input.callID) } : {}) },
+          input.sessionID,
+        );
         if (decision.action === 'deny') [reason, rule] = [decision.message, decision.rule];
         if (decision.action === 'handoff') {
           [reason, rule] = [decision.message, decision.rule];
           const session = String(input.sessionID ?? '');
-          if (!decision.again) writeHandoff(plugin.worktree || plugin.directory || process.cwd(), { at: new Date().toISOString(), tool: TOOL, session, ...decision.note }, process.env);
+          if (!decision.again)
+            writeHandoff(
+              plugin.worktree || plugin.directory || process.cwd(),
+              { at: new Date().toISOString(), tool: TOOL, session, ...decision.note },
+              process.env,
+            );
           recordDecision(process.env, TOOL, command, decision);
           // Aborting the session is what ends `opencode run` (measured in 1.18.33); the throw still refuses this call.
           await plugin.client?.session?.abort?.({ path: { id: session } }).catch(() => undefined);
@@ -84,7 +101,11 @@ export const LoopGuard = async (ctx?: unknown) => {
       }
       // Throwing is how a before-hook refuses a call: the model receives exactly this text as the tool result.
       if (reason) {
-        recordDecision(process.env, TOOL, String(obj(output?.args)?.command ?? ''), { action: 'deny', rule, message: reason });
+        recordDecision(process.env, TOOL, String(obj(output?.args)?.command ?? ''), {
+          action: 'deny',
+          rule,
+          message: reason,
+        });
         throw new Error(reason);
       }
     },
@@ -96,7 +117,14 @@ export const LoopGuard = async (ctx?: unknown) => {
       try {
         if (!settings.enabled || !output) return;
         if (OPENCODE_CHANGE_TOOLS.has(String(input?.tool))) {
-          run({ kind: 'change', by: input.tool === 'task' ? 'agent' : 'edit', ...(input.callID ? { callId: String(input.callID) } : {}) }, input.sessionID);
+          run(
+            {
+              kind: 'change',
+              by: input.tool === 'task' ? 'agent' : 'edit',
+              ...(input.callID ? { callId: String(input.callID) } : {}),
+            },
+            input.sessionID,
+          );
           return;
         }
         if (input?.tool !== 'bash') return;
@@ -105,10 +133,22 @@ export const LoopGuard = async (ctx?: unknown) => {
         const meta = obj(output.metadata);
         // A cut output: the model's text names the saved file; metadata.output has only the preview.
         const cut = meta?.truncated === true && typeof output.output === 'string';
-        const text = cut ? (output.output as string) : typeof meta?.output === 'string' ? meta.output : typeof output.output === 'string' ? output.output : '';
+        const text = cut
+          ? (output.output as string)
+          : typeof meta?.output === 'string'
+            ? meta.output
+            : typeof output.output === 'string'
+              ? output.output
+              : '';
         const exit = typeof meta?.exit === 'number' ? meta.exit : undefined;
         const decision = run(
-          { kind: 'post', command, output: text, ...(exit !== undefined ? { exitCode: exit } : {}), ...(input.callID ? { callId: String(input.callID) } : {}) },
+          {
+            kind: 'post',
+            command,
+            output: text,
+            ...(exit !== undefined ? { exitCode: exit } : {}),
+            ...(input.callID ? { callId: String(input.callID) } : {}),
+          },
           input.sessionID,
         );
         // The same result object goes to the model, so appending here adds the warning after the real output.

@@ -10,16 +10,31 @@ const SHELL_TOOL = 'run_shell_command';
  * the exit code lives only there, and the process group id changes between identical runs, so it is dropped.
  */
 export function qwenOutput(text: string): { output: string; exitCode?: number } {
-  const m = /^Command: [\s\S]*?\nDirectory: [^\n]*\nOutput: ([\s\S]*)\nError: ([^\n]*)\nExit Code: ([^\n]*)\nSignal: ([^\n]*)(?:\n[\s\S]*)?$/.exec(text);
-  if (!m) return { output: text.split('\n').filter((l) => !/^(Process Group PGID|Background PIDs): /.test(l)).join('\n') };
+  const m =
+    /^Command: [\s\S]*?\nDirectory: [^\n]*\nOutput: ([\s\S]*)\nError: ([^\n]*)\nExit Code: ([^\n]*)\nSignal: ([^\n]*)(?:\n[\s\S]*)?$/.exec(
+      text,
+    );
+  if (!m)
+    return {
+      output: text
+        .split('\n')
+        .filter((l) => !/^(Process Group PGID|Background PIDs): /.test(l))
+        .join('\n'),
+    };
   const [, out = '', error = '', code = '', signal = ''] = m;
-  const extra = [error !== '(none)' ? `Error: ${error}` : '', signal !== '(none)' ? `Signal: ${signal}` : ''].filter(Boolean);
+  const extra = [error !== '(none)' ? `Error: ${error}` : '', signal !== '(none)' ? `Signal: ${signal}` : ''].filter(
+    Boolean,
+  );
   const output = [out, ...extra].join('\n');
   return /^-?\d+$/.test(code.trim()) ? { output, exitCode: Number(code.trim()) } : { output };
 }
 
 /** Qwen waits for every foreground command, and has its own background option. */
-export const qwenFacts: GuardToolFacts = { longRunsReturn: false, backgroundOption: "run_shell_command's is_background", blockSaysThisCommand: false };
+export const qwenFacts: GuardToolFacts = {
+  longRunsReturn: false,
+  backgroundOption: "run_shell_command's is_background",
+  blockSaysThisCommand: false,
+};
 
 export function parseQwen(p: Payload): ParsedHook {
   const eventName = str(p.hook_event_name) ?? '';
@@ -30,7 +45,10 @@ export function parseQwen(p: Payload): ParsedHook {
   if (eventName === 'UserPromptSubmit') {
     // Only a real prompt carries submitted_prompt; a continuation (prompt "", before every model request after a tool
     // result) or a Stop-hook retry is the run going on, where a hand-off earlier in the turn stops it.
-    return { ...base, event: typeof p.submitted_prompt === 'string' ? { kind: 'userTurn', ...turn } : { kind: 'proceed', ...turn } };
+    return {
+      ...base,
+      event: typeof p.submitted_prompt === 'string' ? { kind: 'userTurn', ...turn } : { kind: 'proceed', ...turn },
+    };
   }
   const input = obj(p.tool_input);
   const command = str(input?.command);
@@ -42,7 +60,16 @@ export function parseQwen(p: Payload): ParsedHook {
   if (background) return { ...base, event: null };
   if (eventName === 'PostToolUse') {
     const response = obj(p.tool_response);
-    return { ...base, event: { kind: 'post', command, ...qwenOutput(str(response?.llmContent) ?? str(response?.returnDisplay) ?? ''), ...call, ...turn } };
+    return {
+      ...base,
+      event: {
+        kind: 'post',
+        command,
+        ...qwenOutput(str(response?.llmContent) ?? str(response?.returnDisplay) ?? ''),
+        ...call,
+        ...turn,
+      },
+    };
   }
   if (eventName === 'PostToolUseFailure') {
     if (p.is_interrupt === true) return { ...base, event: null };
@@ -57,7 +84,13 @@ export function renderQwen(eventName: string, decision: Decision): string {
   // to the next UserPromptSubmit continuation (the 'proceed' event).
   if (decision.action === 'handoff' && eventName === 'UserPromptSubmit') return renderQwenStop(decision.stopReason);
   if ((decision.action === 'deny' || decision.action === 'handoff') && eventName === 'PreToolUse') {
-    return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: decision.message } });
+    return JSON.stringify({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: decision.message,
+      },
+    });
   }
   if (decision.action === 'warn' && (eventName === 'PostToolUse' || eventName === 'PostToolUseFailure')) {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: eventName, additionalContext: decision.message } });

@@ -22,7 +22,9 @@ export function pollWarning(command: string, n: number, block: number): string {
     left <= 0
       ? 'The next identical poll will not be run until the user writes again.'
       : `After ${left} more identical ${plural(left, 'result', 'results')}, further polls will not be run until the user writes again.`;
-  return clip(`${MARKER} the poll \`${showCommand(command)}\` returned the same result ${n} times in a row and nothing in the working tree changed. ${POLL_ADVICE} ${next}`);
+  return clip(
+    `${MARKER} the poll \`${showCommand(command)}\` returned the same result ${n} times in a row and nothing in the working tree changed. ${POLL_ADVICE} ${next}`,
+  );
 }
 
 /** Reason for refusing a poll whose last n results were identical. */
@@ -37,6 +39,11 @@ export function pollBlock(command: string, n: number, sayThisCommand = false): s
 export function pollCycleWarning(commands: string[], reps: number, block: number): string {
   const list = commands.map((c) => `\`${showCommand(c)}\``).join(' → ');
   const left = block - reps;
-  const next = left <= 0 ? 'Continuing will not be run until the user writes again.' : `After ${left} more ${plural(left, 'round', 'rounds')}, continuing will not be run until the user writes again.`;
-  return clip(`${MARKER} the polling sequence ${list} has repeated ${reps} times with the same results. ${POLL_ADVICE} ${next}`);
+  const next =
+    left <= 0
+      ? 'Continuing will not be run until the user writes again.'
+      : `After ${left} more ${plural(left, 'round', 'rounds')}, continuing will not be run until the user writes again.`;
+  return clip(
+    `${MARKER} the polling sequence ${list} has repeated ${reps} times with the same results. ${POLL_ADVICE} ${next}`,
+  );
 }

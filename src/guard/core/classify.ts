@@ -61,7 +61,10 @@ const TESTS: Record<FailureClass, readonly LineTest[]> = {
     holding([': command not found'], (line) => line.endsWith(': command not found')),
     re(/^(?:zsh|bash)(?::\d{1,6})?: command not found: \S/, 'command not found'),
     re(/^fish: Unknown command:? \S/, 'unknown command'),
-    re(/^(?:\S{0,200}\/)?(?:sh|dash|ash|bash|ksh|mksh|busybox)(?::| line)? (?:line )?(?:\d{1,6}: )?\S{1,200}: not found$/, ': not found'),
+    re(
+      /^(?:\S{0,200}\/)?(?:sh|dash|ash|bash|ksh|mksh|busybox)(?::| line)? (?:line )?(?:\d{1,6}: )?\S{1,200}: not found$/,
+      ': not found',
+    ),
     re(/^(?:\S{0,200}\/)?env: ['‘"]?[^'’"\s]{1,200}['’"]?: No such file or directory$/, 'no such file or directory'),
     has(
       'is not recognized as an internal or external command',

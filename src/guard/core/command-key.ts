@@ -145,16 +145,45 @@ function readWord(s: string, start: number): [Word, number] {
 
 /** Env prefixes that change how output looks or where it goes, never which program runs or what it does. */
 const OUTPUT_ONLY_ENV = new Set([
-  'CI', 'FORCE_COLOR', 'NO_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'TERM', 'COLUMNS', 'LINES', 'PAGER', 'GIT_PAGER',
-  'MANPAGER', 'PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', 'PYTHONIOENCODING', 'NODE_NO_WARNINGS',
-  'NPM_CONFIG_COLOR', 'NPM_CONFIG_PROGRESS', 'NPM_CONFIG_FUND', 'NPM_CONFIG_AUDIT', 'NPM_CONFIG_UPDATE_NOTIFIER',
-  'NO_UPDATE_NOTIFIER', 'GIT_TERMINAL_PROMPT', 'DEBIAN_FRONTEND',
+  'CI',
+  'FORCE_COLOR',
+  'NO_COLOR',
+  'CLICOLOR',
+  'CLICOLOR_FORCE',
+  'TERM',
+  'COLUMNS',
+  'LINES',
+  'PAGER',
+  'GIT_PAGER',
+  'MANPAGER',
+  'PYTHONUNBUFFERED',
+  'PYTHONDONTWRITEBYTECODE',
+  'PYTHONIOENCODING',
+  'NODE_NO_WARNINGS',
+  'NPM_CONFIG_COLOR',
+  'NPM_CONFIG_PROGRESS',
+  'NPM_CONFIG_FUND',
+  'NPM_CONFIG_AUDIT',
+  'NPM_CONFIG_UPDATE_NOTIFIER',
+  'NO_UPDATE_NOTIFIER',
+  'GIT_TERMINAL_PROMPT',
+  'DEBIAN_FRONTEND',
 ]);
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
 
 /** Package-manager subcommands that are another spelling of `run <script>`. */
 const PM_ALIASES: Record<string, Record<string, string>> = {
-  npm: { t: 'test', tst: 'test', test: 'test', start: 'start', stop: 'stop', 'run-script': '', rum: '', urn: '', run: '' },
+  npm: {
+    t: 'test',
+    tst: 'test',
+    test: 'test',
+    start: 'start',
+    stop: 'stop',
+    'run-script': '',
+    rum: '',
+    urn: '',
+    run: '',
+  },
   pnpm: { t: 'test', tst: 'test', test: 'test', start: 'start', 'run-script': '', run: '' },
   yarn: { test: 'test', start: 'start', run: '' },
   // `bun test` is bun's own test runner, not the "test" script, so only start is an alias.
@@ -238,7 +267,7 @@ function canonicalCmd(cmd: Cmd): string {
   while (p < words.length - 1 && ASSIGNMENT.test(words[p]!.value)) p++;
   const pm = PM_ALIASES[parts[p] ?? ''];
   const sub = parts[p + 1];
-  if (pm && sub !== undefined && Object.prototype.hasOwnProperty.call(pm, sub)) {
+  if (pm && sub !== undefined && Object.hasOwn(pm, sub)) {
     const script = pm[sub];
     parts.splice(p + 1, 1, ...(script ? ['run', script] : ['run']));
   }

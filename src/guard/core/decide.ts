@@ -22,18 +22,43 @@ export interface SessionStore {
  * decision reads them, and normalizing them was a sixth of the audit's replay time. Nor is a hand-off's note built
  * then: the decision carries one with empty lists.
  */
-export function decide(event: GuardEvent, settings: GuardSettings, facts: GuardToolFacts, store: SessionStore, look?: TreeLook, note = true): Decision {
+export function decide(
+  event: GuardEvent,
+  settings: GuardSettings,
+  facts: GuardToolFacts,
+  store: SessionStore,
+  look?: TreeLook,
+  note = true,
+): Decision {
   if (event.kind === 'pre') {
     if (settings.hangGuard) {
-      const hang = checkHang(event.command, { longRunsReturn: facts.longRunsReturn, backgroundOption: facts.backgroundOption, background: event.background });
+      const hang = checkHang(event.command, {
+        longRunsReturn: facts.longRunsReturn,
+        backgroundOption: facts.backgroundOption,
+        background: event.background,
+      });
       if (hang) return { action: 'deny', rule: hang.rule, message: hang.message };
     }
     const state = coerceState(store.read());
-    const input = event.turnId === undefined ? { command: event.command } : { command: event.command, turnId: event.turnId };
-    const decision = onPre(state, input, settings, look ? { sayThisCommand: facts.blockSaysThisCommand, look } : { sayThisCommand: facts.blockSaysThisCommand });
+    const input =
+      event.turnId === undefined ? { command: event.command } : { command: event.command, turnId: event.turnId };
+    const decision = onPre(
+      state,
+      input,
+      settings,
+      look ? { sayThisCommand: facts.blockSaysThisCommand, look } : { sayThisCommand: facts.blockSaysThisCommand },
+    );
     // Only a loop refusal climbs the ladder, and only it takes the lock: the common allow path stays a lock-free read.
     if (decision.action !== 'deny' || settings.handoff === 0) return decision;
-    const climbed = store.update((current) => climb(coerceState(current), { ...input, ...(event.callId ? { callId: event.callId } : {}) }, decision, settings, note));
+    const climbed = store.update((current) =>
+      climb(
+        coerceState(current),
+        { ...input, ...(event.callId ? { callId: event.callId } : {}) },
+        decision,
+        settings,
+        note,
+      ),
+    );
     return climbed ?? decision;
   }
   // A lock-free read: it fires on every permitted command or model request of the tools that send it.

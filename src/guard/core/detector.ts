@@ -57,7 +57,9 @@ export const LIMITS = { commands: 64, recent: 12, seen: 32, shownCommand: 120 } 
 const CYCLE_PERIODS = [2, 3] as const;
 
 export function emptyState(turn?: string): SessionState {
-  return turn === undefined ? { v: 1, seq: 0, cmds: {}, recent: [], seen: [] } : { v: 1, turn, seq: 0, cmds: {}, recent: [], seen: [] };
+  return turn === undefined
+    ? { v: 1, seq: 0, cmds: {}, recent: [], seen: [] }
+    : { v: 1, turn, seq: 0, cmds: {}, recent: [], seen: [] };
 }
 
 /** Accept a stored value only if it has our shape; anything else starts fresh (fail open). */
@@ -116,7 +118,11 @@ function pushBounded(list: string[], item: string, max: number): string[] {
  * keys keep changing built a new hidden class on every event (8× slower, most of the audit's replay time). The
  * oldest is found during the copy: one command is added per event, so dropping one keeps the bound.
  */
-function withRecord(cmds: Record<string, CommandRecord>, ck: string, record: CommandRecord): Record<string, CommandRecord> {
+function withRecord(
+  cmds: Record<string, CommandRecord>,
+  ck: string,
+  record: CommandRecord,
+): Record<string, CommandRecord> {
   const next = Object.create(null) as Record<string, CommandRecord>;
   let count = 0;
   let oldest: string | undefined;
@@ -149,7 +155,10 @@ function ownOutputs(state: SessionState, command: string): string[] {
 }
 
 /** Record that the workspace changed (an edit tool, a sub-agent): the next identical result of any command is progress, not a repeat. */
-export function onChange(current: SessionState | undefined, input: { by: 'edit' | 'agent'; callId?: string; turnId?: string }): SessionState {
+export function onChange(
+  current: SessionState | undefined,
+  input: { by: 'edit' | 'agent'; callId?: string; turnId?: string },
+): SessionState {
   const state = stateForTurn(current, input.turnId);
   const seenKey = input.callId ? `change:${input.callId}` : undefined;
   if (seenKey && state.seen.includes(seenKey)) return state;
@@ -200,7 +209,11 @@ export function onPost(
   const sticky = same && prev.p !== undefined ? (prev.p === 1 ? 'poll' : 'wait') : null;
   // A command stopped at the tool's timeout never finished its check, so it is no poll: it gets the plain thresholds and the timeout advice.
   const timedOut = n >= 2 && unseenResult(input.output)?.kind === 'timeout';
-  const kind = timedOut ? null : n >= 2 ? (pollKind(input.command) ?? (afterWait || prev?.p === 1 ? 'poll' : null)) : sticky;
+  const kind = timedOut
+    ? null
+    : n >= 2
+      ? (pollKind(input.command) ?? (afterWait || prev?.p === 1 ? 'poll' : null))
+      : sticky;
   // A poll's "connection refused" is what it waits for, not a failure that retrying cannot fix.
   if (kind && failure === 'network') failure = null;
   const failed = input.exitCode !== undefined ? input.exitCode !== 0 : looksFailed(input.output);
@@ -232,7 +245,9 @@ export function onPost(
     const limits = polling ? pollThresholds(settings) : settings;
     if (cycle.reps >= limits.warn) {
       const commands = block.map((pair) => next.cmds[commandOf(pair)]?.c ?? '?');
-      const message = polling ? pollCycleWarning(commands, cycle.reps, limits.block) : cycleWarning(commands, cycle.reps, limits.block);
+      const message = polling
+        ? pollCycleWarning(commands, cycle.reps, limits.block)
+        : cycleWarning(commands, cycle.reps, limits.block);
       return { next, decision: { action: 'warn', message } };
     }
   }
@@ -240,13 +255,20 @@ export function onPost(
   if (kind === 'wait') return { next, decision: { action: 'allow' } };
   if (kind === 'poll') {
     const poll = pollThresholds(settings);
-    if (n >= poll.warn) return { next, decision: { action: 'warn', message: pollWarning(input.command, n, poll.block) } };
+    if (n >= poll.warn)
+      return { next, decision: { action: 'warn', message: pollWarning(input.command, n, poll.block) } };
     return { next, decision: { action: 'allow' } };
   }
   // Failures that retrying cannot fix are flagged one result earlier than the rest.
   const warnAt = failure ? Math.min(2, settings.warn) : settings.warn;
   if (n >= warnAt) {
-    return { next, decision: { action: 'warn', message: repeatWarning(input.command, n, settings.block, failure, unseenResult(input.output)) } };
+    return {
+      next,
+      decision: {
+        action: 'warn',
+        message: repeatWarning(input.command, n, settings.block, failure, unseenResult(input.output)),
+      },
+    };
   }
   return { next, decision: { action: 'allow' } };
 }
@@ -271,7 +293,10 @@ export function onPre(
   if (rec && rec.p !== 2) {
     const block = rec.p === 1 ? pollThresholds(settings).block : settings.block;
     if (rec.n >= block && !changedSince(rec)) {
-      const message = rec.p === 1 ? pollBlock(input.command, rec.n, opts.sayThisCommand) : repeatBlock(input.command, rec.n, rec.f ?? null, opts.sayThisCommand);
+      const message =
+        rec.p === 1
+          ? pollBlock(input.command, rec.n, opts.sayThisCommand)
+          : repeatBlock(input.command, rec.n, rec.f ?? null, opts.sayThisCommand);
       return { action: 'deny', rule: rec.p === 1 ? 'poll' : 'repeat', message };
     }
   }

@@ -31,7 +31,7 @@ export function clipForFingerprint(output: string): string {
  */
 export function resultKey(output: string, _exitCode?: number, command?: string): string {
   let text = output;
-  if (command !== undefined && command.includes('||')) {
+  if (command?.includes('||')) {
     for (const printed of commandShape(command).fallbackOutputs) text = dropLastLine(text, printed);
   }
   return hash64(normalizeOutput(clipForFingerprint(text)));

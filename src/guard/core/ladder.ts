@@ -15,7 +15,14 @@ export const HANDOFF_NOTE = '.agents/handoff.md';
 export const HANDOFF_JSON = '.agents/handoff.json';
 
 /** Bounds that keep the ladder's share of the session state small and constant. */
-export const LADDER_LIMITS = { tails: 8, tailLines: 6, tailChars: 400, tailInput: 1536, refused: 16, tried: 10 } as const;
+export const LADDER_LIMITS = {
+  tails: 8,
+  tailLines: 6,
+  tailChars: 400,
+  tailInput: 1536,
+  refused: 16,
+  tried: 10,
+} as const;
 
 const SHRINK =
   'Two identical results in a row after the warning: the step is too big or aimed at the wrong cause. The next step is the smallest change that could possibly work, stated in one sentence first.';
@@ -57,7 +64,12 @@ export function rememberResult(state: SessionState, command: string, output: str
 }
 
 /** Rung 2: the warning on the block-th identical result also asks for the smallest step that could work. */
-export function shrinkStep(decision: Decision, state: SessionState, command: string, settings: GuardSettings): Decision {
+export function shrinkStep(
+  decision: Decision,
+  state: SessionState,
+  command: string,
+  settings: GuardSettings,
+): Decision {
   if (decision.action !== 'warn') return decision;
   const rec = state.cmds[commandKey(command)];
   // A poll has its own, later thresholds and its own advice (a bounded wait), so it is not told to shrink the step.
@@ -84,14 +96,18 @@ export function climb(
   const mine = l.refused[ck];
   let refused = { ...l.refused, [ck]: { c: mine?.c ?? input.command.slice(0, 120), n: (mine?.n ?? 0) + 1 } };
   const keys = Object.keys(refused);
-  if (keys.length > LADDER_LIMITS.refused) refused = Object.fromEntries(keys.slice(-LADDER_LIMITS.refused).map((k) => [k, refused[k]!]));
+  if (keys.length > LADDER_LIMITS.refused)
+    refused = Object.fromEntries(keys.slice(-LADDER_LIMITS.refused).map((k) => [k, refused[k]!]));
   const seen = seenKey ? [...state.seen.slice(-31), seenKey] : state.seen;
   const next: SessionState = { ...state, seen, ladder: { ...l, n: l.n + 1, refused } };
   const limit = handoffAfter(settings, state.cmds[ck]?.f);
   if (limit === 0 || next.ladder!.n <= limit) return { next, result: refusal };
   const result = handoff(next, input.command, refusal.rule, l.n, note);
   // A tool that kept going after the stop gets stopped again, but the note is written once per turn.
-  return { next: { ...next, ladder: { ...next.ladder!, h: ck } }, result: l.n > limit ? { ...result, again: true } : result };
+  return {
+    next: { ...next, ladder: { ...next.ladder!, h: ck } },
+    result: l.n > limit ? { ...result, again: true } : result,
+  };
 }
 
 /**
@@ -99,7 +115,10 @@ export function climb(
  * only there. With a command (Copilot pairs PermissionRequest with the PreToolUse before it by order, no call id)
  * only that command is stopped; without one (Qwen's next model request) the turn is.
  */
-export function pendingStop(state: SessionState | undefined, input: { command?: string; turnId?: string }): Decision | undefined {
+export function pendingStop(
+  state: SessionState | undefined,
+  input: { command?: string; turnId?: string },
+): Decision | undefined {
   const h = state?.ladder?.h;
   if (!state || !h || (input.turnId !== undefined && state.turn !== input.turnId)) return undefined;
   if (input.command !== undefined && commandKey(input.command) !== h) return undefined;
@@ -109,7 +128,13 @@ export function pendingStop(state: SessionState | undefined, input: { command?: 
 }
 
 /** `note: false` (the audit, which writes no note) leaves the note's lists empty instead of building them. */
-function handoff(state: SessionState, command: string, rule: string, refusedBefore: number, note = true): Extract<Decision, { action: 'handoff' }> {
+function handoff(
+  state: SessionState,
+  command: string,
+  rule: string,
+  refusedBefore: number,
+  note = true,
+): Extract<Decision, { action: 'handoff' }> {
   const shown = `\`${showCommand(command)}\``;
   const failure = state.cmds[commandKey(command)]?.f;
   const message = clip(
@@ -118,7 +143,13 @@ function handoff(state: SessionState, command: string, rule: string, refusedBefo
   const stopReason = clip(
     `loop-guard stopped the agent: ${shown} kept returning the same result${failure ? ` (${failure})` : ''} and was refused ${refusedBefore + 1} times. Why, and what was tried: ${HANDOFF_NOTE}`,
   );
-  return { action: 'handoff', rule, message, stopReason, note: note ? buildNote(state, command) : { command: command.slice(0, 120), refused: [], tried: [] } };
+  return {
+    action: 'handoff',
+    rule,
+    message,
+    stopReason,
+    note: note ? buildNote(state, command) : { command: command.slice(0, 120), refused: [], tried: [] },
+  };
 }
 
 /** What was refused and what else was tried in this turn, each with the last lines of its result. */
@@ -127,12 +158,23 @@ export function buildNote(state: SessionState, command: string): HandoffNote {
   const tail = new Map(l.tails);
   const refused = Object.entries(l.refused).map(([ck, r]) => {
     const rec = state.cmds[ck];
-    return { command: rec?.c ?? r.c, refusals: r.n, results: rec?.n ?? 0, ...(rec?.f ? { failure: rec.f } : {}), lastLines: tail.get(ck) ?? '' };
+    return {
+      command: rec?.c ?? r.c,
+      refusals: r.n,
+      results: rec?.n ?? 0,
+      ...(rec?.f ? { failure: rec.f } : {}),
+      lastLines: tail.get(ck) ?? '',
+    };
   });
   const tried = Object.entries(state.cmds)
     .filter(([ck]) => !(ck in l.refused))
     .sort(([, a], [, b]) => b.s - a.s)
     .slice(0, LADDER_LIMITS.tried)
-    .map(([ck, rec]) => ({ command: rec.c, results: rec.n, ...(rec.f ? { failure: rec.f } : {}), lastLines: tail.get(ck) ?? '' }));
+    .map(([ck, rec]) => ({
+      command: rec.c,
+      results: rec.n,
+      ...(rec.f ? { failure: rec.f } : {}),
+      lastLines: tail.get(ck) ?? '',
+    }));
   return { command: command.slice(0, 120), refused, tried };
 }

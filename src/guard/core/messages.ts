@@ -11,7 +11,11 @@ const MAX_COMMAND_CHARS = 80;
 /** One-line, length-capped rendering of a command for messages (cut on code points, so no half emoji). */
 export function showCommand(command: string, max = MAX_COMMAND_CHARS): string {
   const flat = command.replace(/\s+/g, ' ').trim().replace(/`/g, "'");
-  return flat.length <= max ? flat : `${Array.from(flat).slice(0, max - 1).join('')}…`;
+  return flat.length <= max
+    ? flat
+    : `${Array.from(flat)
+        .slice(0, max - 1)
+        .join('')}…`;
 }
 
 // Factual wording on purpose: Claude's docs warn that imperative out-of-band text trips prompt-injection defences.
@@ -41,14 +45,22 @@ export function unseenAdvice(unseen: Unseen): string {
 }
 
 /** Warning after the n-th identical result of one command. */
-export function repeatWarning(command: string, n: number, block: number, failure: FailureClass | null, unseen?: Unseen | null): string {
+export function repeatWarning(
+  command: string,
+  n: number,
+  block: number,
+  failure: FailureClass | null,
+  unseen?: Unseen | null,
+): string {
   const advice = unseen ? unseenAdvice(unseen) : failure ? CLASS_ADVICE[failure] : GENERIC_ADVICE;
   const left = block - n;
   const next =
     left <= 0
       ? 'The next identical attempt will not be run until the user writes again.'
       : `After ${left} more identical ${plural(left, 'result', 'results')}, further attempts will not be run until the user writes again.`;
-  return clip(`${MARKER} \`${showCommand(command)}\` returned the same result ${n} ${plural(n, 'time', 'times')} in a row. ${advice} ${next}`);
+  return clip(
+    `${MARKER} \`${showCommand(command)}\` returned the same result ${n} ${plural(n, 'time', 'times')} in a row. ${advice} ${next}`,
+  );
 }
 
 /** Reason for refusing a command whose last n results were identical. */

@@ -68,7 +68,17 @@ export function firstVisible(line: string): number {
 function frameOrWideSpace(c: number): boolean {
   if (c < 128) return false;
   if ((c >= 0x2800 && c <= 0x28ff) || (c >= 0x25d0 && c <= 0x25d3) || (c >= 0x25f4 && c <= 0x25f7)) return true;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /**
@@ -167,7 +177,8 @@ const MON = `(?:${MONTHS.join('|')})`;
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 // Path body: stops at whitespace, quotes, brackets and ':' so a trailing :line:col survives.
 const PATH_BODY = '[^\\s\'"`<>()\\[\\]{}:,;|]*';
-const UNIT = '(?:[hm]|[ ]?(?:ms|us|\\u00b5s|\\u03bcs|ns|s|secs?|seconds?|mins?|minutes?|hrs?|hours?))(?![\\w\\u00b5\\u03bc])';
+const UNIT =
+  '(?:[hm]|[ ]?(?:ms|us|\\u00b5s|\\u03bcs|ns|s|secs?|seconds?|mins?|minutes?|hrs?|hours?))(?![\\w\\u00b5\\u03bc])';
 // Hours and minutes may lead a compound like "1h 2m 3s" or "0m0.004s"; the last part carries any unit.
 const DURATION = `(?:\\d+[hm] ?(?=\\d))*\\d+(?:\\.\\d+)?${UNIT}`;
 
@@ -186,7 +197,12 @@ export function mayHaveDate(text: string): boolean {
     const code = sep.charCodeAt(0);
     for (let p = text.indexOf(sep, 1); p !== -1; p = text.indexOf(sep, p + 1)) {
       if (!isDigit(text.charCodeAt(p - 1)) || !isDigit(text.charCodeAt(p + 1))) continue;
-      const q = text.charCodeAt(p + 2) === code ? p + 2 : isDigit(text.charCodeAt(p + 2)) && text.charCodeAt(p + 3) === code ? p + 3 : -1;
+      const q =
+        text.charCodeAt(p + 2) === code
+          ? p + 2
+          : isDigit(text.charCodeAt(p + 2)) && text.charCodeAt(p + 3) === code
+            ? p + 3
+            : -1;
       if (q !== -1 && isDigit(text.charCodeAt(q + 1)) && isDigit(text.charCodeAt(q + 2))) return true;
     }
   }
@@ -196,7 +212,14 @@ export function mayHaveDate(text: string): boolean {
 /** True wherever the time-of-day rule can match: a digit, ":", two digits, ":" and a digit (02:40:33), without a regex. */
 export function mayHaveClock(text: string): boolean {
   for (let p = text.indexOf(':', 1); p !== -1; p = text.indexOf(':', p + 1)) {
-    if (isDigit(text.charCodeAt(p - 1)) && isDigit(text.charCodeAt(p + 1)) && isDigit(text.charCodeAt(p + 2)) && text.charCodeAt(p + 3) === 58 && isDigit(text.charCodeAt(p + 4))) return true;
+    if (
+      isDigit(text.charCodeAt(p - 1)) &&
+      isDigit(text.charCodeAt(p + 1)) &&
+      isDigit(text.charCodeAt(p + 2)) &&
+      text.charCodeAt(p + 3) === 58 &&
+      isDigit(text.charCodeAt(p + 4))
+    )
+      return true;
   }
   return false;
 }
@@ -244,8 +267,12 @@ function buildTokenRules(): TokenRule[] {
     },
     {
       name: 'truncated-size',
-      description: 'The size in Claude Code\'s "Output too large (4.8MB)" note; noise elsewhere in the output moves it.',
-      example: { before: 'Output too large (4.8MB). Full output saved to: x', after: 'Output too large (<size>). Full output saved to: <saved>' },
+      description:
+        'The size in Claude Code\'s "Output too large (4.8MB)" note; noise elsewhere in the output moves it.',
+      example: {
+        before: 'Output too large (4.8MB). Full output saved to: x',
+        after: 'Output too large (<size>). Full output saved to: <saved>',
+      },
       re: /(Output too large \()[^)\n]{1,24}\)/g,
       to: '$1<size>)',
       needles: ['Output too large ('],
@@ -307,7 +334,8 @@ function buildTokenRules(): TokenRule[] {
     },
     {
       name: 'container-id',
-      description: 'Docker container ids (12 or 64 hex digits) after the word "container"; image digests and git SHAs are kept.',
+      description:
+        'Docker container ids (12 or 64 hex digits) after the word "container"; image digests and git SHAs are kept.',
       example: { before: 'container 3f9a1c2b7d4e started', after: 'container <id> started' },
       re: /(\b[Cc]ontainer[ \t:]+)[0-9a-f]{12}(?:[0-9a-f]{52})?(?![0-9A-Za-z])/g,
       to: '$1<id>',
@@ -323,7 +351,18 @@ function buildTokenRules(): TokenRule[] {
       },
       re: /(\b(?:[Rr]equest(?:[ _-]?[Ii][Dd])?|REQUEST(?:[ _-]?ID)?|(?:[Rr]eq|[Tt]race|TRACE|[Cc]orrelation|CORRELATION)[ _-]?(?:[Ii][Dd]|ID))["']?[ \t]*[:=]?[ \t]*["']?)(?=[\w-]{0,80}\d)[A-Za-z0-9][\w-]{7,}/g,
       to: '$1<id>',
-      needles: ['request', 'reqid', 'req id', 'req_id', 'req-id', 'traceid', 'trace id', 'trace_id', 'trace-id', 'correlation'],
+      needles: [
+        'request',
+        'reqid',
+        'req id',
+        'req_id',
+        'req-id',
+        'traceid',
+        'trace id',
+        'trace_id',
+        'trace-id',
+        'correlation',
+      ],
       needlesIgnoreCase: true,
     },
     {
@@ -350,7 +389,10 @@ function buildTokenRules(): TokenRule[] {
       name: 'rfc2822',
       description: 'RFC 2822 / HTTP dates: "Mon, 30 Nov 2026 02:40:33 +0000".',
       example: { before: 'Date: Mon, 30 Nov 2026 02:40:33 +0000', after: 'Date: <time>' },
-      re: new RegExp(`(?:${DAY}, )?(?<!\\d)\\d{1,2} ${MON} \\d{4} \\d{2}:\\d{2}(?::\\d{2})?(?: (?:[+-]\\d{4}|[A-Z]{1,5}))?`, 'g'),
+      re: new RegExp(
+        `(?:${DAY}, )?(?<!\\d)\\d{1,2} ${MON} \\d{4} \\d{2}:\\d{2}(?::\\d{2})?(?: (?:[+-]\\d{4}|[A-Z]{1,5}))?`,
+        'g',
+      ),
       to: '<time>',
       needles: MONTHS,
       keepOnMeaningLines: true,
@@ -370,7 +412,8 @@ function buildTokenRules(): TokenRule[] {
     },
     {
       name: 'date',
-      description: 'Calendar dates: 2026-11-30, 2026/11/30, 11/30/2026, "30 Nov 2026", "Nov 30, 2026", ls -l "Nov 30  2025". Dotted forms are left alone (calendar versions).',
+      description:
+        'Calendar dates: 2026-11-30, 2026/11/30, 11/30/2026, "30 Nov 2026", "Nov 30, 2026", ls -l "Nov 30  2025". Dotted forms are left alone (calendar versions).',
       example: { before: 'backup-2026-11-30.tar written 2026/11/30', after: 'backup-<date>.tar written <date>' },
       re: new RegExp(
         `(?<!\\d)(?:\\d{4}([-/])\\d{2}\\1\\d{2}|\\d{1,2}/\\d{1,2}/\\d{4}|\\d{1,2} ${MON} \\d{4})(?!\\d)|(?:${DAY},? )?${MON} +\\d{1,2},? +\\d{4}(?!\\d)`,
@@ -383,7 +426,8 @@ function buildTokenRules(): TokenRule[] {
     },
     {
       name: 'time-of-day',
-      description: 'Clock times H:MM:SS with optional fraction and AM/PM. H:MM alone is kept: it is indistinguishable from line:col.',
+      description:
+        'Clock times H:MM:SS with optional fraction and AM/PM. H:MM alone is kept: it is indistinguishable from line:col.',
       example: { before: 'Start at  02:40:33\n[9:05:01.250 PM] ready', after: 'Start at  <time>\n[<time>] ready' },
       re: /(?<![\w:.])\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?[AaPp][Mm](?![A-Za-z]))?(?!\d)/g,
       to: '<time>',
@@ -393,7 +437,10 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'epoch',
       description: 'Epoch seconds or milliseconds in an obvious field: "time":1764470433123, ts=1764470433.',
-      example: { before: '{"level":50,"time":1764470433123,"msg":"boom"}', after: '{"level":50,"time":<epoch>,"msg":"boom"}' },
+      example: {
+        before: '{"level":50,"time":1764470433123,"msg":"boom"}',
+        after: '{"level":50,"time":<epoch>,"msg":"boom"}',
+      },
       re: /\b(timestamp|time|ts|epoch|startTime|endTime)(["']?[ \t]*[:=][ \t]*["']?)1\d{9}(?:\d{3})?(?![\d.])/g,
       to: '$1$2<epoch>',
       needles: ['time', 'Time', 'ts', 'epoch'],
@@ -414,7 +461,10 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'buildkit-elapsed',
       description: 'The elapsed-seconds column of docker BuildKit plain progress ("#5 0.512 npm warn …").',
-      example: { before: '#5 [2/4] RUN npm ci\n#5 0.512 npm warn deprecated\n#5 DONE 12.3s', after: '#5 [2/4] RUN npm ci\n#5 <dur> npm warn deprecated\n#5 DONE <dur>' },
+      example: {
+        before: '#5 [2/4] RUN npm ci\n#5 0.512 npm warn deprecated\n#5 DONE 12.3s',
+        after: '#5 [2/4] RUN npm ci\n#5 <dur> npm warn deprecated\n#5 DONE <dur>',
+      },
       re: /^(#\d+ )\d+\.\d+(?= )/gm,
       to: '$1<dur>',
       needles: ['#'],
@@ -462,8 +512,10 @@ function buildTokenRules(): TokenRule[] {
       description:
         'Ephemeral ports (5 digits, 10000+) on loopback hosts (localhost, 127.0.0.1, 0.0.0.0, [::1], [::]) after ":" or curl\'s " port ". Lower ports (:3000, :8080) are kept: they are configured, not random.',
       example: {
-        before: 'Listening on http://localhost:53211 and 127.0.0.1:3000\ncurl: (7) Failed to connect to 127.0.0.1 port 49152 after 0 ms',
-        after: 'Listening on http://localhost:<port> and 127.0.0.1:3000\ncurl: (7) Failed to connect to 127.0.0.1 port <port> after <dur>',
+        before:
+          'Listening on http://localhost:53211 and 127.0.0.1:3000\ncurl: (7) Failed to connect to 127.0.0.1 port 49152 after 0 ms',
+        after:
+          'Listening on http://localhost:<port> and 127.0.0.1:3000\ncurl: (7) Failed to connect to 127.0.0.1 port <port> after <dur>',
       },
       re: /(?<![\w.-])(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\])(:| port )\d{5}(?!\d)/gi,
       to: '$1$2<port>',
@@ -472,8 +524,12 @@ function buildTokenRules(): TokenRule[] {
     },
     {
       name: 'pytest-progress',
-      description: 'The running percentage after a pytest file line ("tests/test_a.py ..F [ 50%]"): it depends on the order files ran in, not on their results.',
-      example: { before: 'tests/test_b.py ..F  [ 50%]\ntests/test_a.py ....  [100%]', after: 'tests/test_a.py ....\ntests/test_b.py ..F' },
+      description:
+        'The running percentage after a pytest file line ("tests/test_a.py ..F [ 50%]"): it depends on the order files ran in, not on their results.',
+      example: {
+        before: 'tests/test_b.py ..F  [ 50%]\ntests/test_a.py ....  [100%]',
+        after: 'tests/test_a.py ....\ntests/test_b.py ..F',
+      },
       re: /^([\w./-]+\.py [.FEsxX]+) +\[ *\d+%\]$/gm,
       to: '$1',
       needles: ['%]'],
@@ -488,7 +544,17 @@ function buildTokenRules(): TokenRule[] {
       },
       re: /([=\-_~*\u2500\u2501\u2550\u23af])\1{3,}/g,
       to: '$1$1$1',
-      needles: ['====', '----', '____', '~~~~', '****', '\u2500\u2500\u2500\u2500', '\u2501\u2501\u2501\u2501', '\u2550\u2550\u2550\u2550', '\u23af\u23af\u23af\u23af'],
+      needles: [
+        '====',
+        '----',
+        '____',
+        '~~~~',
+        '****',
+        '\u2500\u2500\u2500\u2500',
+        '\u2501\u2501\u2501\u2501',
+        '\u2550\u2550\u2550\u2550',
+        '\u23af\u23af\u23af\u23af',
+      ],
     },
   ];
 }
@@ -497,7 +563,25 @@ function buildTokenRules(): TokenRule[] {
 const MEANING_LINE_RE =
   /\b(?:expected|received|actual|assert\w*|to(?:Be|Equal)\w*|to (?:be|equal)|p(?:50|75|90|95|99|999)|latency|throughput|budget|threshold)\b/i;
 // Lower-case substrings one of which every meaning line contains: without one, the plain (faster) replacement runs.
-const MEANING_NEEDLES = ['expect', 'receiv', 'actual', 'assert', 'tobe', 'toequal', 'to be', 'to equal', 'p50', 'p75', 'p90', 'p95', 'p99', 'latency', 'throughput', 'budget', 'threshold'];
+const MEANING_NEEDLES = [
+  'expect',
+  'receiv',
+  'actual',
+  'assert',
+  'tobe',
+  'toequal',
+  'to be',
+  'to equal',
+  'p50',
+  'p75',
+  'p90',
+  'p95',
+  'p99',
+  'latency',
+  'throughput',
+  'budget',
+  'threshold',
+];
 // What may precede a log-line timestamp at the start of a line: it stays noise even on a meaning line.
 const LINE_PREFIX_RE = /^[\s[(]*$/;
 
@@ -526,8 +610,20 @@ function meaningAware(to: string): (match: string, ...rest: unknown[]) => string
 // Order of independent test-file blocks
 
 // A per-file result line: vitest " ✓ src/a.test.ts (4 tests) 12ms", jest "PASS src/a.test.js", pytest "tests/test_a.py ..F [ 50%]".
-const FILE_HEAD_RE = /^(\s*)(?:(?:[\u2713\u2714\u276f\u00d7\u2717\u2718\u2193]|PASS|FAIL)\s+[\w./@-]+\.\w+(?:\s|$)|[\w./-]+\.py [.FEsxX]+$)/;
-const FILE_HEAD_NEEDLES = ['\u2713', '\u2714', '\u276f', '\u00d7', '\u2717', '\u2718', '\u2193', 'PASS', 'FAIL', '.py '];
+const FILE_HEAD_RE =
+  /^(\s*)(?:(?:[\u2713\u2714\u276f\u00d7\u2717\u2718\u2193]|PASS|FAIL)\s+[\w./@-]+\.\w+(?:\s|$)|[\w./-]+\.py [.FEsxX]+$)/;
+const FILE_HEAD_NEEDLES = [
+  '\u2713',
+  '\u2714',
+  '\u276f',
+  '\u00d7',
+  '\u2717',
+  '\u2718',
+  '\u2193',
+  'PASS',
+  'FAIL',
+  '.py ',
+];
 
 const HEAD_MARKS = new Set([0x2713, 0x2714, 0x276f, 0xd7, 0x2717, 0x2718, 0x2193, 0x50 /* P */, 0x46 /* F */]);
 
@@ -639,27 +735,32 @@ const LINE_RULES: NormalizeRule[] = [
   },
   {
     name: 'ansi-osc',
-    description: 'OSC/DCS strings (hyperlinks \\e]8;;url\\a, window titles \\e]0;title\\a) are removed; a hyperlink\'s visible text is kept.',
+    description:
+      "OSC/DCS strings (hyperlinks \\e]8;;url\\a, window titles \\e]0;title\\a) are removed; a hyperlink's visible text is kept.",
     example: { before: '\x1b]0;vitest\x07see \x1b]8;;https://x.dev/a\x07docs\x1b]8;;\x07', after: 'see docs' },
   },
   {
     name: 'ansi-csi',
-    description: 'CSI/SGR sequences (colours, cursor moves) and other escapes are removed; "erase line" and "cursor to column 1" count as a carriage return.',
+    description:
+      'CSI/SGR sequences (colours, cursor moves) and other escapes are removed; "erase line" and "cursor to column 1" count as a carriage return.',
     example: { before: '\x1b[31m\x1b[1mFAIL\x1b[22m\x1b[39m src/a.test.ts', after: 'FAIL src/a.test.ts' },
   },
   {
     name: 'control-chars',
-    description: 'Other control characters are removed (tab and newline stay); a character overstruck with backspace keeps only the second one.',
+    description:
+      'Other control characters are removed (tab and newline stay); a character overstruck with backspace keeps only the second one.',
     example: { before: 'N\bNA\bAM\bME\x07\x00', after: 'NAME' },
   },
   {
     name: 'carriage-return',
-    description: 'Within a line only the text after the last carriage return is kept, as a terminal would show it; trailing carriage returns are ignored.',
+    description:
+      'Within a line only the text after the last carriage return is kept, as a terminal would show it; trailing carriage returns are ignored.',
     example: { before: 'Downloading 10%\rDownloading 55%\rDownloaded\r\n', after: 'Downloaded' },
   },
   {
     name: 'spinner',
-    description: 'Lines that are only spinner frames (braille ⠋⠙⠹, ◐◓, a lone | / - \\) are dropped; a leading spinner frame before text is removed.',
+    description:
+      'Lines that are only spinner frames (braille ⠋⠙⠹, ◐◓, a lone | / - \\) are dropped; a leading spinner frame before text is removed.',
     example: { before: '⠋\n⠙ Installing dependencies\n|\ndone', after: 'Installing dependencies\ndone' },
   },
   {
@@ -667,13 +768,15 @@ const LINE_RULES: NormalizeRule[] = [
     description:
       'Lines with a percentage and a bar ([=====>   ] 45%, 45%|████▌ |, ####>), only a percentage, or a curl transfer-meter row are dropped; "Coverage: 85%" stays.',
     example: {
-      before: '[=====>    ] 45%\n 45%|████▌     | 45/100\n  99%\n100  1234  100  1234    0     0  56789      0 --:--:-- --:--:-- --:--:-- 56789\nCoverage: 85%',
+      before:
+        '[=====>    ] 45%\n 45%|████▌     | 45/100\n  99%\n100  1234  100  1234    0     0  56789      0 --:--:-- --:--:-- --:--:-- 56789\nCoverage: 85%',
       after: 'Coverage: 85%',
     },
   },
   {
     name: 'trailing-whitespace',
-    description: 'Trailing spaces and tabs are removed from every line; padding after the last word is layout, not content.',
+    description:
+      'Trailing spaces and tabs are removed from every line; padding after the last word is layout, not content.',
     example: { before: 'ok   \n\tdone\t', after: 'ok\n\tdone' },
   },
   {
@@ -683,9 +786,11 @@ const LINE_RULES: NormalizeRule[] = [
   },
   {
     name: 'codex-header',
-    description: 'Codex\'s exec header lines "Chunk ID: …", "Wall time: … seconds", "Original token count: N" are dropped; "Process exited with code N" stays.',
+    description:
+      'Codex\'s exec header lines "Chunk ID: …", "Wall time: … seconds", "Original token count: N" are dropped; "Process exited with code N" stays.',
     example: {
-      before: 'Chunk ID: 7582b4\nWall time: 0.0000 seconds\nProcess exited with code 2\nOriginal token count: 16\nOutput:\nls: cannot access \'/nonexistent-dir\': No such file or directory\n',
+      before:
+        "Chunk ID: 7582b4\nWall time: 0.0000 seconds\nProcess exited with code 2\nOriginal token count: 16\nOutput:\nls: cannot access '/nonexistent-dir': No such file or directory\n",
       after: "Process exited with code 2\nOutput:\nls: cannot access '/nonexistent-dir': No such file or directory",
     },
   },
@@ -698,8 +803,10 @@ const CONTEXT_RULES: NormalizeRule[] = [
     description:
       'Dates, clock times and durations on a line that says what failed (expected/received/actual/assert…, toBe/toEqual, p50–p999, latency, throughput, budget, threshold) are kept: there they are the result. A timestamp that opens the line (a log prefix) is still removed.',
     example: {
-      before: "→ expected '2024-03-10T00:00:00Z' to be '2024-03-10T01:00:00Z'\n  p95 latency 900ms\n[2026-11-30T12:01:11Z] expected 3 to be 4\n   Duration  1.52s",
-      after: "→ expected '2024-03-10T00:00:00Z' to be '2024-03-10T01:00:00Z'\n  p95 latency 900ms\n[<time>] expected 3 to be 4\n   Duration  <dur>",
+      before:
+        "→ expected '2024-03-10T00:00:00Z' to be '2024-03-10T01:00:00Z'\n  p95 latency 900ms\n[2026-11-30T12:01:11Z] expected 3 to be 4\n   Duration  1.52s",
+      after:
+        "→ expected '2024-03-10T00:00:00Z' to be '2024-03-10T01:00:00Z'\n  p95 latency 900ms\n[<time>] expected 3 to be 4\n   Duration  <dur>",
     },
   },
   {
@@ -707,8 +814,10 @@ const CONTEXT_RULES: NormalizeRule[] = [
     description:
       'Runs of per-file result blocks (vitest "✓/❯/× file", jest "PASS/FAIL file", pytest "file.py ..F [ 50%]", each with its more-indented lines) are put in a fixed order: parallel runners print files as they finish.',
     example: {
-      before: ' ❯ src/c.test.ts (2 tests | 1 failed) 14ms\n   × c > adds\n ✓ src/a.test.ts (4 tests) 12ms\n\n Test Files  1 failed | 1 passed (2)',
-      after: ' ✓ src/a.test.ts (4 tests) <dur>\n ❯ src/c.test.ts (2 tests | 1 failed) <dur>\n   × c > adds\n\n Test Files  1 failed | 1 passed (2)',
+      before:
+        ' ❯ src/c.test.ts (2 tests | 1 failed) 14ms\n   × c > adds\n ✓ src/a.test.ts (4 tests) 12ms\n\n Test Files  1 failed | 1 passed (2)',
+      after:
+        ' ✓ src/a.test.ts (4 tests) <dur>\n ❯ src/c.test.ts (2 tests | 1 failed) <dur>\n   × c > adds\n\n Test Files  1 failed | 1 passed (2)',
     },
   },
 ];

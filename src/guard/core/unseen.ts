@@ -5,13 +5,15 @@ export type Unseen = { kind: 'truncated'; savedTo?: string } | { kind: 'timeout'
 
 // Each tool's own words (test/fixtures/payloads/*/captured): Codex, Claude Code (the adapter adds its saved-file
 // line), OpenCode, and Claude's middle cut of a long failure.
-const TRUNCATED_RE = /^Warning: truncated output \(original token count: \d+\)|^\.\.\.output truncated\.\.\.|Output too large[ .(]|Full output saved to:/m;
+const TRUNCATED_RE =
+  /^Warning: truncated output \(original token count: \d+\)|^\.\.\.output truncated\.\.\.|Output too large[ .(]|Full output saved to:/m;
 // Claude Code cuts a long failure in the middle (about 5,000 characters in), so this marker is looked for everywhere.
 const MIDDLE_CUT_RE = /\n\n\.\.\. \[\d+ characters truncated\] \.\.\.\n\n/;
 const SAVED_RE = /Full output saved to:?[ \t]*([^\n]+)/;
 // Claude Code "Command timed out after 2m 0s", OpenCode "shell tool terminated command after exceeding timeout",
 // Cursor's failure_type "timeout".
-const TIMEOUT_RE = /^Command timed out after \S|shell tool terminated command after exceeding timeout|^timeout: Command timed out/m;
+const TIMEOUT_RE =
+  /^Command timed out after \S|shell tool terminated command after exceeding timeout|^timeout: Command timed out/m;
 // The notes sit at the start of the output; a test log that prints these words further down is not the tool's note.
 const LOOK = 2048;
 

@@ -16,7 +16,10 @@ type Of<K extends Intent['kind']> = Extract<Intent, { kind: K }>;
 function keptNotes(kept: Array<{ key: string; value: string }>): string[] {
   return kept
     .filter(({ key, value }) => valueWaits(key, value))
-    .map(({ key, value }) => `Agents may hang on ${key}=${JSON.stringify(value)}: it waits for a person (ours is ${JSON.stringify(AGENT_ENV[key] ?? '')}).`);
+    .map(
+      ({ key, value }) =>
+        `Agents may hang on ${key}=${JSON.stringify(value)}: it waits for a person (ours is ${JSON.stringify(AGENT_ENV[key] ?? '')}).`,
+    );
 }
 
 function mergeOwned(prev: string[] | undefined, set: string[], kept: Array<{ key: string }>): string[] {
@@ -38,10 +41,16 @@ const owned: IntentHandler<Of<'owned'>> = {
   plan(intent, ctx, record) {
     const outcome = planOwnedFile(ctx.before, ctx.assets[intent.asset], { force: ctx.force });
     // Wholly ours: summarized in reports (--diff shows the lines).
-    return { outcome, owned: record, reason: ctx.before === null ? 'add' : 'upgrade', extra: { mode: intent.mode, generated: true } };
+    return {
+      outcome,
+      owned: record,
+      reason: ctx.before === null ? 'add' : 'upgrade',
+      extra: { mode: intent.mode, generated: true },
+    };
   },
   remove(_intent, ctx) {
-    if (!readOwnedHeader(ctx.before)) return { kind: 'noop', reason: 'not ours (no create-loop-guard header); left alone' };
+    if (!readOwnedHeader(ctx.before))
+      return { kind: 'noop', reason: 'not ours (no create-loop-guard header); left alone' };
     return { kind: 'delete', reason: 'delete' };
   },
 };
@@ -50,7 +59,9 @@ const json: IntentHandler<Of<'json'>> = {
   plan(intent, ctx, record) {
     const spec: MergeSpec = {
       hooks: intent.hooks,
-      ...(intent.env ? { env: { path: intent.env.path, values: { ...AGENT_ENV }, owned: record.env ?? [], force: ctx.force } } : {}),
+      ...(intent.env
+        ? { env: { path: intent.env.path, values: { ...AGENT_ENV }, owned: record.env ?? [], force: ctx.force } }
+        : {}),
       ...(intent.ensureTop ? { ensureTop: intent.ensureTop } : {}),
     };
     const r = mergeJson(ctx.before, spec);
@@ -59,7 +70,12 @@ const json: IntentHandler<Of<'json'>> = {
       const made = createdContainers(ctx.before, r.outcome.text, spec).map((p) => p.join('/'));
       if (made.length) record.containers = [...new Set([...(record.containers ?? []), ...made])];
     }
-    return { outcome: r.outcome, owned: record, reason: intent.env ? 'hooks and environment' : 'hooks', notes: keptNotes(r.kept) };
+    return {
+      outcome: r.outcome,
+      owned: record,
+      reason: intent.env ? 'hooks and environment' : 'hooks',
+      notes: keptNotes(r.kept),
+    };
   },
   remove(intent, ctx, record) {
     const r = removeFromJson(ctx.before, {
@@ -108,7 +124,13 @@ const importLine: IntentHandler<Of<'import'>> = {
   },
 };
 
-const HANDLERS: { [K in Intent['kind']]: IntentHandler<Of<K>> } = { owned, json, 'toml-env': tomlEnv, block, import: importLine };
+const HANDLERS: { [K in Intent['kind']]: IntentHandler<Of<K>> } = {
+  owned,
+  json,
+  'toml-env': tomlEnv,
+  block,
+  import: importLine,
+};
 
 export function handlerFor<I extends Intent>(intent: I): IntentHandler<I> {
   return HANDLERS[intent.kind] as unknown as IntentHandler<I>;

@@ -3,7 +3,23 @@
 import type { HookEntrySpec } from '../../tools/types.ts';
 import { envPolicy, type EnvPolicySpec } from './env-policy.ts';
 import { FileFormatError, splitBom, type EditOutcome } from '../../edit/splice.ts';
-import { applyAndVerify, clone, commentProbe, commentsOf, comparePathsDesc, type HasComment, isObj, type Json, type JsonObject, type Op, parseUserFile, type Path, pathLabel, same, typeName } from '../../edit/jsonc.ts';
+import {
+  applyAndVerify,
+  clone,
+  commentProbe,
+  commentsOf,
+  comparePathsDesc,
+  type HasComment,
+  isObj,
+  type Json,
+  type JsonObject,
+  type Op,
+  parseUserFile,
+  type Path,
+  pathLabel,
+  same,
+  typeName,
+} from '../../edit/jsonc.ts';
 
 export type { HookEntrySpec } from '../../tools/types.ts';
 
@@ -45,7 +61,8 @@ export function createdContainers(before: string | null, after: string, spec: Me
     }
     return true;
   };
-  const parse = (text: string | null): unknown => (text === null || text.trim() === '' ? {} : parseUserFile(splitBom(text).rest));
+  const parse = (text: string | null): unknown =>
+    text === null || text.trim() === '' ? {} : parseUserFile(splitBom(text).rest);
   const b = parse(before);
   const a = parse(after);
   const candidates: string[][] = [];
@@ -95,7 +112,12 @@ function newEntry(spec: HookEntrySpec, matcher: string | undefined): JsonObject 
 }
 
 /** Removal of every entry of ours in one event's array; `emptied` when nothing of the user's is left in it. */
-function planEventRemoval(arr: Json | undefined, path: Path, marker: string, hasComment: HasComment): { ops: Op[]; emptied: boolean } {
+function planEventRemoval(
+  arr: Json | undefined,
+  path: Path,
+  marker: string,
+  hasComment: HasComment,
+): { ops: Op[]; emptied: boolean } {
   if (!Array.isArray(arr)) return { ops: [], emptied: false };
   const ops: Op[] = [];
   let gone = 0;
@@ -118,12 +140,20 @@ function planEventRemoval(arr: Json | undefined, path: Path, marker: string, has
   return { ops, emptied: arr.length > 0 && gone === arr.length && !hasComment(path) };
 }
 
-function planNestedEvent(plan: EditPlan, arr: Json[], path: Path, spec: HookEntrySpec, matcher: string | undefined): void {
+function planNestedEvent(
+  plan: EditPlan,
+  arr: Json[],
+  path: Path,
+  spec: HookEntrySpec,
+  matcher: string | undefined,
+): void {
   const hits: Array<{ gi: number; hi: number }> = [];
   arr.forEach((el, gi) => {
-    if (isObj(el) && Array.isArray(el.hooks)) el.hooks.forEach((h, hi) => isOurs(h, spec.marker) && hits.push({ gi, hi }));
-    // An entry of ours sitting directly in the event array is the wrong shape; it is replaced below.
-    else if (isOurs(el, spec.marker)) plan.removals.push({ kind: 'remove', path: [...path, gi] });
+    if (isObj(el) && Array.isArray(el.hooks))
+      for (const [hi, h] of el.hooks.entries())
+        if (isOurs(h, spec.marker)) hits.push({ gi, hi });
+        // An entry of ours sitting directly in the event array is the wrong shape; it is replaced below.
+        else if (isOurs(el, spec.marker)) plan.removals.push({ kind: 'remove', path: [...path, gi] });
   });
   const group = (gi: number): JsonObject => arr[gi] as JsonObject;
   const groupHooks = (gi: number): Json[] => group(gi).hooks as Json[];
@@ -146,14 +176,22 @@ function planNestedEvent(plan: EditPlan, arr: Json[], path: Path, spec: HookEntr
   const extra = hits.filter((h) => h !== keeper);
   for (const gi of new Set(extra.map((h) => h.gi))) {
     if (gi !== keeper?.gi && oursOnly(gi)) plan.removals.push({ kind: 'remove', path: [...path, gi] });
-    else for (const h of extra.filter((x) => x.gi === gi)) plan.removals.push({ kind: 'remove', path: [...path, gi, 'hooks', h.hi] });
+    else
+      for (const h of extra.filter((x) => x.gi === gi))
+        plan.removals.push({ kind: 'remove', path: [...path, gi, 'hooks', h.hi] });
   }
   // Ours goes in its own group even when the user has one with the same matcher: their group stays
   // byte-for-byte theirs, and --remove can take ours out without touching it.
   if (!keeper) plan.appends.push({ kind: 'add', path, value: newEntry(spec, matcher) });
 }
 
-function planFlatEvent(plan: EditPlan, arr: Json[], path: Path, spec: HookEntrySpec, matcher: string | undefined): void {
+function planFlatEvent(
+  plan: EditPlan,
+  arr: Json[],
+  path: Path,
+  spec: HookEntrySpec,
+  matcher: string | undefined,
+): void {
   const hits = arr.flatMap((el, i) => (isOurs(el, spec.marker) ? [i] : []));
   const keeper = hits.find((i) => matcherFits((arr[i] as JsonObject).matcher, matcher)) ?? hits[0];
   if (keeper !== undefined) {
@@ -170,7 +208,8 @@ function planFlatEvent(plan: EditPlan, arr: Json[], path: Path, spec: HookEntryS
 }
 
 function planHooks(plan: EditPlan, root: JsonObject, spec: HookEntrySpec, hasComment: HasComment): void {
-  const shape = spec.style === 'nested' ? 'hook groups ({ "matcher"?, "hooks": [ … ] })' : 'hook entries ({ "command", … })';
+  const shape =
+    spec.style === 'nested' ? 'hook groups ({ "matcher"?, "hooks": [ … ] })' : 'hook entries ({ "command", … })';
   if (!('hooks' in root)) {
     const hooks: JsonObject = {};
     for (const ev of spec.events) hooks[ev.event] = [newEntry(spec, ev.matcher)];
@@ -210,7 +249,11 @@ function planHooks(plan: EditPlan, root: JsonObject, spec: HookEntrySpec, hasCom
   }
 }
 
-function planEnv(plan: EditPlan, root: JsonObject, spec: EnvSpec): { setKeys: string[]; kept: Array<{ key: string; value: string }> } {
+function planEnv(
+  plan: EditPlan,
+  root: JsonObject,
+  spec: EnvSpec,
+): { setKeys: string[]; kept: Array<{ key: string; value: string }> } {
   const setKeys: string[] = [];
   const kept: Array<{ key: string; value: string }> = [];
   const label = pathLabel(spec.path);
@@ -221,7 +264,8 @@ function planEnv(plan: EditPlan, root: JsonObject, spec: EnvSpec): { setKeys: st
     if (next === undefined) {
       let value: JsonObject = { ...spec.values };
       for (let j = spec.path.length - 1; j > i; j--) value = { [spec.path[j]!]: value };
-      if (Object.keys(spec.values).length > 0) plan.appends.push({ kind: 'add', path: spec.path.slice(0, i), key: seg, value });
+      if (Object.keys(spec.values).length > 0)
+        plan.appends.push({ kind: 'add', path: spec.path.slice(0, i), key: seg, value });
       return { setKeys: Object.keys(spec.values), kept };
     }
     if (!isObj(next)) {
@@ -240,11 +284,16 @@ function planEnv(plan: EditPlan, root: JsonObject, spec: EnvSpec): { setKeys: st
     if (step.action === 'add') plan.appends.push({ kind: 'add', path: spec.path, key, value });
     else if (step.action === 'replace') {
       plan.edits.push({ kind: 'set', path: [...spec.path, key], value });
-      if (step.forced) plan.notes.push(`Replaced your ${label}.${key}=${JSON.stringify(step.current)} with ${JSON.stringify(value)} (--force).`);
+      if (step.forced)
+        plan.notes.push(
+          `Replaced your ${label}.${key}=${JSON.stringify(step.current)} with ${JSON.stringify(value)} (--force).`,
+        );
     } else if (step.action === 'keep') {
       const theirs = typeof step.current === 'string' ? step.current : JSON.stringify(step.current);
       kept.push({ key, value: theirs });
-      plan.notes.push(`Kept your ${label}.${key}=${JSON.stringify(theirs)}; loop-guard would set ${JSON.stringify(value)} (use --force to replace it).`);
+      plan.notes.push(
+        `Kept your ${label}.${key}=${JSON.stringify(theirs)}; loop-guard would set ${JSON.stringify(value)} (use --force to replace it).`,
+      );
     }
   }
   setKeys.push(...policy.setKeys);
@@ -338,11 +387,20 @@ export function removeFromJson(before: string, spec: RemoveSpec): { outcome: Edi
   const hooks = model.hooks;
   if (isObj(hooks)) {
     const events = Object.keys(hooks);
-    const perEvent = events.map((event) => ({ event, ...planEventRemoval(hooks[event], ['hooks', event], spec.marker, hasComment) }));
+    const perEvent = events.map((event) => ({
+      event,
+      ...planEventRemoval(hooks[event], ['hooks', event], spec.marker, hasComment),
+    }));
     // A container the user had before us stays, even empty, so --remove gives back exactly their file.
-    const mayDrop = (path: string[]) => !spec.created || spec.created.some((c) => c.length === path.length && c.every((seg, i) => seg === path[i]));
-    if (events.length > 0 && perEvent.every((r) => r.emptied) && !hasComment(['hooks']) && mayDrop(['hooks'])) ops.push({ kind: 'remove', path: ['hooks'] });
-    else for (const r of perEvent) ops.push(...(r.emptied && mayDrop(['hooks', r.event]) ? [{ kind: 'remove', path: ['hooks', r.event] } as Op] : r.ops));
+    const mayDrop = (path: string[]) =>
+      !spec.created || spec.created.some((c) => c.length === path.length && c.every((seg, i) => seg === path[i]));
+    if (events.length > 0 && perEvent.every((r) => r.emptied) && !hasComment(['hooks']) && mayDrop(['hooks']))
+      ops.push({ kind: 'remove', path: ['hooks'] });
+    else
+      for (const r of perEvent)
+        ops.push(
+          ...(r.emptied && mayDrop(['hooks', r.event]) ? [{ kind: 'remove', path: ['hooks', r.event] } as Op] : r.ops),
+        );
   }
   if (spec.ownedEnv) ops.push(...planEnvRemoval(model, spec.ownedEnv, hasComment, spec.created));
   if (ops.length === 0) return { outcome: { status: 'unchanged', text: before, notes: [] }, becameEmpty: false };
@@ -366,7 +424,12 @@ export function removeFromJson(before: string, spec: RemoveSpec): { outcome: Edi
   return { outcome: { status: 'changed', text: bom + done.text, notes: [] }, becameEmpty };
 }
 
-function planEnvRemoval(model: JsonObject, owned: { path: string[]; values: Record<string, string> }, hasComment: HasComment, created?: string[][]): Op[] {
+function planEnvRemoval(
+  model: JsonObject,
+  owned: { path: string[]; values: Record<string, string> },
+  hasComment: HasComment,
+  created?: string[][],
+): Op[] {
   const chain: JsonObject[] = [model];
   for (const seg of owned.path) {
     const next = chain[chain.length - 1]![seg];
@@ -376,12 +439,24 @@ function planEnvRemoval(model: JsonObject, owned: { path: string[]; values: Reco
   const env = chain[chain.length - 1]!;
   const ours = Object.keys(env).filter((k) => k in owned.values && env[k] === owned.values[k]);
   if (ours.length === 0) return [];
-  const mayDrop = (path: string[]) => !created || created.some((c) => c.length === path.length && c.every((seg, i) => seg === path[i]));
-  if (ours.length < Object.keys(env).length || owned.path.length === 0 || hasComment(owned.path) || !mayDrop(owned.path)) {
+  const mayDrop = (path: string[]) =>
+    !created || created.some((c) => c.length === path.length && c.every((seg, i) => seg === path[i]));
+  if (
+    ours.length < Object.keys(env).length ||
+    owned.path.length === 0 ||
+    hasComment(owned.path) ||
+    !mayDrop(owned.path)
+  ) {
     return ours.map((k) => ({ kind: 'remove', path: [...owned.path, k] }));
   }
   // The env object (and any parent holding only it) became empty because of us, so it goes too.
   let depth = owned.path.length;
-  while (depth > 1 && Object.keys(chain[depth - 1]!).length === 1 && !hasComment(owned.path.slice(0, depth - 1)) && mayDrop(owned.path.slice(0, depth - 1))) depth--;
+  while (
+    depth > 1 &&
+    Object.keys(chain[depth - 1]!).length === 1 &&
+    !hasComment(owned.path.slice(0, depth - 1)) &&
+    mayDrop(owned.path.slice(0, depth - 1))
+  )
+    depth--;
   return [{ kind: 'remove', path: owned.path.slice(0, depth) }];
 }

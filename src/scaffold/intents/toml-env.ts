@@ -9,8 +9,35 @@
 //   otherwise (dotted keys, multi-line inline table, inline policy) → conflict with a snippet to paste.
 import { parse } from 'smol-toml';
 import { envPolicy, type EnvPolicySpec } from './env-policy.ts';
-import { applySplices, detectEol, FileFormatError, splitBom, type EditOutcome, type Splice } from '../../edit/splice.ts';
-import { deepEqual, insertAfterLine, insertionPoint, isBlank, isTable, PARSE_OPTIONS, parseOrThrow, quote, removeLines, renderKey, samePath, scanToml, section, separatorOf, type Inline, type Pair, type Scan, type Section, type Table } from '../../edit/toml-scan.ts';
+import {
+  applySplices,
+  detectEol,
+  FileFormatError,
+  splitBom,
+  type EditOutcome,
+  type Splice,
+} from '../../edit/splice.ts';
+import {
+  deepEqual,
+  insertAfterLine,
+  insertionPoint,
+  isBlank,
+  isTable,
+  PARSE_OPTIONS,
+  parseOrThrow,
+  quote,
+  removeLines,
+  renderKey,
+  samePath,
+  scanToml,
+  section,
+  separatorOf,
+  type Inline,
+  type Pair,
+  type Scan,
+  type Section,
+  type Table,
+} from '../../edit/toml-scan.ts';
 
 const POLICY = 'shell_environment_policy';
 
@@ -48,13 +75,18 @@ export function mergeCodexEnv(before: string | null, spec: EnvPolicySpec): TomlE
   const setKeys: string[] = [];
   const kept: Array<{ key: string; value: string }> = [];
   const notes: string[] = [];
-  const decided = envPolicy(spec, (key) => (current !== undefined && Object.hasOwn(current, key) ? { has: true, value: current[key] } : { has: false }));
+  const decided = envPolicy(spec, (key) =>
+    current !== undefined && Object.hasOwn(current, key) ? { has: true, value: current[key] } : { has: false },
+  );
   for (const step of decided.steps) {
     const { key, value } = step;
     if (step.action === 'add') add.push(key);
     else if (step.action === 'replace') {
       replace.push(key);
-      if (step.forced) notes.push(`Replaced your ${key} = ${display(step.current)} in [${POLICY}] set with ${quote(value)} (--force).`);
+      if (step.forced)
+        notes.push(
+          `Replaced your ${key} = ${display(step.current)} in [${POLICY}] set with ${quote(value)} (--force).`,
+        );
     } else if (step.action === 'keep') {
       kept.push({ key, value: typeof step.current === 'string' ? step.current : display(step.current) });
       const why = `ours would be ${quote(value)}; --force replaces it`;
@@ -266,7 +298,14 @@ function planMerge(
   }
   if (add.length > 0) {
     const { indent, sep, after } = insertionPoint(scan, where.section);
-    edits.push(insertAfterLine(scan, after, add.map((k) => indent + entry(k, sep)), eol));
+    edits.push(
+      insertAfterLine(
+        scan,
+        after,
+        add.map((k) => indent + entry(k, sep)),
+        eol,
+      ),
+    );
   }
   return { text: applySplices(body, edits), createdTable: false };
 }
@@ -290,7 +329,10 @@ function planRemove(body: string, keys: string[], created: boolean): { text: str
       if (created && first === last && !scan.comments.some((c) => scan.lineOf(c) === first)) {
         return { text: removeLines(scan, new Set([first])), dropped: true };
       }
-      return { text: applySplices(body, [{ start: inline.open + 1, end: inline.close - 1, text: '' }]), dropped: false };
+      return {
+        text: applySplices(body, [{ start: inline.open + 1, end: inline.close - 1, text: '' }]),
+        dropped: false,
+      };
     }
     const keptIndex = gone.indexOf(false);
     const edits: Splice[] = [];

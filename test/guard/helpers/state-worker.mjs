@@ -16,10 +16,15 @@ function inc({ dir, file, n, opts }) {
   let slowestMs = 0;
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
-    const r = updateState(dir, file, (cur) => {
-      const count = (cur?.count ?? 0) + 1;
-      return { next: { count }, result: count };
-    }, opts);
+    const r = updateState(
+      dir,
+      file,
+      (cur) => {
+        const count = (cur?.count ?? 0) + 1;
+        return { next: { count }, result: count };
+      },
+      opts,
+    );
     const ms = performance.now() - t0;
     slowestMs = Math.max(slowestMs, ms);
     if (r === undefined) {

@@ -20,7 +20,23 @@ const VALUE_OPTS_UV = new Set([
   '--index',
   '--from',
 ]);
-const VALUE_OPTS_XARGS = new Set(['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var']);
+const VALUE_OPTS_XARGS = new Set([
+  '-a',
+  '-d',
+  '-E',
+  '-I',
+  '-L',
+  '-n',
+  '-P',
+  '-s',
+  '--arg-file',
+  '--delimiter',
+  '--max-lines',
+  '--max-args',
+  '--max-procs',
+  '--max-chars',
+  '--process-slot-var',
+]);
 const PYTHON = /^python(?:\d+(?:\.\d+)?)?$/;
 
 /** Strip npx, pnpm exec, uv run, bundle exec, python -m … so the rules see the program that runs. */
@@ -118,9 +134,7 @@ export function hasAny(args: readonly string[], flags: readonly string[]): boole
 
 /** True if a long option is present as `--name` or `--name=…` (but not `--name=false`). */
 export function hasLong(args: readonly string[], name: string): boolean {
-  return optionPart(args).some(
-    (a) => a === name || (a.startsWith(name + '=') && a.slice(name.length + 1) !== 'false'),
-  );
+  return optionPart(args).some((a) => a === name || (a.startsWith(name + '=') && a.slice(name.length + 1) !== 'false'));
 }
 
 /** True if a single-dash cluster like `-fn` contains `letter` before any letter that takes a value. */

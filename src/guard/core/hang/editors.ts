@@ -111,7 +111,8 @@ export function launcherFinding(name: string, args: string[], env: Map<string, s
     instead = 'A file written separately can be checked with `visudo -c -f file` and installed with `sudo install`.';
     envVars = ['SUDO_EDITOR', ...envVars];
   } else if (name === 'systemctl' && sub === 'edit' && !hasAny(args, ['--stdin'])) {
-    instead = 'A drop-in file can be written directly under /etc/systemd/system/<unit>.d/, followed by `systemctl daemon-reload`.';
+    instead =
+      'A drop-in file can be written directly under /etc/systemd/system/<unit>.d/, followed by `systemctl daemon-reload`.';
     envVars = ['SYSTEMD_EDITOR', ...envVars];
   }
   if (instead === null) return null;
@@ -149,7 +150,12 @@ export function pagerFinding(name: string, args: string[], cmd: SimpleCommand): 
 // ---------------------------------------------------------------------------------------------
 // Package initialisers that ask questions.
 
-export function initFinding(name: string, args: string[], env: Map<string, string>, stdinRedirected = false): Finding | null {
+export function initFinding(
+  name: string,
+  args: string[],
+  env: Map<string, string>,
+  stdinRedirected = false,
+): Finding | null {
   // With answers coming from a pipe or a file (`yes "" | npm init`) nothing waits for the keyboard.
   if ((name !== 'npm' && name !== 'yarn' && name !== 'bun') || stdinRedirected) return null;
   const pos = positionals(args, NPM_VALUE_OPTS);
@@ -182,8 +188,14 @@ export function variableFinding(word: string, cmd: SimpleCommand, env: Map<strin
   const value = env.get(variable);
   if (variable.endsWith('PAGER')) {
     if (cmd.pipedOut || cmd.stdoutToFile || (value !== undefined && !/^(?:less|more|most)\b/.test(value))) return null;
-    return { rule: 'pager', why: `$${variable} is the user's pager, which waits on a terminal for keys to scroll and quit. \`cat file\` or \`head -n 100 file\` prints without one.` };
+    return {
+      rule: 'pager',
+      why: `$${variable} is the user's pager, which waits on a terminal for keys to scroll and quit. \`cat file\` or \`head -n 100 file\` prints without one.`,
+    };
   }
   if (value !== undefined && !editorWaits(value)) return null;
-  return { rule: 'editor', why: `$${variable} starts the user's text editor, which waits for someone to save and close it. ${EDIT_ALTERNATIVE}` };
+  return {
+    rule: 'editor',
+    why: `$${variable} starts the user's text editor, which waits for someone to save and close it. ${EDIT_ALTERNATIVE}`,
+  };
 }

@@ -12,9 +12,21 @@ export interface GitOutput {
 // ---------------------------------------------------------------------------------------------
 // git.
 
-const GIT_GLOBAL_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env']);
+const GIT_GLOBAL_VALUE = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--super-prefix',
+  '--config-env',
+]);
 
-export function gitFinding(args: string[], env: Map<string, string>, out: GitOutput = { pipedOut: false, stdoutToFile: false }): Finding | null {
+export function gitFinding(
+  args: string[],
+  env: Map<string, string>,
+  out: GitOutput = { pipedOut: false, stdoutToFile: false },
+): Finding | null {
   // Global options come before the subcommand: git -C dir -c k=v --no-pager commit …
   const config = new Map<string, string>();
   let k = 0;
@@ -32,7 +44,12 @@ export function gitFinding(args: string[], env: Map<string, string>, out: GitOut
   const rest = args.slice(k + 1);
   if (sub === undefined || hasAny(rest, ['-h', '--help'])) return null;
 
-  const commitEditor = firstSet([env.get('GIT_EDITOR'), config.get('core.editor'), env.get('VISUAL'), env.get('EDITOR')]);
+  const commitEditor = firstSet([
+    env.get('GIT_EDITOR'),
+    config.get('core.editor'),
+    env.get('VISUAL'),
+    env.get('EDITOR'),
+  ]);
   const editorIsSet = commitEditor !== undefined && !editorWaits(commitEditor);
 
   switch (sub) {
@@ -41,8 +58,7 @@ export function gitFinding(args: string[], env: Map<string, string>, out: GitOut
     case 'tag':
       return gitTag(rest, editorIsSet);
     case 'rebase': {
-      const interactive =
-        hasAny(rest, ['--interactive', '--edit-todo']) || inCluster(rest, 'i', 'sXxC');
+      const interactive = hasAny(rest, ['--interactive', '--edit-todo']) || inCluster(rest, 'i', 'sXxC');
       if (!interactive) return null;
       const seq = firstSet([env.get('GIT_SEQUENCE_EDITOR'), config.get('sequence.editor'), commitEditor]);
       if (seq !== undefined && !editorWaits(seq)) return null;
@@ -65,7 +81,8 @@ export function gitFinding(args: string[], env: Map<string, string>, out: GitOut
     case 'stash':
       if (!hasAny(rest, ['-p', '--patch'])) return null;
       // Only `git stash [push|save] -p` asks; `git stash show -p` prints a diff.
-      if (sub === 'stash' && !['push', 'save', undefined].includes(positionals(rest, new Set(['-m', '--message']))[0])) return null;
+      if (sub === 'stash' && !['push', 'save', undefined].includes(positionals(rest, new Set(['-m', '--message']))[0]))
+        return null;
       return gitInteractive(
         `git ${sub} -p walks through each hunk and waits for an answer to every one.`,
         sub === 'stash'
@@ -88,7 +105,10 @@ export function gitFinding(args: string[], env: Map<string, string>, out: GitOut
       };
     case 'mergetool':
     case 'difftool':
-      if (hasAny(rest, ['--tool-help']) || (sub === 'difftool' && (hasAny(rest, ['-x']) || hasLong(rest, '--extcmd')))) {
+      if (
+        hasAny(rest, ['--tool-help']) ||
+        (sub === 'difftool' && (hasAny(rest, ['-x']) || hasLong(rest, '--extcmd')))
+      ) {
         return null;
       }
       return gitInteractive(
@@ -102,16 +122,24 @@ export function gitFinding(args: string[], env: Map<string, string>, out: GitOut
       if (editorIsSet || lastOf(rest, ['-e', '--edit'], ['--no-edit']) !== true) return null;
       return gitEditor(
         `git ${sub} --edit opens the ${sub === 'revert' || sub === 'cherry-pick' ? 'commit' : 'merge'} message in an editor and waits for it to be saved and closed.`,
-        sub === 'merge' || sub === 'pull' ? `Without -e/--edit git ${sub} writes its own message (\`--no-edit\`), and \`-m "…"\` gives one inline.` : `Without -e/--edit git ${sub} keeps the original message; \`git commit --amend -m "…"\` changes it afterwards.`,
+        sub === 'merge' || sub === 'pull'
+          ? `Without -e/--edit git ${sub} writes its own message (\`--no-edit\`), and \`-m "…"\` gives one inline.`
+          : `Without -e/--edit git ${sub} keeps the original message; \`git commit --amend -m "…"\` changes it afterwards.`,
       );
     case 'notes':
       return gitNotes(rest, editorIsSet);
     case 'am':
       if (!hasAny(rest, ['-i', '--interactive'])) return null;
-      return gitInteractive('git am -i asks about each patch and waits for an answer.', 'Without -i the patches are applied in order: `git am 0001-fix.patch`.');
+      return gitInteractive(
+        'git am -i asks about each patch and waits for an answer.',
+        'Without -i the patches are applied in order: `git am 0001-fix.patch`.',
+      );
     case 'branch':
       if (!hasAny(rest, ['--edit-description']) || editorIsSet) return null;
-      return gitEditor('git branch --edit-description opens an editor and waits.', 'The description can be set directly: `git config branch.<name>.description "…"`.');
+      return gitEditor(
+        'git branch --edit-description opens an editor and waits.',
+        'The description can be set directly: `git config branch.<name>.description "…"`.',
+      );
     case 'help':
       return gitHelp(rest, env, out);
     default:
@@ -134,22 +162,56 @@ function gitEditor(what: string, instead: string): Finding {
   return { rule: 'git-editor', why: `${what} ${instead}` };
 }
 
-const NOTES_VALUE = new Set(['--ref', '-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message']);
+const NOTES_VALUE = new Set([
+  '--ref',
+  '-m',
+  '--message',
+  '-F',
+  '--file',
+  '-C',
+  '--reuse-message',
+  '-c',
+  '--reedit-message',
+]);
 
 function gitNotes(args: string[], editorIsSet: boolean): Finding | null {
   const pos = positionals(args, NOTES_VALUE);
   const action = pos[0];
   if (editorIsSet || (action !== 'add' && action !== 'append' && action !== 'edit')) return null;
   const opts = args.slice(args.indexOf(action) + 1);
-  const given = (o: string) => opts.some((a) => a === o || a.startsWith(`${o}=`) || (o.length === 2 && a.startsWith(o) && a.length > 2));
-  if (action !== 'edit' && ['-m', '--message', '-F', '--file', '-C', '--reuse-message'].some(given) && !['-c', '--reedit-message', '-e', '--edit'].some(given)) return null;
-  return gitEditor(`git notes ${action} without -m or -F opens an editor for the note and waits.`, 'The note can be given inline: `git notes add -m "…" <commit>` (or `-F note.txt`).');
+  const given = (o: string) =>
+    opts.some((a) => a === o || a.startsWith(`${o}=`) || (o.length === 2 && a.startsWith(o) && a.length > 2));
+  if (
+    action !== 'edit' &&
+    ['-m', '--message', '-F', '--file', '-C', '--reuse-message'].some(given) &&
+    !['-c', '--reedit-message', '-e', '--edit'].some(given)
+  )
+    return null;
+  return gitEditor(
+    `git notes ${action} without -m or -F opens an editor for the note and waits.`,
+    'The note can be given inline: `git notes add -m "…" <commit>` (or `-F note.txt`).',
+  );
 }
 
 function gitHelp(args: string[], env: Map<string, string>, out: GitOutput): Finding | null {
   if (out.pipedOut || out.stdoutToFile || env.has('MANPAGER') || env.has('PAGER')) return null;
   // -w opens a browser and returns; -a, -g, -c, -u print lists.
-  if (hasAny(args, ['-w', '--web', '-a', '--all', '-g', '--guides', '-c', '--config', '-u', '--user-interfaces', '--developer-interfaces'])) return null;
+  if (
+    hasAny(args, [
+      '-w',
+      '--web',
+      '-a',
+      '--all',
+      '-g',
+      '--guides',
+      '-c',
+      '--config',
+      '-u',
+      '--user-interfaces',
+      '--developer-interfaces',
+    ])
+  )
+    return null;
   const word = positionals(args)[0];
   if (word === undefined) return null;
   const page = /^[\w.-]{1,40}$/.test(word) ? word : '<command>';
@@ -254,7 +316,20 @@ function gitTag(args: string[], editorIsSet: boolean): Finding | null {
       } else if (opt === '--edit') edit = true;
       else if (opt === '--no-edit') edit = false;
       else if (['--delete', '--list', '--verify'].includes(opt)) return null;
-      else if (['--contains', '--no-contains', '--points-at', '--merged', '--no-merged', '--sort', '--format', '--cleanup'].includes(opt) && !inline) k++;
+      else if (
+        [
+          '--contains',
+          '--no-contains',
+          '--points-at',
+          '--merged',
+          '--no-merged',
+          '--sort',
+          '--format',
+          '--cleanup',
+        ].includes(opt) &&
+        !inline
+      )
+        k++;
       continue;
     }
     if (a.length < 2 || a[0] !== '-') continue;

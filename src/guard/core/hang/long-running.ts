@@ -13,7 +13,8 @@ export interface LongRun {
 }
 
 const SERVER_WHY = 'a server keeps running until it is stopped, so this call would not return.';
-const WATCH_WHY = 'watch mode keeps running and rebuilds on every change, so this call would not return. A single run without the watch flag reports once and exits.';
+const WATCH_WHY =
+  'watch mode keeps running and rebuilds on every change, so this call would not return. A single run without the watch flag reports once and exits.';
 const FOLLOW_WHY =
   'following a log waits for new lines and never exits on its own. The same command without -f/--follow prints what is there now and returns; to wait for one line, a time limit bounds it: `timeout 60 tail -f app.log | grep -m1 ready`.';
 
@@ -38,24 +39,26 @@ const LONG_SCRIPTS = new Map<string, LongRun['rule']>([
 
 /** Subcommands of each package manager that are not script names. */
 // Built on first use, like the tables below: an event that never reaches them does not pay for their sets.
-const PM_BUILTINS = once((): Record<string, ReadonlySet<string>> => ({
-  npm: new Set(), // npm only runs scripts through run/run-script/test/start
-  pnpm: new Set(
-    'add i install update up upgrade remove rm uninstall un link ln unlink import rebuild rb prune fetch patch patch-commit audit list ls outdated why exec dlx create init publish pack store env setup config c root bin licenses deploy doctor server help install-test it'.split(
-      ' ',
+const PM_BUILTINS = once(
+  (): Record<string, ReadonlySet<string>> => ({
+    npm: new Set(), // npm only runs scripts through run/run-script/test/start
+    pnpm: new Set(
+      'add i install update up upgrade remove rm uninstall un link ln unlink import rebuild rb prune fetch patch patch-commit audit list ls outdated why exec dlx create init publish pack store env setup config c root bin licenses deploy doctor server help install-test it'.split(
+        ' ',
+      ),
     ),
-  ),
-  yarn: new Set(
-    'add install remove upgrade up info init create dlx exec run workspace workspaces why config cache pack publish bin link unlink set plugin npm version node constraints help global upgrade-interactive dedupe rebuild explain patch patch-commit stage search tag team owner login logout audit list licenses outdated import generate-lock-entry check autoclean policy'.split(
-      ' ',
+    yarn: new Set(
+      'add install remove upgrade up info init create dlx exec run workspace workspaces why config cache pack publish bin link unlink set plugin npm version node constraints help global upgrade-interactive dedupe rebuild explain patch patch-commit stage search tag team owner login logout audit list licenses outdated import generate-lock-entry check autoclean policy'.split(
+        ' ',
+      ),
     ),
-  ),
-  bun: new Set(
-    'run test x add a install i remove rm update link unlink pm build init create c upgrade repl exec outdated publish patch audit info why help'.split(
-      ' ',
+    bun: new Set(
+      'run test x add a install i remove rm update link unlink pm build init create c upgrade repl exec outdated publish patch audit info why help'.split(
+        ' ',
+      ),
     ),
-  ),
-}));
+  }),
+);
 
 /** For npm/pnpm/yarn/bun: the script being run and the words after it, or null. */
 function packageScript(name: string, args: string[]): { script: string; rest: string[] } | null {
@@ -86,19 +89,14 @@ function packageScript(name: string, args: string[]): { script: string; rest: st
     if (k === -1) return null;
     return { script: args[k]!, rest: args.slice(k + 1) };
   }
-  if (word === 'test' || word === 't' || word === 'tst' || word === 'start') return { script: word, rest: args.slice(k + 1) };
+  if (word === 'test' || word === 't' || word === 'tst' || word === 'start')
+    return { script: word, rest: args.slice(k + 1) };
   if (name === 'npm' || builtins.has(word)) return null;
   return { script: word, rest: args.slice(k + 1) };
 }
 
 function wantsWatch(args: readonly string[]): boolean {
-  return args.some(
-    (a) =>
-      a === '--watch' ||
-      a === '--watchAll' ||
-      a === '--watch=true' ||
-      a === '--watchAll=true',
-  );
+  return args.some((a) => a === '--watch' || a === '--watchAll' || a === '--watch=true' || a === '--watchAll=true');
 }
 
 /** Tools whose --watch (and, where listed, -w) flag means watch mode. */
@@ -135,96 +133,125 @@ const pingBounded = (args: string[]): boolean =>
 const HELP_FLAGS = ['-V', '--help', '-h'];
 const listener: Rule = (args) =>
   inCluster(args, 'l', 'pswiIqOPTVx') || hasAny(args, ['--listen'])
-    ? { rule: 'dev-server', why: 'nc -l listens for connections until it is stopped, so this call would not return.', hint: true }
+    ? {
+        rule: 'dev-server',
+        why: 'nc -l listens for connections until it is stopped, so this call would not return.',
+        hint: true,
+      }
     : null;
 type ServerRule = (first: string | undefined, pos: string[], args: string[]) => LongRun | null;
 
-const followIf = (test: (args: string[]) => boolean): Rule => (args) => (test(args) ? follower() : null);
-const watchIf = (test: (args: string[]) => boolean): Rule => (args) => (test(args) ? watcher() : null);
-const serveOn = (...subcommands: string[]): ServerRule => (first) => (first !== undefined && subcommands.includes(first) ? server() : null);
+const followIf =
+  (test: (args: string[]) => boolean): Rule =>
+  (args) =>
+    test(args) ? follower() : null;
+const watchIf =
+  (test: (args: string[]) => boolean): Rule =>
+  (args) =>
+    test(args) ? watcher() : null;
+const serveOn =
+  (...subcommands: string[]): ServerRule =>
+  (first) =>
+    first !== undefined && subcommands.includes(first) ? server() : null;
 const alwaysServer: ServerRule = () => server();
 
 /** Commands that keep running, by program name; checked before the watch-flag and server tables. */
-const FOREGROUND = once((): Record<string, Rule> => ({
-  tail: followIf((args) => hasLong(args, '--follow') || inCluster(args, 'f', 'ncs') || inCluster(args, 'F', 'ncs')),
-  journalctl: followIf((args) => hasLong(args, '--follow') || inCluster(args, 'f', 'unptSUoDMgIi')),
-  watch: (args) => {
-    const pos = positionals(args, new Set(['-n', '--interval', '-q', '--equexit']));
-    if (pos.length === 0) return null;
-    return {
-      rule: 'watch',
-      why: 'watch reruns its command until someone presses Ctrl-C, so this call would not return. Running the command once shows its current state; a bounded loop polls a few times: `for i in 1 2 3 4 5; do <command>; sleep 2; done`.',
-      hint: false,
-    };
-  },
-  ping: (args) => (pingBounded(args) ? null : endless('ping without a count sends packets until it is stopped, so this call would not return. `ping -c 3 host` sends three and exits (`-w 5` bounds it to five seconds).')),
-  ping6: (args) => (pingBounded(args) ? null : endless('ping without a count sends packets until it is stopped, so this call would not return. `ping -c 3 host` sends three and exits.')),
-  nc: listener,
-  ncat: listener,
-  netcat: listener,
-  nodemon: watcher,
-  'ts-node-dev': watcher,
-  tsnd: watcher,
-  'node-dev': watcher,
-  node: watchIf((args) => args.some((a) => a === '--watch' || a.startsWith('--watch-path'))),
-  tsx: watchIf((args) => positionals(args)[0] === 'watch' || hasAny(args, ['--watch'])),
-  cargo: watchIf((args) => positionals(args)[0] === 'watch'),
-  ptw: watcher,
-  'pytest-watch': watcher,
-}));
+const FOREGROUND = once(
+  (): Record<string, Rule> => ({
+    tail: followIf((args) => hasLong(args, '--follow') || inCluster(args, 'f', 'ncs') || inCluster(args, 'F', 'ncs')),
+    journalctl: followIf((args) => hasLong(args, '--follow') || inCluster(args, 'f', 'unptSUoDMgIi')),
+    watch: (args) => {
+      const pos = positionals(args, new Set(['-n', '--interval', '-q', '--equexit']));
+      if (pos.length === 0) return null;
+      return {
+        rule: 'watch',
+        why: 'watch reruns its command until someone presses Ctrl-C, so this call would not return. Running the command once shows its current state; a bounded loop polls a few times: `for i in 1 2 3 4 5; do <command>; sleep 2; done`.',
+        hint: false,
+      };
+    },
+    ping: (args) =>
+      pingBounded(args)
+        ? null
+        : endless(
+            'ping without a count sends packets until it is stopped, so this call would not return. `ping -c 3 host` sends three and exits (`-w 5` bounds it to five seconds).',
+          ),
+    ping6: (args) =>
+      pingBounded(args)
+        ? null
+        : endless(
+            'ping without a count sends packets until it is stopped, so this call would not return. `ping -c 3 host` sends three and exits.',
+          ),
+    nc: listener,
+    ncat: listener,
+    netcat: listener,
+    nodemon: watcher,
+    'ts-node-dev': watcher,
+    tsnd: watcher,
+    'node-dev': watcher,
+    node: watchIf((args) => args.some((a) => a === '--watch' || a.startsWith('--watch-path'))),
+    tsx: watchIf((args) => positionals(args)[0] === 'watch' || hasAny(args, ['--watch'])),
+    cargo: watchIf((args) => positionals(args)[0] === 'watch'),
+    ptw: watcher,
+    'pytest-watch': watcher,
+  }),
+);
 
 /** Servers by program name, given the first positional word (options that take a value skipped). */
-const SERVERS = once((): Record<string, ServerRule> => ({
-  next: serveOn('dev', 'start'),
-  nuxt: serveOn('dev', 'preview'),
-  nuxi: serveOn('dev', 'preview'),
-  astro: serveOn('dev', 'preview'),
-  remix: serveOn('dev'),
-  'react-router': serveOn('dev'),
-  wrangler: serveOn('dev'),
-  vercel: serveOn('dev'),
-  netlify: serveOn('dev'),
-  storybook: serveOn('dev'),
-  fastapi: serveOn('dev', 'run'),
-  // Bare vite (or vite <root>) starts the dev server; build and optimize are one-shot.
-  vite: (first, _pos, args) => (hasAny(args, ['-v']) ? null : first === undefined || !['build', 'optimize'].includes(first) ? server() : null),
-  parcel: (first) => (first === 'watch' ? watcher() : first === 'build' ? null : server()),
-  webpack: serveOn('serve', 'server'),
-  rspack: serveOn('serve', 'server'),
-  ng: serveOn('serve', 's'),
-  'vue-cli-service': serveOn('serve'),
-  gatsby: serveOn('develop', 'serve'),
-  ember: serveOn('serve', 's', 'server'),
-  expo: serveOn('start'),
-  'react-native': serveOn('start'),
-  firebase: serveOn('serve', 'emulators:start'),
-  'http.server': alwaysServer,
-  SimpleHTTPServer: alwaysServer,
-  'http-server': alwaysServer,
-  'live-server': alwaysServer,
-  serve: alwaysServer,
-  uvicorn: alwaysServer,
-  gunicorn: alwaysServer,
-  hypercorn: alwaysServer,
-  daphne: alwaysServer,
-  'waitress-serve': alwaysServer,
-  'start-storybook': alwaysServer,
-  'jupyter-lab': alwaysServer,
-  'jupyter-notebook': alwaysServer,
-  flask: serveOn('run'),
-  'manage.py': serveOn('runserver', 'runserver_plus'),
-  'django-admin': serveOn('runserver', 'runserver_plus'),
-  rails: (first, _pos, args) => ((first === 's' || first === 'server') && !hasAny(args, ['-d', '--daemon']) ? server() : null),
-  php: (first, pos, args) => (hasAny(args, ['-S']) || (first === 'artisan' && pos[1] === 'serve') ? server() : null),
-  hugo: serveOn('server', 'serve'),
-  jekyll: serveOn('server', 'serve', 's'),
-  mkdocs: serveOn('server', 'serve'),
-  zola: serveOn('server', 'serve'),
-  mdbook: serveOn('server', 'serve'),
-  trunk: serveOn('server', 'serve'),
-  jupyter: serveOn('notebook', 'lab', 'server'),
-  streamlit: serveOn('run'),
-}));
+const SERVERS = once(
+  (): Record<string, ServerRule> => ({
+    next: serveOn('dev', 'start'),
+    nuxt: serveOn('dev', 'preview'),
+    nuxi: serveOn('dev', 'preview'),
+    astro: serveOn('dev', 'preview'),
+    remix: serveOn('dev'),
+    'react-router': serveOn('dev'),
+    wrangler: serveOn('dev'),
+    vercel: serveOn('dev'),
+    netlify: serveOn('dev'),
+    storybook: serveOn('dev'),
+    fastapi: serveOn('dev', 'run'),
+    // Bare vite (or vite <root>) starts the dev server; build and optimize are one-shot.
+    vite: (first, _pos, args) =>
+      hasAny(args, ['-v']) ? null : first === undefined || !['build', 'optimize'].includes(first) ? server() : null,
+    parcel: (first) => (first === 'watch' ? watcher() : first === 'build' ? null : server()),
+    webpack: serveOn('serve', 'server'),
+    rspack: serveOn('serve', 'server'),
+    ng: serveOn('serve', 's'),
+    'vue-cli-service': serveOn('serve'),
+    gatsby: serveOn('develop', 'serve'),
+    ember: serveOn('serve', 's', 'server'),
+    expo: serveOn('start'),
+    'react-native': serveOn('start'),
+    firebase: serveOn('serve', 'emulators:start'),
+    'http.server': alwaysServer,
+    SimpleHTTPServer: alwaysServer,
+    'http-server': alwaysServer,
+    'live-server': alwaysServer,
+    serve: alwaysServer,
+    uvicorn: alwaysServer,
+    gunicorn: alwaysServer,
+    hypercorn: alwaysServer,
+    daphne: alwaysServer,
+    'waitress-serve': alwaysServer,
+    'start-storybook': alwaysServer,
+    'jupyter-lab': alwaysServer,
+    'jupyter-notebook': alwaysServer,
+    flask: serveOn('run'),
+    'manage.py': serveOn('runserver', 'runserver_plus'),
+    'django-admin': serveOn('runserver', 'runserver_plus'),
+    rails: (first, _pos, args) =>
+      (first === 's' || first === 'server') && !hasAny(args, ['-d', '--daemon']) ? server() : null,
+    php: (first, pos, args) => (hasAny(args, ['-S']) || (first === 'artisan' && pos[1] === 'serve') ? server() : null),
+    hugo: serveOn('server', 'serve'),
+    jekyll: serveOn('server', 'serve', 's'),
+    mkdocs: serveOn('server', 'serve'),
+    zola: serveOn('server', 'serve'),
+    mdbook: serveOn('server', 'serve'),
+    trunk: serveOn('server', 'serve'),
+    jupyter: serveOn('notebook', 'lab', 'server'),
+    streamlit: serveOn('run'),
+  }),
+);
 
 export function longRunner(name: string, args: string[]): LongRun | null {
   if (name === 'bun' && hasAny(args, ['--watch', '--hot'])) return watcher();
@@ -282,31 +309,49 @@ export function longRunner(name: string, args: string[]): LongRun | null {
 }
 
 /** Options of the server CLIs above that take a value, so the value is not taken for a subcommand. */
-const SERVER_VALUE_OPTS = once(() => new Set([
-  '--port',
-  '-p',
-  '--host',
-  '-H',
-  '--config',
-  '-c',
-  '--mode',
-  '-m',
-  '--base',
-  '--logLevel',
-  '-l',
-  '--root',
-  '--dir',
-  '--cwd',
-  '--app',
-  '-A',
-  '-b',
-  '--bind',
-  '-e',
-  '--environment',
-]));
+const SERVER_VALUE_OPTS = once(
+  () =>
+    new Set([
+      '--port',
+      '-p',
+      '--host',
+      '-H',
+      '--config',
+      '-c',
+      '--mode',
+      '-m',
+      '--base',
+      '--logLevel',
+      '-l',
+      '--root',
+      '--dir',
+      '--cwd',
+      '--app',
+      '-A',
+      '-b',
+      '--bind',
+      '-e',
+      '--environment',
+    ]),
+);
 
 function containerFinding(name: string, args: string[]): LongRun | null {
-  const pos = positionals(args, new Set(['-f', '--file', '-p', '--project-name', '-n', '--namespace', '-c', '--context', '--container', '-H', '--host']));
+  const pos = positionals(
+    args,
+    new Set([
+      '-f',
+      '--file',
+      '-p',
+      '--project-name',
+      '-n',
+      '--namespace',
+      '-c',
+      '--context',
+      '--container',
+      '-H',
+      '--host',
+    ]),
+  );
   const logs = pos.includes('logs');
   if (logs) {
     // -f here means --follow (docker compose -f <file> before `logs` is skipped above as a value).
@@ -315,7 +360,12 @@ function containerFinding(name: string, args: string[]): LongRun | null {
     return null;
   }
   if (name === 'kubectl' || name === 'oc') {
-    return pos[0] === 'port-forward' ? { rule: 'dev-server', why: 'a port-forward stays open until it is stopped, so this call would not return.', hint: true }
+    return pos[0] === 'port-forward'
+      ? {
+          rule: 'dev-server',
+          why: 'a port-forward stays open until it is stopped, so this call would not return.',
+          hint: true,
+        }
       : null;
   }
   const isCompose = name.endsWith('-compose') || pos[0] === 'compose';

@@ -21,22 +21,35 @@ export const HANG_RULES: ReadonlyArray<{ rule: string; summary: string }> = [
     summary:
       'Interactive editors (vi, vim, nvim, nano, emacs without --batch, pico, micro, joe, …), ed/ex with no script on stdin, GUI editors told to wait (code --wait, subl -w), commands that open one (crontab -e, kubectl edit, visudo, systemctl edit, git config -e), `$EDITOR file`, and editors started through `xargs` or `find -exec`.',
   },
-  { rule: 'pager', summary: 'less (without -F), more or most writing to the terminal, on their own or at the end of a pipe; `$PAGER file`.' },
+  {
+    rule: 'pager',
+    summary:
+      'less (without -F), more or most writing to the terminal, on their own or at the end of a pipe; `$PAGER file`.',
+  },
   {
     rule: 'git-commit-editor',
-    summary: 'git commit (and --amend) with no -m, -F, -C, --no-edit or --fixup=<commit>, or with -e/--edit, unless GIT_EDITOR or core.editor is set to a non-interactive command.',
+    summary:
+      'git commit (and --amend) with no -m, -F, -C, --no-edit or --fixup=<commit>, or with -e/--edit, unless GIT_EDITOR or core.editor is set to a non-interactive command.',
   },
   { rule: 'git-tag-editor', summary: 'git tag -a/-s/-u without -m or -F.' },
   {
     rule: 'git-editor',
-    summary: 'git merge/pull/cherry-pick/revert -e (--edit), git notes add/append without -m or -F, git notes edit, git branch --edit-description (unless an editor setting is non-interactive).',
+    summary:
+      'git merge/pull/cherry-pick/revert -e (--edit), git notes add/append without -m or -F, git notes edit, git branch --edit-description (unless an editor setting is non-interactive).',
   },
-  { rule: 'git-rebase-interactive', summary: 'git rebase -i/--interactive/--edit-todo, unless a sequence editor is given.' },
+  {
+    rule: 'git-rebase-interactive',
+    summary: 'git rebase -i/--interactive/--edit-todo, unless a sequence editor is given.',
+  },
   {
     rule: 'git-interactive',
-    summary: 'git add -p/-i/-e, commit -p/--interactive, checkout/reset/restore -p, stash [push] -p, clean -i, am -i, mergetool, difftool.',
+    summary:
+      'git add -p/-i/-e, commit -p/--interactive, checkout/reset/restore -p, stash [push] -p, clean -i, am -i, mergetool, difftool.',
   },
-  { rule: 'npm-init', summary: 'npm init / yarn init / bun init that would ask questions (no -y, no initializer, no answers on stdin).' },
+  {
+    rule: 'npm-init',
+    summary: 'npm init / yarn init / bun init that would ask questions (no -y, no initializer, no answers on stdin).',
+  },
   {
     rule: 'scaffolder',
     summary:
@@ -49,13 +62,18 @@ export const HANG_RULES: ReadonlyArray<{ rule: string; summary: string }> = [
   },
   {
     rule: 'remote-shell',
-    summary: 'ssh host with no remote command, mosh, telnet, sftp/ftp without a batch, docker/podman run/exec -it with a shell or no command, docker attach, kubectl exec/run/attach -it with a shell.',
+    summary:
+      'ssh host with no remote command, mosh, telnet, sftp/ftp without a batch, docker/podman run/exec -it with a shell or no command, docker attach, kubectl exec/run/attach -it with a shell.',
   },
   {
     rule: 'full-screen',
-    summary: 'top (without -b/-n), htop, btop, atop, glances, iotop, iftop, nethogs, ncdu, tig, lazygit, lazydocker, k9s, ranger, mc, nnn, fzf (without --filter), tmux/screen/zellij attaching, text browsers, mutt, dialog.',
+    summary:
+      'top (without -b/-n), htop, btop, atop, glances, iotop, iftop, nethogs, ncdu, tig, lazygit, lazydocker, k9s, ranger, mc, nnn, fzf (without --filter), tmux/screen/zellij attaching, text browsers, mutt, dialog.',
   },
-  { rule: 'manual', summary: 'man <page> and info <topic> on the terminal (not piped, no -P/MANPAGER), git help <command>.' },
+  {
+    rule: 'manual',
+    summary: 'man <page> and info <topic> on the terminal (not piped, no -P/MANPAGER), git help <command>.',
+  },
   {
     rule: 'login',
     summary:
@@ -68,7 +86,8 @@ export const HANG_RULES: ReadonlyArray<{ rule: string; summary: string }> = [
   { rule: 'watch', summary: 'watch <command> in the foreground.' },
   {
     rule: 'watch-mode',
-    summary: 'Watchers in the foreground: tsc/jest/vitest/webpack/… --watch, nodemon, tsx watch, node --watch, cargo watch, npm run watch.',
+    summary:
+      'Watchers in the foreground: tsc/jest/vitest/webpack/… --watch, nodemon, tsx watch, node --watch, cargo watch, npm run watch.',
   },
   {
     rule: 'dev-server',
@@ -166,7 +185,10 @@ function checkOne(cmd: SimpleCommand, env: Map<string, string>, ctx: HangContext
   if (hasAny(args, ['--help', '-h', '--version'])) return null;
   const long = longRunner(name, args);
   if (!long) return null;
-  return { rule: long.rule, why: long.hint ? `${long.why} ${backgroundHint(cmd.argv, ctx.backgroundOption, long.rule)}` : long.why };
+  return {
+    rule: long.rule,
+    why: long.hint ? `${long.why} ${backgroundHint(cmd.argv, ctx.backgroundOption, long.rule)}` : long.why,
+  };
 }
 
 /** The commands `find … -exec cmd {} ;` (and -execdir, -ok, -okdir) runs. */

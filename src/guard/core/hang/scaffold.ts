@@ -14,20 +14,45 @@ interface Scaffolder {
 
 /** Known scaffolders by package name; an unknown create-* is refused only when it is given nothing at all. */
 const SCAFFOLDERS: Record<string, Scaffolder> = {
-  'create-vite': { batch: ['--template', '-t', '--no-interactive'], example: 'npm create vite@latest my-app -- --template react' },
-  'create-next-app': { batch: ['--yes', '-y', '--example', '-e'], example: 'npx create-next-app@latest my-app --yes', ci: true },
+  'create-vite': {
+    batch: ['--template', '-t', '--no-interactive'],
+    example: 'npm create vite@latest my-app -- --template react',
+  },
+  'create-next-app': {
+    batch: ['--yes', '-y', '--example', '-e'],
+    example: 'npx create-next-app@latest my-app --yes',
+    ci: true,
+  },
   'create-astro': { batch: ['--yes', '-y'], example: 'npm create astro@latest my-app -- --yes' },
-  'create-vue': { batch: ['--default', '--bare', '--ts', '--typescript', '--router', '--pinia', '--vitest'], example: 'npm create vue@latest my-app -- --default' },
+  'create-vue': {
+    batch: ['--default', '--bare', '--ts', '--typescript', '--router', '--pinia', '--vitest'],
+    example: 'npm create vue@latest my-app -- --default',
+  },
   'create-react-router': { batch: ['--yes', '-y'], example: 'npx create-react-router@latest my-app --yes' },
   'create-remix': { batch: ['--yes', '-y'], example: 'npx create-remix@latest my-app --yes' },
   'create-t3-app': { batch: ['--CI', '--default', '-y'], example: 'npx create-t3-app@latest my-app --CI' },
   'create-expo-app': { batch: ['--yes', '-y', '--template', '-t'], example: 'npx create-expo-app@latest my-app --yes' },
-  'create-svelte': { batch: ['--template'], example: 'npx sv create my-app --template minimal --types ts --no-add-ons' },
-  'create-hono': { batch: ['--template', '-t'], example: 'npm create hono@latest my-app -- --template nodejs --pm npm --install' },
+  'create-svelte': {
+    batch: ['--template'],
+    example: 'npx sv create my-app --template minimal --types ts --no-add-ons',
+  },
+  'create-hono': {
+    batch: ['--template', '-t'],
+    example: 'npm create hono@latest my-app -- --template nodejs --pm npm --install',
+  },
   'create-playwright': { batch: ['--quiet'], example: 'npm init playwright@latest -- --quiet' },
-  'create-cloudflare': { batch: ['--type', '--framework', '-y', '--yes'], example: 'npm create cloudflare@latest my-app -- --type hello-world --no-deploy --no-git' },
-  'create-turbo': { batch: ['--example', '-e', '--package-manager', '-m'], example: 'npx create-turbo@latest my-repo --package-manager npm' },
-  'create-nuxt': { batch: ['--template', '-t', '--packageManager', '--gitInit'], example: 'npm create nuxt@latest my-app -- --packageManager npm --gitInit false' },
+  'create-cloudflare': {
+    batch: ['--type', '--framework', '-y', '--yes'],
+    example: 'npm create cloudflare@latest my-app -- --type hello-world --no-deploy --no-git',
+  },
+  'create-turbo': {
+    batch: ['--example', '-e', '--package-manager', '-m'],
+    example: 'npx create-turbo@latest my-repo --package-manager npm',
+  },
+  'create-nuxt': {
+    batch: ['--template', '-t', '--packageManager', '--gitInit'],
+    example: 'npm create nuxt@latest my-app -- --packageManager npm --gitInit false',
+  },
   'create-docusaurus': { batch: [], example: 'npx create-docusaurus@latest my-site classic --typescript' },
 };
 
@@ -53,9 +78,13 @@ function scaffolderCall(original: string[], resolved: string[]): { pkg: string; 
   const pm = baseName(original[0] ?? '');
   if (pm === 'npm' || pm === 'yarn' || pm === 'pnpm' || pm === 'bun') {
     const rest = original.slice(1);
-    const pos = positionals(rest.slice(0, rest.indexOf('--') === -1 ? rest.length : rest.indexOf('--')), NPM_VALUE_OPTS);
+    const pos = positionals(
+      rest.slice(0, rest.indexOf('--') === -1 ? rest.length : rest.indexOf('--')),
+      NPM_VALUE_OPTS,
+    );
     const verb = pos[0];
-    const isCreate = verb === 'create' || (pm === 'bun' && verb === 'c') || (pm === 'npm' && (verb === 'init' || verb === 'innit'));
+    const isCreate =
+      verb === 'create' || (pm === 'bun' && verb === 'c') || (pm === 'npm' && (verb === 'init' || verb === 'innit'));
     if (isCreate && pos[1] !== undefined) {
       const at = rest.indexOf(pos[1]);
       // npm takes options before `--` as its own; yarn, pnpm and bun pass them on.
@@ -64,7 +93,7 @@ function scaffolderCall(original: string[], resolved: string[]): { pkg: string; 
     }
   }
   const name = resolved[0];
-  if (name !== undefined && name.includes('create-') && /^(?:@[^/]+\/)?create-[\w.-]+$/.test(name)) {
+  if (name?.includes('create-') && /^(?:@[^/]+\/)?create-[\w.-]+$/.test(name)) {
     return { pkg: name, args: resolved.slice(1).filter((a) => a !== '--'), npm: false };
   }
   return null;
