@@ -17,7 +17,7 @@ import { colorEnabled, type Palette, palette } from '../report/colors.ts';
 import { colorDiff, displayDiff } from '../report/diff.ts';
 import { annotations } from '../report/github.ts';
 import { type JsonReport, jsonChanges } from '../report/json.ts';
-import { filesReport, toolsReport } from '../report/summary.ts';
+import { filesReport, previewReport, shownPath, toolsReport } from '../report/summary.ts';
 import type { Level, Message } from '../report/messages.ts';
 import { checkLines, checkVerdict } from '../report/check.ts';
 import { intentsFor } from './plan.ts';
@@ -245,10 +245,12 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     evidence: ctx.detected.find((d) => d.name === name)?.evidence ?? [],
   }));
   report.tools = toolRows;
-  if (!opts.json && opts.mode !== 'remove') io.out(toolsReport(toolRows, c));
+  if (!opts.json && opts.mode !== 'remove') io.out(`${toolsReport(toolRows, c)}\n`);
 
   // $HOME is touched only on explicit opt-in, and --check never looks there.
   let profile: ProfileTarget | undefined;
+  /** The shell profile asked about after the main question, never by default: its change is previewed, not counted. */
+  let askProfile: ProfileTarget | undefined;
   // --remove --shell-profile takes our block out of the profile even when this repository has no record any more.
   if (
     opts.mode !== 'check' &&
@@ -258,17 +260,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     const existing = profileTarget(io.env, io.home);
     // Once accepted, the profile block is kept current on every rerun without asking again.
     if (!want && opts.mode === 'apply' && existing && hasProfileBlock(readHomeFile(existing.path))) want = true;
-    if (!want && interactive && opts.mode === 'apply' && !opts.dryRun) {
-      const target = existing;
-      if (target) {
-        const answer = await io.prompter.confirm(`Also make Cursor's agent shell non-interactive in ${target.path}?`);
-        if (answer === CANCELLED) {
-          say('info', 'cancelled', 'Nothing written.');
-          return finish(EXIT.drift, 'cancelled');
-        }
-        want = answer;
-      }
-    }
+    if (!want && interactive && opts.mode === 'apply' && !opts.dryRun && existing) askProfile = existing;
     if (want) {
       const target = profileTarget(io.env, io.home);
       if (!target) {
@@ -283,24 +275,33 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
   }
 
   let plan: Plan;
+  /** The plan had the user said yes to the shell profile too. */
+  let planWithProfile: Plan | undefined;
   try {
     const paths = planPaths(ctx.tools, ctx.manifest);
     const files = new Map<string, string | null>();
     for (const p of paths) files.set(p, readRepoFile(ctx.root, p));
-    if (profile) files.set(profile.path, readConfig(profile.path, profile.path));
-    plan = buildPlan({
-      mode: opts.mode === 'remove' ? 'remove' : 'apply',
-      tools: ctx.tools,
-      files,
-      manifest: ctx.manifest,
-      version: VERSION,
-      force: opts.force,
-      assets: buildAssets(VERSION),
-      ...(profile ? { profile } : {}),
-    });
+    const build = (target: ProfileTarget | undefined) => {
+      const withHome = new Map(files);
+      if (target) withHome.set(target.path, readConfig(target.path, target.path));
+      return buildPlan({
+        mode: opts.mode === 'remove' ? 'remove' : 'apply',
+        tools: ctx.tools,
+        files: withHome,
+        manifest: ctx.manifest,
+        version: VERSION,
+        force: opts.force,
+        assets: buildAssets(VERSION),
+        ...(target ? { profile: target } : {}),
+      });
+    };
+    plan = build(profile);
+    if (askProfile) planWithProfile = build(askProfile);
   } catch (err) {
     return readFailure(err);
   }
+  const deferred = planWithProfile?.changes.find((ch) => ch.home && ch.action !== 'noop');
+  if (!deferred) planWithProfile = undefined;
 
   const changes = plan.changes;
   const pending = changes.filter((ch) => ch.action !== 'noop' && ch.action !== 'conflict');
@@ -366,17 +367,14 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
   const readOnly = opts.mode === 'check' || opts.dryRun;
   if (opts.mode === 'check') return finishCheck();
   if (!opts.json) {
-    io.out(filesReport(changes, c, readOnly ? 'would' : 'will'));
-    for (const ch of pending) io.out(`\n${colorDiff(displayDiff(ch, opts.diff === true), c)}`);
-    // The diffs push the summary off screen: repeat it next to the question (or the closing line).
-    if (pending.length > 1)
-      io.out(
-        `\n${filesReport(
-          changes.filter((ch) => ch.action !== 'noop'),
-          c,
-          readOnly ? 'would' : 'will',
-        ).replace(/^Files:/, 'Summary:')}`,
-      );
+    const tense = readOnly ? 'would' : 'will';
+    if (opts.diff) {
+      io.out(filesReport(changes, c, tense, io.home, deferred));
+      for (const ch of [...pending, ...(deferred ? [deferred] : [])])
+        io.out(`\n${colorDiff(displayDiff(ch, true, shownPath(ch, io.home)), c)}`);
+    } else {
+      io.out(previewReport({ changes, tense, full: false, home: io.home, deferred }, c));
+    }
   }
 
   if (conflicts.length) {
@@ -389,7 +387,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     );
     return finish(EXIT.drift, 'conflicts', plan);
   }
-  if (!pending.length) {
+  if (!pending.length && !deferred) {
     say(
       'info',
       'up-to-date',
@@ -402,7 +400,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     say('info', 'dry-run', `Dry run: nothing written (${pending.length} file(s) would change).`, c.dim, true);
     return finish(EXIT.ok, 'dry-run', plan);
   }
-  if (!opts.yes) {
+  if (!opts.yes && pending.length) {
     if (!interactive) {
       say(
         'error',
@@ -413,6 +411,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       );
       return finish(EXIT.drift, 'needs-yes', plan);
     }
+    io.out('\n');
     const ok = await io.prompter.confirm(
       opts.mode === 'remove' ? `Remove loop-guard from ${pending.length} file(s)?` : `Write ${pending.length} file(s)?`,
     );
@@ -421,9 +420,26 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       return finish(EXIT.drift, 'declined', plan);
     }
   }
+  // The user-level question comes last, and Enter means No: it changes a file outside this repository.
+  if (deferred && planWithProfile && askProfile) {
+    if (!pending.length) say('info', 'up-to-date', 'The repository is up to date.', c.green);
+    const answer = await io.prompter.confirm(
+      `Also add Cursor's agent environment to ${shownPath(deferred, io.home)} (every repository where Cursor runs)?`,
+      false,
+    );
+    if (answer === CANCELLED) {
+      say('info', 'cancelled', 'Nothing written.');
+      return finish(EXIT.drift, 'cancelled');
+    }
+    if (answer) {
+      plan = planWithProfile;
+      profile = askProfile;
+    } else if (!pending.length) return finish(EXIT.ok, 'up-to-date', plan);
+  }
+  const toWrite = plan.changes;
 
   try {
-    const result = applyPlan(ctx.root, changes, io.env);
+    const result = applyPlan(ctx.root, toWrite, io.env);
     say(
       'info',
       'applied',
