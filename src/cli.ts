@@ -40,7 +40,8 @@ Options:
   -v, --version        print the version
 
 Commands:
-  doctor               check that the guard is installed, wired and working in this repo (read-only)
+  doctor               check that the guard is installed, wired and working in this repo (read-only); exit 1
+                       when something is broken, 0 when only steps on this machine are left (--strict: 1)
   audit                the loops in your agents' past sessions on this machine, what they cost, and what the
                        guard would have saved (read-only, local). Options: --all (every project), --since 30d,
                        --tool claude,codex,opencode,gemini,copilot,qwen,cline,kilo, --limit 5, --json, --redact
@@ -169,8 +170,10 @@ export async function main(argv: string[]): Promise<number> {
     );
     return EXIT.error;
   }
-  if (v.strict && !v.check) {
-    process.stderr.write('create-loop-guard: --strict goes with --check (npx create-loop-guard --check --strict).\n');
+  if (v.strict && !v.check && command !== 'doctor') {
+    process.stderr.write(
+      'create-loop-guard: --strict goes with --check or doctor (npx create-loop-guard --check --strict).\n',
+    );
     return EXIT.error;
   }
   // audit's --cwd names a project in the transcripts, which need not exist here any more.
@@ -214,7 +217,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (command === 'doctor') {
     const { doctor } = await import('./doctor/index.ts');
-    return doctor({ json: v.json === true, ...(v.cwd ? { cwd: v.cwd } : {}) }, io);
+    return doctor({ json: v.json === true, strict: v.strict === true, ...(v.cwd ? { cwd: v.cwd } : {}) }, io);
   }
   const opts: Options = {
     mode: v.check ? 'check' : v.remove ? 'remove' : 'apply',

@@ -25,7 +25,9 @@ import { verdict } from './outdated.ts';
 import { parseToolArg, toolListError } from './tool-list.ts';
 import { planTense } from '../report/tense.ts';
 import { FileFormatError } from '../edit/splice.ts';
-import { hasProfileBlock, PROFILE_LINE, profileTarget, type ProfileTarget } from './profile.ts';
+import { hasProfileBlock, PROFILE_LINE, PROFILE_STEP, profileTarget, type ProfileTarget } from './profile.ts';
+import { MACHINE_STEPS } from '../report/doctor.ts';
+import { fill } from '../doctor/trust.ts';
 import { TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
 
 export type { IO } from '../io.ts';
@@ -83,20 +85,31 @@ function loadManifest(root: string): Manifest | null {
   }
 }
 
-function nextSteps(tools: readonly ToolName[], profileDone: boolean): string[] {
-  const steps: string[] = [];
-  for (const t of tools) for (const s of TOOLS[t].nextSteps) steps.push(`${TOOLS[t].label}: ${s}`);
-  if (tools.some((t) => TOOLS[t].needsShellProfile) && !profileDone) {
-    steps.push(
-      `Cursor: its agent shell needs the environment from your shell profile. Add this line to ~/.bashrc or ~/.zshrc (or rerun with --shell-profile):\n    ${PROFILE_LINE}`,
-    );
+/** What is left after writing: in the repository (commit, CI) and on this machine (trust a folder, the shell
+ * profile) — the machine steps in the words doctor uses for them. */
+function nextSteps(
+  tools: readonly ToolName[],
+  profileDone: boolean,
+  root: string,
+): { repo: string[]; machine: string[] } {
+  const machine: string[] = [];
+  const repo: string[] = [];
+  for (const t of tools) {
+    const record = TOOLS[t];
+    const trust = record.doctor.trust;
+    if (trust) {
+      const file = record.doctor.files?.[trust.file]?.path ?? trust.file;
+      machine.push(`${record.label}: ${fill(trust.texts.fix, { root, file })}`);
+    }
+    for (const s of record.nextSteps) repo.push(`${record.label}: ${s}`);
   }
-  steps.push(
+  if (tools.some((t) => TOOLS[t].needsShellProfile) && !profileDone) machine.push(`Cursor: ${PROFILE_STEP}`);
+  repo.push(
     'Commit the result (git add -A && git commit): the setup lives in the repository, for everyone who clones it.',
     'Prove it works on this machine: npx create-loop-guard doctor',
     `In CI, catch drift: npx create-loop-guard@${VERSION.split('.')[0] === '0' ? `0.${VERSION.split('.')[1]}` : VERSION.split('.')[0]} --check (add --strict to fail when the repository was set up by another version too).`,
   );
-  return steps;
+  return { repo, machine };
 }
 
 /** The flow under the repository lock, after an interrupted earlier run has been finished or undone. */
@@ -467,9 +480,16 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     }
   }
   if (opts.mode === 'apply') {
-    const steps = nextSteps(ctx.tools, profile !== undefined);
-    if (steps.length)
-      say('info', 'next-steps', `Next steps:\n${steps.map((s) => `  - ${s}`).join('\n')}`, (s) => s, true);
+    const steps = nextSteps(ctx.tools, profile !== undefined, ctx.root);
+    say('info', 'next-steps', `Next steps:\n${steps.repo.map((s) => `  - ${s}`).join('\n')}`, (s) => s, true);
+    if (steps.machine.length)
+      say(
+        'info',
+        'machine-steps',
+        `${MACHINE_STEPS} (doctor checks these too):\n${steps.machine.map((s) => `  ○ ${s}`).join('\n')}`,
+        (s) => s,
+        true,
+      );
   }
   return finish(EXIT.ok, 'applied', plan);
 }

@@ -185,7 +185,7 @@ describe('interactive CLI in a PTY', () => {
     expect(withBlock).toMatch(/^# <<< loop-guard:end/m);
     expect(withBlock).toContain('export GIT_PAGER=cat');
     // The profile was handled, so the "add this line by hand" step is not shown.
-    expect(r.text).not.toContain('or rerun with --shell-profile');
+    expect(r.text).not.toContain('Cursor: npx create-loop-guard --shell-profile, or add this line');
 
     const env = { HOME: home, SHELL: '/bin/bash' };
     // A rerun keeps the accepted block in view without asking again: it is planned, and up to date.
@@ -216,7 +216,9 @@ describe('interactive CLI in a PTY', () => {
     expect(r.code).toBe(0);
     expect(existsSync(join(dir, '.cursor/loop-guard-env.sh'))).toBe(true);
     expect(readdirSync(home)).toEqual([]);
-    expect(r.text).toContain('or rerun with --shell-profile'); // the manual step is offered instead
+    expect(r.text).toContain(
+      '○ Cursor: npx create-loop-guard --shell-profile, or add this line to your shell profile:',
+    ); // the manual step is offered instead, in doctor's words
   });
 
   it('cursor: Ctrl-C at the shell-profile prompt aborts the run: no further prompt, nothing written', async () => {

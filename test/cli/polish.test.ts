@@ -154,6 +154,27 @@ describe('rough edges', () => {
     expect(steps).toMatch(/npx create-loop-guard@\d+(\.\d+)? --check/);
   });
 
+  it("the install's machine steps use doctor's words and commands (trust, the shell profile)", () => {
+    const dir = fixtureRepo(null);
+    const home = homeFor(dir);
+    const r = runCli(['--yes', '--tools', 'codex,copilot,cursor'], {
+      cwd: dir,
+      env: { HOME: home, SHELL: '/bin/bash' },
+    });
+    expect(r.status).toBe(0);
+    const steps = r.stdout.slice(r.stdout.indexOf('Left to do on this machine (doctor checks these too):'));
+    expect(steps).toContain('○ Codex: `codex` → trust this folder, or `codex exec --trust` once');
+    expect(steps).toMatch(
+      /○ GitHub Copilot CLI: start copilot here and trust the folder, or add ".*" to "trustedFolders" in ~\/\.copilot\/config\.json/,
+    );
+    expect(steps).toContain('○ Cursor: npx create-loop-guard --shell-profile, or add this line to your shell profile:');
+    expect(r.stdout).not.toContain('which we could not test here');
+    const doctor = runCli(['doctor'], { cwd: dir, env: { HOME: home, SHELL: '/bin/bash' } });
+    const left = doctor.stdout.slice(doctor.stdout.indexOf('Left to do on this machine'));
+    for (const line of ['○ Codex: `codex` → trust this folder', '○ Cursor: npx create-loop-guard --shell-profile'])
+      expect(left).toContain(line);
+  });
+
   it('a preview words notes as what would happen', () => {
     const dir = fixtureRepo('claude');
     expect(runCli(['--yes'], { cwd: dir }).status).toBe(0);
