@@ -14,7 +14,7 @@ import { canPrompt } from './prompt/index.ts';
 import { CANCELLED } from './prompt/types.ts';
 import type { IO } from '../io.ts';
 import { colorEnabled, type Palette, palette } from '../report/colors.ts';
-import { colorDiff, displayDiff } from '../report/diff.ts';
+import { colorDiff, displayDiff, unifiedDiff } from '../report/diff.ts';
 import { annotations } from '../report/github.ts';
 import { type JsonReport, jsonChanges } from '../report/json.ts';
 import { filesReport, previewReport, shownPath, toolsReport } from '../report/summary.ts';
@@ -366,6 +366,13 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
         for (const note of change.notes) io.out(`             ${c.yellow('!')} ${planTense(note, 'would')}\n`);
         if (change.fix) io.out(`             ${c.bold('fix:')} ${change.fix}\n`);
       }
+      // For a reviewer in CI: the lines themselves, what is there (---) against what we write (+++).
+      if (opts.diff && outcome.drift.length) {
+        io.out(c.dim('\n--- what is in the repository, +++ what create-loop-guard writes:\n'));
+        for (const { change } of outcome.drift)
+          if (change.action !== 'conflict' || change.after !== change.before)
+            io.out(`\n${colorDiff(unifiedDiff(change), c)}`);
+      }
       if (io.env.GITHUB_ACTIONS === 'true') io.out(annotations(outcome.drift.map((d) => d.change)));
     }
     const v = checkVerdict(outcome);
@@ -374,6 +381,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       v.message.code,
       v.message.text,
       v.code ? c.red : v.message.level === 'warn' ? c.yellow : c.green,
+      opts.diff === true && outcome.drift.length > 0,
     );
     return finish(v.code, v.result, plan);
   };

@@ -1,6 +1,6 @@
 // Issue 12's rough edges, one test each, through the BUILT CLI.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../../src/tools/names.ts';
@@ -173,6 +173,29 @@ describe('rough edges', () => {
     const left = doctor.stdout.slice(doctor.stdout.indexOf('Left to do on this machine'));
     for (const line of ['○ Codex: `codex` → trust this folder', '○ Cursor: npx create-loop-guard --shell-profile'])
       expect(left).toContain(line);
+  });
+
+  it('--check says what happened to each drift (deleted, our part deleted, edited), and --diff shows the lines in text mode', () => {
+    const dir = fixtureRepo('all');
+    expect(runCli(['--yes'], { cwd: dir }).status).toBe(0);
+    const toml = join(dir, '.codex/config.toml');
+    writeFileSync(toml, readFileSync(toml, 'utf8').replace(/\n\[shell_environment_policy\.set\][^[]*/, '\n'));
+    rmSync(join(dir, '.cursor/loop-guard-env.sh'));
+    const hooks = join(dir, '.codex/hooks.json');
+    writeFileSync(hooks, readFileSync(hooks, 'utf8').replace('"timeout": 10', '"timeout": 99'));
+    const plain = runCli(['--check'], { cwd: dir });
+    expect(plain.status).toBe(1);
+    expect(plain.stdout).toContain('  drift      .codex/config.toml  (our 6 lines were deleted from it)');
+    expect(plain.stdout).toContain('  drift      .cursor/loop-guard-env.sh  (deleted)');
+    expect(plain.stdout).toContain('  drift      .codex/hooks.json  (our part was edited since it was written)');
+    expect(plain.stdout).not.toContain('+GIT_PAGER');
+    const diff = runCli(['--check', '--diff'], { cwd: dir });
+    expect(diff.status).toBe(1);
+    expect(diff.stdout).toContain('--- a/.codex/config.toml\n+++ b/.codex/config.toml\n');
+    expect(diff.stdout).toMatch(/^\+GIT_PAGER = "cat"\r?$/m); // the fixture's config.toml has CRLF line ends
+    expect(diff.stdout).toContain('--- /dev/null\n+++ b/.cursor/loop-guard-env.sh\n');
+    expect(diff.stdout).toMatch(/^- +"timeout": 99,?$/m);
+    expect(diff.stdout).toMatch(/^\+ +"timeout": 10,?$/m);
   });
 
   it('a preview words notes as what would happen', () => {
