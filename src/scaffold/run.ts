@@ -390,11 +390,21 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
   if (!opts.json) {
     const tense = readOnly ? 'would' : 'will';
     if (opts.diff) {
-      io.out(filesReport(changes, c, tense, io.home, deferred));
+      io.out(
+        filesReport(
+          opts.mode === 'remove' ? changes.filter((ch) => ch.action !== 'noop') : changes,
+          c,
+          tense,
+          io.home,
+          deferred,
+        ),
+      );
       for (const ch of [...pending, ...(deferred ? [deferred] : [])])
         io.out(`\n${colorDiff(displayDiff(ch, true, shownPath(ch, io.home)), c)}`);
     } else {
-      io.out(previewReport({ changes, tense, full: false, home: io.home, deferred }, c));
+      // --remove lists only what it takes out: a repository never set up is one line, not a list of "up to date".
+      const shown = opts.mode === 'remove' ? changes.filter((ch) => ch.action !== 'noop') : changes;
+      io.out(previewReport({ changes: shown, tense, full: false, home: io.home, deferred }, c));
     }
   }
 
@@ -402,7 +412,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     say(
       'error',
       'conflicts',
-      `${conflicts.length} conflict(s): nothing was written. Fix them as shown above, or rerun with --force to replace them.`,
+      `${conflicts.length} conflict(s): nothing was written. Fix them as shown above, or ${opts.mode === 'remove' ? 'rerun with --remove --force to take them out anyway' : 'rerun with --force to replace them'}.`,
       c.red,
       true,
     );
