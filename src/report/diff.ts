@@ -106,11 +106,19 @@ export function compactDiff(change: FileChange, c: Palette, label: string): stri
     added += plus.length;
     removed += minus.length;
     if (i >= COMPACT_PLACES) return;
-    const at = String(h.newStart).padStart(width);
+    const at = String(plus.length ? h.newStart : h.oldStart).padStart(width);
+    const first = (ls: string[]) => ls.find((l) => !STRUCTURAL.test(l.slice(1))) ?? ls[0];
+    const more = (n: number) => (n > 1 ? c.dim(`  … ${n - 1} more`) : '');
+    if (!plus.length) {
+      // Only taken out: one telling line for the place, as for an addition.
+      const telling = first(minus);
+      if (telling) body.push(`    ${c.dim(at)} ${c.red(clip(telling))}${more(minus.length)}`);
+      return;
+    }
+    // A line of the user's that changes is shown whole: that is what a reviewer looks for.
     for (const l of minus.slice(0, 2)) body.push(`    ${' '.repeat(width)} ${c.red(clip(l))}`);
-    const telling = plus.find((l) => !STRUCTURAL.test(l.slice(1))) ?? plus[0];
-    const count = plus.length > 1 ? c.dim(`  … ${plus.length - 1} more`) : '';
-    if (telling) body.push(`    ${c.dim(at)} ${c.green(clip(telling))}${count}`);
+    const telling = first(plus);
+    if (telling) body.push(`    ${c.dim(at)} ${c.green(clip(telling))}${more(plus.length)}`);
   });
   const places = patch.hunks.length;
   const n = (k: number, what: string) => `${k} line${k === 1 ? '' : 's'} ${what}`;

@@ -61,7 +61,10 @@ export function isUsersFile(ch: FileChange): boolean {
 function words(ch: FileChange): string {
   if (ch.action === 'noop' || ch.action === 'conflict') return '';
   const purpose = purposeOf(ch.path);
-  if (ch.action === 'remove') return ch.reason;
+  if (ch.action === 'remove') {
+    const why = ch.reason.replace(/^delete ?\(?|\)$/g, '');
+    return [purpose, why].filter(Boolean).join(', ') || 'ours';
+  }
   const reason = reasonWords(ch.reason);
   if (ch.before === null) {
     const what = ch.reason === 'add' || ch.reason === 'upgrade' ? (purpose ?? reason) : reason;
@@ -70,7 +73,8 @@ function words(ch: FileChange): string {
   }
   if (ch.generated) return `${purpose ?? ch.reason}: ${ch.reason === 'upgrade' ? 'upgraded' : 'replaced'} (ours)`;
   const { added, removed } = changeCounts(ch);
-  return `${reason} (+${added}${removed ? ` −${removed}` : ''} lines)`;
+  const counts = [added ? `+${added}` : '', removed ? `−${removed}` : ''].filter(Boolean).join(' ');
+  return counts ? `${reason} (${counts} lines)` : reason;
 }
 
 export function changeLine(ch: FileChange, c: Palette, width = 0, home?: string): string {
