@@ -42,6 +42,8 @@ export interface PlanInput {
 export interface Plan {
   changes: FileChange[];
   manifest: Manifest;
+  /** Lines the preview shows under headings of their own (paths left alone, tools also possible): rendered as data. */
+  sections?: Array<{ title: string; lines: string[] }>;
 }
 
 /** Intents of the chosen tools, one per path (the guard file is shared). */

@@ -404,7 +404,19 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     } else {
       // --remove lists only what it takes out: a repository never set up is one line, not a list of "up to date".
       const shown = opts.mode === 'remove' ? changes.filter((ch) => ch.action !== 'noop') : changes;
-      io.out(previewReport({ changes: shown, tense, full: false, home: io.home, deferred }, c));
+      io.out(
+        previewReport(
+          {
+            changes: shown,
+            tense,
+            full: false,
+            home: io.home,
+            deferred,
+            ...(plan.sections ? { sections: plan.sections } : {}),
+          },
+          c,
+        ),
+      );
     }
   }
 
