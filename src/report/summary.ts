@@ -104,7 +104,8 @@ export function filesReport(
   deferred?: FileChange,
 ): string {
   if (!changes.length && !deferred) return '';
-  const acting = changes.filter((ch) => ch.action !== 'noop');
+  // A file left as it is stays listed when there is something to say about it (a foreign file in our place).
+  const acting = changes.filter((ch) => ch.action !== 'noop' || ch.notes.length > 0);
   const shown = acting.length ? acting : changes;
   const all = deferred ? [...shown, deferred] : shown;
   const width = Math.min(40, Math.max(...all.map((ch) => shownPath(ch, home).length)));
