@@ -12,7 +12,12 @@ cpSync(join(root, 'test/fixtures/repos/demo'), repo, { recursive: true });
 execFileSync('git', ['init', '-q'], { cwd: repo });
 
 const env = { ...process.env, CI: 'true' };
-const step = (title) => console.log(`\n\u001b[1m━━ ${title}\u001b[22m`);
+// Bold only on a terminal and without NO_COLOR, so `npm run demo | cat` is plain text.
+const bold =
+  process.stdout.isTTY && !process.env.NO_COLOR && process.env.TERM !== 'dumb'
+    ? (s) => `\u001b[1m${s}\u001b[22m`
+    : (s) => s;
+const step = (title) => console.log(`\n${bold(`━━ ${title}`)}`);
 
 step(`npx create-loop-guard --yes   (in ${repo})`);
 const setup = spawnSync(process.execPath, [join(root, 'dist/cli.mjs'), '--yes'], {

@@ -17,15 +17,16 @@ from running the same failing command again and again.
 
 Usage: npx create-loop-guard [doctor | audit | help] [options]
 
-Run it in a repository: it finds the agent tools you use, shows the changes as a diff, and writes them
-after you confirm. Rerun to upgrade; use --check in CI to catch drift.
+Run it in a repository: it finds the agent tools you use, shows a short plan of the changes, and writes
+them after you confirm. Rerun to upgrade; use --check in CI to catch drift.
 
 Options:
   -y, --yes            apply without asking (needed when there is no terminal, e.g. in CI)
       --dry-run        show what would change; write nothing
       --check          in CI: exit 1 on drift (our files or entries edited, removed or missing, or a tool
                        in the repo not set up); set up by another version and untouched is only a notice
-      --strict         with --check: also exit 1 when it was set up by another version
+      --strict         with --check: also exit 1 when it was set up by another version; with doctor:
+                       also exit 1 when steps are left on this machine
       --remove         take out everything create-loop-guard added, leave the rest as it was
       --tools <list>   use these tools instead of detecting them (or all):
                        ${TOOL_NAMES.join(',')}
@@ -35,12 +36,14 @@ Options:
                        values for our environment keys
       --shell-profile  also add Cursor's agent environment to your shell profile in $HOME
       --json           print the plan and the result as JSON (never prompts)
-      --diff           show the full diff of our own files and .agents/loop-guard.json (alias --verbose)
+      --diff           show every line of every change, not the short plan (alias --verbose); with
+                       --check: the diff of each drift
   -h, --help           show this help
   -v, --version        print the version
 
 Commands:
-  doctor               check that the guard is installed, wired and working in this repo (read-only)
+  doctor               check that the guard is installed, wired and working in this repo (read-only); exit 1
+                       when something is broken, 0 when only steps on this machine are left (--strict: 1)
   audit                the loops in your agents' past sessions on this machine, what they cost, and what the
                        guard would have saved (read-only, local). Options: --all (every project), --since 30d,
                        --tool claude,codex,opencode,gemini,copilot,qwen,cline,kilo, --limit 5, --json, --redact
@@ -169,8 +172,10 @@ export async function main(argv: string[]): Promise<number> {
     );
     return EXIT.error;
   }
-  if (v.strict && !v.check) {
-    process.stderr.write('create-loop-guard: --strict goes with --check (npx create-loop-guard --check --strict).\n');
+  if (v.strict && !v.check && command !== 'doctor') {
+    process.stderr.write(
+      'create-loop-guard: --strict goes with --check or doctor (npx create-loop-guard --check --strict).\n',
+    );
     return EXIT.error;
   }
   // audit's --cwd names a project in the transcripts, which need not exist here any more.
@@ -214,7 +219,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (command === 'doctor') {
     const { doctor } = await import('./doctor/index.ts');
-    return doctor({ json: v.json === true, ...(v.cwd ? { cwd: v.cwd } : {}) }, io);
+    return doctor({ json: v.json === true, strict: v.strict === true, ...(v.cwd ? { cwd: v.cwd } : {}) }, io);
   }
   const opts: Options = {
     mode: v.check ? 'check' : v.remove ? 'remove' : 'apply',

@@ -99,7 +99,7 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
       );
     }
   }
-  if (t.byProject.length > 1 || r.scope.project === null) {
+  if (t.byProject.length > 0 && (t.byProject.length > 1 || r.scope.project === null)) {
     out.push('', c.bold('Projects'));
     for (const p of t.byProject.slice(0, limit)) {
       out.push(

@@ -15,6 +15,7 @@ import { guardFileCheck, manifestCheck, readManifestText } from './install.ts';
 import { agentsBlockCheck } from './instructions.ts';
 import { toolGroup } from './tool-group.ts';
 import { type Check, type Env, fail, type Group, pass, RERUN } from './types.ts';
+import { settle } from './verdict.ts';
 
 export type { DoctorInput } from './context.ts';
 
@@ -91,10 +92,19 @@ export async function runChecks(input: DoctorInput): Promise<DoctorResult> {
         `${MANIFEST_PATH} records no agent tool and no loop-guard hook entries were found`,
         `${RERUN} --tools ${TOOL_NAMES.join(',')} (the ones you use)`,
       );
-    const results = await Promise.all(tools.map((t) => toolGroup(ctx, t)));
+    let done = 0;
+    input.progress?.(0, tools.length);
+    const results = await Promise.all(
+      tools.map((t) =>
+        toolGroup(ctx, t).then((checks) => {
+          input.progress?.(++done, tools.length, TOOLS[t].label);
+          return checks;
+        }),
+      ),
+    );
     const groups: Group[] = [{ name: 'repo', label: 'Repository', checks: repo }];
     for (const [i, t] of tools.entries()) groups.push({ name: t, label: TOOLS[t].label, checks: results[i] ?? [] });
-    return { setUp: true, groups };
+    return { setUp: true, groups: settle(groups) };
   } finally {
     rmSync(stateRoot, { recursive: true, force: true });
   }

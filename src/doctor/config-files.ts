@@ -1,5 +1,6 @@
 // The config files doctor reads for a tool, by the names its record gives them: where each is (home, moved by an
 // environment variable), how messages name it, its parsed content, and the record's rules about its settings.
+import { jsonReason } from '../edit/excerpt.ts';
 import { join } from 'node:path';
 import { parse as parseJsonc } from 'comment-json';
 import { parse as parseToml } from 'smol-toml';
@@ -51,13 +52,18 @@ export function parseText(path: string, text: string | null): { doc?: unknown; p
     try {
       return { doc: parseToml(clean) };
     } catch (err) {
-      return { problem: ((err as Error).message.split('\n')[0] ?? 'not valid TOML').trim() };
+      const e = err as { message?: string; line?: number; column?: number };
+      const at = typeof e.line === 'number' ? ` (line ${e.line}, column ${e.column})` : '';
+      return { problem: `${((e.message ?? '').split('\n')[0] || 'not valid TOML').trim()}${at}` };
     }
   }
   try {
     return { doc: parseJsonc(clean, undefined, true) };
   } catch (err) {
-    return { problem: `is not valid JSON (${(err as Error).message.split('\n')[0]})` };
+    const e = err as { message?: string; line?: number; column?: number };
+    const at =
+      typeof e.line === 'number' && typeof e.column === 'number' ? ` at line ${e.line}, column ${e.column + 1}` : '';
+    return { problem: `is not valid JSON${at} (${jsonReason(e.message ?? String(err))})` };
   }
 }
 

@@ -14,6 +14,8 @@ export interface DoctorInput {
   env: Record<string, string | undefined>;
   home: string;
   version: string;
+  /** Called as each tool's checks (the replays) finish: `done` of `total`, and the one that just finished. */
+  progress?: (done: number, total: number, label?: string) => void;
 }
 
 export interface Ctx extends DoctorInput {

@@ -6,7 +6,7 @@ import { BLOCK_ID } from '../tools/markers.ts';
 import { AGENT_ENV } from '../tools/env.ts';
 import { inspectBlock } from '../edit/md-block.ts';
 import { readOwnedHeader } from '../edit/owned-file.ts';
-import { PROFILE_LINE, profileTarget } from '../scaffold/profile.ts';
+import { PROFILE_STEP, profileTarget } from '../scaffold/profile.ts';
 import { valueAt } from './config-files.ts';
 import type { LoadedFile } from './config-files.ts';
 import { type Check, fail, note, pass, RERUN } from './types.ts';
@@ -109,7 +109,7 @@ export function profileEnvCheck(
     return fail(
       id,
       `${label} has no project setting for its agent's shell environment, and ${profile.where} does not set it, so ${label}'s agent keeps your own pager and editor`,
-      `npx create-loop-guard --shell-profile, or add this line to your shell profile: ${PROFILE_LINE}`,
+      PROFILE_STEP,
     );
   }
   return pass(

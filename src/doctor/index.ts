@@ -11,8 +11,29 @@ import type { IO } from '../io.ts';
 /** doctor as a whole ends within this long, whatever the hooks it runs do (each also has its own timeout). */
 export const DOCTOR_DEADLINE_MS = 90_000;
 
+/** A one-line counter on a terminal while the replays run (they take seconds); nothing at all when piped. */
+function progressLine(io: IO): { update: (done: number, total: number) => void; clear: () => void } {
+  if (!io.stdoutIsTTY) return { update: () => {}, clear: () => {} };
+  const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+  let frame = 0;
+  let text = '';
+  const draw = () => io.out(`\r\u001b[2K${frames[frame++ % frames.length]} ${text}`);
+  const timer = setInterval(draw, 120);
+  timer.unref();
+  return {
+    update(done, total) {
+      text = `replaying real payloads through each tool's hooks… ${done} of ${total} tool${total === 1 ? '' : 's'} done`;
+      draw();
+    },
+    clear() {
+      clearInterval(timer);
+      io.out('\r\u001b[2K');
+    },
+  };
+}
+
 export async function doctor(
-  opts: { json: boolean; cwd?: string },
+  opts: { json: boolean; cwd?: string; strict?: boolean },
   io: IO,
   deadlineMs = DOCTOR_DEADLINE_MS,
 ): Promise<number> {
@@ -22,7 +43,12 @@ export async function doctor(
   const late = new Promise<null>((done) => {
     timer = setTimeout(() => done(null), deadlineMs);
   });
-  const result = await Promise.race([runChecks({ root, env: io.env, home: io.home, version: VERSION }), late]);
+  const progress = opts.json ? progressLine({ ...io, stdoutIsTTY: false }) : progressLine(io);
+  const result = await Promise.race([
+    runChecks({ root, env: io.env, home: io.home, version: VERSION, progress: progress.update }),
+    late,
+  ]);
+  progress.clear();
   clearTimeout(timer);
   if (result === null) {
     io.err(
@@ -30,7 +56,7 @@ export async function doctor(
     );
     return EXIT.error;
   }
-  const code = exitCodeOf(result.setUp, result.groups);
+  const code = exitCodeOf(result.setUp, result.groups, opts.strict === true);
   if (opts.json) {
     io.out(`${JSON.stringify(jsonReport(VERSION, root, result.groups, code), null, 2)}\n`);
     return code;
@@ -39,6 +65,6 @@ export async function doctor(
     io.err(notSetUpText(root));
     return code;
   }
-  io.out(textReport(VERSION, root, result.groups, palette(colorEnabled(io.env, io.stdoutIsTTY))));
+  io.out(textReport(VERSION, root, result.groups, palette(colorEnabled(io.env, io.stdoutIsTTY)), opts.strict === true));
   return code;
 }

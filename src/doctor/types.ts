@@ -11,6 +11,11 @@ export interface Check {
   fix?: string;
   /** Something doctor cannot verify, only remind of: shown with •, never counted as a passed check. */
   info?: true;
+  /** A ✗ no repository file can fix: one step left on this machine (trust a folder, export a variable). Listed with
+   * its command; exit 0 unless --strict. Set by settle() in verdict.ts. */
+  step?: true;
+  /** The id of the failed check that explains this one (e.g. the missing guard file): shown once, as that one. */
+  cause?: string;
 }
 
 /** `repo` holds what every tool shares (manifest, guard file, AGENTS.md); the rest are the tools. */

@@ -12,6 +12,7 @@
 import { parse as parseJsonc } from 'comment-json';
 import { type Cst, type Container, type CstNode, type Elem, lex, parseCst } from './jsonc-scan.ts';
 import { applySplices, detectEol, FileFormatError, type Splice } from './splice.ts';
+import { excerpt, jsonReason } from './excerpt.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -266,16 +267,38 @@ export function parseValue(text: string): Json {
   return JSON.parse(JSON.stringify(parseJsonc(text, null, true))) as Json;
 }
 
+/** A value that starts where a comma was due is the commonest slip: say so. */
+function commaHint(text: string, line: number, column: number, why: string): string {
+  if (!/^unexpected (token|string)/.test(why)) return '';
+  const lines = text.split('\n');
+  const before = `${lines.slice(0, line - 1).join('\n')}\n${(lines[line - 1] ?? '').slice(0, column - 1)}`.trimEnd();
+  const prev = before.at(-1);
+  return prev && !',{[:'.includes(prev) ? ' (a comma missing before it?)' : '';
+}
+
+/** The parse error as file, line and column, with the offending line and a caret (comment-json counts columns from 0). */
+export function jsonSyntaxError(text: string, err: unknown): FileFormatError {
+  const e = err as { message?: string; line?: number; column?: number };
+  const why = jsonReason(e.message ?? String(err));
+  if (typeof e.line !== 'number' || typeof e.column !== 'number')
+    return new FileFormatError(
+      `not valid JSON (comments and trailing commas allowed): ${why}`,
+      'Fix the syntax error, then run again.',
+    );
+  const line = e.line;
+  const column = e.column + 1;
+  return new FileFormatError(
+    `line ${line}, column ${column}: not valid JSON (comments and trailing commas allowed): ${why}${commaHint(text, line, column, why)}\n${excerpt(text, line, column)}`,
+    `Fix the JSON at line ${line}, column ${column}, then run again.`,
+  );
+}
+
 export function parseUserFile(body: string): JsonObject {
   let value: Json;
   try {
     value = parseValue(body);
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    throw new FileFormatError(
-      `Not valid JSON (comments and trailing commas allowed): ${why}`,
-      'Fix the syntax error, then run again.',
-    );
+    throw jsonSyntaxError(body, err);
   }
   if (!isObj(value)) {
     throw new FileFormatError(

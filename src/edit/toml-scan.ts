@@ -3,6 +3,7 @@
 // this file knows the format only; which table and keys to touch is the caller's business.
 import { parse, TomlError } from 'smol-toml';
 import { FileFormatError, type Splice } from './splice.ts';
+import { excerpt } from './excerpt.ts';
 
 export type Table = Record<string, unknown>;
 
@@ -15,7 +16,7 @@ export function parseOrThrow(text: string): Table {
     if (err instanceof TomlError) {
       const what = err.message.split('\n')[0]!.replace(/^Invalid TOML document: /, '');
       throw new FileFormatError(
-        `line ${err.line}, column ${err.column}: ${what}`,
+        `line ${err.line}, column ${err.column}: ${what}\n${excerpt(text, err.line, err.column)}`,
         `Fix the TOML at line ${err.line}, column ${err.column}, then run again.`,
       );
     }

@@ -1,5 +1,7 @@
 // What an earlier run put in place, so a key the user had before install is never treated as ours.
 import { FileFormatError } from '../edit/splice.ts';
+import { jsonReason } from '../edit/excerpt.ts';
+import { jsonSyntaxError, parseValue } from '../edit/jsonc.ts';
 import { TOOL_NAMES, type ToolName } from '../tools/index.ts';
 
 export { MANIFEST_PATH } from '../tools/markers.ts';
@@ -37,8 +39,15 @@ export function parseManifest(text: string): Manifest {
   try {
     data = JSON.parse(text);
   } catch (err) {
+    let where = '';
+    try {
+      parseValue(text);
+    } catch (e) {
+      // comment-json knows the line and column that JSON.parse only tells as an offset (or not at all).
+      where = jsonSyntaxError(text, e).message;
+    }
     throw new FileFormatError(
-      `not valid JSON (${(err as Error).message})`,
+      where || `not valid JSON (${jsonReason((err as Error).message)})`,
       `delete ${MANIFEST_PATH} and rerun; it is rebuilt from the files`,
     );
   }

@@ -11,6 +11,7 @@ import type { Intent } from '../tools/index.ts';
 import type { FileRecord, Manifest } from './manifest.ts';
 import { renderManifest } from './manifest.ts';
 import type { FileChange } from './change.ts';
+import { changeCounts } from '../report/diff.ts';
 
 type Of<K extends Intent['kind']> = Extract<Intent, { kind: K }>;
 
@@ -117,17 +118,27 @@ export function verdict(ch: FileChange, input: CheckInput): CheckVerdict {
     return older
       ? { kind: 'outdated', why: 'the guard under its old name' }
       : { kind: 'drift', why: 'the guard under its old name' };
-  if (!older) return { kind: 'drift', why: ch.before === null ? 'missing' : 'edited since it was written' };
-  const intent = input.setUp.get(ch.path);
-  if (!intent) return { kind: 'drift', why: 'belongs to a tool that is not set up' };
   const recorded = manifest.hashes?.[ch.path];
   const known = recorded !== undefined || manifest.files[ch.path] !== undefined;
+  if (!older) return { kind: 'drift', why: whatHappened(ch, known) };
+  const intent = input.setUp.get(ch.path);
+  if (!intent) return { kind: 'drift', why: 'belongs to a tool that is not set up' };
   if (ch.before === null)
-    return known ? { kind: 'drift', why: 'removed' } : { kind: 'outdated', why: `new in v${version}` };
+    return known ? { kind: 'drift', why: 'deleted' } : { kind: 'outdated', why: `new in v${version}` };
   // A manifest from before hashes were recorded cannot tell an edit from an old version; conflicts still show edits.
   if (!manifest.hashes) return { kind: 'outdated', why: `set up by v${manifest.version} (no hashes recorded)` };
   if (recorded === undefined) return { kind: 'outdated', why: `new in v${version}` };
   return partHash(intent, ch.before, manifest.files[ch.path] ?? {}) === recorded
     ? { kind: 'outdated', why: `as v${manifest.version} wrote it` }
-    : { kind: 'drift', why: 'our part was edited since it was written' };
+    : { kind: 'drift', why: whatHappened(ch, known) };
+}
+
+/** What happened to a file of ours, in words: deleted, our part taken out of it, or edited. */
+function whatHappened(ch: FileChange, known: boolean): string {
+  if (ch.before === null) return known ? 'deleted' : 'missing';
+  const { added, removed } = changeCounts(ch);
+  // Putting ours back only adds lines: what was ours is gone from the file, the rest is as it was.
+  if (added > 0 && removed === 0)
+    return ch.generated ? 'emptied' : `our ${added} line${added === 1 ? ' was' : 's were'} deleted from it`;
+  return ch.generated ? 'edited by hand' : 'our part was edited since it was written';
 }

@@ -42,6 +42,8 @@ export interface PlanInput {
 export interface Plan {
   changes: FileChange[];
   manifest: Manifest;
+  /** Lines the preview shows under headings of their own (paths left alone, tools also possible): rendered as data. */
+  sections?: Array<{ title: string; lines: string[] }>;
 }
 
 /** Intents of the chosen tools, one per path (the guard file is shared). */
@@ -158,6 +160,17 @@ function planProfile(input: PlanInput): FileChange | null {
   if (input.mode === 'remove') {
     if (before === null) return null;
     const r = wrap(target.path, () => removeBlock(before, { id: BLOCK_ID, style: 'shell' }, { force: input.force }));
+    // A profile that held nothing but our block was made by us: take the file away rather than leave 0 bytes.
+    if (r.outcome.status === 'changed' && r.outcome.text === '')
+      return {
+        path: target.path,
+        action: 'remove',
+        before,
+        after: null,
+        reason: 'delete (it held only the loop-guard block)',
+        notes: [],
+        home: true,
+      };
     return change(target.path, before, r.outcome, 'take out the Cursor agent environment', { home: true });
   }
   const outcome = wrap(target.path, () =>

@@ -33,3 +33,6 @@ export function hasProfileBlock(text: string | null): boolean {
 export const PROFILE_LINE = `[ -n "$CURSOR_AGENT" ] && export ${Object.entries(AGENT_ENV)
   .map(([k, v]) => `${k}=${v}`)
   .join(' ')}`;
+
+/** What to do when Cursor's agent shell lacks the environment: the install's next steps and doctor say the same. */
+export const PROFILE_STEP = `npx create-loop-guard --shell-profile, or add this line to your shell profile: ${PROFILE_LINE}`;

@@ -14,10 +14,10 @@ import { canPrompt } from './prompt/index.ts';
 import { CANCELLED } from './prompt/types.ts';
 import type { IO } from '../io.ts';
 import { colorEnabled, type Palette, palette } from '../report/colors.ts';
-import { colorDiff, displayDiff } from '../report/diff.ts';
+import { colorDiff, displayDiff, unifiedDiff } from '../report/diff.ts';
 import { annotations } from '../report/github.ts';
 import { type JsonReport, jsonChanges } from '../report/json.ts';
-import { filesReport, toolsReport } from '../report/summary.ts';
+import { filesReport, previewReport, shownPath, toolsReport } from '../report/summary.ts';
 import type { Level, Message } from '../report/messages.ts';
 import { checkLines, checkVerdict } from '../report/check.ts';
 import { intentsFor } from './plan.ts';
@@ -25,7 +25,9 @@ import { verdict } from './outdated.ts';
 import { parseToolArg, toolListError } from './tool-list.ts';
 import { planTense } from '../report/tense.ts';
 import { FileFormatError } from '../edit/splice.ts';
-import { hasProfileBlock, PROFILE_LINE, profileTarget, type ProfileTarget } from './profile.ts';
+import { hasProfileBlock, PROFILE_LINE, PROFILE_STEP, profileTarget, type ProfileTarget } from './profile.ts';
+import { MACHINE_STEPS } from '../report/doctor.ts';
+import { fill } from '../doctor/trust.ts';
 import { TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
 
 export type { IO } from '../io.ts';
@@ -83,20 +85,31 @@ function loadManifest(root: string): Manifest | null {
   }
 }
 
-function nextSteps(tools: readonly ToolName[], profileDone: boolean): string[] {
-  const steps: string[] = [];
-  for (const t of tools) for (const s of TOOLS[t].nextSteps) steps.push(`${TOOLS[t].label}: ${s}`);
-  if (tools.some((t) => TOOLS[t].needsShellProfile) && !profileDone) {
-    steps.push(
-      `Cursor: its agent shell needs the environment from your shell profile. Add this line to ~/.bashrc or ~/.zshrc (or rerun with --shell-profile):\n    ${PROFILE_LINE}`,
-    );
+/** What is left after writing: in the repository (commit, CI) and on this machine (trust a folder, the shell
+ * profile) — the machine steps in the words doctor uses for them. */
+function nextSteps(
+  tools: readonly ToolName[],
+  profileDone: boolean,
+  root: string,
+): { repo: string[]; machine: string[] } {
+  const machine: string[] = [];
+  const repo: string[] = [];
+  for (const t of tools) {
+    const record = TOOLS[t];
+    const trust = record.doctor.trust;
+    if (trust) {
+      const file = record.doctor.files?.[trust.file]?.path ?? trust.file;
+      machine.push(`${record.label}: ${fill(trust.texts.fix, { root, file })}`);
+    }
+    for (const s of record.nextSteps) repo.push(`${record.label}: ${s}`);
   }
-  steps.push(
+  if (tools.some((t) => TOOLS[t].needsShellProfile) && !profileDone) machine.push(`Cursor: ${PROFILE_STEP}`);
+  repo.push(
     'Commit the result (git add -A && git commit): the setup lives in the repository, for everyone who clones it.',
     'Prove it works on this machine: npx create-loop-guard doctor',
     `In CI, catch drift: npx create-loop-guard@${VERSION.split('.')[0] === '0' ? `0.${VERSION.split('.')[1]}` : VERSION.split('.')[0]} --check (add --strict to fail when the repository was set up by another version too).`,
   );
-  return steps;
+  return { repo, machine };
 }
 
 /** The flow under the repository lock, after an interrupted earlier run has been finished or undone. */
@@ -245,10 +258,12 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     evidence: ctx.detected.find((d) => d.name === name)?.evidence ?? [],
   }));
   report.tools = toolRows;
-  if (!opts.json && opts.mode !== 'remove') io.out(toolsReport(toolRows, c));
+  if (!opts.json && opts.mode !== 'remove') io.out(`${toolsReport(toolRows, c)}\n`);
 
   // $HOME is touched only on explicit opt-in, and --check never looks there.
   let profile: ProfileTarget | undefined;
+  /** The shell profile asked about after the main question, never by default: its change is previewed, not counted. */
+  let askProfile: ProfileTarget | undefined;
   // --remove --shell-profile takes our block out of the profile even when this repository has no record any more.
   if (
     opts.mode !== 'check' &&
@@ -258,17 +273,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     const existing = profileTarget(io.env, io.home);
     // Once accepted, the profile block is kept current on every rerun without asking again.
     if (!want && opts.mode === 'apply' && existing && hasProfileBlock(readHomeFile(existing.path))) want = true;
-    if (!want && interactive && opts.mode === 'apply' && !opts.dryRun) {
-      const target = existing;
-      if (target) {
-        const answer = await io.prompter.confirm(`Also make Cursor's agent shell non-interactive in ${target.path}?`);
-        if (answer === CANCELLED) {
-          say('info', 'cancelled', 'Nothing written.');
-          return finish(EXIT.drift, 'cancelled');
-        }
-        want = answer;
-      }
-    }
+    if (!want && interactive && opts.mode === 'apply' && !opts.dryRun && existing) askProfile = existing;
     if (want) {
       const target = profileTarget(io.env, io.home);
       if (!target) {
@@ -283,24 +288,33 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
   }
 
   let plan: Plan;
+  /** The plan had the user said yes to the shell profile too. */
+  let planWithProfile: Plan | undefined;
   try {
     const paths = planPaths(ctx.tools, ctx.manifest);
     const files = new Map<string, string | null>();
     for (const p of paths) files.set(p, readRepoFile(ctx.root, p));
-    if (profile) files.set(profile.path, readConfig(profile.path, profile.path));
-    plan = buildPlan({
-      mode: opts.mode === 'remove' ? 'remove' : 'apply',
-      tools: ctx.tools,
-      files,
-      manifest: ctx.manifest,
-      version: VERSION,
-      force: opts.force,
-      assets: buildAssets(VERSION),
-      ...(profile ? { profile } : {}),
-    });
+    const build = (target: ProfileTarget | undefined) => {
+      const withHome = new Map(files);
+      if (target) withHome.set(target.path, readConfig(target.path, target.path));
+      return buildPlan({
+        mode: opts.mode === 'remove' ? 'remove' : 'apply',
+        tools: ctx.tools,
+        files: withHome,
+        manifest: ctx.manifest,
+        version: VERSION,
+        force: opts.force,
+        assets: buildAssets(VERSION),
+        ...(target ? { profile: target } : {}),
+      });
+    };
+    plan = build(profile);
+    if (askProfile) planWithProfile = build(askProfile);
   } catch (err) {
     return readFailure(err);
   }
+  const deferred = planWithProfile?.changes.find((ch) => ch.home && ch.action !== 'noop');
+  if (!deferred) planWithProfile = undefined;
 
   const changes = plan.changes;
   const pending = changes.filter((ch) => ch.action !== 'noop' && ch.action !== 'conflict');
@@ -352,6 +366,13 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
         for (const note of change.notes) io.out(`             ${c.yellow('!')} ${planTense(note, 'would')}\n`);
         if (change.fix) io.out(`             ${c.bold('fix:')} ${change.fix}\n`);
       }
+      // For a reviewer in CI: the lines themselves, what is there (---) against what we write (+++).
+      if (opts.diff && outcome.drift.length) {
+        io.out(c.dim('\n--- what is in the repository, +++ what create-loop-guard writes:\n'));
+        for (const { change } of outcome.drift)
+          if (change.action !== 'conflict' || change.after !== change.before)
+            io.out(`\n${colorDiff(unifiedDiff(change), c)}`);
+      }
       if (io.env.GITHUB_ACTIONS === 'true') io.out(annotations(outcome.drift.map((d) => d.change)));
     }
     const v = checkVerdict(outcome);
@@ -360,36 +381,56 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       v.message.code,
       v.message.text,
       v.code ? c.red : v.message.level === 'warn' ? c.yellow : c.green,
+      opts.diff === true && outcome.drift.length > 0,
     );
     return finish(v.code, v.result, plan);
   };
   const readOnly = opts.mode === 'check' || opts.dryRun;
   if (opts.mode === 'check') return finishCheck();
   if (!opts.json) {
-    io.out(filesReport(changes, c, readOnly ? 'would' : 'will'));
-    for (const ch of pending) io.out(`\n${colorDiff(displayDiff(ch, opts.diff === true), c)}`);
-    // The diffs push the summary off screen: repeat it next to the question (or the closing line).
-    if (pending.length > 1)
+    const tense = readOnly ? 'would' : 'will';
+    if (opts.diff) {
       io.out(
-        `\n${filesReport(
-          changes.filter((ch) => ch.action !== 'noop'),
+        filesReport(
+          opts.mode === 'remove' ? changes.filter((ch) => ch.action !== 'noop') : changes,
           c,
-          readOnly ? 'would' : 'will',
-        ).replace(/^Files:/, 'Summary:')}`,
+          tense,
+          io.home,
+          deferred,
+        ),
       );
+      for (const ch of [...pending, ...(deferred ? [deferred] : [])])
+        io.out(`\n${colorDiff(displayDiff(ch, true, shownPath(ch, io.home)), c)}`);
+    } else {
+      // --remove lists only what it takes out: a repository never set up is one line, not a list of "up to date".
+      const shown = opts.mode === 'remove' ? changes.filter((ch) => ch.action !== 'noop') : changes;
+      io.out(
+        previewReport(
+          {
+            changes: shown,
+            tense,
+            full: false,
+            home: io.home,
+            deferred,
+            ...(plan.sections ? { sections: plan.sections } : {}),
+          },
+          c,
+        ),
+      );
+    }
   }
 
   if (conflicts.length) {
     say(
       'error',
       'conflicts',
-      `${conflicts.length} conflict(s): nothing was written. Fix them as shown above, or rerun with --force to replace them.`,
+      `${conflicts.length} conflict(s): nothing was written. Fix them as shown above, or ${opts.mode === 'remove' ? 'rerun with --remove --force to take them out anyway' : 'rerun with --force to replace them'}.`,
       c.red,
       true,
     );
     return finish(EXIT.drift, 'conflicts', plan);
   }
-  if (!pending.length) {
+  if (!pending.length && !deferred) {
     say(
       'info',
       'up-to-date',
@@ -402,7 +443,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     say('info', 'dry-run', `Dry run: nothing written (${pending.length} file(s) would change).`, c.dim, true);
     return finish(EXIT.ok, 'dry-run', plan);
   }
-  if (!opts.yes) {
+  if (!opts.yes && pending.length) {
     if (!interactive) {
       say(
         'error',
@@ -413,6 +454,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       );
       return finish(EXIT.drift, 'needs-yes', plan);
     }
+    io.out('\n');
     const ok = await io.prompter.confirm(
       opts.mode === 'remove' ? `Remove loop-guard from ${pending.length} file(s)?` : `Write ${pending.length} file(s)?`,
     );
@@ -421,9 +463,26 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       return finish(EXIT.drift, 'declined', plan);
     }
   }
+  // The user-level question comes last, and Enter means No: it changes a file outside this repository.
+  if (deferred && planWithProfile && askProfile) {
+    if (!pending.length) say('info', 'up-to-date', 'The repository is up to date.', c.green);
+    const answer = await io.prompter.confirm(
+      `Also add Cursor's agent environment to ${shownPath(deferred, io.home)} (every repository where Cursor runs)?`,
+      false,
+    );
+    if (answer === CANCELLED) {
+      say('info', 'cancelled', 'Nothing written.');
+      return finish(EXIT.drift, 'cancelled');
+    }
+    if (answer) {
+      plan = planWithProfile;
+      profile = askProfile;
+    } else if (!pending.length) return finish(EXIT.ok, 'up-to-date', plan);
+  }
+  const toWrite = plan.changes;
 
   try {
-    const result = applyPlan(ctx.root, changes, io.env);
+    const result = applyPlan(ctx.root, toWrite, io.env);
     say(
       'info',
       'applied',
@@ -451,9 +510,16 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     }
   }
   if (opts.mode === 'apply') {
-    const steps = nextSteps(ctx.tools, profile !== undefined);
-    if (steps.length)
-      say('info', 'next-steps', `Next steps:\n${steps.map((s) => `  - ${s}`).join('\n')}`, (s) => s, true);
+    const steps = nextSteps(ctx.tools, profile !== undefined, ctx.root);
+    say('info', 'next-steps', `Next steps:\n${steps.repo.map((s) => `  - ${s}`).join('\n')}`, (s) => s, true);
+    if (steps.machine.length)
+      say(
+        'info',
+        'machine-steps',
+        `${MACHINE_STEPS} (doctor checks these too):\n${steps.machine.map((s) => `  ○ ${s}`).join('\n')}`,
+        (s) => s,
+        true,
+      );
   }
   return finish(EXIT.ok, 'applied', plan);
 }

@@ -91,7 +91,6 @@ export const codex: ToolRecord = {
     },
   },
   nextSteps: [
-    'Codex runs project hooks and .codex/config.toml only in a trusted project: trust this folder when codex asks (or `codex exec --trust`).',
-    'Then approve the hooks once in codex under /hooks; approval is per hook version, so it asks again after an upgrade.',
+    'approve the hooks once in codex under /hooks; approval is per hook version, so it asks again after an upgrade.',
   ],
 };

@@ -88,8 +88,5 @@ export const copilot: ToolRecord = {
       },
     },
   },
-  nextSteps: [
-    'Copilot CLI loads .github/hooks only in a trusted folder: accept its trust prompt (or add this folder to trustedFolders in ~/.copilot/config.json).',
-    "Copilot's cloud coding agent reads the same .github/hooks on the default branch; it runs the guard there too, which we could not test here.",
-  ],
+  nextSteps: ['its cloud coding agent reads the same .github/hooks from the default branch once this is merged.'],
 };

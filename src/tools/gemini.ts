@@ -94,8 +94,5 @@ export const gemini: ToolRecord = {
       handoff: 'stops',
     },
   },
-  nextSteps: [
-    'Gemini CLI loads project hooks only in a trusted folder: answer its trust prompt, or add this folder to ~/.gemini/trustedFolders.json ("--skip-trust" runs without the hooks).',
-    'Start gemini at the repository root: it reads .gemini/settings.json from the current directory only.',
-  ],
+  nextSteps: ['Start gemini at the repository root: it reads .gemini/settings.json from the current directory only.'],
 };

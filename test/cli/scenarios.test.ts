@@ -69,7 +69,7 @@ describe.each(FIXTURES)('fixture $name', ({ name, tools, expectTools }) => {
     const r = runCli(['--dry-run', ...toolArgs], { cwd: dir });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Dry run: nothing written');
-    expect(r.stdout).toContain('+++ b/AGENTS.md');
+    expect(r.stdout).toMatch(/^ {2}(create|update) {5}AGENTS\.md /m);
     expect(readTree(dir)).toEqual(before);
   });
 
@@ -91,7 +91,8 @@ describe('never hangs, never half-writes', () => {
     const r = runCli([], { cwd: dir });
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('Pass --yes');
-    expect(r.stdout).toContain('+++ b/.claude/settings.json');
+    expect(r.stdout).toMatch(/^ {2}update {5}\.claude\/settings\.json /m);
+    expect(r.stdout).toMatch(/^ {2}\.claude\/settings\.json {2}\d+ lines added/m);
     expect(readTree(dir)).toEqual(before);
   });
 

@@ -95,7 +95,7 @@ describe('create-loop-guard doctor', () => {
     // The deleted block.
     expect(line('AGENTS.md has no loop-guard block')).toContain('fix: npx create-loop-guard --yes');
     expect(r.stdout).toMatch(
-      /\d+ of \d+ checks failed: .*repo\.guard.*repo\.agents-md.*claude\.hooks.*claude\.replay.*codex\.replay.*cursor\.replay/,
+      /^Broken: \d+ problems in the repository or the install \(.*repo\.guard.*repo\.agents-md.*claude\.hooks.*claude\.replay.*codex\.replay.*cursor\.replay.*\); \d+ checks passed/m,
     );
 
     // --json: the same findings as data.
@@ -130,7 +130,7 @@ describe('create-loop-guard doctor', () => {
     const r = runCli(['doctor', '--json', '--cwd', healthy.root], healthy.env);
     expect(r.status).toBe(0);
     const data = JSON.parse(r.stdout);
-    expect(Object.keys(data)).toEqual(['version', 'root', 'tools', 'exitCode']);
+    expect(Object.keys(data)).toEqual(['version', 'root', 'tools', 'verdict', 'exitCode']);
     expect(data.exitCode).toBe(0);
     expect(data.tools.every((t: { checks: Array<{ ok: boolean }> }) => t.checks.every((c) => c.ok))).toBe(true);
   }, 60_000);

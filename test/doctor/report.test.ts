@@ -26,7 +26,7 @@ describe('reporters', () => {
   it('text: grouped by tool, ✓ / ✗ with the fix, a summary naming the failed ids', () => {
     const t = textReport('0.1.0', '/r', groups, palette(false));
     expect(t).toBe(
-      'create-loop-guard doctor v0.1.0 — /r\n\nRepository\n  ✓ guard ok\n\nClaude Code\n  ✗ no hook on X — fix: rerun\n\n1 of 2 checks failed: claude.hooks.\n',
+      'create-loop-guard doctor v0.1.0 — /r\n\nRepository\n  ✓ guard ok\n\nClaude Code\n  ✗ no hook on X — fix: rerun\n\nBroken: 1 problem in the repository or the install (claude.hooks); 1 check passed.\n',
     );
   });
 
@@ -61,6 +61,7 @@ describe('reporters', () => {
         { name: 'repo', checks: [{ id: 'repo.guard', ok: true, message: 'guard ok' }] },
         { name: 'claude', checks: [{ id: 'claude.hooks', ok: false, message: 'no hook on X', fix: 'rerun' }] },
       ],
+      verdict: 'broken',
       exitCode: 1,
     });
   });

@@ -694,11 +694,11 @@ describe('wrong shapes are FileFormatError', () => {
   };
 
   test.each([
-    ['{ "a": 1 ', /Not valid JSON/],
-    ['{ "a": 1, , }', /Not valid JSON/],
-    ["{ 'a': 1 }", /Not valid JSON/],
-    ['', /Not valid JSON/],
-    ['{ "a": 1 } { "b": 2 }', /Not valid JSON/],
+    ['{ "a": 1 ', /not valid JSON/],
+    ['{ "a": 1, , }', /not valid JSON/],
+    ["{ 'a': 1 }", /not valid JSON/],
+    ['', /not valid JSON/],
+    ['{ "a": 1 } { "b": 2 }', /not valid JSON/],
   ])('malformed %j', (text, message) => fails(text, claude, message));
 
   test('top level not an object', () => {

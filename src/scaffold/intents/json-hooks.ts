@@ -3,6 +3,8 @@
 import type { HookEntrySpec } from '../../tools/types.ts';
 import { envPolicy, type EnvPolicySpec } from './env-policy.ts';
 import { FileFormatError, splitBom, type EditOutcome } from '../../edit/splice.ts';
+import { excerpt, lineColumn } from '../../edit/excerpt.ts';
+import { parseCst } from '../../edit/jsonc-scan.ts';
 import {
   applyAndVerify,
   clone,
@@ -334,20 +336,30 @@ function hooksProblem(model: JsonObject, spec: HookEntrySpec): string | null {
   return null;
 }
 
+/** The least a person adds by hand: one line per hook event (the entry to append to its array) and the env keys. */
 function snippet(spec: MergeSpec): string {
-  const value: JsonObject = {};
-  if (spec.ensureTop) Object.assign(value, clone(spec.ensureTop as JsonObject));
-  if (spec.env) {
-    let env: JsonObject = { ...spec.env.values };
-    for (let j = spec.env.path.length - 1; j >= 0; j--) env = { [spec.env.path[j]!]: env };
-    Object.assign(value, env);
-  }
-  if (spec.hooks) {
-    const hooks: JsonObject = {};
-    for (const ev of spec.hooks.events) hooks[ev.event] = [newEntry(spec.hooks, ev.matcher)];
-    value.hooks = hooks;
-  }
-  return JSON.stringify(value, null, 2);
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(spec.ensureTop ?? {}))
+    lines.push(`  top level: ${JSON.stringify(key)}: ${JSON.stringify(value)}`);
+  if (spec.env) lines.push(`  ${pathLabel(spec.env.path)}: ${JSON.stringify(spec.env.values).replace(/,/g, ', ')}`);
+  if (spec.hooks)
+    for (const ev of spec.hooks.events)
+      lines.push(`  hooks.${ev.event}[] += ${JSON.stringify(newEntry(spec.hooks, ev.matcher))}`);
+  return lines.join('\n');
+}
+
+/** A file comment-json reads but our byte-level scanner cannot: bad input at a line and column, not a conflict. */
+function unreadable(body: string, err: unknown, fix: string): FileFormatError {
+  const message = err instanceof Error ? err.message : String(err);
+  const offset = Number(/at offset (\d+)/.exec(message)?.[1] ?? Number.NaN);
+  const what = message.replace(/ at offset \d+/, '');
+  if (Number.isNaN(offset))
+    return new FileFormatError(`create-loop-guard cannot edit this file byte by byte: ${what}`, fix);
+  const { line, column } = lineColumn(body, offset);
+  return new FileFormatError(
+    `line ${line}, column ${column}: ${what}; the file parses, but create-loop-guard edits JSON byte by byte and cannot read this spot\n${excerpt(body, line, column)}`,
+    fix,
+  );
 }
 
 // ───────────────────────────── API ─────────────────────────────
@@ -356,6 +368,15 @@ function snippet(spec: MergeSpec): string {
 export function mergeJson(before: string | null, spec: MergeSpec): JsonEditResult {
   const { bom, rest: body } = splitBom(before ?? '{}\n');
   const model = parseUserFile(body);
+  try {
+    parseCst(body);
+  } catch (err) {
+    throw unreadable(
+      body,
+      err,
+      `Write that spot in plain JSON (or JSONC), or add loop-guard's entries by hand:\n${snippet(spec)}`,
+    );
+  }
   const plan: EditPlan = { edits: [], removals: [], appends: [], notes: [] };
   for (const [key, value] of Object.entries(spec.ensureTop ?? {})) {
     if (!(key in model)) plan.appends.push({ kind: 'add', path: [], key, value: clone(value as Json) });
@@ -372,7 +393,7 @@ export function mergeJson(before: string | null, spec: MergeSpec): JsonEditResul
     return result({
       status: 'conflict',
       reason: `Could not merge loop-guard's settings into this file: ${'problem' in done ? done.problem : `the result would have ${shape}`}.`,
-      fix: `Merge this into the file by hand:\n${snippet(spec)}`,
+      fix: `Add these by hand:\n${snippet(spec)}`,
     });
   }
   return result({ status: 'changed', text: bom + done.text, notes: plan.notes });
@@ -382,6 +403,15 @@ export function mergeJson(before: string | null, spec: MergeSpec): JsonEditResul
 export function removeFromJson(before: string, spec: RemoveSpec): { outcome: EditOutcome; becameEmpty: boolean } {
   const { bom, rest: body } = splitBom(before);
   const model = parseUserFile(body);
+  try {
+    parseCst(body);
+  } catch (err) {
+    throw unreadable(
+      body,
+      err,
+      `Write that spot in plain JSON (or JSONC), or delete by hand every hook entry whose command contains "${spec.marker}".`,
+    );
+  }
   const ops: Op[] = [];
   const hasComment = commentProbe(body);
   const hooks = model.hooks;

@@ -4,8 +4,8 @@ import { CANCELLED, type Prompter } from './types.ts';
 import { TOOL_NAMES, TOOLS, type ToolName } from '../../tools/index.ts';
 
 export const clackPrompter: Prompter = {
-  async confirm(message) {
-    const answer = await confirm({ message, initialValue: true });
+  async confirm(message, initial = true) {
+    const answer = await confirm({ message, initialValue: initial });
     if (isCancel(answer)) {
       cancel('Cancelled.');
       return CANCELLED;

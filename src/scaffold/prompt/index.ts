@@ -10,8 +10,8 @@ export function canPrompt(env: Record<string, string | undefined>, stdinIsTTY: b
 
 /** The terminal prompter, loaded only when a prompt is actually shown (it is the heaviest part of start-up). */
 export const lazyPrompter: Prompter = {
-  async confirm(message) {
-    return (await import('./clack.ts')).clackPrompter.confirm(message);
+  async confirm(message, initial) {
+    return (await import('./clack.ts')).clackPrompter.confirm(message, initial);
   },
   async chooseTools() {
     return (await import('./clack.ts')).clackPrompter.chooseTools();

@@ -6,6 +6,7 @@ export const CANCELLED = Symbol('cancelled');
 export type Cancelled = typeof CANCELLED;
 
 export interface Prompter {
-  confirm(message: string): Promise<boolean | Cancelled>;
+  /** `initial`: the answer Enter gives (Yes unless said otherwise). */
+  confirm(message: string, initial?: boolean): Promise<boolean | Cancelled>;
   chooseTools(): Promise<ToolName[] | Cancelled>;
 }
