@@ -3,7 +3,8 @@
 // file of its own. What a row cannot do is a `skip` entry with the reason, printed as a skipped test.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLINE_GUARD, CLINE_PLUGIN } from '../../src/tools/cline.ts';
+import { CLINE_PLUGIN } from '../../src/tools/cline.ts';
+import { GUARD_PATH as CLINE_GUARD } from '../../src/tools/markers.ts';
 import { KILO_PLUGIN } from '../../src/tools/kilo.ts';
 import { GUARD_PATH } from '../../src/tools/markers.ts';
 import { openCodeWarmTemplate, type AgentName } from './agents.ts';

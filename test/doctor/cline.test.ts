@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/assets.ts';
 import { runChecks, type DoctorResult } from '../../src/doctor/checks.ts';
-import { CLINE_GUARD, CLINE_PLUGIN } from '../../src/tools/cline.ts';
+import { CLINE_PLUGIN } from '../../src/tools/cline.ts';
+import { GUARD_PATH as CLINE_GUARD } from '../../src/tools/markers.ts';
 import { cloneSandbox, install, requireBuilt, type Sandbox, sandbox } from '../helpers/doctor.ts';
 
 let installed: Sandbox;

@@ -9,7 +9,6 @@ const VERSION = '0.1.0';
 const assets: Assets = {
   guard: withOwnedHeader('#!/usr/bin/env node\nconsole.log("guard");\n', '//', VERSION),
   'opencode-plugin': withOwnedHeader('export const LoopGuard = async () => ({});\n', '//', VERSION),
-  'cline-plugin': withOwnedHeader('module.exports = {};\n', '//', VERSION),
   'cline-loader': withOwnedHeader('module.exports = {};\n', '//', VERSION),
   'kilo-plugin': withOwnedHeader('export const LoopGuard = async () => ({}); // kilo\n', '//', VERSION),
   'cursor-env': withOwnedHeader('export GIT_PAGER=cat\n', '#', VERSION),
