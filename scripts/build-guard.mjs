@@ -91,9 +91,12 @@ export async function buildGuardFile({ root, dist, version, define, guardOptions
   if (bad.length) throw new Error(`${out} imports non-builtin modules: ${bad.join(', ')}`);
   // The loader part is what prettier (default options) prints, so a repository's formatter has nothing to change
   // there; the body is inside a comment, which formatters leave as it is.
-  const loaderText = await prettier.format(loader.outputFiles[0].text.replace(/^([ \t]*)\/\/!/gm, '$1//'), {
-    parser: 'babel',
-  });
+  const loaderText = await prettier.format(
+    loader.outputFiles[0].text.replaceAll('/* @__PURE__ */ ', '').replace(/^([ \t]*)\/\/!/gm, '$1//'),
+    {
+      parser: 'babel',
+    },
+  );
   // The body is stored inside the CommonJS wrapper (see loader.ts), so the loader compiles the slice it reads as is.
   const wrapped = `(function (exports, require, module, __filename, __dirname) {\n${bodyText}\n})`;
   const loaderAscii = loaderText.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

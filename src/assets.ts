@@ -55,6 +55,7 @@ export function buildAssets(version: string): PlanInput['assets'] {
     'cursor-env': readRendered('cursor-env.sh'),
     'agents-gitignore': readRendered('agents-gitignore'),
     agentsBlock: readRendered('agents-block.md').replace(/\n+$/, ''),
+    gitattributesBlock: readRendered('gitattributes-block').replace(/\n+$/, ''),
     profileBlock: readRendered('profile-block.sh').replace(/\n+$/, ''),
     profileFish: readRendered('profile.fish'),
   };

@@ -12,6 +12,8 @@ export const OLD_CLINE_GUARD_PATH = '.agents/hooks/loop-guard-cline.cjs';
 export const BLOCK_ID = 'loop-guard';
 /** Keeps the hand-off note (.agents/handoff.md and .json) out of git: a file of ours, so --check and --remove cover it. */
 export const AGENTS_GITIGNORE = '.agents/.gitignore';
+/** Marks the guard file as generated (linguist-generated), so GitHub folds it in pull-request diffs: our block there. */
+export const GITATTRIBUTES = '.gitattributes';
 /** Where the ownership manifest lives. */
 export const MANIFEST_PATH = '.agents/loop-guard.json';
 

@@ -29,7 +29,7 @@ export type Intent =
   | { kind: 'owned'; path: string; asset: OwnedAsset; mode: number }
   | { kind: 'json'; path: string; hooks: HookEntrySpec; env?: { path: string[] }; ensureTop?: Record<string, unknown> }
   | { kind: 'toml-env'; path: string }
-  | { kind: 'block'; path: string; template: 'agents-block' }
+  | { kind: 'block'; path: string; template: 'agents-block' | 'gitattributes' }
   | { kind: 'import'; path: string; line: string };
 
 /**

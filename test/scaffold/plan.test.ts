@@ -14,6 +14,7 @@ const assets: Assets = {
   'cursor-env': withOwnedHeader('export GIT_PAGER=cat\n', '#', VERSION),
   'agents-gitignore': withOwnedHeader('/handoff.md\n', '#', VERSION),
   agentsBlock: 'Stop when loop-guard refuses a command.',
+  gitattributesBlock: '/.agents/hooks/loop-guard.cjs linguist-generated',
   profileBlock: 'export GIT_PAGER=cat',
   profileFish: withOwnedHeader('set -gx GIT_PAGER cat\n', '#', VERSION),
 };
