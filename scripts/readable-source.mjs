@@ -8,13 +8,6 @@
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 
-/** Statement lists whose items carry comments worth keeping. */
-function statementsOf(node) {
-  if (ts.isSourceFile(node)) return node.statements;
-  if ((ts.isClassDeclaration(node) || ts.isClassExpression(node)) && ts.isSourceFile(node.parent)) return node.members;
-  return undefined;
-}
-
 /** Strings longer than this are cut into pieces of about this length. */
 const LONG_STRING = 110;
 
@@ -59,14 +52,6 @@ function cutString(node, source) {
   return pieces.length > 1 ? `(${pieces.join(' +\n')})` : undefined;
 }
 
-/** Declarations esbuild removes (types only): their comments would describe nothing. */
-function typeOnly(node) {
-  if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return true;
-  if (ts.isImportDeclaration(node) && node.importClause?.isTypeOnly) return false;
-  const mods = ts.canHaveModifiers(node) ? (ts.getModifiers(node) ?? []) : [];
-  return mods.some((m) => m.kind === ts.SyntaxKind.DeclareKeyword);
-}
-
 /** One comment as `//!` lines at `indent`; `*` + `/` is split so no line can end the comment the body is stored in. */
 function legalLines(text, kind, indent) {
   const lines =
@@ -81,51 +66,25 @@ function legalLines(text, kind, indent) {
   return lines.map((l) => `//!${l ? ` ${l.replaceAll('*/', '* /')}` : ''}`).join(`\n${indent}`);
 }
 
-/** The source with its statement-level comments made legal comments. */
+/** The source with its header (the comments before its first statement) made legal comments. */
 export function readableSource(source, fileName = 'source.ts') {
   const sf = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const ranges = new Map();
-  const add = (list, drop = false) => {
-    for (const r of list ?? []) if (!ranges.has(r.pos)) ranges.set(r.pos, { ...r, drop });
-  };
-  const visit = (node) => {
-    const items = statementsOf(node);
-    if (items) {
-      for (const item of items.slice(0, 1)) {
-        const drop = typeOnly(item);
-        add(ts.getLeadingCommentRanges(source, item.pos), drop);
-        add(ts.getTrailingCommentRanges(source, item.end), drop);
-      }
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(sf);
-  const edits = [];
+  const first = sf.statements[0];
   let out = '';
   let at = 0;
-  const all = [...[...ranges.values()].filter((r) => !r.drop).map((r) => ({ ...r, comment: true })), ...edits];
-  for (const r of all.sort((a, b) => a.pos - b.pos)) {
-    if (r.pos < at) continue;
-    if (!r.comment) {
-      out += source.slice(at, r.pos) + r.text;
-      at = r.end;
-      continue;
-    }
+  for (const r of first ? (ts.getLeadingCommentRanges(source, first.pos) ?? []) : []) {
     const lineStart = source.lastIndexOf('\n', r.pos - 1) + 1;
     const indent = /^[ \t]*/.exec(source.slice(lineStart))[0];
-    const restOfLine = source.slice(
-      r.end,
-      source.indexOf('\n', r.end) === -1 ? undefined : source.indexOf('\n', r.end),
-    );
-    const text = legalLines(source.slice(r.pos, r.end), r.kind, indent);
+    const eol = source.indexOf('\n', r.end);
+    const restOfLine = source.slice(r.end, eol === -1 ? undefined : eol);
     // Code after a block comment on the same line must not fall into the new line comment.
-    out += source.slice(at, r.pos) + text + (restOfLine.trim() ? `\n${indent}` : '');
+    out += source.slice(at, r.pos) + legalLines(source.slice(r.pos, r.end), r.kind, indent);
+    out += restOfLine.trim() ? `\n${indent}` : '';
     at = r.end;
   }
   return out + source.slice(at);
 }
 
-/** The plugin: every .ts file the guard bundles goes through readableSource. */
 /** Long string literals of `source` (JavaScript) cut into concatenations (esbuild would fold them back, so this runs
  * on its output). */
 export function cutLongStrings(source) {

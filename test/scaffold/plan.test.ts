@@ -50,6 +50,7 @@ describe('buildPlan', () => {
       '.agents/hooks/loop-guard.cjs',
       '.agents/loop-guard.json',
       '.claude/settings.json',
+      '.gitattributes',
       'AGENTS.md',
       'CLAUDE.md',
     ]);
