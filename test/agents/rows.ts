@@ -1,7 +1,7 @@
 // The real-agent scenario table: one row of data per agent tool. scenarios.test.ts runs every scenario on every
 // selected row; a new tool plugs in with a row here (and its runner in agents.ts / more-agents.ts), not with a test
 // file of its own. What a row cannot do is a `skip` entry with the reason, printed as a skipped test.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLINE_PLUGIN } from '../../src/tools/cline.ts';
 import { KILO_PLUGIN } from '../../src/tools/kilo.ts';
@@ -143,6 +143,11 @@ export const ROWS: AgentRow[] = [
     edit: (repo, from, to) => ({ name: 'editor', input: { path: join(repo, 'app.js'), old_text: from, new_text: to } }),
     ruleVia: 'AGENTS.md, which Cline reads itself',
     stopped: { exitCode: 0 },
+    // The loader logs through the logger Cline gives a plugin's setup: pino JSON in the run's HOME.
+    loaderLog: (run) => {
+      const log = join(run.home, '.cline', 'data', 'logs', 'cline.log');
+      return existsSync(log) ? readFileSync(log, 'utf8') : '';
+    },
     skip: { 'new turn': '`cline --id` cannot resume headless in 3.0.65: cline.test.ts proves the new turn over ACP' },
   },
   {
