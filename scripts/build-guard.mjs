@@ -5,8 +5,8 @@
 //      (Node would otherwise parse the whole body on every shell command the agent runs).
 // The body is readable on purpose: the install is a pull request, and this code sees every command.
 import { createHash } from 'node:crypto';
-import { chmodSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import * as prettier from 'prettier';
 import { cutLongStrings, readableSourcePlugin } from './readable-source.mjs';
@@ -34,7 +34,7 @@ function header(version) {
     '//',
     `// How to verify it: \`npx create-loop-guard@${version} doctor\` compares this file byte for byte with the copy in the`,
     `// published package (package/dist/loop-guard.cjs of \`npm pack create-loop-guard@${version}\`); the package's`,
-    '// dist/loop-guard.cjs.map maps the body back to the TypeScript source it was built from.',
+    '// dist/loop-guard-source/ holds the TypeScript it was built from.',
     '// https://www.npmjs.com/package/create-loop-guard',
     '',
   ].join('\n');
@@ -53,13 +53,10 @@ export async function buildGuardFile({ root, dist, version, define, guardOptions
     format: 'cjs',
     legalComments: 'inline',
     plugins: [readableSourcePlugin],
-    sourcemap: 'external',
-    sourcesContent: true,
   });
-  const bodyFile = body.outputFiles.find((f) => f.path.endsWith('.cjs'));
-  const mapFile = body.outputFiles.find((f) => f.path.endsWith('.map'));
+  const bodyFile = body.outputFiles[0];
   // esbuild's /* @__PURE__ */ marks mean nothing once bundled; dropped, they leave no "*/" that could end the comment.
-  const bundled = bodyFile.text.replaceAll('/* @__PURE__ */ ', '').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
+  const bundled = bodyFile.text.replaceAll('/* @__PURE__ */ ', '');
   // Printed by prettier at the source's width, which breaks long expressions the way the source has them, indented
   // with tabs (12 KB less than spaces); long strings are cut first (cutLongStrings). A block comment esbuild kept (a
   // class member's doc, an array item's note) becomes a line comment.
@@ -108,12 +105,13 @@ export async function buildGuardFile({ root, dist, version, define, guardOptions
   if (long >= 0) throw new Error(`${out}:${long + 1} is longer than ${MAX_LINE} characters`);
   writeFileSync(out, text);
   chmodSync(out, 0o755);
-  // The source map, shifted by the lines before the body, for the curious (shipped in the package, not installed).
-  const before = text.slice(0, text.indexOf(BODY_OPEN) + BODY_OPEN.length).split('\n').length;
-  const map = JSON.parse(mapFile.text);
-  map.file = 'loop-guard.cjs';
-  map.mappings = ';'.repeat(before) + map.mappings;
-  map.sources = map.sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
-  writeFileSync(`${out}.map`, `${JSON.stringify(map)}\n`);
+  // The unbundled TypeScript it was built from, for the curious (shipped in the package, not installed): every input
+  // of both builds, at its path under src/ (so the relative imports between them still resolve).
+  const sources = new Set([...Object.keys(body.metafile.inputs), ...Object.keys(loader.metafile.inputs)]);
+  for (const rel of [...sources].filter((p) => p.startsWith('src/')).sort()) {
+    const target = join(dist, 'loop-guard-source', rel.slice('src/'.length));
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(join(root, rel), target);
+  }
   return { out, bytes: Buffer.byteLength(text) };
 }

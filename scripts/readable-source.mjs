@@ -2,7 +2,7 @@
 // - it keeps each module's header comment (what the module decides and why): esbuild drops ordinary comments and
 //   keeps legal ones (`//!`), so the header becomes `//!` lines, which the build turns back into `//` (block comments
 //   become line comments, so the body, stored inside a comment, holds no `*/`). The other comments are left out to
-//   keep the file within its size budget (all of them: +45 KB); the shipped source map has the whole source.
+//   keep the file within its size budget (all of them: +45 KB); the package ships the whole source beside it.
 // - it cuts string literals longer than LONG_STRING into a parenthesised concatenation of pieces cut at spaces, so no
 //   line of the file is wider than a diff view (the value is the same string).
 import { readFileSync } from 'node:fs';
