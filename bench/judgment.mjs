@@ -1,10 +1,11 @@
 // Benchmark: the guard's judgment on the labelled corpus (test/fixtures/judgment/), printed, never asserted.
 // The hook is the guard's runHook bundled by esbuild into .cache/judgment/ (the same bundling as dist/loop-guard.mjs,
-// minus the line that runs main); OpenCode uses the built plugin dist/opencode-plugin.js in process.
+// minus the line that runs main); OpenCode uses the built guard file's plugin (dist/loop-guard.cjs, opencodePlugin) in process.
 // Usage: npm run bench:judgment   (builds first)   |   node bench/judgment.mjs [--quiet]  (no failing-sequence list)
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 import { formatReport, scoreCorpus } from './judgment-score.mjs';
 
@@ -26,12 +27,10 @@ function findRunHookModule() {
   throw new Error('no module under src/ exports runHook');
 }
 
-/** The OpenCode plugin function from the built file, whichever module shape it uses. */
+/** The OpenCode plugin function from the built guard file (what the OpenCode loader calls). */
 function pluginFunction(mod) {
-  const candidates = [mod.LoopGuard, mod.default?.server, mod.default, ...Object.values(mod)];
-  const fn = candidates.find((c) => typeof c === 'function');
-  if (!fn) throw new Error('dist/opencode-plugin.js exports no plugin function');
-  return fn;
+  if (typeof mod.opencodePlugin !== 'function') throw new Error('dist/loop-guard.cjs exports no opencodePlugin');
+  return mod.opencodePlugin('opencode');
 }
 
 async function main() {
@@ -52,16 +51,16 @@ async function main() {
     logLevel: 'warning',
   });
   const { runHook } = await import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
-  const pluginPath = join(root, 'dist', 'opencode-plugin.js');
+  const pluginPath = join(root, 'dist', 'loop-guard.cjs');
   if (!existsSync(pluginPath))
-    throw new Error('dist/opencode-plugin.js is missing: run `npm run build` (npm run bench:judgment does)');
-  const LoopGuard = pluginFunction(await import(pathToFileURL(pluginPath).href));
+    throw new Error('dist/loop-guard.cjs is missing: run `npm run build` (npm run bench:judgment does)');
+  const LoopGuard = pluginFunction(createRequire(import.meta.url)(pluginPath));
 
   const t0 = performance.now();
   const score = await scoreCorpus({ runHook, LoopGuard });
   const secs = ((performance.now() - t0) / 1000).toFixed(1);
   console.log(
-    `judgment: the guard (${relative(root, entry)} bundled; dist/opencode-plugin.js) on test/fixtures/judgment/, replayed in process in ${secs}s\n`,
+    `judgment: the guard (${relative(root, entry)} bundled; dist/loop-guard.cjs) on test/fixtures/judgment/, replayed in process in ${secs}s\n`,
   );
   console.log(formatReport(score, { failing: !quiet }));
 }

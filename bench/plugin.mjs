@@ -4,6 +4,7 @@
 // Payloads have the shapes recorded from a real OpenCode run (assets/payloads/opencode/); one LoopGuard() instance
 // serves every row, as in one OpenCode server, with rows interleaved in batches so machine load falls on all alike.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { testOutput } from './test-output.mjs';
@@ -38,11 +39,14 @@ const afterPayload = (session, command, text, exit) => [
   { title: command, metadata: { output: text, exit, truncated: false }, output: text },
 ];
 
-// BENCH_PLUGIN_FILE times another build (e.g. an older release's plugin).
+// The plugin the OpenCode loader runs: the guard file's opencodePlugin export. BENCH_PLUGIN_FILE times another build:
+// a guard file (.cjs, this layout) or an older release's bundled plugin (.js, exporting LoopGuard).
 const pluginFile = process.env.BENCH_PLUGIN_FILE
   ? resolve(process.env.BENCH_PLUGIN_FILE)
-  : join(root, 'dist', 'opencode-plugin.js');
-const { LoopGuard } = await import(pathToFileURL(pluginFile).href);
+  : join(root, 'dist', 'loop-guard.cjs');
+const LoopGuard = pluginFile.endsWith('.cjs')
+  ? createRequire(import.meta.url)(pluginFile).opencodePlugin('opencode')
+  : (await import(pathToFileURL(pluginFile).href)).LoopGuard;
 let t0 = process.hrtime.bigint();
 const hooks = await LoopGuard({ ...initCtx, client: {}, $: () => {}, serverUrl: new URL('http://127.0.0.1:4096') });
 const initUs = Number(process.hrtime.bigint() - t0) / 1e3;

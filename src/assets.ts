@@ -31,9 +31,7 @@ export const VERSION: string =
     ? __VERSION__
     : (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-export function readDist(
-  name: 'loop-guard.cjs' | 'opencode-plugin.js' | 'kilo-plugin.js' | 'cline-plugin.cjs',
-): string {
+export function readDist(name: 'loop-guard.cjs'): string {
   const file = join(packageRoot, 'dist', name);
   if (!existsSync(file)) throw new Error(`create-loop-guard: ${file} is missing (run npm run build)`);
   return readFileSync(file, 'utf8');
@@ -48,16 +46,16 @@ export function readRendered(name: string): string {
 
 /** Everything we own, rendered for this version: what the plan writes and what doctor compares with. */
 export function buildAssets(version: string): PlanInput['assets'] {
-  const plugin = readDist('opencode-plugin.js');
   return {
     guard: readDist('loop-guard.cjs'),
-    'opencode-plugin': withOwnedHeader(plugin, '//', version),
-    'cline-plugin': withOwnedHeader(readDist('cline-plugin.cjs'), '//', version),
+    // The plugins are small loaders of the guard file (the one copy of the guard in a repository).
+    'opencode-plugin': withOwnedHeader(readRendered('opencode-loader.js'), '//', version),
     'cline-loader': withOwnedHeader(readRendered('cline-loader.js'), '//', version),
-    'kilo-plugin': withOwnedHeader(readDist('kilo-plugin.js'), '//', version),
+    'kilo-plugin': withOwnedHeader(readRendered('kilo-loader.js'), '//', version),
     'cursor-env': readRendered('cursor-env.sh'),
     'agents-gitignore': readRendered('agents-gitignore'),
     agentsBlock: readRendered('agents-block.md').replace(/\n+$/, ''),
+    gitattributesBlock: readRendered('gitattributes-block').replace(/\n+$/, ''),
     profileBlock: readRendered('profile-block.sh').replace(/\n+$/, ''),
     profileFish: readRendered('profile.fish'),
   };

@@ -46,7 +46,11 @@ export function guardFileCheck(text: string | null, expected: string, version: s
       `${RERUN} to move it to the new name and update the hook entries`,
     );
   if (text === null)
-    return fail(id, `${GUARD_PATH} is missing, so every hook command fails`, `${RERUN} to reinstall it`);
+    return fail(
+      id,
+      `${GUARD_PATH} is missing, so no tool here runs the loop guard (hooks and plugins load it)`,
+      `${RERUN} to reinstall it`,
+    );
   const header = readOwnedHeader(text);
   if (!header)
     return fail(

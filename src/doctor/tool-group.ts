@@ -3,7 +3,7 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isOurHookCommand } from '../tools/markers.ts';
-import { readDist } from '../assets.ts';
+import { readRendered } from '../assets.ts';
 import { readOwnedHeader, withOwnedHeader } from '../edit/owned-file.ts';
 import { AGENT_ENV, GUARD_PATH, type Intent, TOOLS, type ToolName, type ToolRecord } from '../tools/index.ts';
 import { brokenRule, type LoadedFile, loadFiles, stringsOf, valueAt, type Where } from './config-files.ts';
@@ -262,7 +262,7 @@ async function pluginGroup(ctx: Ctx, tool: ToolName, record: ToolRecord): Promis
   const facts = record.doctor.plugin;
   if (!facts) return [];
   const text = ctx.read(facts.path);
-  const expected = withOwnedHeader(readDist(facts.dist as Parameters<typeof readDist>[0]), '//', ctx.version);
+  const expected = withOwnedHeader(readRendered(facts.dist), '//', ctx.version);
   const checks: Check[] = [pluginFileCheck(tool, record.label, facts.path, text, expected, ctx.version)];
   let env: Env = {};
   if (text === null)

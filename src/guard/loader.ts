@@ -1,6 +1,8 @@
-// Bundle entry for dist/loop-guard.cjs: compiles the hook's body (kept in a comment at the end of the same file, so
-// Node does not parse it on its own) with a V8 code cache from the state directory, then runs it. Any problem with
-// the cache means compiling from source; the body itself fails open as it always does.
+// The first part of dist/loop-guard.cjs. The guard's body is kept in a comment at the end of the same file, so Node
+// does not parse it on its own; this loader compiles it. Run as a hook (`node loop-guard.cjs <tool>`), it compiles the
+// body with a V8 code cache from the state directory and runs main(); any problem with the cache means compiling from
+// source, and the body fails open as it always does. Required by a plugin loader (OpenCode, Kilo, Cline), it compiles
+// the body once and exports what the plugins need (opencodePlugin, clinePlugin); a throw there is the loader's to catch.
 import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
@@ -45,7 +47,21 @@ function failOpen(): void {
   process.exitCode = 0;
 }
 
-function run(): void {
+/** What the body exports (entry.ts). */
+interface Body {
+  main?: () => string;
+  [name: string]: unknown;
+}
+
+/** Runs the compiled body as a CommonJS module's code and returns its exports. */
+function evaluate(script: Script, file: string): Body {
+  const mod: { exports: Body } = { exports: {} };
+  (script.runInThisContext() as (...args: unknown[]) => void)(mod.exports, require, mod, file, dirname(file));
+  return mod.exports;
+}
+
+/** The hook: the body compiled with the code cache, then main(). */
+function runHook(): void {
   const file = __filename;
   let code: string;
   let st: Stats;
@@ -79,13 +95,19 @@ function run(): void {
       return;
     }
   }
-  const mod: { exports: { handled?: unknown } } = { exports: {} };
-  (script.runInThisContext() as (...args: unknown[]) => void)(mod.exports, require, mod, file, dirname(file));
+  let handled = '';
+  try {
+    const body = evaluate(script, file);
+    handled = typeof body.main === 'function' ? body.main() : '';
+  } catch {
+    failOpen();
+    return;
+  }
   // After the answer is out: store the cache when there was none, V8 refused it, or this kind of event was new to it
   // (the cache then also holds the functions this run compiled lazily).
   try {
     if (!key) return;
-    const kind = KIND_BITS[String(mod.exports.handled)] ?? 0;
+    const kind = KIND_BITS[handled] ?? 0;
     const fresh = cached.data === undefined || script.cachedDataRejected === true;
     const kinds = fresh ? kind : cached.kinds | kind;
     // Checked before createCachedData, which costs about a millisecond: an untrusted dir gets no cache at all.
@@ -95,4 +117,11 @@ function run(): void {
   }
 }
 
-run();
+/** For the plugin loaders: the body compiled without a cache (a plugin is loaded once per tool process). */
+function loadForPlugins(): Body {
+  const file = __filename;
+  return evaluate(new Script(readBody(file).body, { filename: file }), file);
+}
+
+if (require.main === module) runHook();
+else module.exports = loadForPlugins();

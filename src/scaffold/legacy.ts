@@ -1,12 +1,14 @@
 // Files an older version installed under a name we no longer use (the guard before the switch to CommonJS):
 // a rerun and --remove delete them when they carry our header; a foreign file of that name is reported, never removed.
 import { readOwnedHeader } from '../edit/owned-file.ts';
-import { GUARD_PATH, OLD_GUARD_PATH } from '../tools/markers.ts';
+import { GUARD_PATH, OLD_CLINE_GUARD_PATH, OLD_GUARD_PATH } from '../tools/markers.ts';
 import type { FileChange } from './change.ts';
 
 /** Each retired path and the path that replaced it. */
 export const RETIRED: ReadonlyArray<{ path: string; replacedBy: string }> = [
   { path: OLD_GUARD_PATH, replacedBy: GUARD_PATH },
+  // Cline's own copy of the guard, before its plugin became a loader of the one guard file.
+  { path: OLD_CLINE_GUARD_PATH, replacedBy: GUARD_PATH },
 ];
 
 /** Retired paths worth reading, given the paths the plan writes. */

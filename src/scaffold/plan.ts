@@ -2,7 +2,7 @@
 import { type BlockSpec, removeBlock, upsertBlock } from '../edit/md-block.ts';
 import { planOwnedFile, readOwnedHeader } from '../edit/owned-file.ts';
 import { type EditOutcome, FileFormatError } from '../edit/splice.ts';
-import { AGENTS_GITIGNORE, BLOCK_ID } from '../tools/markers.ts';
+import { AGENTS_GITIGNORE, BLOCK_ID, GITATTRIBUTES } from '../tools/markers.ts';
 import { type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { handlerFor } from './intents/index.ts';
 import type { Assets, IntentContext } from './intents/types.ts';
@@ -56,6 +56,8 @@ export function intentsFor(tools: readonly ToolName[]): Intent[] {
   // The guard of every tool may write the hand-off note, so keeping it out of git is common too.
   if (tools.length)
     byPath.set(AGENTS_GITIGNORE, { kind: 'owned', path: AGENTS_GITIGNORE, asset: 'agents-gitignore', mode: 0o644 });
+  // Every tool runs the one guard file, so marking it generated (GitHub folds it in pull-request diffs) is common too.
+  if (tools.length) byPath.set(GITATTRIBUTES, { kind: 'block', path: GITATTRIBUTES, template: 'gitattributes' });
   return [...byPath.values()];
 }
 

@@ -12,6 +12,7 @@ export const TEMPLATES = {
   'profile-block.sh.hbs': 'profile-block.sh',
   'profile.fish.hbs': 'profile.fish',
   'cline-loader.js.hbs': 'cline-loader.js',
+  'gitattributes-block.hbs': 'gitattributes-block',
 } as const;
 
 export type TemplateName = keyof typeof TEMPLATES;

@@ -1,10 +1,9 @@
 import { exportArgs } from './env-fix.ts';
-import type { ToolRecord } from './types.ts';
+import { GUARD_INTENT, type ToolRecord } from './types.ts';
 
-/** What Cline loads: a small loader (Cline imports plugins with jiti, which would put a large file through Babel). */
+/** What Cline loads: a small loader of the guard file (Cline imports plugins with jiti, which would put a large file
+ * through Babel; the loader requires the guard file with Node's own require). */
 export const CLINE_PLUGIN = '.cline/plugins/loop-guard.js';
-/** The guard itself, built from src/guard/adapters/cline.ts; the loader requires it with Node's own require. */
-export const CLINE_GUARD = '.agents/hooks/loop-guard-cline.cjs';
 
 export const cline: ToolRecord = {
   name: 'cline',
@@ -14,10 +13,7 @@ export const cline: ToolRecord = {
   evidence: ['.cline/', '.clinerules', '.clinerules/'],
   // Cline 3.0.65's file hooks cannot refuse one command, so the guard is a project plugin, run in Cline's plugin
   // process. Cline reads the workspace AGENTS.md itself (the stop rule), and has no setting for its shell's environment.
-  intents: [
-    { kind: 'owned', path: CLINE_PLUGIN, asset: 'cline-loader', mode: 0o644 },
-    { kind: 'owned', path: CLINE_GUARD, asset: 'cline-plugin', mode: 0o644 },
-  ],
+  intents: [GUARD_INTENT, { kind: 'owned', path: CLINE_PLUGIN, asset: 'cline-loader', mode: 0o644 }],
   doctor: {
     traces: { exists: [CLINE_PLUGIN] },
     shellLabel: "Cline's shell",

@@ -1,5 +1,5 @@
 import { exportArgs } from './env-fix.ts';
-import type { ToolRecord } from './types.ts';
+import { GUARD_INTENT, type ToolRecord } from './types.ts';
 
 /** Kilo loads `{plugin,plugins}/*.{ts,js}` from `.kilo/` and the legacy `.kilocode/`, not from `.opencode/`; its docs say new files go in `.kilo/`. */
 export const KILO_PLUGIN = '.kilo/plugins/loop-guard.js';
@@ -11,9 +11,9 @@ export const kilo: ToolRecord = {
   // Kilo's project config: .kilo/ (and the legacy .kilocode/), kilo.json or kilo.jsonc. It also reads opencode.json,
   // which is OpenCode's evidence, so that file alone does not mean Kilo.
   evidence: ['.kilo/', '.kilocode/', 'kilo.json', 'kilo.jsonc'],
-  // Kilo is an OpenCode fork with the same plugin API: the OpenCode plugin, built with Kilo's name for notes and logs,
-  // carries the guard and the shell environment (its shell.env hook) in-process. Kilo reads AGENTS.md itself.
-  intents: [{ kind: 'owned', path: KILO_PLUGIN, asset: 'kilo-plugin', mode: 0o644 }],
+  // Kilo is an OpenCode fork with the same plugin API: the OpenCode plugin's loader, with Kilo's name for notes and
+  // logs, runs the guard file's plugin and the shell environment (its shell.env hook) in-process. Kilo reads AGENTS.md itself.
+  intents: [GUARD_INTENT, { kind: 'owned', path: KILO_PLUGIN, asset: 'kilo-plugin', mode: 0o644 }],
   doctor: {
     traces: { exists: [KILO_PLUGIN] },
     shellLabel: "Kilo's shell",
@@ -22,7 +22,7 @@ export const kilo: ToolRecord = {
     // Kilo's own captured payloads (assets/payloads/kilo/): the same shapes as OpenCode's.
     plugin: {
       path: KILO_PLUGIN,
-      dist: 'kilo-plugin.js',
+      dist: 'kilo-loader.js',
       payloads: {
         init: 'plugin-init.json',
         before: 'tool.execute.before-failure.json',

@@ -6,10 +6,14 @@ export const HOOK_MARKER = '.agents/hooks/loop-guard';
 export const GUARD_PATH = '.agents/hooks/loop-guard.cjs';
 /** Where versions before the switch to CommonJS put it: a rerun removes it (when ours), --remove too. */
 export const OLD_GUARD_PATH = '.agents/hooks/loop-guard.mjs';
+/** Where versions before the one guard file put Cline's copy of the guard: a rerun removes it (when ours), --remove too. */
+export const OLD_CLINE_GUARD_PATH = '.agents/hooks/loop-guard-cline.cjs';
 /** The id in our managed blocks' markers (AGENTS.md, shell profile). */
 export const BLOCK_ID = 'loop-guard';
 /** Keeps the hand-off note (.agents/handoff.md and .json) out of git: a file of ours, so --check and --remove cover it. */
 export const AGENTS_GITIGNORE = '.agents/.gitignore';
+/** Marks the guard file as generated (linguist-generated), so GitHub folds it in pull-request diffs: our block there. */
+export const GITATTRIBUTES = '.gitattributes';
 /** Where the ownership manifest lives. */
 export const MANIFEST_PATH = '.agents/loop-guard.json';
 

@@ -1,5 +1,5 @@
 import { exportArgs } from './env-fix.ts';
-import type { ToolRecord } from './types.ts';
+import { GUARD_INTENT, type ToolRecord } from './types.ts';
 
 export const OPENCODE_PLUGIN = '.opencode/plugins/loop-guard.js';
 
@@ -9,8 +9,9 @@ export const opencode: ToolRecord = {
   aliases: ['open-code'],
   userLevel: ['.config/opencode/opencode.json'],
   evidence: ['opencode.json', 'opencode.jsonc', '.opencode/'],
-  // The plugin carries the guard and the shell environment in-process (OpenCode has no env setting for its shell).
-  intents: [{ kind: 'owned', path: OPENCODE_PLUGIN, asset: 'opencode-plugin', mode: 0o644 }],
+  // The plugin, a small loader of the guard file, runs the guard and sets the shell environment in-process (OpenCode
+  // has no env setting for its shell).
+  intents: [GUARD_INTENT, { kind: 'owned', path: OPENCODE_PLUGIN, asset: 'opencode-plugin', mode: 0o644 }],
   doctor: {
     traces: { exists: [OPENCODE_PLUGIN] },
     shellLabel: "OpenCode's shell",
@@ -18,7 +19,7 @@ export const opencode: ToolRecord = {
       `npx create-loop-guard --yes --force to reinstall the plugin, which sets ${exportArgs(vars)} for every shell command`,
     plugin: {
       path: OPENCODE_PLUGIN,
-      dist: 'opencode-plugin.js',
+      dist: 'opencode-loader.js',
       payloads: {
         init: 'plugin-init-context.json',
         before: 'tool.execute.before-failure.json',

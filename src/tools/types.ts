@@ -20,7 +20,6 @@ export { TOOL_NAMES, type ToolName } from './names.ts';
 export type OwnedAsset =
   | 'guard'
   | 'opencode-plugin'
-  | 'cline-plugin'
   | 'cline-loader'
   | 'kilo-plugin'
   | 'cursor-env'
@@ -30,7 +29,7 @@ export type Intent =
   | { kind: 'owned'; path: string; asset: OwnedAsset; mode: number }
   | { kind: 'json'; path: string; hooks: HookEntrySpec; env?: { path: string[] }; ensureTop?: Record<string, unknown> }
   | { kind: 'toml-env'; path: string }
-  | { kind: 'block'; path: string; template: 'agents-block' }
+  | { kind: 'block'; path: string; template: 'agents-block' | 'gitattributes' }
   | { kind: 'import'; path: string; line: string };
 
 /**
@@ -187,7 +186,7 @@ export type AnswerFormat =
 /** An in-process plugin (OpenCode's plugin API): the owned file, the built asset it must equal, the captured payloads. */
 export interface PluginFacts {
   path: string;
-  /** The file in dist/ it is a copy of (with our header). */
+  /** The loader in dist/templates/ it is a copy of (with our header); it loads the guard file. */
   dist: string;
   /** Captured payloads in assets/payloads/<tool>/: the plugin's init context, before/after a shell call, a user message. */
   payloads: { init: string; before: string; after: string; turn: string };

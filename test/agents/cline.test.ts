@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLINE_GUARD, CLINE_PLUGIN } from '../../src/tools/cline.ts';
+import { CLINE_PLUGIN } from '../../src/tools/cline.ts';
+import { GUARD_PATH as CLINE_GUARD } from '../../src/tools/markers.ts';
 import {
   agentStatus,
   baseEnv,

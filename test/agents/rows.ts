@@ -1,12 +1,12 @@
 // The real-agent scenario table: one row of data per agent tool. scenarios.test.ts runs every scenario on every
 // selected row; a new tool plugs in with a row here (and its runner in agents.ts / more-agents.ts), not with a test
 // file of its own. What a row cannot do is a `skip` entry with the reason, printed as a skipped test.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLINE_GUARD, CLINE_PLUGIN } from '../../src/tools/cline.ts';
+import { CLINE_PLUGIN } from '../../src/tools/cline.ts';
 import { KILO_PLUGIN } from '../../src/tools/kilo.ts';
 import { GUARD_PATH } from '../../src/tools/markers.ts';
-import { openCodeWarmTemplate, type AgentName } from './agents.ts';
+import { type AgentName, type AgentRun, openCodeWarmTemplate } from './agents.ts';
 import type { ToolStep } from './mock-server.ts';
 
 /** The scenarios of scenarios.test.ts, by id (the test name starts with it). */
@@ -35,6 +35,8 @@ export interface AgentRow {
   jobs?: number;
   /** The guard file the fail-open scenario deletes (default GUARD_PATH). */
   guardFile?: string;
+  /** A plugin tool: where its loader's fail-open message lands (the tool's own log), read after a run. */
+  loaderLog?(run: AgentRun): string;
   /** How the model words its `attempt`-th (0-based) repeat of one command: the default repeats it verbatim. */
   repeat?(command: string, attempt: number): string;
   /** What the run that the hand-off ends says (unattended): its exit code, and a text on its stdout. */
@@ -88,8 +90,8 @@ export const ROWS: AgentRow[] = [
   },
   {
     agent: 'opencode',
-    // The guard runs inside the plugin: no hook file.
-    writes: ['.opencode/plugins/loop-guard.js'],
+    // The plugin is a loader of the guard file, run in-process: no hook commands.
+    writes: [GUARD_PATH, '.opencode/plugins/loop-guard.js'],
     concurrent: false,
     edit: (repo, from, to) => ({
       name: 'edit',
@@ -97,7 +99,8 @@ export const ROWS: AgentRow[] = [
     }),
     warm: openCodeWarmTemplate,
     ruleVia: 'AGENTS.md, which OpenCode reads itself',
-    skip: { 'fail-open': 'the guard runs in-process in the plugin: there is no hook command to fail' },
+    // `--print-logs` puts OpenCode's log, where the loader's client.app.log line goes, on stderr.
+    loaderLog: (run) => run.stderr,
   },
   {
     agent: 'gemini',
@@ -131,9 +134,8 @@ export const ROWS: AgentRow[] = [
   {
     agent: 'cline',
     // A project plugin (its loader) plus the guard it loads: no hook commands.
-    writes: [CLINE_PLUGIN, CLINE_GUARD],
+    writes: [CLINE_PLUGIN, GUARD_PATH],
     concurrent: true,
-    guardFile: CLINE_GUARD,
     // Cline's own detector stops a run at the 5th identical call; a trailing comment is the same command for us (our
     // key drops it) with the same output (`2>&1` would move stderr), and another call for Cline, so what the table
     // measures is ours. cline.test.ts proves our warning comes first with verbatim repeats.
@@ -141,12 +143,17 @@ export const ROWS: AgentRow[] = [
     edit: (repo, from, to) => ({ name: 'editor', input: { path: join(repo, 'app.js'), old_text: from, new_text: to } }),
     ruleVia: 'AGENTS.md, which Cline reads itself',
     stopped: { exitCode: 0 },
+    // The loader logs through the logger Cline gives a plugin's setup: pino JSON in the run's HOME.
+    loaderLog: (run) => {
+      const log = join(run.home, '.cline', 'data', 'logs', 'cline.log');
+      return existsSync(log) ? readFileSync(log, 'utf8') : '';
+    },
     skip: { 'new turn': '`cline --id` cannot resume headless in 3.0.65: cline.test.ts proves the new turn over ACP' },
   },
   {
     agent: 'kilo',
-    // The guard runs inside the plugin: no hook file.
-    writes: [KILO_PLUGIN],
+    // The plugin is a loader of the guard file, run in-process: no hook commands.
+    writes: [GUARD_PATH, KILO_PLUGIN],
     // A `kilo run` takes ~10 s to start on 2 cores (a Bun server per run): at most LOOP_GUARD_KILO_JOBS at a time.
     concurrent: true,
     jobs: Math.max(1, Number(process.env.LOOP_GUARD_KILO_JOBS) || 3),
@@ -157,6 +164,6 @@ export const ROWS: AgentRow[] = [
     ruleVia: 'AGENTS.md, which Kilo reads itself',
     // Kilo's stop is `client.session.abort`: an aborted `kilo run` (7.7.7) exits 1 with MessageAbortedError.
     stopped: { exitCode: 1, stdout: 'MessageAbortedError' },
-    skip: { 'fail-open': 'the guard runs in-process in the plugin: there is no hook command to fail' },
+    loaderLog: (run) => run.stderr,
   },
 ];

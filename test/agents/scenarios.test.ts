@@ -383,13 +383,18 @@ for (const row of ROWS) {
 
     scenario(
       'fail-open',
-      'with the guard file gone, every command still runs (a crashing hook must not deny)',
+      'with the guard file gone, every command still runs (a crashing hook must not deny; a plugin loader says why)',
       { turns: [{ commands: ['echo ran >> ran.txt', 'echo ran >> ran.txt'] }] },
       async (s) => {
         rmSync(join(s.repo, row.guardFile ?? GUARD_PATH));
-        await s.turn(1);
+        const run = await s.turn(1);
         const dump = s.dump();
         expect(lineCount(s.repo, 'ran.txt'), `both commands ran\n${dump}`).toBe(2);
+        // A plugin's loader says in the tool's own log that the guard is not active, and why.
+        if (row.loaderLog)
+          expect(row.loaderLog(run), `the loader's message in ${row.agent}'s log\n${dump}`).toMatch(
+            /loop-guard: not active, \S*\.agents\/hooks\/loop-guard\.cjs did not load/,
+          );
         for (const step of s.steps()) {
           expect(step.text, `no refusal\n${dump}`).not.toMatch(/denied|blocked/i);
           expect(step.text, `no loop-guard text\n${dump}`).not.toContain(MARKER);

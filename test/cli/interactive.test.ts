@@ -75,12 +75,12 @@ describe('interactive CLI in a PTY', () => {
     expect(shown).toMatch(/^ {2}update {5}CLAUDE\.md +imports AGENTS\.md/m);
     expect(shown).toMatch(/^ {2}CLAUDE\.md {2}\d+ lines? added in 1 place$/m);
     expect(shown).toMatch(/^ {2}create {5}AGENTS\.md +the stop rule/m);
-    expect(shown).toMatch(/◆ {2}Write 6 file\(s\)\?\n│ {2}● Yes \/ ○ No/);
+    expect(shown).toMatch(/◆ {2}Write 7 file\(s\)\?\n│ {2}● Yes \/ ○ No/);
     // The prompt comes after the whole preview, not in the middle of it.
     expect(shown.lastIndexOf('Your files')).toBeLessThan(shown.search(WRITE));
     s.send(KEY.enter);
     const r = await s.exited;
-    expect(r.text).toContain('Wrote 6 file(s).');
+    expect(r.text).toContain('Wrote 7 file(s).');
     expect(r.code).toBe(0);
     expect(existsSync(join(dir, '.agents/hooks/loop-guard.cjs'))).toBe(true);
 
@@ -94,7 +94,7 @@ describe('interactive CLI in a PTY', () => {
     const { dir, home, s, before } = session('claude');
     await s.answer(WRITE, 'n'); // clack's confirm takes y/n and submits at once
     const r = await s.exited;
-    expect(s.recent).toMatch(/◇ {2}Write 6 file\(s\)\?\n│ {2}No\n/);
+    expect(s.recent).toMatch(/◇ {2}Write 7 file\(s\)\?\n│ {2}No\n/);
     expect(s.recent).toContain('Nothing written.');
     expect(r.code).toBe(1);
     expect(readTree(dir)).toEqual(before);

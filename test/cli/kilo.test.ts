@@ -17,7 +17,8 @@ import { repoRoot } from '../helpers/paths.ts';
 beforeAll(requireCli);
 
 const USER_CONFIG = '{\n  // my model\n  "model": "anthropic/claude-sonnet-4",\n  "permission": { "bash": "ask" }\n}\n';
-const shipped = () => withOwnedHeader(readFileSync(join(repoRoot, 'dist', 'kilo-plugin.js'), 'utf8'), '//', VERSION);
+const shipped = () =>
+  withOwnedHeader(readFileSync(join(repoRoot, 'dist', 'templates', 'kilo-loader.js'), 'utf8'), '//', VERSION);
 
 /** A repo with the given files. */
 function repoWith(files: Record<string, string>): string {

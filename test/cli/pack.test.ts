@@ -82,7 +82,9 @@ describe('npm pack', () => {
       'package/package.json',
       'package/dist/cli.mjs',
       'package/dist/loop-guard.cjs',
-      'package/dist/opencode-plugin.js',
+      'package/dist/loop-guard-source/guard/entry.ts',
+      'package/dist/templates/opencode-loader.js',
+      'package/dist/templates/kilo-loader.js',
       'package/README.md',
       'package/LICENSE',
     ]) {

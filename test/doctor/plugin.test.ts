@@ -1,5 +1,6 @@
-// <tool>.plugin / <tool>.load for the plugin tool (OpenCode): the built plugin loads and guards; broken plugins are named.
-import { readFileSync, writeFileSync } from 'node:fs';
+// <tool>.plugin / <tool>.load for the plugin tool (OpenCode): the built loader, with the built guard file where the
+// scaffolder puts it, loads and guards; broken plugins are named.
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { judgePlugin, pluginFileCheck, probePlugin } from '../../src/doctor/plugin.ts';
@@ -11,13 +12,17 @@ import { mainDir, requireBuilt, tempDir } from '../helpers/doctor.ts';
 
 beforeAll(requireBuilt);
 
-const shipped = () => withOwnedHeader(readFileSync(join(mainDir, 'dist', 'opencode-plugin.js'), 'utf8'), '//', '0.1.0');
+const shipped = () =>
+  withOwnedHeader(readFileSync(join(mainDir, 'dist', 'templates', 'opencode-loader.js'), 'utf8'), '//', '0.1.0');
 const env = () => ({ PATH: process.env.PATH ?? '' });
 
-async function load(text: string, packageJson?: string) {
+async function load(text: string, packageJson?: string, guard = true) {
   const root = tempDir();
   if (packageJson) writeFileSync(join(root, 'package.json'), packageJson);
-  const file = join(root, 'loop-guard.js');
+  mkdirSync(join(root, '.opencode', 'plugins'), { recursive: true });
+  mkdirSync(join(root, '.agents', 'hooks'), { recursive: true });
+  if (guard) copyFileSync(join(mainDir, 'dist', 'loop-guard.cjs'), join(root, '.agents', 'hooks', 'loop-guard.cjs'));
+  const file = join(root, '.opencode', 'plugins', 'loop-guard.js');
   writeFileSync(file, text);
   const { probe, run } = await probePlugin('opencode', 'OpenCode', facts, file, root, env());
   return {
@@ -66,9 +71,9 @@ describe('probePlugin + judgePlugin (opencode.load)', () => {
   });
 
   it('fails for a plugin without shell.env', async () => {
-    const { check } = await load(
-      shipped().replace("'shell.env'", "'shell.env.off'").replace('"shell.env"', '"shell.env.off"'),
-    );
+    const loader = shipped();
+    expect(loader).toContain('(ctx);');
+    const { check } = await load(loader.replace('(ctx);', '(ctx).then((h) => { delete h["shell.env"]; return h; });'));
     expect(check.ok).toBe(false);
     expect(check.message).toContain('has no shell.env hook');
   });
@@ -77,6 +82,15 @@ describe('probePlugin + judgePlugin (opencode.load)', () => {
     const { check } = await load(`${shipped()}\nexport const VERSION = '1';\n`);
     expect(check.ok).toBe(false);
     expect(check.message).toContain('exports VERSION, which is not a plugin function');
+  });
+
+  it('without the guard file the loader fails open: it loads, exports its function, and gives no hooks', async () => {
+    const { check, probe } = await load(shipped(), undefined, false);
+    expect(probe?.problems).toEqual([]);
+    expect(probe?.exports).toEqual(['LoopGuard']);
+    expect(probe?.hooks).toEqual([]);
+    expect(check.ok).toBe(false);
+    expect(check.message).toContain('has no tool.execute.before');
   });
 
   it('fails for a file that does not parse', async () => {

@@ -14,7 +14,9 @@ import {
   quietOutput,
   TOOL_FACTS,
 } from '../../src/guard/adapters/index.ts';
-import { LoopGuard } from '../../src/guard/adapters/opencode.ts';
+import { opencodePlugin } from '../../src/guard/adapters/opencode.ts';
+
+const LoopGuard = opencodePlugin();
 import type { Decision } from '../../src/guard/core/types.ts';
 import { fixturesDir, type Json, loadPayload } from '../helpers/paths.ts';
 

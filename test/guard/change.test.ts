@@ -8,7 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CHANGE_TOOLS } from '../../src/guard/adapters/claude.ts';
 import { CODEX_CHANGE_TOOLS } from '../../src/guard/adapters/codex.ts';
 import { parseHook } from '../../src/guard/adapters/index.ts';
-import { LoopGuard } from '../../src/guard/adapters/opencode.ts';
+import { opencodePlugin } from '../../src/guard/adapters/opencode.ts';
+
+const LoopGuard = opencodePlugin();
 import { OPENCODE_CHANGE_TOOLS } from '../../src/guard/adapters/opencode-facts.ts';
 import { THRASH_RUNS, writtenPaths } from '../../src/guard/core/change.ts';
 import { onChange, onPost, onPre, type SessionState } from '../../src/guard/core/detector.ts';

@@ -115,10 +115,7 @@ describe('cline adapter: reading the payloads', () => {
     expect([...CLINE_CHANGE_TOOLS].sort()).toEqual(['apply_patch', 'editor']);
     expect((p('plugin-captured/afterTool-editor.json').toolCall as Ctx).toolName).toBe('editor');
     expect(TOOL_FACTS.cline.longRunsReturn).toBe(false);
-    expect(cline.intents.map((i) => i.path)).toEqual([
-      '.cline/plugins/loop-guard.js',
-      '.agents/hooks/loop-guard-cline.cjs',
-    ]);
+    expect(cline.intents.map((i) => i.path)).toEqual(['.agents/hooks/loop-guard.cjs', '.cline/plugins/loop-guard.js']);
   });
 });
 
@@ -231,7 +228,7 @@ describe('cline adapter: the hooks over a loop of captured payloads', () => {
 });
 
 describe('the built Cline plugin and its loader', () => {
-  const built = join(repoRoot, 'dist', 'cline-plugin.cjs');
+  const built = join(repoRoot, 'dist', 'loop-guard.cjs');
   const loader = join(repoRoot, 'dist', 'templates', 'cline-loader.js');
   type Plugin = { name?: unknown; manifest?: { capabilities?: unknown }; hooks?: Record<string, unknown> };
 
@@ -241,14 +238,14 @@ describe('the built Cline plugin and its loader', () => {
     mkdirSync(join(repo, '.cline', 'plugins'), { recursive: true });
     mkdirSync(join(repo, '.agents', 'hooks'), { recursive: true });
     copyFileSync(loader, join(repo, '.cline', 'plugins', 'loop-guard.js'));
-    if (withGuard) copyFileSync(built, join(repo, '.agents', 'hooks', 'loop-guard-cline.cjs'));
+    if (withGuard) copyFileSync(built, join(repo, '.agents', 'hooks', 'loop-guard.cjs'));
     return createRequire(import.meta.url)(join(repo, '.cline', 'plugins', 'loop-guard.js')) as Plugin;
   }
 
   it.skipIf(!existsSync(built))(
-    'the guard file is the plugin object (module.exports = {name, manifest, hooks}); it requires only node builtins',
+    'the guard file, required, gives the plugin object ({name, manifest, hooks}); it requires only node builtins',
     () => {
-      const mod = createRequire(import.meta.url)(built) as Plugin;
+      const mod = (createRequire(import.meta.url)(built) as { clinePlugin: () => Plugin }).clinePlugin();
       expect(mod.name).toBe('loop-guard');
       expect(mod.manifest?.capabilities).toEqual(['hooks']);
       expect(Object.keys(mod.hooks ?? {}).sort()).toEqual(['afterTool', 'beforeRun', 'beforeTool']);
@@ -267,8 +264,19 @@ describe('the built Cline plugin and its loader', () => {
       const loaded = loadAsCline(true);
       expect(loaded.name).toBe('loop-guard');
       expect(Object.keys(loaded.hooks ?? {}).sort()).toEqual(['afterTool', 'beforeRun', 'beforeTool']);
-      const missing = loadAsCline(false);
-      expect(missing).toEqual({ name: 'loop-guard', manifest: { capabilities: ['hooks'] }, hooks: {} });
+      // Without the guard file: no hooks, and a setup that tells Cline's log why (Cline passes setup a logger).
+      const missing = loadAsCline(false) as Plugin & { setup: (api: unknown, ctx: unknown) => void };
+      expect({ ...missing, setup: undefined }).toEqual({
+        name: 'loop-guard',
+        manifest: { capabilities: ['hooks'] },
+        hooks: {},
+        setup: undefined,
+      });
+      const logged: string[] = [];
+      missing.setup({}, { logger: { error: (m: string) => logged.push(m), log() {}, debug() {} } });
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatch(/^loop-guard: not active, .*loop-guard\.cjs did not load \(Cannot find module/);
+      expect(logged[0]).toContain('run npx create-loop-guard to reinstall it');
     },
   );
 });

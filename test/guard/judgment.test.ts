@@ -17,7 +17,9 @@ import {
   type Sequence,
 } from '../../bench/judgment-score.mjs';
 import { runHook } from '../../src/guard/main.ts';
-import { LoopGuard } from '../../src/guard/adapters/opencode.ts';
+import { opencodePlugin } from '../../src/guard/adapters/opencode.ts';
+
+const LoopGuard = opencodePlugin();
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = join(root, 'test', 'fixtures');

@@ -1,7 +1,7 @@
-// Kilo CLI runs the OpenCode plugin: the BUILT dist/kilo-plugin.js fed the payloads captured from Kilo 7.7.7
+// Kilo CLI runs the OpenCode plugin: the BUILT Kilo loader (dist/templates/kilo-loader.js) of the built guard file, fed the payloads captured from Kilo 7.7.7
 // (test/fixtures/payloads/kilo). It must guard exactly as the OpenCode build does, with Kilo's name in what it writes,
 // and hand off through the stop Kilo honours (`client.session.abort`, captured in guard-run/).
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,9 +13,10 @@ import { AGENT_ENV } from '../../src/tools/env.ts';
 import { KILO_PLUGIN } from '../../src/tools/kilo.ts';
 import { type Json, loadPayload, repoRoot, requireFiles } from '../helpers/paths.ts';
 
-const kiloBuild = join(repoRoot, 'dist', 'kilo-plugin.js');
-const opencodeBuild = join(repoRoot, 'dist', 'opencode-plugin.js');
-beforeAll(() => requireFiles([kiloBuild, opencodeBuild]));
+const kiloBuild = join(repoRoot, 'dist', 'templates', 'kilo-loader.js');
+const opencodeBuild = join(repoRoot, 'dist', 'templates', 'opencode-loader.js');
+const guardBuild = join(repoRoot, 'dist', 'loop-guard.cjs');
+beforeAll(() => requireFiles([kiloBuild, opencodeBuild, guardBuild]));
 
 type Hooks = Record<string, (input: unknown, output: unknown) => Promise<void>>;
 type Payload = { input: Json; output: Json };
@@ -39,7 +40,14 @@ afterEach(() => {
 
 /** The built plugin's one export, started with the context Kilo gives it (plugin-init.json) and a recording abort. */
 async function startKilo(): Promise<{ hooks: Hooks; aborted: unknown[] }> {
-  const mod = (await import(pathToFileURL(kiloBuild).href)) as Record<string, (ctx: unknown) => Promise<Hooks>>;
+  // Laid out as the scaffolder leaves it: the loader in .kilo/plugins (as .mjs: Node, unlike Kilo's Bun, reads a
+  // .js outside an ES-module package as CommonJS), the guard file in .agents/hooks.
+  mkdirSync(join(repo, '.kilo', 'plugins'), { recursive: true });
+  mkdirSync(join(repo, '.agents', 'hooks'), { recursive: true });
+  copyFileSync(guardBuild, join(repo, '.agents', 'hooks', 'loop-guard.cjs'));
+  const loader = join(repo, '.kilo', 'plugins', 'loop-guard.mjs');
+  copyFileSync(kiloBuild, loader);
+  const mod = (await import(pathToFileURL(loader).href)) as Record<string, (ctx: unknown) => Promise<Hooks>>;
   const exports = Object.values(mod);
   expect(exports).toHaveLength(1);
   const init = loadPayload('kilo/plugin-init.json');
@@ -66,11 +74,11 @@ async function failOnce(hooks: Hooks, call: number): Promise<{ refused?: string;
 }
 
 describe('the Kilo build of the plugin', () => {
-  it('is the OpenCode build with only the tool name changed, and carries our header once installed', () => {
+  it('is the OpenCode loader with only the tool name changed, and carries our header once installed', () => {
     const k = readFileSync(kiloBuild, 'utf8');
     const o = readFileSync(opencodeBuild, 'utf8');
     expect(k).not.toBe(o);
-    expect(k.replace('"kilo"', '"opencode"')).toBe(o);
+    expect(k.replace('"kilo"', '"opencode"').replaceAll('Kilo', 'OpenCode')).toBe(o);
     expect(KILO_PLUGIN).toBe('.kilo/plugins/loop-guard.js');
     expect(readOwnedHeader(k)).toBeNull();
   });

@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseClaude } from '../../src/guard/adapters/claude.ts';
 import { parseCodex } from '../../src/guard/adapters/codex.ts';
-import { LoopGuard } from '../../src/guard/adapters/opencode.ts';
+import { opencodePlugin } from '../../src/guard/adapters/opencode.ts';
+
+const LoopGuard = opencodePlugin();
 import type { Payload } from '../../src/guard/adapters/types.ts';
 import { onPost, type SessionState } from '../../src/guard/core/detector.ts';
 import { MAX_MESSAGE_CHARS, repeatWarning } from '../../src/guard/core/messages.ts';

@@ -97,25 +97,18 @@ export function modeOf(dir: string, rel: string): number {
   return statSync(join(dir, rel)).mode & 0o777;
 }
 
-/** A readable dump of a tree for file snapshots; the guard and plugin bodies are elided (they have their own tests). */
+/** A readable dump of a tree for file snapshots; the guard file's body is elided (it has its own tests); the plugin
+ * loaders are shown whole (they are small and reviewed like any other file we write). */
 export function dumpTree(tree: Map<string, string>): string {
   const parts: string[] = [];
   for (const [path, content] of tree) {
     let shown = content;
-    if (
-      path === '.agents/hooks/loop-guard.cjs' ||
-      path === '.agents/hooks/loop-guard.mjs' ||
-      path === '.opencode/plugins/loop-guard.js' ||
-      path === '.agents/hooks/loop-guard-cline.cjs'
-    ) {
+    if (path === '.agents/hooks/loop-guard.cjs' || path === '.agents/hooks/loop-guard.mjs') {
       shown = `${content.split('\n')[0]}\n… (built file; its own tests cover the body)\n`;
     }
     // The manifest's hashes of the built files change with every guard build; theirs are not what this snapshot is about.
     if (path === '.agents/loop-guard.json')
-      shown = shown.replace(
-        /("\.agents\/hooks\/loop-guard\.cjs"|"\.opencode\/plugins\/loop-guard\.js"|"\.agents\/hooks\/loop-guard-cline\.cjs"): "[0-9a-f]{16}"/g,
-        '$1: "<hash of the built file>"',
-      );
+      shown = shown.replace(/("\.agents\/hooks\/loop-guard\.cjs"): "[0-9a-f]{16}"/g, '$1: "<hash of the built file>"');
     parts.push(`=== ${path}\n${shown.replace(/\r/g, '␍')}`);
   }
   return `${parts.join('\n')}\n`;

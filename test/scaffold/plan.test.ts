@@ -9,12 +9,12 @@ const VERSION = '0.1.0';
 const assets: Assets = {
   guard: withOwnedHeader('#!/usr/bin/env node\nconsole.log("guard");\n', '//', VERSION),
   'opencode-plugin': withOwnedHeader('export const LoopGuard = async () => ({});\n', '//', VERSION),
-  'cline-plugin': withOwnedHeader('module.exports = {};\n', '//', VERSION),
   'cline-loader': withOwnedHeader('module.exports = {};\n', '//', VERSION),
   'kilo-plugin': withOwnedHeader('export const LoopGuard = async () => ({}); // kilo\n', '//', VERSION),
   'cursor-env': withOwnedHeader('export GIT_PAGER=cat\n', '#', VERSION),
   'agents-gitignore': withOwnedHeader('/handoff.md\n', '#', VERSION),
   agentsBlock: 'Stop when loop-guard refuses a command.',
+  gitattributesBlock: '/.agents/hooks/loop-guard.cjs linguist-generated',
   profileBlock: 'export GIT_PAGER=cat',
   profileFish: withOwnedHeader('set -gx GIT_PAGER cat\n', '#', VERSION),
 };
@@ -50,6 +50,7 @@ describe('buildPlan', () => {
       '.agents/hooks/loop-guard.cjs',
       '.agents/loop-guard.json',
       '.claude/settings.json',
+      '.gitattributes',
       'AGENTS.md',
       'CLAUDE.md',
     ]);

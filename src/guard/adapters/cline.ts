@@ -1,4 +1,4 @@
-// The Cline plugin (.cline/plugins/loop-guard.js): the same core as the hook file, run in Cline's plugin process.
+// The Cline plugin: the same core as the hook, run in Cline's plugin process (.cline/plugins/loop-guard.js loads it).
 // Cline 3.0.65's file hooks cannot refuse one command (only cancel the run), so the guard is a project plugin:
 // beforeTool can skip a call with a reason the model sees, afterTool can add context, either can stop the run, and
 // beforeRun sees the user's prompt. Shapes: test/fixtures/payloads/cline/plugin. Cline imports the file with jiti and
@@ -174,5 +174,7 @@ export function clineHooks(
   };
 }
 
-const plugin = { name: 'loop-guard', manifest: { capabilities: ['hooks'] }, hooks: clineHooks() };
-export default plugin;
+/** The plugin object Cline takes: what the loader in .cline/plugins hands it after requiring the guard file. */
+export function clinePlugin() {
+  return { name: 'loop-guard', manifest: { capabilities: ['hooks'] }, hooks: clineHooks() };
+}

@@ -1,5 +1,5 @@
-// The OpenCode plugin: the same core as the hook file, run in-process. OpenCode loads every export as a plugin
-// function, so this module exports exactly one.
+// The OpenCode plugin: the same core as the hook, run in-process. The plugin file in .opencode/plugins (or .kilo/plugins:
+// Kilo is an OpenCode fork with the same API) is a small loader that requires the guard file and calls opencodePlugin.
 import { AGENT_ENV } from '../../tools/env.ts';
 import { decide, type SessionStore } from '../core/decide.ts';
 import type { SessionState } from '../core/detector.ts';
@@ -11,10 +11,6 @@ import { treeFingerprint } from '../tree.ts';
 import { writeHandoff } from '../handoff-note.ts';
 
 type Obj = Record<string, unknown>;
-
-declare const __PLUGIN_TOOL__: ToolName | undefined;
-/** The tool this build serves: the build makes one plugin per host (OpenCode, and Kilo, its fork), differing only in this name. */
-const TOOL: ToolName = typeof __PLUGIN_TOOL__ === 'string' ? __PLUGIN_TOOL__ : 'opencode';
 
 /** Sessions kept in memory; the oldest is dropped past this, so a long-running server stays small. */
 const MAX_SESSIONS = 64;
@@ -30,7 +26,13 @@ interface PluginCtx {
   client?: { session?: { abort?: (opts: { path: { id: string } }) => Promise<unknown> } };
 }
 
-export const LoopGuard = async (ctx?: unknown) => {
+/** The plugin function for one host of OpenCode's plugin API; `tool` names it in hand-off notes and the event log. */
+export function opencodePlugin(tool: 'opencode' | 'kilo' = 'opencode') {
+  const TOOL: ToolName = tool === 'kilo' ? 'kilo' : 'opencode';
+  return async (ctx?: unknown) => loopGuard(TOOL, ctx);
+}
+
+async function loopGuard(TOOL: ToolName, ctx?: unknown) {
   const plugin = (obj(ctx) ?? {}) as PluginCtx;
   // The project directory OpenCode gives the plugin; the tree is looked at only when a result repeats.
   const dir =
@@ -170,4 +172,4 @@ export const LoopGuard = async (ctx?: unknown) => {
       }
     },
   };
-};
+}

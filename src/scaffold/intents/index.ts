@@ -101,14 +101,25 @@ const tomlEnv: IntentHandler<Of<'toml-env'>> = {
   },
 };
 
+/** The managed blocks: AGENTS.md's stop rule (Markdown markers), .gitattributes' generated-file mark (# markers). */
+const BLOCKS = {
+  'agents-block': { style: 'markdown', body: (a) => a.agentsBlock, what: 'stop rule' },
+  gitattributes: { style: 'shell', body: (a) => a.gitattributesBlock, what: 'guard file marked generated' },
+} as const satisfies Record<
+  Of<'block'>['template'],
+  { style: BlockSpec['style']; body: (a: IntentContext['assets']) => string; what: string }
+>;
+
 const block: IntentHandler<Of<'block'>> = {
-  plan(_intent, ctx, record) {
-    const outcome = upsertBlock(ctx.before, blockSpec(ctx, 'markdown', ctx.assets.agentsBlock), { force: ctx.force });
-    return { outcome, owned: record, reason: 'stop rule' };
+  plan(intent, ctx, record) {
+    const b = BLOCKS[intent.template];
+    const outcome = upsertBlock(ctx.before, blockSpec(ctx, b.style, b.body(ctx.assets)), { force: ctx.force });
+    return { outcome, owned: record, reason: b.what };
   },
-  remove(_intent, ctx) {
-    const r = removeBlock(ctx.before, { id: BLOCK_ID, style: 'markdown' }, { force: ctx.force });
-    return { kind: 'edit', ...r, reason: 'take out the stop rule' };
+  remove(intent, ctx) {
+    const b = BLOCKS[intent.template];
+    const r = removeBlock(ctx.before, { id: BLOCK_ID, style: b.style }, { force: ctx.force });
+    return { kind: 'edit', ...r, reason: `take out the ${b.what.replace(/ marked generated$/, ' mark')}` };
   },
 };
 

@@ -5,7 +5,13 @@ import type { Intent, OwnedAsset } from '../../tools/index.ts';
 import type { FileRecord } from '../manifest.ts';
 
 /** Rendered text of everything we own. */
-export type Assets = Record<OwnedAsset, string> & { agentsBlock: string; profileBlock: string; profileFish: string };
+export type Assets = Record<OwnedAsset, string> & {
+  agentsBlock: string;
+  /** Our block in .gitattributes: the guard file marked linguist-generated. */
+  gitattributesBlock: string;
+  profileBlock: string;
+  profileFish: string;
+};
 
 export interface IntentContext {
   /** The file's current text; null when it does not exist. */

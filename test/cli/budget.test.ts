@@ -1,0 +1,62 @@
+// What `--tools all` writes into an empty repository is a pull request someone reviews: one copy of the guard, every
+// other file small, every line readable in a diff view. These numbers are the budget; a change that breaks one of them
+// has to change this test, in the open.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GUARD_PATH } from '../../src/tools/markers.ts';
+import { fixtureRepo, readTree, requireCli, runCli } from '../helpers/cli.ts';
+import { repoRoot } from '../helpers/paths.ts';
+
+beforeAll(requireCli);
+
+/** All files written, in bytes (KB = 1024 bytes). */
+const TOTAL_BUDGET = 250 * 1024;
+/** Only the guard file may be larger than this. */
+const LARGE = 40 * 1024;
+/** No written line may be longer (scripts/build-guard.mjs holds the guard file to the same number). */
+const MAX_LINE = 210;
+/** Only the guard file carries the guard's code: these come from its body (the loader's marker, two core functions). */
+const GUARD_SIGNS = ['/*@loop-guard-body', 'function decide(', 'function normalizeOutput('];
+
+function installAll(): Map<string, string> {
+  const dir = fixtureRepo(null);
+  const run = runCli(['--yes', '--tools', 'all'], { cwd: dir });
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  return readTree(dir);
+}
+
+describe('--tools all in an empty repository', () => {
+  it(`writes at most ${TOTAL_BUDGET / 1024} KB, with exactly one file over ${LARGE / 1024} KB: the guard`, () => {
+    const tree = installAll();
+    const sizes = [...tree].map(([path, text]) => [path, Buffer.byteLength(text)] as const);
+    const total = sizes.reduce((sum, [, n]) => sum + n, 0);
+    expect(total, sizes.map(([p, n]) => `${p} ${n}`).join('\n')).toBeLessThanOrEqual(TOTAL_BUDGET);
+    expect(sizes.filter(([, n]) => n > LARGE).map(([p]) => p)).toEqual([GUARD_PATH]);
+  });
+
+  it('writes one copy of the guard: no other file carries its code', () => {
+    const tree = installAll();
+    const carriers = [...tree].filter(([, text]) => GUARD_SIGNS.some((s) => text.includes(s))).map(([p]) => p);
+    expect(carriers).toEqual([GUARD_PATH]);
+    // The signs are real: each is in the guard file as written.
+    for (const s of GUARD_SIGNS) expect(tree.get(GUARD_PATH), s).toContain(s);
+  });
+
+  // Markdown is prose, which diff views and editors wrap (the AGENTS.md block's rules are one line each); code is not.
+  it(`writes no line of code or config longer than ${MAX_LINE} characters`, () => {
+    const tree = installAll();
+    const code = [...tree].filter(([path]) => !path.endsWith('.md'));
+    expect(code.map(([p]) => p)).toContain(GUARD_PATH);
+    const long = code.flatMap(([path, text]) =>
+      text.split('\n').flatMap((line, i) => (line.length > MAX_LINE ? [`${path}:${i + 1} (${line.length})`] : [])),
+    );
+    expect(long).toEqual([]);
+  });
+
+  it('the guard file is the shipped dist/loop-guard.cjs, byte for byte', () => {
+    const tree = installAll();
+    expect(tree.get(GUARD_PATH)).toBe(readFileSync(join(repoRoot, 'dist', 'loop-guard.cjs'), 'utf8'));
+  });
+});
