@@ -26,7 +26,8 @@ export interface AuditReport {
     allRequests: number;
     byTool: Partial<Record<AuditTool, Tally>>;
     byProject: Array<Tally & { project: string }>;
-    byDay: Array<{ day: string; loops: number; requests: number; tokens: number }>;
+    /** `unrecorded`: loops of that day whose transcript recorded no usage (their tokens are unknown, not zero). */
+    byDay: Array<{ day: string; loops: number; requests: number; tokens: number; unrecorded: number }>;
   };
   /** Commands that wait for a person, which the guard would have refused before they ran. */
   waits: { count: number; examples: Array<{ tool: AuditTool; command: string; rule: string; at?: string }> };
@@ -77,7 +78,7 @@ export function aggregate(
     byDay: [] as AuditReport['totals']['byDay'],
   };
   const projects = new Map<string, Tally & { project: string }>();
-  const days = new Map<string, { day: string; loops: number; requests: number; tokens: number }>();
+  const days = new Map<string, AuditReport['totals']['byDay'][number]>();
   for (const s of sessions) {
     totals.sessions++;
     totals.shellCalls += s.shellCalls;
@@ -92,11 +93,12 @@ export function aggregate(
       addLoop(tool, l);
       addLoop(project, l);
       const day = (l.firstAt ?? l.lastAt ?? '').slice(0, 10) || 'unknown';
-      const d = days.get(day) ?? { day, loops: 0, requests: 0, tokens: 0 };
+      const d = days.get(day) ?? { day, loops: 0, requests: 0, tokens: 0, unrecorded: 0 };
       days.set(day, d);
       d.loops++;
       d.requests += l.requests;
       d.tokens += l.tokens ?? 0;
+      if (l.tokens === undefined) d.unrecorded++;
     }
   }
   totals.byProject = [...projects.values()].sort(

@@ -323,7 +323,8 @@ export class SessionJudge<M> {
   }
 
   private close(open: Open<M>): void {
-    if (!open.flagged) return;
+    // A refusal carried over from a finished loop onto a call whose result then differed is not a loop of its own.
+    if (!open.flagged || (open.kind === 'repeat' && open.repeats < 2)) return;
     const { keys: _k, flagged: _f, firstG: _g, steps: _s, ...episode } = open;
     this.episodes.push(episode);
   }

@@ -33,13 +33,28 @@ export function fmtMs(ms: number): string {
   return `${(s / 3600).toFixed(1)} h`;
 }
 
+/** "1 session", "2 sessions". */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${fmtInt(n)} ${n === 1 ? word : many}`;
+}
+
+/** A session id cut to its first 8 characters; a redaction marker (`<session-1>`) stays whole. */
+export function shortId(id: string): string {
+  return id.startsWith('<') ? id : id.slice(0, 8);
+}
+
+/** The project as the session recorded it (its working directory). */
+export function projectLabel(p: string): string {
+  return p || 'no project recorded';
+}
+
 function clip(s: string, max: number): string {
   const flat = s.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
 function cost(l: { requests: number; tokens?: number }): string {
-  return `${fmtInt(l.requests)} request${l.requests === 1 ? '' : 's'}${l.tokens !== undefined ? `, ${fmtTokens(l.tokens)} tokens` : ''}`;
+  return `${plural(l.requests, 'request')}${l.tokens !== undefined ? `, ${fmtTokens(l.tokens)} tokens` : ''}`;
 }
 
 /** Three lines per loop: the command; what it cost and where the guard would have stepped in; when, where, and what it said. */
@@ -55,11 +70,11 @@ function loopLines(l: Loop, i: number, c: Palette): string[] {
     .join(', ');
   const saved = l.saved.requests > 0 || l.saved.tokens ? `, saves ${cost(l.saved)}` : '';
   const when = l.firstAt ? `${l.firstAt.slice(0, 16).replace('T', ' ')} · ` : '';
-  const where = l.project ? `${clip(l.project, 40)} · ` : '';
+  const where = `${clip(projectLabel(l.project), 40)} · `;
   return [
     `${c.bold(`${String(i + 1).padStart(2)}.`)} ${c.cyan(clip(l.command, 100))}`,
     `    ${TOOL_NAMES[l.tool] ?? l.tool} · ${what}${time} · ${cost(l)}${l.exitCode !== undefined ? ` · exit ${l.exitCode}` : ''} · ${c.yellow(`guard: ${steps || 'no action'}${saved}`)}`,
-    `    ${c.dim(`${when}${where}session ${l.session.slice(0, 8)}${l.excerpt ? ` · “${clip(l.excerpt, 70)}”` : ''}`)}`,
+    `    ${c.dim(`${when}${where}session ${shortId(l.session)}${l.excerpt ? ` · “${clip(l.excerpt, 70)}”` : ''}`)}`,
   ];
 }
 
@@ -70,11 +85,11 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
   const since = r.scope.since ? ` since ${r.scope.since.slice(0, 10)}` : '';
   out.push(c.bold(`create-loop-guard audit: ${where}${since}`));
   out.push(
-    `${fmtInt(t.sessions)} sessions, ${fmtInt(t.shellCalls)} shell calls, ${fmtInt(t.allRequests)} model requests read. ` +
+    `${plural(t.sessions, 'session')}, ${plural(t.shellCalls, 'shell call')}, ${plural(t.allRequests, 'model request')} read. ` +
       (t.loops === 0
         ? c.green('No loops found.')
         : c.red(
-            `${fmtInt(t.loops)} loop${t.loops === 1 ? '' : 's'}: ${cost({ requests: t.requests, tokens: t.tokens || undefined })}${t.ms ? `, ${fmtMs(t.ms)}` : ''}.`,
+            `${plural(t.loops, 'loop')}: ${cost({ requests: t.requests, tokens: t.tokens || undefined })}${t.ms ? `, ${fmtMs(t.ms)}` : ''}.`,
           )),
   );
   if (t.loops > 0) {
@@ -93,24 +108,28 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
     const metric = (d: { requests: number; tokens: number }) => (t.tokens > 0 ? d.tokens : d.requests);
     const max = Math.max(1, ...days.map(metric));
     for (const d of days) {
-      const bar = '█'.repeat(Math.max(1, Math.round((metric(d) / max) * 30)));
-      out.push(
-        `  ${d.day}  ${c.red(bar)} ${t.tokens > 0 ? `${fmtTokens(d.tokens)} tokens` : `${fmtInt(d.requests)} requests`} (${d.loops} loop${d.loops === 1 ? '' : 's'})`,
-      );
+      // Nothing spent, nothing drawn: a bar of one block would read as a cost.
+      const bar = metric(d) > 0 ? '█'.repeat(Math.max(1, Math.round((metric(d) / max) * 30))) : '';
+      const amount =
+        metric(d) > 0 || d.unrecorded === 0
+          ? t.tokens > 0
+            ? `${fmtTokens(d.tokens)} tokens`
+            : plural(d.requests, 'request')
+          : `${plural(d.requests, 'request')}, usage not recorded`;
+      out.push(`  ${d.day}  ${c.red(bar)}${bar ? ' ' : ''}${amount} (${plural(d.loops, 'loop')})`);
     }
   }
   if (t.byProject.length > 1 || r.scope.project === null) {
     out.push('', c.bold('Projects'));
     for (const p of t.byProject.slice(0, limit)) {
       out.push(
-        `  ${clip(p.project || '(unknown)', 60)}  ${p.sessions} session${p.sessions === 1 ? '' : 's'} · ${p.loops} loop${p.loops === 1 ? '' : 's'}${p.loops ? ` · ${cost({ requests: p.requests, tokens: p.tokens || undefined })}` : ''}`,
+        `  ${clip(projectLabel(p.project), 60)}  ${plural(p.sessions, 'session')} · ${plural(p.loops, 'loop')}${p.loops ? ` · ${cost({ requests: p.requests, tokens: p.tokens || undefined })}` : ''}`,
       );
     }
     if (t.byProject.length > limit) out.push(c.dim(`  … ${t.byProject.length - limit} more`));
   }
   const tools = Object.entries(t.byTool).map(
-    ([k, v]) =>
-      `${TOOL_NAMES[k] ?? k} ${v.sessions} session${v.sessions === 1 ? '' : 's'}/${v.loops} loop${v.loops === 1 ? '' : 's'}`,
+    ([k, v]) => `${TOOL_NAMES[k] ?? k} ${plural(v.sessions, 'session')}/${plural(v.loops, 'loop')}`,
   );
   if (tools.length) out.push('', `Tools: ${tools.join(' · ')}`);
   if (r.waits.count > 0)
@@ -118,10 +137,10 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
       `Commands that wait for a person (refused before running by the guard's hang rules): ${r.waits.count}, e.g. ${c.cyan(clip(r.waits.examples[0]?.command ?? '', 60))}`,
     );
   const inTranscripts = r.guard.refusedInTranscripts
-    ? ` The transcripts show ${r.guard.refusedInTranscripts} attempt${r.guard.refusedInTranscripts === 1 ? '' : 's'} it refused.`
+    ? ` The transcripts show ${plural(r.guard.refusedInTranscripts, 'attempt')} it refused.`
     : '';
   out.push(
-    `Stopped since install (the guard's own log): ${r.guard.warnings} warning${r.guard.warnings === 1 ? '' : 's'}, ${r.guard.refusals} refusal${r.guard.refusals === 1 ? '' : 's'}${r.guard.handoffs ? ` (${r.guard.handoffs} ended the turn with a hand-off note)` : ''}${r.guard.since ? ` since ${r.guard.since.slice(0, 10)}` : ''}.${inTranscripts}`,
+    `Stopped since install (the guard's own log): ${plural(r.guard.warnings, 'warning')}, ${plural(r.guard.refusals, 'refusal')}${r.guard.handoffs ? ` (${r.guard.handoffs} ended the turn with a hand-off note)` : ''}${r.guard.since ? ` since ${r.guard.since.slice(0, 10)}` : ''}.${inTranscripts}`,
   );
   const mb = r.read.bytes / 1e6;
   const extra = [
@@ -130,7 +149,7 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
   ].filter(Boolean);
   out.push(
     c.dim(
-      `Read ${fmtInt(r.read.files)} transcripts (${mb.toFixed(1)} MB) in ${fmtMs(r.read.ms)}${extra.length ? `; ${extra.join(', ')}` : ''}. Nothing left this machine.`,
+      `Read ${plural(r.read.files, 'transcript')} (${mb.toFixed(1)} MB) in ${fmtMs(r.read.ms)}${extra.length ? `; ${extra.join(', ')}` : ''}. Nothing left this machine.`,
     ),
   );
   for (const u of r.read.unreadable) out.push(c.yellow(`Could not read ${u.file}: ${u.error}`));
