@@ -7,6 +7,7 @@ import { aggregate, type AuditReport } from './aggregate.ts';
 import { discover } from './discover.ts';
 import { AUDIT_TOOLS, type AuditTool } from './events.ts';
 import { guardSettings, readGuardLog, resolveStateDir } from './judge.ts';
+import { BUILT_IN_PRICES, PriceFileError, Pricer, readPriceFile, type PriceTable } from './prices.ts';
 import { redactReport } from './redact.ts';
 import { terminalReport } from './report-terminal.ts';
 import { scanSource, type ScanStats } from './scan.ts';
@@ -20,6 +21,10 @@ export interface AuditOptions {
   json: boolean;
   redact: boolean;
   cwd?: string;
+  /** Write the HTML report here ('' = the default file name in the current directory). */
+  html?: string;
+  /** A price list tried before the built-in one. */
+  prices?: string;
 }
 
 export interface AuditIO {
@@ -74,6 +79,22 @@ export function runAudit(
   }
   const project = opts.all ? undefined : projectRoot(resolve(io.cwd, opts.cwd ?? '.'));
   const scope = { ...(project !== undefined ? { project } : {}), ...(since !== undefined ? { since } : {}) };
+  const tables: PriceTable[] = [BUILT_IN_PRICES];
+  let override: string | null = null;
+  if (opts.prices !== undefined) {
+    const file = resolve(io.cwd, opts.prices);
+    try {
+      tables.unshift(readPriceFile(file));
+      override = file;
+    } catch (err) {
+      if (err instanceof PriceFileError)
+        return {
+          error: `--prices: ${err.message} Fix the file (one "models" list of { "match", "input", "cacheRead", "cacheWrite", "output" } in dollars per million tokens), then run again.`,
+        };
+      return { error: `--prices ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)}).` };
+    }
+  }
+  const pricer = new Pricer(tables);
   const settings = guardSettings(io.env);
   const t0 = (io.now ?? Date.now)();
   const found = discover({ home: io.home, env: io.env }, tools);
@@ -85,7 +106,7 @@ export function runAudit(
     unreadable: found.unreadable.map((u) => ({ file: u.path, error: u.error })),
   };
   const sessions: SessionSummary[] = [];
-  for (const src of found.sources) sessions.push(...scanSource(src, scope, settings, stats));
+  for (const src of found.sources) sessions.push(...scanSource(src, scope, settings, stats, undefined, pricer));
   const ms = Math.round((io.now ?? Date.now)() - t0);
   const log = readGuardLog(resolveStateDir(io.env as NodeJS.ProcessEnv));
   const report = aggregate(
@@ -93,6 +114,7 @@ export function runAudit(
     { ...stats, ms },
     { project: project ?? null, since: since !== undefined ? new Date(since).toISOString() : null, tools },
     log,
+    { checked: tables.map((t) => t.checked).join(', '), override },
   );
   return { report: opts.redact ? redactReport(report) : report, sessions };
 }

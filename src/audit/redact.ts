@@ -46,7 +46,13 @@ export function redactReport(report: AuditReport): AuditReport {
     totals: {
       ...report.totals,
       byProject: report.totals.byProject.map((p) => ({ ...p, project: project(p.project) })),
+      bySession: report.totals.bySession.map((s) => ({
+        ...s,
+        session: session(s.session),
+        project: project(s.project),
+      })),
     },
+    prices: { ...report.prices, override: report.prices.override === null ? null : '<prices file>' },
     waits: {
       ...report.waits,
       examples: report.waits.examples.map((w) => ({ ...w, command: redactCommand(w.command) })),

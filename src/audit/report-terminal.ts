@@ -1,57 +1,23 @@
-// The terminal report: worst loops first, a per-day bar of loop cost, one line per project; fits a screen by default.
+// The terminal report: the headline (loops, time, money, what the guard saves), worst loops first, a per-day bar of
+// loop cost, one line per project; fits a screen by default.
 import type { Palette } from '../report/colors.ts';
 import type { AuditReport } from './aggregate.ts';
+import {
+  clip,
+  fmtInt,
+  fmtMs,
+  fmtTokens,
+  fmtUsd,
+  kindsText,
+  moneyText,
+  plural,
+  projectLabel,
+  shortId,
+  TOOL_NAMES,
+} from './format.ts';
 import type { Loop } from './session.ts';
 
-const TOOL_NAMES: Record<string, string> = {
-  claude: 'Claude Code',
-  codex: 'Codex',
-  opencode: 'OpenCode',
-  gemini: 'Gemini CLI',
-  copilot: 'Copilot CLI',
-  qwen: 'Qwen Code',
-  cline: 'Cline',
-  kilo: 'Kilo',
-};
-
-export function fmtInt(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
-export function fmtTokens(n: number): string {
-  if (n >= 1e9) return `${(n / 1e9).toFixed(1)}B`;
-  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
-  if (n >= 1e4) return `${Math.round(n / 1e3)}k`;
-  return fmtInt(n);
-}
-
-export function fmtMs(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)} s`;
-  if (s < 3600) return `${Math.round(s / 60)} min`;
-  return `${(s / 3600).toFixed(1)} h`;
-}
-
-/** "1 session", "2 sessions". */
-export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${fmtInt(n)} ${n === 1 ? word : many}`;
-}
-
-/** A session id cut to its first 8 characters; a redaction marker (`<session-1>`) stays whole. */
-export function shortId(id: string): string {
-  return id.startsWith('<') ? id : id.slice(0, 8);
-}
-
-/** The project as the session recorded it (its working directory). */
-export function projectLabel(p: string): string {
-  return p || 'no project recorded';
-}
-
-function clip(s: string, max: number): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
+export { fmtInt, fmtMs, fmtTokens, plural, projectLabel, shortId } from './format.ts';
 
 function cost(l: { requests: number; tokens?: number }): string {
   return `${plural(l.requests, 'request')}${l.tokens !== undefined ? `, ${fmtTokens(l.tokens)} tokens` : ''}`;
@@ -68,13 +34,31 @@ function loopLines(l: Loop, i: number, c: Palette): string[] {
   ]
     .filter(Boolean)
     .join(', ');
-  const saved = l.saved.requests > 0 || l.saved.tokens ? `, saves ${cost(l.saved)}` : '';
+  const savedUsd = l.saved.usd !== null ? `, ${fmtUsd(l.saved.usd)}` : '';
+  const saved = l.saved.requests > 0 || l.saved.tokens ? `, saves ${cost(l.saved)}${savedUsd}` : '';
   const when = l.firstAt ? `${l.firstAt.slice(0, 16).replace('T', ' ')} · ` : '';
   const where = `${clip(projectLabel(l.project), 40)} · `;
   return [
     `${c.bold(`${String(i + 1).padStart(2)}.`)} ${c.cyan(clip(l.command, 100))}`,
-    `    ${TOOL_NAMES[l.tool] ?? l.tool} · ${what}${time} · ${cost(l)}${l.exitCode !== undefined ? ` · exit ${l.exitCode}` : ''} · ${c.yellow(`guard: ${steps || 'no action'}${saved}`)}`,
+    `    ${TOOL_NAMES[l.tool] ?? l.tool} · ${what}${time} · ${cost(l)} · ${moneyText(l)}${l.exitCode !== undefined ? ` · exit ${l.exitCode}` : ''} · ${c.yellow(`guard: ${steps || 'no action'}${saved}`)}`,
     `    ${c.dim(`${when}${where}session ${shortId(l.session)}${l.excerpt ? ` · “${clip(l.excerpt, 70)}”` : ''}`)}`,
+  ];
+}
+
+/** The four lines a reader needs first: how many loops, how long, how much money, and what the guard would have saved. */
+export function headline(r: AuditReport, c: Palette): string[] {
+  const t = r.totals;
+  const unknown = r.prices.unknownModels.length ? ` (no price for ${r.prices.unknownModels.join(', ')})` : '';
+  const savedParts = [
+    t.saved.usd !== null ? fmtUsd(t.saved.usd) : '',
+    plural(t.saved.requests, 'model request'),
+    t.saved.ms ? fmtMs(t.saved.ms) : '',
+  ].filter(Boolean);
+  return [
+    `  ${c.bold('Loops')}           ${c.red(fmtInt(t.loops))} (${plural(t.requests, 'model request')} inside them)`,
+    `  ${c.bold('Time in loops')}   ${c.red(t.ms ? fmtMs(t.ms) : 'not recorded')}`,
+    `  ${c.bold('Money in loops')}  ${c.red(moneyText(t))}, an estimate at list prices${unknown}`,
+    `  ${c.bold('Guard saves')}     ${c.green(savedParts.join(', '))}`,
   ];
 }
 
@@ -84,18 +68,12 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
   const where = r.scope.project === null ? 'all projects' : r.scope.project;
   const since = r.scope.since ? ` since ${r.scope.since.slice(0, 10)}` : '';
   out.push(c.bold(`create-loop-guard audit: ${where}${since}`));
+  if (t.loops > 0) out.push(...headline(r, c));
   out.push(
-    `${plural(t.sessions, 'session')}, ${plural(t.shellCalls, 'shell call')}, ${plural(t.allRequests, 'model request')} read. ` +
-      (t.loops === 0
-        ? c.green('No loops found.')
-        : c.red(
-            `${plural(t.loops, 'loop')}: ${cost({ requests: t.requests, tokens: t.tokens || undefined })}${t.ms ? `, ${fmtMs(t.ms)}` : ''}.`,
-          )),
+    `${plural(t.sessions, 'session')}, ${plural(t.shellCalls, 'shell call')}, ${plural(t.allRequests, 'model request')} read.${t.loops === 0 ? ` ${c.green('No loops found.')}` : ''}`,
   );
   if (t.loops > 0) {
-    out.push(
-      `The guard would have saved ${c.bold(cost({ requests: t.saved.requests, tokens: t.saved.tokens || undefined }))}${t.saved.ms ? ` and ${fmtMs(t.saved.ms)}` : ''}.`,
-    );
+    if (t.tokens > 0) out.push(c.dim(`Tokens in loops by kind: ${kindsText(t.tokenKinds)}.`));
     out.push('', c.bold('Worst loops'));
     for (const [i, l] of r.loops.slice(0, limit).entries()) out.push(...loopLines(l, i, c));
     if (r.loops.length > limit)
@@ -105,25 +83,30 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
 
     out.push('', c.bold('Loop cost per day'));
     const days = t.byDay.slice(-7);
-    const metric = (d: { requests: number; tokens: number }) => (t.tokens > 0 ? d.tokens : d.requests);
-    const max = Math.max(1, ...days.map(metric));
+    // Bars in dollars where any day has a price, else in tokens, else in requests.
+    const unit = days.some((d) => d.usd !== null) ? 'usd' : t.tokens > 0 ? 'tokens' : 'requests';
+    const metric = (d: (typeof days)[number]) =>
+      unit === 'usd' ? (d.usd ?? 0) : unit === 'tokens' ? d.tokens : d.unrecorded < d.requests ? d.requests : 0;
+    const max = Math.max(Number.MIN_VALUE, ...days.map(metric));
     for (const d of days) {
-      // Nothing spent, nothing drawn: a bar of one block would read as a cost.
+      // Nothing spent or nothing known, nothing drawn: a bar of one block would read as a cost.
       const bar = metric(d) > 0 ? '█'.repeat(Math.max(1, Math.round((metric(d) / max) * 30))) : '';
       const amount =
-        metric(d) > 0 || d.unrecorded === 0
-          ? t.tokens > 0
-            ? `${fmtTokens(d.tokens)} tokens`
-            : plural(d.requests, 'request')
-          : `${plural(d.requests, 'request')}, usage not recorded`;
+        unit === 'usd'
+          ? moneyText(d)
+          : d.unrecorded === d.requests && d.requests > 0
+            ? `${plural(d.requests, 'request')}, usage not recorded`
+            : unit === 'tokens'
+              ? `${fmtTokens(d.tokens)} tokens`
+              : plural(d.requests, 'request');
       out.push(`  ${d.day}  ${c.red(bar)}${bar ? ' ' : ''}${amount} (${plural(d.loops, 'loop')})`);
     }
   }
   if (t.byProject.length > 1 || r.scope.project === null) {
-    out.push('', c.bold('Projects'));
+    out.push('', c.bold(t.loops > 0 ? 'Projects, by money lost in loops' : 'Projects'));
     for (const p of t.byProject.slice(0, limit)) {
       out.push(
-        `  ${clip(projectLabel(p.project), 60)}  ${plural(p.sessions, 'session')} · ${plural(p.loops, 'loop')}${p.loops ? ` · ${cost({ requests: p.requests, tokens: p.tokens || undefined })}` : ''}`,
+        `  ${clip(projectLabel(p.project), 60)}  ${plural(p.sessions, 'session')} · ${plural(p.loops, 'loop')}${p.loops ? ` · ${moneyText(p)} · ${cost({ requests: p.requests, tokens: p.tokens || undefined })}` : ''}`,
       );
     }
     if (t.byProject.length > limit) out.push(c.dim(`  … ${t.byProject.length - limit} more`));
@@ -142,6 +125,12 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
   out.push(
     `Stopped since install (the guard's own log): ${plural(r.guard.warnings, 'warning')}, ${plural(r.guard.refusals, 'refusal')}${r.guard.handoffs ? ` (${r.guard.handoffs} ended the turn with a hand-off note)` : ''}${r.guard.since ? ` since ${r.guard.since.slice(0, 10)}` : ''}.${inTranscripts}`,
   );
+  if (t.loops > 0)
+    out.push(
+      c.dim(
+        `Money: list prices checked ${r.prices.checked}${r.prices.override ? ` (with ${r.prices.override} first)` : ''}; subscriptions bill differently. --prices FILE uses your own.`,
+      ),
+    );
   const mb = r.read.bytes / 1e6;
   const extra = [
     r.read.unknownLines ? `${fmtInt(r.read.unknownLines)} unknown lines skipped` : '',

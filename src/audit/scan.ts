@@ -13,6 +13,7 @@ import { openCodePartEvents } from './formats/opencode.ts';
 import { createQwenParser } from './formats/qwen.ts';
 import type { RecordParser } from './formats/types.ts';
 import type { GuardSettings } from './judge.ts';
+import type { Pricer } from './prices.ts';
 import { forEachLine, MAX_LINE_CHARS } from './lines.ts';
 import { SessionRun, type SessionSummary } from './session.ts';
 import { columnsOf, SqliteReader } from './sqlite.ts';
@@ -80,15 +81,16 @@ export function scanSource(
   settings: GuardSettings,
   stats: ScanStats,
   maxLine = MAX_LINE_CHARS,
+  pricer?: Pricer,
 ): SessionSummary[] {
   if (scope.since !== undefined && src.mtimeMs < scope.since) return [];
-  if (src.kind === 'sqlite') return scanOpenCode(src, scope, settings, stats);
+  if (src.kind === 'sqlite') return scanOpenCode(src, scope, settings, stats, pricer);
   if (!pathMayBeInScope(src, scope)) return [];
   const format = FORMATS[src.tool];
   if (!format.parser) return [];
   const parser = format.parser();
   const newParser = format.parser;
-  const run = new SessionRun(src.tool, src.path, settings);
+  const run = new SessionRun(src.tool, src.path, settings, pricer);
   const emit = (e: AuditEvent) => run.feed(e);
   // Older Claude Code versions wrote a sub-agent's turns into the main file (isSidechain); the guard counts a
   // sub-agent apart from its session, so they are replayed apart.
@@ -96,7 +98,7 @@ export function scanSource(
   let outOfScope = false;
   const onRecord = (rec: Obj): boolean => {
     if (format.sidechains && rec.isSidechain === true && src.path.indexOf(`${sep}subagents${sep}`) === -1) {
-      side ??= { parser: newParser(), run: new SessionRun(src.tool, src.path, settings) };
+      side ??= { parser: newParser(), run: new SessionRun(src.tool, src.path, settings, pricer) };
       const lane = side;
       if (!lane.parser.push(rec, (e) => lane.run.feed(e))) stats.unknownLines++;
       return true;
@@ -176,7 +178,13 @@ export function scanSource(
 }
 
 /** OpenCode's (and Kilo's) database: sessions from `session`, then every part in insertion order, routed to its session's replay. */
-function scanOpenCode(src: Source, scope: Scope, settings: GuardSettings, stats: ScanStats): SessionSummary[] {
+function scanOpenCode(
+  src: Source,
+  scope: Scope,
+  settings: GuardSettings,
+  stats: ScanStats,
+  pricer?: Pricer,
+): SessionSummary[] {
   let db: SqliteReader | undefined;
   stats.files++;
   try {
@@ -203,7 +211,7 @@ function scanOpenCode(src: Source, scope: Scope, settings: GuardSettings, stats:
       if (scope.since !== undefined && typeof updated === 'number' && updated < scope.since) continue;
       sessions.set(id, {
         info: { id, cwd: dir },
-        run: new SessionRun(tool, `${src.path}#${id}`, settings),
+        run: new SessionRun(tool, `${src.path}#${id}`, settings, pricer),
         updated: typeof updated === 'number' ? updated : 0,
       });
     }

@@ -31,9 +31,11 @@ export function createClaudeParser(): RecordParser {
         const id = str(message.id);
         const usage = obj(message.usage);
         if (usage && (id === undefined || id !== lastMessageId)) {
+          const model = str(message.model);
           emit({
             kind: 'usage',
             ...(at !== undefined ? { at } : {}),
+            ...(model ? { model } : {}),
             tokens: {
               input: num(usage.input_tokens),
               cacheRead: num(usage.cache_read_input_tokens),

@@ -54,6 +54,8 @@ export function codexOutput(raw: unknown): { output: string; exitCode?: number }
 
 export function createCodexParser(): RecordParser {
   const info: SessionInfo = {};
+  /** The model of the current turn (turn_context), for pricing its usage. */
+  let model: string | undefined;
   const calls = new Pending<{ name: string; command?: string; done?: boolean }>();
 
   return {
@@ -73,6 +75,7 @@ export function createCodexParser(): RecordParser {
       }
       if (type === 'turn_context') {
         info.cwd ??= str(p.cwd);
+        model = str(p.model) ?? model;
         return true;
       }
       if (type === 'response_item') {
@@ -125,6 +128,7 @@ export function createCodexParser(): RecordParser {
           emit({
             kind: 'usage',
             ...when,
+            ...(model ? { model } : {}),
             tokens: {
               input: Math.max(0, num(last.input_tokens) - cached),
               cacheRead: cached,
