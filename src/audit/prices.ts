@@ -1,31 +1,15 @@
-// List prices per model and token kind (prices.json, or a --prices FILE of the same shape tried first), and the
+// List prices per model and token kind (price-list.ts, or a --prices FILE of the same shape tried first), and the
 // dollar cost of one model request. A model no price matches is unknown: reported as such, never priced at zero.
 import { readFileSync } from 'node:fs';
 import { parse } from 'comment-json';
 import type { Tokens } from './events.ts';
-import builtIn from './prices.json' with { type: 'json' };
+import { PRICES, type Price, type PriceEntry, type PriceTable } from './price-list.ts';
 
-/** US dollars per million tokens of each kind. */
-export interface Price {
-  input: number;
-  cacheRead: number;
-  cacheWrite: number;
-  output: number;
-}
-
-export interface PriceEntry extends Price {
-  /** Lower-case part of a model id, at its start or after a separator ("claude-sonnet-4" prices claude-sonnet-4-5-20250929). */
-  match: string;
-}
-
-export interface PriceTable {
-  checked: string;
-  models: PriceEntry[];
-}
+export type { Price, PriceEntry, PriceTable };
 
 const KINDS = ['input', 'cacheRead', 'cacheWrite', 'output'] as const;
 
-export const BUILT_IN_PRICES: PriceTable = { checked: builtIn.checked, models: builtIn.models };
+export const BUILT_IN_PRICES: PriceTable = PRICES;
 
 /** A price file that cannot be used: where it is wrong and how to fix it. */
 export class PriceFileError extends Error {
