@@ -69,7 +69,17 @@ export interface AuditReport {
   waits: { count: number; examples: Array<{ tool: AuditTool; command: string; rule: string; at?: string }> };
   /** What the installed guard did: its own event log, and the refusals visible in the transcripts read. */
   guard: { warnings: number; refusals: number; handoffs: number; since: string | null; refusedInTranscripts: number };
+  /** Sessions of other projects (only when the scope is one project): what `--all` would read. */
+  elsewhere: {
+    sessions: number;
+    byTool: Partial<Record<AuditTool, number>>;
+    newest: string | null;
+    /** The lines to run to read them. */
+    commands: string[];
+  } | null;
   read: {
+    /** Where each tool keeps its transcripts (~ is the home folder), and how many transcripts were found there. */
+    folders: Array<{ tool: AuditTool; path: string; exists: boolean; transcripts: number }>;
     files: number;
     bytes: number;
     ms: number;
@@ -128,7 +138,7 @@ export function byCost(a: Loop, b: Loop): number {
 
 export function aggregate(
   sessions: SessionSummary[],
-  stats: ScanStats & { ms: number },
+  stats: ScanStats & { ms: number; folders?: AuditReport['read']['folders']; commands?: string[] },
   scope: AuditReport['scope'],
   guardLog: GuardLogEntry[],
   prices: { checked: string; override: string | null } = { checked: 'unknown', override: null },
@@ -234,7 +244,17 @@ export function aggregate(
       since: log.length > 0 ? new Date(Math.min(...log.map((e) => e.t))).toISOString() : null,
       refusedInTranscripts: sessions.reduce((n, s) => n + s.refusedByGuard, 0),
     },
+    elsewhere:
+      scope.project !== null && stats.elsewhere
+        ? {
+            sessions: Object.values(stats.elsewhere).reduce((n, k) => n + (k ?? 0), 0),
+            byTool: stats.elsewhere,
+            newest: stats.elsewhereNewest !== undefined ? new Date(stats.elsewhereNewest).toISOString() : null,
+            commands: stats.commands ?? [],
+          }
+        : null,
     read: {
+      folders: stats.folders ?? [],
       files: stats.files,
       bytes: stats.bytes,
       ms: stats.ms,

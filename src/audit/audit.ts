@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { colorEnabled, palette } from '../report/colors.ts';
 import { aggregate, type AuditReport } from './aggregate.ts';
-import { discover } from './discover.ts';
+import { discover, roots } from './discover.ts';
 import { AUDIT_TOOLS, type AuditTool } from './events.ts';
 import { guardSettings, readGuardLog, resolveStateDir } from './judge.ts';
 import { BUILT_IN_PRICES, PriceFileError, Pricer, readPriceFile, type PriceTable } from './prices.ts';
@@ -54,6 +54,22 @@ function projectRoot(dir: string): string {
     if (existsSync(join(d, '.git'))) return d;
     if (dirname(d) === d) return dir;
   }
+}
+
+/** The lines that read the sessions of other projects: every one, and the recent ones. */
+function elsewhereCommands(opts: AuditOptions, newest: number | undefined, now: number): string[] {
+  if (newest === undefined) return [];
+  const keep = [
+    opts.tool !== undefined ? `--tool ${opts.tool}` : '',
+    opts.html !== undefined ? `--html${opts.html ? ` ${opts.html}` : ''}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const base = `npx create-loop-guard audit --all${keep ? ` ${keep}` : ''}`;
+  const days = Math.max(1, Math.ceil((now - newest) / DAY));
+  // A window that holds the newest session: 30 days when that is enough, else from the newest session's day.
+  const since = days <= 30 ? '30d' : new Date(newest).toISOString().slice(0, 10);
+  return [base, `${base} --since ${since}`];
 }
 
 export function runAudit(
@@ -108,10 +124,19 @@ export function runAudit(
   const sessions: SessionSummary[] = [];
   for (const src of found.sources) sessions.push(...scanSource(src, scope, settings, stats, undefined, pricer));
   const ms = Math.round((io.now ?? Date.now)() - t0);
+  const where = roots({ home: io.home, env: io.env });
+  const tilde = (p: string) => (io.home && p.startsWith(`${io.home}/`) ? `~${p.slice(io.home.length)}` : p);
+  const folders = tools.map((tool) => ({
+    tool,
+    path: tilde(where[tool]),
+    exists: existsSync(where[tool]),
+    transcripts: found.sources.filter((s) => s.tool === tool).length,
+  }));
+  const commands = elsewhereCommands(opts, stats.elsewhereNewest, now);
   const log = readGuardLog(resolveStateDir(io.env as NodeJS.ProcessEnv));
   const report = aggregate(
     sessions,
-    { ...stats, ms },
+    { ...stats, ms, folders, commands },
     { project: project ?? null, since: since !== undefined ? new Date(since).toISOString() : null, tools },
     log,
     { checked: tables.map((t) => t.checked).join(', '), override },

@@ -57,6 +57,10 @@ export function redactReport(report: AuditReport): AuditReport {
       ...report.waits,
       examples: report.waits.examples.map((w) => ({ ...w, command: redactCommand(w.command) })),
     },
-    read: { ...report.read, unreadable: report.read.unreadable.map((u) => ({ ...u, file: '<transcript>' })) },
+    read: {
+      ...report.read,
+      folders: report.read.folders.map((f) => ({ ...f, path: f.path.startsWith('~') ? f.path : `<${f.tool} folder>` })),
+      unreadable: report.read.unreadable.map((u) => ({ ...u, file: '<transcript>' })),
+    },
   };
 }

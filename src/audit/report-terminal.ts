@@ -62,6 +62,31 @@ export function headline(r: AuditReport, c: Palette): string[] {
   ];
 }
 
+/** No session in scope: where the audit looked, what is there for other projects, and the line that reads it. */
+function nothingHere(r: AuditReport, c: Palette): string[] {
+  const out = ['', c.bold('Folders read')];
+  const width = Math.max(...r.read.folders.map((f) => (TOOL_NAMES[f.tool] ?? f.tool).length));
+  for (const f of r.read.folders) {
+    const name = (TOOL_NAMES[f.tool] ?? f.tool).padEnd(width);
+    const other = r.elsewhere?.byTool[f.tool] ?? 0;
+    const what = !f.exists
+      ? c.dim('not there')
+      : `${plural(f.transcripts, f.tool === 'opencode' || f.tool === 'kilo' ? 'database' : 'transcript')}${other ? `, ${plural(other, 'session')} of other projects` : ''}`;
+    out.push(`  ${name}  ${f.path}  ${what}`);
+  }
+  const e = r.elsewhere;
+  if (e && e.sessions > 0) {
+    out.push(
+      '',
+      `None of them ran in ${r.scope.project}; ${plural(e.sessions, 'session')} of other projects ${e.sessions === 1 ? 'is' : 'are'} there${e.newest ? ` (the newest ${e.newest.slice(0, 10)})` : ''}. To read ${e.sessions === 1 ? 'it' : 'them'}:`,
+      ...e.commands.map((cmd) => `  ${c.cyan(cmd)}`),
+    );
+  } else if (r.read.folders.every((f) => !f.exists)) {
+    out.push('', 'No agent transcripts on this machine (no tool folder above exists).');
+  }
+  return out;
+}
+
 export function terminalReport(r: AuditReport, limit: number, c: Palette): string {
   const out: string[] = [];
   const t = r.totals;
@@ -72,6 +97,7 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
   out.push(
     `${plural(t.sessions, 'session')}, ${plural(t.shellCalls, 'shell call')}, ${plural(t.allRequests, 'model request')} read.${t.loops === 0 ? ` ${c.green('No loops found.')}` : ''}`,
   );
+  if (t.sessions === 0) out.push(...nothingHere(r, c));
   if (t.loops > 0) {
     if (t.tokens > 0) out.push(c.dim(`Tokens in loops by kind: ${kindsText(t.tokenKinds)}.`));
     out.push('', c.bold('Worst loops'));
@@ -102,7 +128,7 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
       out.push(`  ${d.day}  ${c.red(bar)}${bar ? ' ' : ''}${amount} (${plural(d.loops, 'loop')})`);
     }
   }
-  if (t.byProject.length > 1 || r.scope.project === null) {
+  if (t.byProject.length > 1 || (r.scope.project === null && t.byProject.length > 0)) {
     out.push('', c.bold(t.loops > 0 ? 'Projects, by money lost in loops' : 'Projects'));
     for (const p of t.byProject.slice(0, limit)) {
       out.push(

@@ -34,6 +34,17 @@ export interface ScanStats {
   unknownLines: number;
   oversizeLines: number;
   unreadable: Array<{ file: string; error: string }>;
+  /** Sessions of other projects, per tool, seen while reading (for "none here, but N elsewhere"). */
+  elsewhere?: Partial<Record<Source['tool'], number>>;
+  /** When the newest of them was last written (epoch ms). */
+  elsewhereNewest?: number;
+}
+
+/** Counts a session that ran in another project. */
+function countElsewhere(stats: ScanStats, tool: Source['tool'], mtimeMs: number): void {
+  stats.elsewhere ??= {};
+  stats.elsewhere[tool] = (stats.elsewhere[tool] ?? 0) + 1;
+  if (stats.elsewhereNewest === undefined || mtimeMs > stats.elsewhereNewest) stats.elsewhereNewest = mtimeMs;
 }
 
 export function inScope(cwd: string | undefined, scope: Scope): boolean {
@@ -85,7 +96,11 @@ export function scanSource(
 ): SessionSummary[] {
   if (scope.since !== undefined && src.mtimeMs < scope.since) return [];
   if (src.kind === 'sqlite') return scanOpenCode(src, scope, settings, stats, pricer);
-  if (!pathMayBeInScope(src, scope)) return [];
+  if (!pathMayBeInScope(src, scope)) {
+    // A sub-agent's file is part of its session, not a session of its own.
+    if (src.path.indexOf(`${sep}subagents${sep}`) === -1) countElsewhere(stats, src.tool, src.mtimeMs);
+    return [];
+  }
   const format = FORMATS[src.tool];
   if (!format.parser) return [];
   const parser = format.parser();
@@ -125,7 +140,10 @@ export function scanSource(
         stats.bytes += size;
         if (meta && !onRecord(meta)) outOfScope = true;
       }
-      if (outOfScope) return [];
+      if (outOfScope) {
+        countElsewhere(stats, src.tool, src.mtimeMs);
+        return [];
+      }
       const rec = obj(JSON.parse(readFileSync(src.path, 'utf8')));
       stats.bytes += src.size;
       if (!rec) stats.unknownLines++;
@@ -162,9 +180,11 @@ export function scanSource(
     stats.unreadable.push({ file: src.path, error: (err as Error).message ?? String(err) });
     return [];
   }
-  if (outOfScope) return [];
   const info: SessionInfo = parser.info;
-  if (scope.project !== undefined && !inScope(info.cwd, scope)) return [];
+  if (outOfScope || (scope.project !== undefined && !inScope(info.cwd, scope))) {
+    countElsewhere(stats, src.tool, src.mtimeMs);
+    return [];
+  }
   const summaries = [run.finish(info)];
   if (side)
     summaries.push(
@@ -207,7 +227,10 @@ function scanOpenCode(
         stats.unknownLines++;
         continue;
       }
-      if (!inScope(dir, scope)) continue;
+      if (!inScope(dir, scope)) {
+        countElsewhere(stats, tool, typeof updated === 'number' ? updated : src.mtimeMs);
+        continue;
+      }
       if (scope.since !== undefined && typeof updated === 'number' && updated < scope.since) continue;
       sessions.set(id, {
         info: { id, cwd: dir },
