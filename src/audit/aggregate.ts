@@ -79,7 +79,7 @@ export interface AuditReport {
   } | null;
   read: {
     /** Where each tool keeps its transcripts (~ is the home folder), and how many transcripts were found there. */
-    folders: Array<{ tool: AuditTool; path: string; exists: boolean; transcripts: number }>;
+    folders: Array<{ tool: AuditTool; path: string; exists: boolean; transcripts: number; database: boolean }>;
     files: number;
     bytes: number;
     ms: number;

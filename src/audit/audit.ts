@@ -131,6 +131,8 @@ export function runAudit(
     path: tilde(where[tool]),
     exists: existsSync(where[tool]),
     transcripts: found.sources.filter((s) => s.tool === tool).length,
+    // OpenCode and Kilo keep every session in one database.
+    database: found.sources.some((s) => s.tool === tool && s.kind === 'sqlite'),
   }));
   const commands = elsewhereCommands(opts, stats.elsewhereNewest, now);
   const log = readGuardLog(resolveStateDir(io.env as NodeJS.ProcessEnv));

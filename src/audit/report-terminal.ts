@@ -71,7 +71,7 @@ function nothingHere(r: AuditReport, c: Palette): string[] {
     const other = r.elsewhere?.byTool[f.tool] ?? 0;
     const what = !f.exists
       ? c.dim('not there')
-      : `${plural(f.transcripts, f.tool === 'opencode' || f.tool === 'kilo' ? 'database' : 'transcript')}${other ? `, ${plural(other, 'session')} of other projects` : ''}`;
+      : `${plural(f.transcripts, f.database ? 'database' : 'transcript')}${other ? `, ${plural(other, 'session')} of other projects` : ''}`;
     out.push(`  ${name}  ${f.path}  ${what}`);
   }
   const e = r.elsewhere;

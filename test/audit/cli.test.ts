@@ -116,6 +116,7 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
   it('--json has the documented shape', () => {
     const rep = audit(['--json', '--all']).json as Report;
     expect(Object.keys(rep).sort()).toEqual([
+      'elsewhere',
       'guard',
       'loops',
       'prices',
