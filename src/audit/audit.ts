@@ -1,6 +1,6 @@
 // `create-loop-guard audit`: the loops in this machine's agent transcripts, judged by the guard's own core, with what
 // they cost and what the guard would have saved. Read-only and local.
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { colorEnabled, palette } from '../report/colors.ts';
 import { aggregate, type AuditReport } from './aggregate.ts';
@@ -9,6 +9,7 @@ import { AUDIT_TOOLS, type AuditTool } from './events.ts';
 import { guardSettings, readGuardLog, resolveStateDir } from './judge.ts';
 import { BUILT_IN_PRICES, PriceFileError, Pricer, readPriceFile, type PriceTable } from './prices.ts';
 import { redactReport } from './redact.ts';
+import { htmlReport } from './report-html.ts';
 import { terminalReport } from './report-terminal.ts';
 import { scanSource, type ScanStats } from './scan.ts';
 import type { SessionSummary } from './session.ts';
@@ -162,7 +163,25 @@ export async function audit(opts: AuditOptions, io: AuditIO): Promise<number> {
     io.err(`create-loop-guard: ${result.error}\n`);
     return 2;
   }
-  if (opts.json) io.out(`${JSON.stringify(result.report, null, 2)}\n`);
+  // The per-call timeline is for the HTML page; the JSON keeps one line of facts per loop.
+  if (opts.json) io.out(`${JSON.stringify(result.report, (k, v) => (k === 'timeline' ? undefined : v), 2)}\n`);
   else io.out(terminalReport(result.report, limit, palette(colorEnabled(io.env, io.stdoutIsTTY))));
+  if (opts.html !== undefined) {
+    const file = resolve(io.cwd, opts.html || 'loop-guard-audit.html');
+    try {
+      writeFileSync(
+        file,
+        htmlReport(
+          result.report,
+          `${new Date((io.now ?? Date.now)()).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+        ),
+      );
+    } catch (err) {
+      io.err(`create-loop-guard: --html ${file}: cannot write it (${(err as NodeJS.ErrnoException).code ?? err}).\n`);
+      return 2;
+    }
+    // Printed, not opened: the person decides where the page goes.
+    (opts.json ? io.err : io.out)(`HTML report: ${file}\n`);
+  }
   return 0;
 }

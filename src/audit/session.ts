@@ -31,6 +31,8 @@ export interface Loop extends Money {
   excerpt: string;
   /** Attempts (1-based, within the loop) at which the installed guard would have warned, refused, and stopped the turn with a hand-off note. */
   guard: { warnAt: number | null; refuseAt: number | null; handoffAt: number | null };
+  /** When each attempt ran, in ms after the first (where the transcript records times): the HTML report's timeline. */
+  timeline?: number[];
   /** What the guard would have saved: everything after the attempt it would have refused. */
   saved: { requests: number; tokens?: number; ms?: number; usd: number | null };
 }
@@ -165,6 +167,9 @@ export class SessionRun {
       unrecorded: cost.unrecorded,
       ...(ep.exitCode !== undefined ? { exitCode: ep.exitCode } : {}),
       excerpt: excerpt(ep.output),
+      ...(ep.times.length > 1 && ep.firstAt !== undefined
+        ? { timeline: ep.times.map((t) => t - (ep.firstAt as number)) }
+        : {}),
       guard: { warnAt: ep.warnAt ?? null, refuseAt: ep.refuseAt ?? null, handoffAt: ep.handoffAt ?? null },
       saved: {
         requests: saved.requests,
