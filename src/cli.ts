@@ -202,6 +202,7 @@ export async function main(argv: string[]): Promise<number> {
     home: homedir(),
     stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
     out: pipeSafeWriter(process.stdout),
     err: pipeSafeWriter(process.stderr),
     prompter: lazyPrompter,

@@ -33,6 +33,8 @@ export interface AuditIO {
   env: Record<string, string | undefined>;
   home: string;
   stdoutIsTTY: boolean;
+  /** A terminal on stderr gets a progress line when reading takes more than a moment. */
+  stderrIsTTY?: boolean;
   out(s: string): void;
   err(s: string): void;
   now?: () => number;
@@ -123,7 +125,19 @@ export function runAudit(
     unreadable: found.unreadable.map((u) => ({ file: u.path, error: u.error })),
   };
   const sessions: SessionSummary[] = [];
-  for (const src of found.sources) sessions.push(...scanSource(src, scope, settings, stats, undefined, pricer));
+  const clock = io.now ?? Date.now;
+  let shown = 0;
+  const total = found.sources.length;
+  for (const [i, src] of found.sources.entries()) {
+    sessions.push(...scanSource(src, scope, settings, stats, undefined, pricer));
+    // After 2 s, a line on the terminal every half second: a big history takes a while, and silence looks hung.
+    const t = clock();
+    if (io.stderrIsTTY && t - t0 > 2000 && t - shown > 500) {
+      shown = t;
+      io.err(`\r\x1b[2Kreading transcripts: ${i + 1} of ${total} (${(stats.bytes / 1e6).toFixed(0)} MB)…`);
+    }
+  }
+  if (shown) io.err('\r\x1b[2K');
   const ms = Math.round((io.now ?? Date.now)() - t0);
   const where = roots({ home: io.home, env: io.env });
   const tilde = (p: string) => (io.home && p.startsWith(`${io.home}/`) ? `~${p.slice(io.home.length)}` : p);

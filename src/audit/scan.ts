@@ -4,8 +4,8 @@ import { sep } from 'node:path';
 import { TOOLS } from '../tools/index.ts';
 import { claudeProjectDir, type Source } from './discover.ts';
 import { obj, type AuditEvent, type Obj, type SessionInfo } from './events.ts';
-import { createClaudeParser, claudeLineMatters } from './formats/claude.ts';
-import { createCodexParser } from './formats/codex.ts';
+import { CLAUDE_NEEDLES, createClaudeParser } from './formats/claude.ts';
+import { CODEX_NEEDLES, createCodexParser } from './formats/codex.ts';
 import { createClineParser } from './formats/cline.ts';
 import { createCopilotParser } from './formats/copilot.ts';
 import { createGeminiParser } from './formats/gemini.ts';
@@ -14,7 +14,7 @@ import { createQwenParser } from './formats/qwen.ts';
 import type { RecordParser } from './formats/types.ts';
 import type { GuardSettings } from './judge.ts';
 import type { Pricer } from './prices.ts';
-import { forEachLine, MAX_LINE_CHARS } from './lines.ts';
+import { Finder, forEachLineBytes, MAX_LINE_CHARS, Needles } from './lines.ts';
 import { SessionRun, type SessionSummary } from './session.ts';
 import { columnsOf, SqliteReader } from './sqlite.ts';
 import { readFileSync, statSync } from 'node:fs';
@@ -58,16 +58,19 @@ interface Format {
   parser?: () => RecordParser;
   /** Claude Code: sub-agent turns inside the main file are replayed apart. */
   sidechains?: boolean;
-  /** Claude Code: bookkeeping lines known by a substring, not worth a JSON.parse. */
-  worthParsing?: (line: string) => boolean;
+  /**
+   * Byte strings one of which every line worth parsing holds (once the session's cwd is known): the other lines are
+   * bookkeeping or conversation text, known without a JSON.parse or even decoding them.
+   */
+  needles?: readonly string[];
   /** Whole-JSON files read before the transcript (Cline keeps the session's cwd in a metadata file beside it). */
   companions?: (path: string) => string[];
 }
 
 /** What the scanner needs per transcript format. OpenCode and Kilo are databases, read apart. */
 const FORMATS: Readonly<Record<Source['tool'], Format>> = {
-  claude: { parser: createClaudeParser, sidechains: true, worthParsing: claudeLineMatters },
-  codex: { parser: createCodexParser },
+  claude: { parser: createClaudeParser, sidechains: true, needles: CLAUDE_NEEDLES },
+  codex: { parser: createCodexParser, needles: CODEX_NEEDLES },
   gemini: { parser: createGeminiParser },
   copilot: { parser: createCopilotParser },
   qwen: { parser: createQwenParser },
@@ -149,18 +152,28 @@ export function scanSource(
       if (!rec) stats.unknownLines++;
       else onRecord(rec);
     } else {
-      const lineStats = forEachLine(
+      const worth = format.needles ? new Needles(format.needles) : undefined;
+      const typed = new Needles(['"type":"']);
+      const sidechain = new Finder();
+      const lineStats = forEachLineBytes(
         src.path,
-        (line) => {
-          if (line.length === 0) return true;
-          // Claude Code writes many bookkeeping lines (request shapes, attachments): known, and not worth a JSON.parse.
-          if (format.worthParsing && !format.worthParsing(line) && parser.info.cwd !== undefined) {
-            if (!line.startsWith('{') || !line.includes('"type":"')) stats.unknownLines++;
+        (buf, start, end, view) => {
+          if (start === end) return true;
+          if (worth && parser.info.cwd !== undefined && !worth.any(view, start, end)) {
+            // Not decoded: a known record type (bookkeeping), unless it does not even look like one.
+            if (buf[start] !== 0x7b || !typed.any(view, start, end)) stats.unknownLines++;
             return true;
           }
+          // Sub-agent turns (isSidechain) go to their own lane, which only a parsed record can tell.
+          if (
+            parser.skipLine &&
+            !sidechain.has(view, '"isSidechain":true', start, end) &&
+            parser.skipLine(view, start, end, emit)
+          )
+            return true;
           let rec: Obj | undefined;
           try {
-            rec = obj(JSON.parse(line));
+            rec = obj(JSON.parse(buf.toString('utf8', start, end)));
           } catch {
             rec = undefined;
           }

@@ -52,6 +52,21 @@ export function codexOutput(raw: unknown): { output: string; exitCode?: number }
   return code ? { output, exitCode: Number(code[1]) } : { output };
 }
 
+/**
+ * Lines worth parsing hold one of these (the record types the parser reads); the rest (messages, reasoning, other
+ * events) are conversation, known without a JSON.parse. `_call` covers function, custom tool and local shell calls
+ * and their outputs.
+ */
+export const CODEX_NEEDLES = [
+  '"session_meta"',
+  '"turn_context"',
+  '_call',
+  '"token_count"',
+  '"user_message"',
+  '"item_completed"',
+  '"exec_command_end"',
+] as const;
+
 export function createCodexParser(): RecordParser {
   const info: SessionInfo = {};
   /** The model of the current turn (turn_context), for pricing its usage. */
