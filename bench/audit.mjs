@@ -1,8 +1,8 @@
 // Benchmark: `create-loop-guard audit` on the real transcripts and on generated ones (printed, never asserted).
 //   real fixtures  a HOME of test/fixtures/transcripts (real Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code
 //                  sessions), each JSONL copied until BENCH_AUDIT_FIXTURE_MB (default 70 MB): MB per CPU second and
-//                  per wall second, before (the audit at BENCH_AUDIT_BASE, default the commit before the line
-//                  filter, built from git) and after (this tree), interleaved in one process; then what --html adds
+//                  per wall second, before (the audit at BENCH_AUDIT_BASE, default the commit before this audit
+//                  work, built from git) and after (this tree), interleaved in one process; then what --html adds
 //   throughput   --all over one large Claude Code transcript (BENCH_AUDIT_MB, default 300 MB): MB/s of transcript read.
 //                Per step: a file read (~5 KB result), then a Bash call with a ~1.4 KB failing-test output, plus a
 //                bookkeeping line; every 50th step starts a loop of 8 identical failures.
@@ -39,8 +39,9 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const FIXTURE_MB = Number(process.env.BENCH_AUDIT_FIXTURE_MB ?? 70);
-// The audit as it was before lines were filtered as bytes (the money and HTML report already in): its own scan.
-const BASE = process.env.BENCH_AUDIT_BASE ?? '5fca27f';
+// The audit before this work on it (its parser as the issue measured it); 5fca27f is the same audit with money and
+// the HTML page but without the byte-level line filter.
+const BASE = process.env.BENCH_AUDIT_BASE ?? 'ca77068';
 const work = mkdtempSync(join(tmpdir(), 'lg-bench-audit-'));
 
 /** A HOME of the real fixture transcripts, every JSONL file copied (under new names) until the total reaches `mb`. */
