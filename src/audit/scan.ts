@@ -254,12 +254,18 @@ function scanOpenCode(
     if (sessions.size === 0) return [];
     const m = table('message');
     const userMessages = new Set<string>();
+    /** Assistant message id → its model (bounded: only the ids of sessions in scope). */
+    const models = new Map<string, string>();
     for (const row of db.rows(m.root)) {
       const sid = row[m.col('session_id')];
       if (typeof sid !== 'string' || !sessions.has(sid)) continue;
       const data = row[m.col('data')];
       // Cheap test first: most messages are the assistant's.
       if (typeof data === 'string' && data.includes('"role":"user"')) userMessages.add(String(row[m.col('id')]));
+      else if (typeof data === 'string') {
+        const model = /"modelID":"([^"\\]{1,200})"/.exec(data)?.[1];
+        if (model) models.set(String(row[m.col('id')]), model);
+      }
     }
     const p = table('part');
     const started = new Set<string>();
@@ -284,7 +290,13 @@ function scanOpenCode(
       const first = isUser && !started.has(mid);
       if (first) started.add(mid);
       const created = row[p.col('time_created')];
-      for (const e of openCodePartEvents(data, isUser, first, typeof created === 'number' ? created : undefined))
+      for (const e of openCodePartEvents(
+        data,
+        isUser,
+        first,
+        typeof created === 'number' ? created : undefined,
+        models.get(mid),
+      ))
         session.run.feed(e);
     }
     return [...sessions.values()].map(({ info, run }) => run.finish(info));

@@ -78,7 +78,8 @@ describe('audit money (built CLI, real transcripts)', () => {
     const codex = rep.loops.find((l) => l.tool === 'codex') as Loop;
     expect(codex.usd).toBeNull();
     expect(codex.unpriced).toBe(codex.requests);
-    expect(rep.prices.unknownModels).toContain('mock-model');
+    // Every tool here records its model (OpenCode and Kilo on the message row, not the usage part).
+    expect(rep.prices.unknownModels).toEqual(['mock-model']);
     // The total is the priced part, with the unpriced requests counted beside it.
     const priced = rep.loops.reduce((n, l) => n + (l.usd ?? 0), 0);
     expect(rep.totals.usd).toBeCloseTo(priced, 9);
@@ -138,6 +139,9 @@ describe('audit money (built CLI, real transcripts)', () => {
     const k = codex.tokenKinds as Kinds;
     expect(codex.usd).toBeCloseTo(dollars(k, { input: 1, cacheRead: 0.1, cacheWrite: 1, output: 2 }), 9);
     expect(rep.prices.override).toBe(file);
+    for (const tool of ['opencode', 'kilo', 'qwen', 'cline'])
+      expect((rep.loops.find((l) => l.tool === tool) as Loop).usd, tool).toBeGreaterThan(0);
+    expect(rep.totals.unpriced).toBe(0);
     // The built-in list still prices Claude.
     expect((rep.loops.find((l) => l.tool === 'claude') as Loop).usd).toBeGreaterThan(0);
   });
