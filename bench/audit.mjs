@@ -1,4 +1,8 @@
-// Benchmark: `create-loop-guard audit` on generated transcripts (printed, never asserted).
+// Benchmark: `create-loop-guard audit` on the real transcripts and on generated ones (printed, never asserted).
+//   real fixtures  a HOME of test/fixtures/transcripts (real Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code
+//                  sessions), each JSONL copied until BENCH_AUDIT_FIXTURE_MB (default 70 MB): MB per CPU second and
+//                  per wall second, before (the audit at BENCH_AUDIT_BASE, default the commit before this audit
+//                  work, built from git) and after (this tree), interleaved in one process; then what --html adds
 //   throughput   --all over one large Claude Code transcript (BENCH_AUDIT_MB, default 300 MB): MB/s of transcript read.
 //                Per step: a file read (~5 KB result), then a Bash call with a ~1.4 KB failing-test output, plus a
 //                bookkeeping line; every 50th step starts a loop of 8 identical failures.
@@ -8,10 +12,22 @@
 //   default run  a developer HOME of BENCH_AUDIT_PROJECTS Claude Code projects × 8 sessions plus as many Codex sessions,
 //                audited from one project (the default scope): wall time of the whole CLI process, and ÷ `node -e 0`
 // Lines are shaped like Claude Code 2.1.332's and Codex 0.171.0's (test/fixtures/transcripts), with real-sized outputs.
-import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  cpSync,
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
@@ -22,7 +38,141 @@ const PROJECTS = Number(process.env.BENCH_AUDIT_PROJECTS ?? 40);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+const FIXTURE_MB = Number(process.env.BENCH_AUDIT_FIXTURE_MB ?? 70);
+// The audit before this work on it (its parser as the issue measured it); 5fca27f is the same audit with money and
+// the HTML page but without the byte-level line filter.
+const BASE = process.env.BENCH_AUDIT_BASE ?? 'ca77068';
 const work = mkdtempSync(join(tmpdir(), 'lg-bench-audit-'));
+
+/** A HOME of the real fixture transcripts, every JSONL file copied (under new names) until the total reaches `mb`. */
+function fixtureHome(home, mb) {
+  const t = join(root, 'test', 'fixtures', 'transcripts');
+  for (const [src, dst] of [
+    ['claude', '.claude'],
+    ['codex', '.codex'],
+    ['gemini', '.gemini'],
+    ['copilot', '.copilot'],
+    ['qwen', '.'],
+    ['cline', '.'],
+  ])
+    cpSync(join(t, src), join(home, dst), { recursive: true });
+  mkdirSync(join(home, '.local', 'share'), { recursive: true });
+  cpSync(join(t, 'opencode'), join(home, '.local', 'share', 'opencode'), { recursive: true });
+  cpSync(join(t, 'kilo'), join(home, '.local', 'share', 'kilo'), { recursive: true });
+  const jsonl = [];
+  const walk = (d) => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (n.endsWith('.jsonl')) jsonl.push(p);
+    }
+  };
+  walk(home);
+  const sizes = jsonl.map((f) => statSync(f).size);
+  let total = sizes.reduce((a, b) => a + b, 0);
+  for (let k = 1; total < mb * 1e6; k++)
+    for (const [i, f] of jsonl.entries()) {
+      // Copilot CLI keeps one events.jsonl per session folder.
+      const to =
+        basename(f) === 'events.jsonl'
+          ? join(`${dirname(f)}-c${k}`, 'events.jsonl')
+          : join(dirname(f), basename(f).replace(/\.jsonl$/, `-c${k}.jsonl`));
+      mkdirSync(dirname(to), { recursive: true });
+      copyFileSync(f, to);
+      total += sizes[i];
+    }
+  return total;
+}
+
+/** runAudit (and the HTML renderer, when the tree has one) bundled from a source tree. */
+async function bundleAudit(dir, out, html) {
+  await build({
+    stdin: {
+      contents: `export { runAudit } from './src/audit/audit.ts';${html ? " export { htmlReport } from './src/audit/report-html.ts';" : ''}`,
+      resolveDir: dir,
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: out,
+    logLevel: 'error',
+  });
+  return import(pathToFileURL(out).href);
+}
+
+/** CPU and wall time of one in-process audit of every project. */
+function timed(runAudit, home) {
+  const io = {
+    cwd: work,
+    env: { HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') },
+    home,
+    stdoutIsTTY: false,
+    out() {},
+    err() {},
+  };
+  const c0 = process.cpuUsage();
+  const w0 = process.hrtime.bigint();
+  const r = runAudit({ all: true, json: true, redact: false }, io);
+  const c = process.cpuUsage(c0);
+  return { cpu: (c.user + c.system) / 1e6, wall: Number(process.hrtime.bigint() - w0) / 1e9, report: r.report };
+}
+
+async function realFixtures() {
+  const home = join(work, 'fixtures-home');
+  const bytes = fixtureHome(home, FIXTURE_MB);
+  const after = await bundleAudit(root, join(work, 'after.mjs'), true);
+  let before;
+  try {
+    const dir = join(work, 'base');
+    mkdirSync(dir);
+    const tar = execFileSync('git', ['-C', root, 'archive', BASE, 'src'], { maxBuffer: 256 << 20 });
+    execFileSync('tar', ['-x', '-C', dir], { input: tar });
+    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+    before = await bundleAudit(dir, join(dir, 'before.mjs'), false);
+  } catch (err) {
+    console.log(
+      `real fixtures: no baseline (${BASE} is not in this clone: ${String(err.message).split('\n')[0]}); set BENCH_AUDIT_BASE`,
+    );
+  }
+  const runs = { before: [], after: [] };
+  for (let i = 0; i < Math.max(3, RUNS); i++) {
+    if (before) runs.before.push(timed(before.runAudit, home));
+    runs.after.push(timed(after.runAudit, home));
+  }
+  const mb = bytes / 1e6;
+  const line = (name, rs) => {
+    const cpu = median(rs.map((r) => r.cpu));
+    const wall = median(rs.map((r) => r.wall));
+    return {
+      cpu,
+      text: `${name}: ${(mb / cpu).toFixed(0)} MB/s CPU (${cpu.toFixed(2)} s), ${(mb / wall).toFixed(0)} MB/s wall, ${rs[0].report.loops.length} loops`,
+    };
+  };
+  const a = line('after (this tree)', runs.after);
+  console.log(
+    `real fixtures: ${mb.toFixed(1)} MB of real transcripts (${runs.after[0].report.read.files} files), medians of ${runs.after.length}`,
+  );
+  if (before) {
+    const b = line(`before (${BASE})`, runs.before);
+    console.log(`  ${b.text}`);
+    console.log(`  ${a.text}: ${(b.cpu / a.cpu).toFixed(2)}× the CPU throughput`);
+  } else console.log(`  ${a.text}`);
+  // What --html adds: rendering the page from the same report, against the scan that made it.
+  const report = runs.after[0].report;
+  const h = [];
+  let size = 0;
+  for (let i = 0; i < Math.max(3, RUNS); i++) {
+    const c0 = process.cpuUsage();
+    size = after.htmlReport(report, 'bench').length;
+    const c = process.cpuUsage(c0);
+    h.push((c.user + c.system) / 1e6);
+  }
+  console.log(
+    `  --html: ${(median(h) * 1000).toFixed(1)} ms CPU for a ${(size / 1024).toFixed(0)} KB page = +${((median(h) / a.cpu) * 100).toFixed(1)}% of the scan`,
+  );
+  rmSync(home, { recursive: true, force: true });
+}
 
 /** A Claude Code session of about `bytes`: per step an assistant Bash call with usage, its result, and bookkeeping lines. */
 function claudeSession(file, cwd, bytes, loopEvery = 50) {
@@ -193,6 +343,14 @@ function audit(home, args, cwd = work) {
 }
 
 try {
+  await realFixtures();
+  if (!process.env.BENCH_AUDIT_ONLY_FIXTURES) await generated();
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+/** The generated workloads: one big Claude Code transcript, and a developer HOME audited from one project. */
+async function generated() {
   // Throughput: one big transcript.
   const big = join(work, 'big');
   mkdirSync(join(big, '.claude', 'projects', '-home-dev-big'), { recursive: true });
@@ -306,6 +464,4 @@ try {
       `${median(scoped).toFixed(0)} ms (${(median(scoped) / median(node0)).toFixed(1)}× node -e 0 = ${median(node0).toFixed(0)} ms); ` +
       `--all: ${(median(all) / 1000).toFixed(2)} s = ${(total / 1e6 / (median(all) / 1000)).toFixed(0)} MB/s (medians of ${RUNS})`,
   );
-} finally {
-  rmSync(work, { recursive: true, force: true });
 }

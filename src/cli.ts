@@ -46,7 +46,8 @@ Commands:
                        when something is broken, 0 when only steps on this machine are left (--strict: 1)
   audit                the loops in your agents' past sessions on this machine, what they cost, and what the
                        guard would have saved (read-only, local). Options: --all (every project), --since 30d,
-                       --tool claude,codex,opencode,gemini,copilot,qwen,cline,kilo, --limit 5, --json, --redact
+                       --tool claude,codex,opencode,gemini,copilot,qwen,cline,kilo, --limit 5, --json, --redact,
+                       --html [FILE] (a page to look at and share), --prices FILE (your own price list)
 
 Exit codes: 0 done or nothing to do · 1 drift, declined or conflicts · 2 usage error or unreadable file
 `;
@@ -70,9 +71,18 @@ const OPTIONS = {
   tool: { type: 'string' },
   limit: { type: 'string' },
   redact: { type: 'boolean' },
+  html: { type: 'string' },
+  prices: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+/** `--html` takes an optional file: alone (or before another option) it is `--html=` (the default file). */
+function htmlValue(argv: readonly string[]): string[] {
+  return argv.map((tok, i) =>
+    tok === '--html' && (argv[i + 1] === undefined || argv[i + 1]?.startsWith('-')) ? '--html=' : tok,
+  );
+}
 
 /** Our own wording for what parseArgs rejects (its text quotes oddly and names no alternative). */
 function argError(argv: readonly string[]): string {
@@ -135,7 +145,7 @@ export async function main(argv: string[]): Promise<number> {
   >;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: htmlValue(argv),
       allowPositionals: true,
       strict: true,
       options: OPTIONS,
@@ -165,7 +175,9 @@ export async function main(argv: string[]): Promise<number> {
     );
     return EXIT.error;
   }
-  const auditOnly = (['all', 'since', 'tool', 'limit', 'redact'] as const).filter((k) => v[k] !== undefined);
+  const auditOnly = (['all', 'since', 'tool', 'limit', 'redact', 'html', 'prices'] as const).filter(
+    (k) => v[k] !== undefined,
+  );
   if (command !== 'audit' && auditOnly.length) {
     process.stderr.write(
       `create-loop-guard: --${auditOnly[0]} belongs to the audit command (npx create-loop-guard audit --${auditOnly[0]} …).\n`,
@@ -195,6 +207,7 @@ export async function main(argv: string[]): Promise<number> {
     home: homedir(),
     stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
     out: pipeSafeWriter(process.stdout),
     err: pipeSafeWriter(process.stderr),
     prompter: lazyPrompter,
@@ -213,6 +226,8 @@ export async function main(argv: string[]): Promise<number> {
         ...(v.since !== undefined ? { since: v.since } : {}),
         ...(v.tool !== undefined ? { tool: v.tool } : {}),
         ...(v.limit !== undefined ? { limit: v.limit } : {}),
+        ...(v.html !== undefined ? { html: v.html } : {}),
+        ...(v.prices !== undefined ? { prices: v.prices } : {}),
       },
       io,
     );

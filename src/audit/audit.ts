@@ -1,13 +1,15 @@
 // `create-loop-guard audit`: the loops in this machine's agent transcripts, judged by the guard's own core, with what
 // they cost and what the guard would have saved. Read-only and local.
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { colorEnabled, palette } from '../report/colors.ts';
 import { aggregate, type AuditReport } from './aggregate.ts';
-import { discover } from './discover.ts';
+import { discover, roots } from './discover.ts';
 import { AUDIT_TOOLS, type AuditTool } from './events.ts';
 import { guardSettings, readGuardLog, resolveStateDir } from './judge.ts';
+import { BUILT_IN_PRICES, PriceFileError, Pricer, readPriceFile, type PriceTable } from './prices.ts';
 import { redactReport } from './redact.ts';
+import { htmlReport } from './report-html.ts';
 import { terminalReport } from './report-terminal.ts';
 import { scanSource, type ScanStats } from './scan.ts';
 import type { SessionSummary } from './session.ts';
@@ -20,6 +22,10 @@ export interface AuditOptions {
   json: boolean;
   redact: boolean;
   cwd?: string;
+  /** Write the HTML report here ('' = the default file name in the current directory). */
+  html?: string;
+  /** A price list tried before the built-in one. */
+  prices?: string;
 }
 
 export interface AuditIO {
@@ -27,6 +33,8 @@ export interface AuditIO {
   env: Record<string, string | undefined>;
   home: string;
   stdoutIsTTY: boolean;
+  /** A terminal on stderr gets a progress line when reading takes more than a moment. */
+  stderrIsTTY?: boolean;
   out(s: string): void;
   err(s: string): void;
   now?: () => number;
@@ -49,6 +57,22 @@ function projectRoot(dir: string): string {
     if (existsSync(join(d, '.git'))) return d;
     if (dirname(d) === d) return dir;
   }
+}
+
+/** The lines that read the sessions of other projects: every one, and the recent ones. */
+function elsewhereCommands(opts: AuditOptions, newest: number | undefined, now: number): string[] {
+  if (newest === undefined) return [];
+  const keep = [
+    opts.tool !== undefined ? `--tool ${opts.tool}` : '',
+    opts.html !== undefined ? `--html${opts.html ? ` ${opts.html}` : ''}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const base = `npx create-loop-guard audit --all${keep ? ` ${keep}` : ''}`;
+  const days = Math.max(1, Math.ceil((now - newest) / DAY));
+  // A window that holds the newest session: 30 days when that is enough, else from the newest session's day.
+  const since = days <= 30 ? '30d' : new Date(newest).toISOString().slice(0, 10);
+  return [base, `${base} --since ${since}`];
 }
 
 export function runAudit(
@@ -74,6 +98,22 @@ export function runAudit(
   }
   const project = opts.all ? undefined : projectRoot(resolve(io.cwd, opts.cwd ?? '.'));
   const scope = { ...(project !== undefined ? { project } : {}), ...(since !== undefined ? { since } : {}) };
+  const tables: PriceTable[] = [BUILT_IN_PRICES];
+  let override: string | null = null;
+  if (opts.prices !== undefined) {
+    const file = resolve(io.cwd, opts.prices);
+    try {
+      tables.unshift(readPriceFile(file));
+      override = file;
+    } catch (err) {
+      if (err instanceof PriceFileError)
+        return {
+          error: `--prices: ${err.message} Fix the file (one "models" list of { "match", "input", "cacheRead", "cacheWrite", "output" } in dollars per million tokens), then run again.`,
+        };
+      return { error: `--prices ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)}).` };
+    }
+  }
+  const pricer = new Pricer(tables);
   const settings = guardSettings(io.env);
   const t0 = (io.now ?? Date.now)();
   const found = discover({ home: io.home, env: io.env }, tools);
@@ -85,14 +125,38 @@ export function runAudit(
     unreadable: found.unreadable.map((u) => ({ file: u.path, error: u.error })),
   };
   const sessions: SessionSummary[] = [];
-  for (const src of found.sources) sessions.push(...scanSource(src, scope, settings, stats));
+  const clock = io.now ?? Date.now;
+  let shown = 0;
+  const total = found.sources.length;
+  for (const [i, src] of found.sources.entries()) {
+    sessions.push(...scanSource(src, scope, settings, stats, undefined, pricer));
+    // After 2 s, a line on the terminal every half second: a big history takes a while, and silence looks hung.
+    const t = clock();
+    if (io.stderrIsTTY && t - t0 > 2000 && t - shown > 500) {
+      shown = t;
+      io.err(`\r\x1b[2Kreading transcripts: ${i + 1} of ${total} (${(stats.bytes / 1e6).toFixed(0)} MB)…`);
+    }
+  }
+  if (shown) io.err('\r\x1b[2K');
   const ms = Math.round((io.now ?? Date.now)() - t0);
+  const where = roots({ home: io.home, env: io.env });
+  const tilde = (p: string) => (io.home && p.startsWith(`${io.home}/`) ? `~${p.slice(io.home.length)}` : p);
+  const folders = tools.map((tool) => ({
+    tool,
+    path: tilde(where[tool]),
+    exists: existsSync(where[tool]),
+    transcripts: found.sources.filter((s) => s.tool === tool).length,
+    // OpenCode and Kilo keep every session in one database.
+    database: found.sources.some((s) => s.tool === tool && s.kind === 'sqlite'),
+  }));
+  const commands = elsewhereCommands(opts, stats.elsewhereNewest, now);
   const log = readGuardLog(resolveStateDir(io.env as NodeJS.ProcessEnv));
   const report = aggregate(
     sessions,
-    { ...stats, ms },
+    { ...stats, ms, folders, commands },
     { project: project ?? null, since: since !== undefined ? new Date(since).toISOString() : null, tools },
     log,
+    { checked: tables.map((t) => t.checked).join(', '), override },
   );
   return { report: opts.redact ? redactReport(report) : report, sessions };
 }
@@ -113,7 +177,25 @@ export async function audit(opts: AuditOptions, io: AuditIO): Promise<number> {
     io.err(`create-loop-guard: ${result.error}\n`);
     return 2;
   }
-  if (opts.json) io.out(`${JSON.stringify(result.report, null, 2)}\n`);
+  // The per-call timeline is for the HTML page; the JSON keeps one line of facts per loop.
+  if (opts.json) io.out(`${JSON.stringify(result.report, (k, v) => (k === 'timeline' ? undefined : v), 2)}\n`);
   else io.out(terminalReport(result.report, limit, palette(colorEnabled(io.env, io.stdoutIsTTY))));
+  if (opts.html !== undefined) {
+    const file = resolve(io.cwd, opts.html || 'loop-guard-audit.html');
+    try {
+      writeFileSync(
+        file,
+        htmlReport(
+          result.report,
+          `${new Date((io.now ?? Date.now)()).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+        ),
+      );
+    } catch (err) {
+      io.err(`create-loop-guard: --html ${file}: cannot write it (${(err as NodeJS.ErrnoException).code ?? err}).\n`);
+      return 2;
+    }
+    // Printed, not opened: the person decides where the page goes.
+    (opts.json ? io.err : io.out)(`HTML report: ${file}\n`);
+  }
   return 0;
 }

@@ -30,7 +30,7 @@ export type AuditEvent =
   /** A non-shell tool call finished (an edit, a read, a search): passed to the judge so a judgment that counts edits as progress sees them. */
   | { kind: 'tool'; name: string; edit: boolean; at?: number; callId?: string }
   /** One model request and the tokens it used, where the transcript records them. */
-  | { kind: 'usage'; at?: number; tokens?: Tokens };
+  | { kind: 'usage'; at?: number; tokens?: Tokens; model?: string };
 
 export interface Tokens {
   input: number;

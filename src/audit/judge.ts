@@ -53,7 +53,12 @@ export interface Episode<M> {
   /** Mark taken just before the refused attempt: everything after it is what the guard would have saved. */
   refuseMark?: M;
   refusedAtTime?: number;
+  /** When each attempt ran (epoch ms, where recorded), for a timeline; bounded. */
+  times: number[];
 }
+
+/** Attempt times kept per loop: a timeline needs no more, and memory stays bounded. */
+const MAX_TIMES = 20_000;
 
 /** A command that waits for a person, which the guard's hang rules would have refused before it ran. */
 export interface Wait {
@@ -240,6 +245,7 @@ export class SessionJudge<M> {
       flagged: false,
       firstG: start.g,
       steps: {},
+      times: start.at !== undefined ? [start.at] : [],
     };
   }
 
@@ -282,6 +288,8 @@ export class SessionJudge<M> {
       flagged: steps.warn !== undefined || steps.refuse !== undefined,
       firstG: first.g,
       steps,
+      // The block's attempts so far, as far as the recent window still holds them.
+      times: this.recent.flatMap((a) => (a.g >= first.g && a.g < now.g && a.at !== undefined ? [a.at] : [])),
       ...(steps.warn !== undefined ? { warnAt: rel(steps.warn) } : {}),
       ...(steps.handoff !== undefined ? { handoffAt: rel(steps.handoff) } : {}),
       ...(refused?.refuseMark !== undefined ? { refuseAt: rel(steps.refuse), refuseMark: refused.refuseMark } : {}),
@@ -315,7 +323,10 @@ export class SessionJudge<M> {
     }
     if (warned) open.flagged = true;
     if (open.firstAt === undefined && attempt.at !== undefined) open.firstAt = attempt.at;
-    if (attempt.at !== undefined) open.lastAt = attempt.at;
+    if (attempt.at !== undefined) {
+      open.lastAt = attempt.at;
+      if (open.times.length < MAX_TIMES) open.times.push(attempt.at);
+    }
     open.lastMark = attempt.mark;
     open.output = e.output.length > 2000 ? e.output.slice(0, 2000) : e.output;
     if (e.exitCode !== undefined) open.exitCode = e.exitCode;
@@ -323,7 +334,8 @@ export class SessionJudge<M> {
   }
 
   private close(open: Open<M>): void {
-    if (!open.flagged) return;
+    // A refusal carried over from a finished loop onto a call whose result then differed is not a loop of its own.
+    if (!open.flagged || (open.kind === 'repeat' && open.repeats < 2)) return;
     const { keys: _k, flagged: _f, firstG: _g, steps: _s, ...episode } = open;
     this.episodes.push(episode);
   }

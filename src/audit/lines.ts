@@ -1,7 +1,8 @@
-// Streams a file as lines with constant memory: a 1 MB read buffer and the current line. A line longer than the cap
-// (a single tool result of hundreds of megabytes) is skipped and counted, never held whole.
+// Streams a file as lines with constant memory: a read buffer (1 MB, grown only for a longer line) and nothing else.
+// Lines are handed over as byte ranges of that buffer, so a caller can skip a line without decoding it (most of a
+// transcript's bytes are lines that cannot hold a tool call). A line longer than the cap (a single tool result of
+// hundreds of megabytes) is skipped and counted, never held whole.
 import { closeSync, openSync, readSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 
 export const MAX_LINE_CHARS = 32 * 1024 * 1024;
 /** Reads start small, because a session out of scope stops after its first line, and grow to 1 MB. */
@@ -16,57 +17,135 @@ export interface LineStats {
   stopped: boolean;
 }
 
-/** Calls onLine for each line (without its newline); returning false stops reading. Throws only if the file cannot be opened or read. */
+/**
+ * Calls onLine for each line as buf[start, end) (without its newline; valid only during the call); `read` counts the
+ * reads, so a caller keeping positions in buf knows when they went stale. Returning false stops reading. Throws only
+ * if the file cannot be opened or read.
+ */
+export function forEachLineBytes(
+  path: string,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a callback that returns nothing reads every line
+  onLine: (buf: Buffer, start: number, end: number, view: string) => boolean | void,
+  maxLine = MAX_LINE_CHARS,
+): LineStats {
+  const fd = openSync(path, 'r');
+  const stats: LineStats = { bytes: 0, oversize: 0, stopped: false };
+  // One buffer for every file in turn (a history is thousands of small files); a nested read gets its own.
+  let buf = spare ?? Buffer.allocUnsafe(CHUNK);
+  spare = undefined;
+  /** Bytes of buf holding data; [0, filled) starts at a line start (or inside an oversize line being skipped). */
+  let filled = 0;
+  let skipping = false;
+  try {
+    for (let size = FIRST_CHUNK; ; size = Math.min(CHUNK, size * 4)) {
+      if (buf.length - filled < size) {
+        // The pending part of a line fills the buffer: grow it (the line is under the cap, or we would be skipping).
+        const bigger = Buffer.allocUnsafe(Math.max(buf.length * 2, filled + size));
+        buf.copy(bigger, 0, 0, filled);
+        buf = bigger;
+      }
+      const n = readSync(fd, buf, filled, size, null);
+      if (n === 0) break;
+      stats.bytes += n;
+      const end = filled + n;
+      // The chunk as one-byte text: its indices are byte offsets, and ASCII (newlines, JSON keys) matches exactly,
+      // since every byte of a multi-byte UTF-8 character is above 0x7f. V8 searches such text fast.
+      const view = buf.toString('latin1', 0, end);
+      let start = 0;
+      for (;;) {
+        const nl = view.indexOf('\n', start);
+        if (nl === -1) break;
+        if (skipping) skipping = false;
+        else if (nl - start > maxLine) stats.oversize++;
+        else if (onLine(buf, start, nl, view) === false) {
+          stats.stopped = true;
+          return stats;
+        }
+        start = nl + 1;
+      }
+      if (skipping) {
+        filled = 0;
+        continue;
+      }
+      if (end - start > maxLine) {
+        // Too long to ever hand over: drop what we have and skip to the next newline.
+        stats.oversize++;
+        skipping = true;
+        filled = 0;
+        continue;
+      }
+      buf.copy(buf, 0, start, end);
+      filled = end - start;
+      // A 1 MB buffer grown for one long line goes back to its size once that line has passed.
+      if (filled < CHUNK && buf.length > 4 * CHUNK) {
+        const small = Buffer.allocUnsafe(CHUNK * 2);
+        buf.copy(small, 0, 0, filled);
+        buf = small;
+      }
+    }
+    if (!skipping && filled > 0) {
+      if (filled > maxLine) stats.oversize++;
+      else onLine(buf, 0, filled, buf.toString('latin1', 0, filled));
+    }
+    return stats;
+  } finally {
+    closeSync(fd);
+    if (buf.length <= 2 * CHUNK) spare = buf;
+  }
+}
+
+let spare: Buffer | undefined;
+
+/** Calls onLine for each line as text (without its newline); returning false stops reading. */
 export function forEachLine(
   path: string,
   // biome-ignore lint/suspicious/noConfusingVoidType: a callback that returns nothing reads every line
   onLine: (line: string) => boolean | void,
   maxLine = MAX_LINE_CHARS,
 ): LineStats {
-  const fd = openSync(path, 'r');
-  const stats: LineStats = { bytes: 0, oversize: 0, stopped: false };
-  const buf = Buffer.allocUnsafe(CHUNK);
-  const decoder = new StringDecoder('utf8');
-  let carry = '';
-  let skipping = false;
-  try {
-    for (let size = FIRST_CHUNK; ; size = Math.min(CHUNK, size * 4)) {
-      const n = readSync(fd, buf, 0, size, null);
-      if (n === 0) break;
-      stats.bytes += n;
-      const text = decoder.write(buf.subarray(0, n));
-      let start = 0;
-      for (;;) {
-        const nl = text.indexOf('\n', start);
-        if (nl === -1) break;
-        if (skipping) skipping = false;
-        else {
-          const line = carry ? carry + text.slice(start, nl) : text.slice(start, nl);
-          carry = '';
-          if (line.length > maxLine) stats.oversize++;
-          else if (onLine(line) === false) {
-            stats.stopped = true;
-            return stats;
-          }
-        }
-        start = nl + 1;
-      }
-      if (!skipping) {
-        carry = carry ? carry + text.slice(start) : text.slice(start);
-        if (carry.length > maxLine) {
-          carry = '';
-          skipping = true;
-          stats.oversize++;
-        }
-      }
+  return forEachLineBytes(path, (buf, start, end) => onLine(buf.toString('utf8', start, end)), maxLine);
+}
+
+/**
+ * Searches a chunk's text for a few ASCII strings, line after line, in linear time: each needle's last answer is
+ * kept, so asking again from a later position re-reads nothing up to it (a bounded `indexOf` V8 does not have).
+ */
+export class Finder {
+  private view: string | undefined;
+  private from = new Map<string, number>();
+  private at = new Map<string, number>();
+
+  /** The first position of `needle` in view at or after `from`, or -1. */
+  find(view: string, needle: string, from: number): number {
+    if (view !== this.view) {
+      this.view = view;
+      this.from.clear();
+      this.at.clear();
     }
-    const last = carry + decoder.end();
-    if (!skipping && last.length > 0) {
-      if (last.length > maxLine) stats.oversize++;
-      else onLine(last);
-    }
-    return stats;
-  } finally {
-    closeSync(fd);
+    const f = this.from.get(needle);
+    const a = this.at.get(needle);
+    if (f !== undefined && a !== undefined && from >= f && (a === -1 || from <= a)) return a;
+    const hit = view.indexOf(needle, from);
+    this.from.set(needle, from);
+    this.at.set(needle, hit);
+    return hit;
+  }
+
+  /** True when view[start, end) holds needle. */
+  has(view: string, needle: string, start: number, end: number): boolean {
+    const i = this.find(view, needle, start);
+    return i !== -1 && i < end;
+  }
+}
+
+/** Which of a few ASCII strings a line holds (see Finder). */
+export class Needles {
+  private readonly finder = new Finder();
+  constructor(private readonly words: readonly string[]) {}
+
+  /** True when view[start, end) holds at least one of the needles (view: forEachLineBytes's chunk text). */
+  any(view: string, start: number, end: number): boolean {
+    for (const w of this.words) if (this.finder.has(view, w, start, end)) return true;
+    return false;
   }
 }

@@ -46,11 +46,21 @@ export function redactReport(report: AuditReport): AuditReport {
     totals: {
       ...report.totals,
       byProject: report.totals.byProject.map((p) => ({ ...p, project: project(p.project) })),
+      bySession: report.totals.bySession.map((s) => ({
+        ...s,
+        session: session(s.session),
+        project: project(s.project),
+      })),
     },
+    prices: { ...report.prices, override: report.prices.override === null ? null : '<prices file>' },
     waits: {
       ...report.waits,
       examples: report.waits.examples.map((w) => ({ ...w, command: redactCommand(w.command) })),
     },
-    read: { ...report.read, unreadable: report.read.unreadable.map((u) => ({ ...u, file: '<transcript>' })) },
+    read: {
+      ...report.read,
+      folders: report.read.folders.map((f) => ({ ...f, path: f.path.startsWith('~') ? f.path : `<${f.tool} folder>` })),
+      unreadable: report.read.unreadable.map((u) => ({ ...u, file: '<transcript>' })),
+    },
   };
 }

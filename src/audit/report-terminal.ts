@@ -1,45 +1,26 @@
-// The terminal report: worst loops first, a per-day bar of loop cost, one line per project; fits a screen by default.
+// The terminal report: the headline (loops, time, money, what the guard saves), worst loops first, a per-day bar of
+// loop cost, one line per project; fits a screen by default.
 import type { Palette } from '../report/colors.ts';
 import type { AuditReport } from './aggregate.ts';
+import {
+  clip,
+  fmtInt,
+  fmtMs,
+  fmtTokens,
+  fmtUsd,
+  kindsText,
+  moneyText,
+  plural,
+  projectLabel,
+  shortId,
+  TOOL_NAMES,
+} from './format.ts';
 import type { Loop } from './session.ts';
 
-const TOOL_NAMES: Record<string, string> = {
-  claude: 'Claude Code',
-  codex: 'Codex',
-  opencode: 'OpenCode',
-  gemini: 'Gemini CLI',
-  copilot: 'Copilot CLI',
-  qwen: 'Qwen Code',
-  cline: 'Cline',
-  kilo: 'Kilo',
-};
-
-export function fmtInt(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
-export function fmtTokens(n: number): string {
-  if (n >= 1e9) return `${(n / 1e9).toFixed(1)}B`;
-  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
-  if (n >= 1e4) return `${Math.round(n / 1e3)}k`;
-  return fmtInt(n);
-}
-
-export function fmtMs(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)} s`;
-  if (s < 3600) return `${Math.round(s / 60)} min`;
-  return `${(s / 3600).toFixed(1)} h`;
-}
-
-function clip(s: string, max: number): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
+export { fmtInt, fmtMs, fmtTokens, plural, projectLabel, shortId } from './format.ts';
 
 function cost(l: { requests: number; tokens?: number }): string {
-  return `${fmtInt(l.requests)} request${l.requests === 1 ? '' : 's'}${l.tokens !== undefined ? `, ${fmtTokens(l.tokens)} tokens` : ''}`;
+  return `${plural(l.requests, 'request')}${l.tokens !== undefined ? `, ${fmtTokens(l.tokens)} tokens` : ''}`;
 }
 
 /** Three lines per loop: the command; what it cost and where the guard would have stepped in; when, where, and what it said. */
@@ -53,14 +34,57 @@ function loopLines(l: Loop, i: number, c: Palette): string[] {
   ]
     .filter(Boolean)
     .join(', ');
-  const saved = l.saved.requests > 0 || l.saved.tokens ? `, saves ${cost(l.saved)}` : '';
+  const savedUsd = l.saved.usd !== null ? `, ${fmtUsd(l.saved.usd)}` : '';
+  const saved = l.saved.requests > 0 || l.saved.tokens ? `, saves ${cost(l.saved)}${savedUsd}` : '';
   const when = l.firstAt ? `${l.firstAt.slice(0, 16).replace('T', ' ')} · ` : '';
-  const where = l.project ? `${clip(l.project, 40)} · ` : '';
+  const where = `${clip(projectLabel(l.project), 40)} · `;
   return [
     `${c.bold(`${String(i + 1).padStart(2)}.`)} ${c.cyan(clip(l.command, 100))}`,
-    `    ${TOOL_NAMES[l.tool] ?? l.tool} · ${what}${time} · ${cost(l)}${l.exitCode !== undefined ? ` · exit ${l.exitCode}` : ''} · ${c.yellow(`guard: ${steps || 'no action'}${saved}`)}`,
-    `    ${c.dim(`${when}${where}session ${l.session.slice(0, 8)}${l.excerpt ? ` · “${clip(l.excerpt, 70)}”` : ''}`)}`,
+    `    ${TOOL_NAMES[l.tool] ?? l.tool} · ${what}${time} · ${cost(l)} · ${moneyText(l)}${l.exitCode !== undefined ? ` · exit ${l.exitCode}` : ''} · ${c.yellow(`guard: ${steps || 'no action'}${saved}`)}`,
+    `    ${c.dim(`${when}${where}session ${shortId(l.session)}${l.excerpt ? ` · “${clip(l.excerpt, 70)}”` : ''}`)}`,
   ];
+}
+
+/** The four lines a reader needs first: how many loops, how long, how much money, and what the guard would have saved. */
+export function headline(r: AuditReport, c: Palette): string[] {
+  const t = r.totals;
+  const unknown = r.prices.unknownModels.length ? ` (no price for ${r.prices.unknownModels.join(', ')})` : '';
+  const savedParts = [
+    t.saved.usd !== null ? fmtUsd(t.saved.usd) : '',
+    plural(t.saved.requests, 'model request'),
+    t.saved.ms ? fmtMs(t.saved.ms) : '',
+  ].filter(Boolean);
+  return [
+    `  ${c.bold('Loops')}           ${c.red(fmtInt(t.loops))} (${plural(t.requests, 'model request')} inside them)`,
+    `  ${c.bold('Time in loops')}   ${c.red(t.ms ? fmtMs(t.ms) : 'not recorded')}`,
+    `  ${c.bold('Money in loops')}  ${c.red(moneyText(t))}, an estimate at list prices${unknown}`,
+    `  ${c.bold('Guard saves')}     ${c.green(savedParts.join(', '))}`,
+  ];
+}
+
+/** No session in scope: where the audit looked, what is there for other projects, and the line that reads it. */
+function nothingHere(r: AuditReport, c: Palette): string[] {
+  const out = ['', c.bold('Folders read')];
+  const width = Math.max(...r.read.folders.map((f) => (TOOL_NAMES[f.tool] ?? f.tool).length));
+  for (const f of r.read.folders) {
+    const name = (TOOL_NAMES[f.tool] ?? f.tool).padEnd(width);
+    const other = r.elsewhere?.byTool[f.tool] ?? 0;
+    const what = !f.exists
+      ? c.dim('not there')
+      : `${plural(f.transcripts, f.database ? 'database' : 'transcript')}${other ? `, ${plural(other, 'session')} of other projects` : ''}`;
+    out.push(`  ${name}  ${f.path}  ${what}`);
+  }
+  const e = r.elsewhere;
+  if (e && e.sessions > 0) {
+    out.push(
+      '',
+      `None of them ran in ${r.scope.project}; ${plural(e.sessions, 'session')} of other projects ${e.sessions === 1 ? 'is' : 'are'} there${e.newest ? ` (the newest ${e.newest.slice(0, 10)})` : ''}. To read ${e.sessions === 1 ? 'it' : 'them'}:`,
+      ...e.commands.map((cmd) => `  ${c.cyan(cmd)}`),
+    );
+  } else if (r.read.folders.every((f) => !f.exists)) {
+    out.push('', 'No agent transcripts on this machine (no tool folder above exists).');
+  }
+  return out;
 }
 
 export function terminalReport(r: AuditReport, limit: number, c: Palette): string {
@@ -69,18 +93,13 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
   const where = r.scope.project === null ? 'all projects' : r.scope.project;
   const since = r.scope.since ? ` since ${r.scope.since.slice(0, 10)}` : '';
   out.push(c.bold(`create-loop-guard audit: ${where}${since}`));
+  if (t.loops > 0) out.push(...headline(r, c));
   out.push(
-    `${fmtInt(t.sessions)} sessions, ${fmtInt(t.shellCalls)} shell calls, ${fmtInt(t.allRequests)} model requests read. ` +
-      (t.loops === 0
-        ? c.green('No loops found.')
-        : c.red(
-            `${fmtInt(t.loops)} loop${t.loops === 1 ? '' : 's'}: ${cost({ requests: t.requests, tokens: t.tokens || undefined })}${t.ms ? `, ${fmtMs(t.ms)}` : ''}.`,
-          )),
+    `${plural(t.sessions, 'session')}, ${plural(t.shellCalls, 'shell call')}, ${plural(t.allRequests, 'model request')} read.${t.loops === 0 ? ` ${c.green('No loops found.')}` : ''}`,
   );
+  if (t.sessions === 0) out.push(...nothingHere(r, c));
   if (t.loops > 0) {
-    out.push(
-      `The guard would have saved ${c.bold(cost({ requests: t.saved.requests, tokens: t.saved.tokens || undefined }))}${t.saved.ms ? ` and ${fmtMs(t.saved.ms)}` : ''}.`,
-    );
+    if (t.tokens > 0) out.push(c.dim(`Tokens in loops by kind: ${kindsText(t.tokenKinds)}.`));
     out.push('', c.bold('Worst loops'));
     for (const [i, l] of r.loops.slice(0, limit).entries()) out.push(...loopLines(l, i, c));
     if (r.loops.length > limit)
@@ -90,27 +109,36 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
 
     out.push('', c.bold('Loop cost per day'));
     const days = t.byDay.slice(-7);
-    const metric = (d: { requests: number; tokens: number }) => (t.tokens > 0 ? d.tokens : d.requests);
-    const max = Math.max(1, ...days.map(metric));
+    // Bars in dollars where any day has a price, else in tokens, else in requests.
+    const unit = days.some((d) => d.usd !== null) ? 'usd' : t.tokens > 0 ? 'tokens' : 'requests';
+    const metric = (d: (typeof days)[number]) =>
+      unit === 'usd' ? (d.usd ?? 0) : unit === 'tokens' ? d.tokens : d.unrecorded < d.requests ? d.requests : 0;
+    const max = Math.max(Number.MIN_VALUE, ...days.map(metric));
     for (const d of days) {
-      const bar = '█'.repeat(Math.max(1, Math.round((metric(d) / max) * 30)));
-      out.push(
-        `  ${d.day}  ${c.red(bar)} ${t.tokens > 0 ? `${fmtTokens(d.tokens)} tokens` : `${fmtInt(d.requests)} requests`} (${d.loops} loop${d.loops === 1 ? '' : 's'})`,
-      );
+      // Nothing spent or nothing known, nothing drawn: a bar of one block would read as a cost.
+      const bar = metric(d) > 0 ? '█'.repeat(Math.max(1, Math.round((metric(d) / max) * 30))) : '';
+      const amount =
+        unit === 'usd'
+          ? moneyText(d)
+          : d.unrecorded === d.requests && d.requests > 0
+            ? `${plural(d.requests, 'request')}, usage not recorded`
+            : unit === 'tokens'
+              ? `${fmtTokens(d.tokens)} tokens`
+              : plural(d.requests, 'request');
+      out.push(`  ${d.day}  ${c.red(bar)}${bar ? ' ' : ''}${amount} (${plural(d.loops, 'loop')})`);
     }
   }
-  if (t.byProject.length > 0 && (t.byProject.length > 1 || r.scope.project === null)) {
-    out.push('', c.bold('Projects'));
+  if (t.byProject.length > 1 || (r.scope.project === null && t.byProject.length > 0)) {
+    out.push('', c.bold(t.loops > 0 ? 'Projects, by money lost in loops' : 'Projects'));
     for (const p of t.byProject.slice(0, limit)) {
       out.push(
-        `  ${clip(p.project || '(unknown)', 60)}  ${p.sessions} session${p.sessions === 1 ? '' : 's'} · ${p.loops} loop${p.loops === 1 ? '' : 's'}${p.loops ? ` · ${cost({ requests: p.requests, tokens: p.tokens || undefined })}` : ''}`,
+        `  ${clip(projectLabel(p.project), 60)}  ${plural(p.sessions, 'session')} · ${plural(p.loops, 'loop')}${p.loops ? ` · ${moneyText(p)} · ${cost({ requests: p.requests, tokens: p.tokens || undefined })}` : ''}`,
       );
     }
     if (t.byProject.length > limit) out.push(c.dim(`  … ${t.byProject.length - limit} more`));
   }
   const tools = Object.entries(t.byTool).map(
-    ([k, v]) =>
-      `${TOOL_NAMES[k] ?? k} ${v.sessions} session${v.sessions === 1 ? '' : 's'}/${v.loops} loop${v.loops === 1 ? '' : 's'}`,
+    ([k, v]) => `${TOOL_NAMES[k] ?? k} ${plural(v.sessions, 'session')}/${plural(v.loops, 'loop')}`,
   );
   if (tools.length) out.push('', `Tools: ${tools.join(' · ')}`);
   if (r.waits.count > 0)
@@ -118,11 +146,17 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
       `Commands that wait for a person (refused before running by the guard's hang rules): ${r.waits.count}, e.g. ${c.cyan(clip(r.waits.examples[0]?.command ?? '', 60))}`,
     );
   const inTranscripts = r.guard.refusedInTranscripts
-    ? ` The transcripts show ${r.guard.refusedInTranscripts} attempt${r.guard.refusedInTranscripts === 1 ? '' : 's'} it refused.`
+    ? ` The transcripts show ${plural(r.guard.refusedInTranscripts, 'attempt')} it refused.`
     : '';
   out.push(
-    `Stopped since install (the guard's own log): ${r.guard.warnings} warning${r.guard.warnings === 1 ? '' : 's'}, ${r.guard.refusals} refusal${r.guard.refusals === 1 ? '' : 's'}${r.guard.handoffs ? ` (${r.guard.handoffs} ended the turn with a hand-off note)` : ''}${r.guard.since ? ` since ${r.guard.since.slice(0, 10)}` : ''}.${inTranscripts}`,
+    `Stopped since install (the guard's own log): ${plural(r.guard.warnings, 'warning')}, ${plural(r.guard.refusals, 'refusal')}${r.guard.handoffs ? ` (${r.guard.handoffs} ended the turn with a hand-off note)` : ''}${r.guard.since ? ` since ${r.guard.since.slice(0, 10)}` : ''}.${inTranscripts}`,
   );
+  if (t.loops > 0)
+    out.push(
+      c.dim(
+        `Money: list prices checked ${r.prices.checked}${r.prices.override ? ` (with ${r.prices.override} first)` : ''}; subscriptions bill differently. --prices FILE uses your own.`,
+      ),
+    );
   const mb = r.read.bytes / 1e6;
   const extra = [
     r.read.unknownLines ? `${fmtInt(r.read.unknownLines)} unknown lines skipped` : '',
@@ -130,7 +164,7 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
   ].filter(Boolean);
   out.push(
     c.dim(
-      `Read ${fmtInt(r.read.files)} transcripts (${mb.toFixed(1)} MB) in ${fmtMs(r.read.ms)}${extra.length ? `; ${extra.join(', ')}` : ''}. Nothing left this machine.`,
+      `Read ${plural(r.read.files, 'transcript')} (${mb.toFixed(1)} MB) in ${fmtMs(r.read.ms)}${extra.length ? `; ${extra.join(', ')}` : ''}. Nothing left this machine.`,
     ),
   );
   for (const u of r.read.unreadable) out.push(c.yellow(`Could not read ${u.file}: ${u.error}`));

@@ -4,8 +4,8 @@ import { sep } from 'node:path';
 import { TOOLS } from '../tools/index.ts';
 import { claudeProjectDir, type Source } from './discover.ts';
 import { obj, type AuditEvent, type Obj, type SessionInfo } from './events.ts';
-import { createClaudeParser, claudeLineMatters } from './formats/claude.ts';
-import { createCodexParser } from './formats/codex.ts';
+import { CLAUDE_NEEDLES, createClaudeParser } from './formats/claude.ts';
+import { CODEX_NEEDLES, createCodexParser } from './formats/codex.ts';
 import { createClineParser } from './formats/cline.ts';
 import { createCopilotParser } from './formats/copilot.ts';
 import { createGeminiParser } from './formats/gemini.ts';
@@ -13,7 +13,8 @@ import { openCodePartEvents } from './formats/opencode.ts';
 import { createQwenParser } from './formats/qwen.ts';
 import type { RecordParser } from './formats/types.ts';
 import type { GuardSettings } from './judge.ts';
-import { forEachLine, MAX_LINE_CHARS } from './lines.ts';
+import type { Pricer } from './prices.ts';
+import { Finder, forEachLineBytes, MAX_LINE_CHARS, Needles } from './lines.ts';
 import { SessionRun, type SessionSummary } from './session.ts';
 import { columnsOf, SqliteReader } from './sqlite.ts';
 import { readFileSync, statSync } from 'node:fs';
@@ -33,6 +34,17 @@ export interface ScanStats {
   unknownLines: number;
   oversizeLines: number;
   unreadable: Array<{ file: string; error: string }>;
+  /** Sessions of other projects, per tool, seen while reading (for "none here, but N elsewhere"). */
+  elsewhere?: Partial<Record<Source['tool'], number>>;
+  /** When the newest of them was last written (epoch ms). */
+  elsewhereNewest?: number;
+}
+
+/** Counts a session that ran in another project. */
+function countElsewhere(stats: ScanStats, tool: Source['tool'], mtimeMs: number): void {
+  stats.elsewhere ??= {};
+  stats.elsewhere[tool] = (stats.elsewhere[tool] ?? 0) + 1;
+  if (stats.elsewhereNewest === undefined || mtimeMs > stats.elsewhereNewest) stats.elsewhereNewest = mtimeMs;
 }
 
 export function inScope(cwd: string | undefined, scope: Scope): boolean {
@@ -46,16 +58,19 @@ interface Format {
   parser?: () => RecordParser;
   /** Claude Code: sub-agent turns inside the main file are replayed apart. */
   sidechains?: boolean;
-  /** Claude Code: bookkeeping lines known by a substring, not worth a JSON.parse. */
-  worthParsing?: (line: string) => boolean;
+  /**
+   * Byte strings one of which every line worth parsing holds (once the session's cwd is known): the other lines are
+   * bookkeeping or conversation text, known without a JSON.parse or even decoding them.
+   */
+  needles?: readonly string[];
   /** Whole-JSON files read before the transcript (Cline keeps the session's cwd in a metadata file beside it). */
   companions?: (path: string) => string[];
 }
 
 /** What the scanner needs per transcript format. OpenCode and Kilo are databases, read apart. */
 const FORMATS: Readonly<Record<Source['tool'], Format>> = {
-  claude: { parser: createClaudeParser, sidechains: true, worthParsing: claudeLineMatters },
-  codex: { parser: createCodexParser },
+  claude: { parser: createClaudeParser, sidechains: true, needles: CLAUDE_NEEDLES },
+  codex: { parser: createCodexParser, needles: CODEX_NEEDLES },
   gemini: { parser: createGeminiParser },
   copilot: { parser: createCopilotParser },
   qwen: { parser: createQwenParser },
@@ -80,15 +95,20 @@ export function scanSource(
   settings: GuardSettings,
   stats: ScanStats,
   maxLine = MAX_LINE_CHARS,
+  pricer?: Pricer,
 ): SessionSummary[] {
   if (scope.since !== undefined && src.mtimeMs < scope.since) return [];
-  if (src.kind === 'sqlite') return scanOpenCode(src, scope, settings, stats);
-  if (!pathMayBeInScope(src, scope)) return [];
+  if (src.kind === 'sqlite') return scanOpenCode(src, scope, settings, stats, pricer);
+  if (!pathMayBeInScope(src, scope)) {
+    // A sub-agent's file is part of its session, not a session of its own.
+    if (src.path.indexOf(`${sep}subagents${sep}`) === -1) countElsewhere(stats, src.tool, src.mtimeMs);
+    return [];
+  }
   const format = FORMATS[src.tool];
   if (!format.parser) return [];
   const parser = format.parser();
   const newParser = format.parser;
-  const run = new SessionRun(src.tool, src.path, settings);
+  const run = new SessionRun(src.tool, src.path, settings, pricer);
   const emit = (e: AuditEvent) => run.feed(e);
   // Older Claude Code versions wrote a sub-agent's turns into the main file (isSidechain); the guard counts a
   // sub-agent apart from its session, so they are replayed apart.
@@ -96,7 +116,7 @@ export function scanSource(
   let outOfScope = false;
   const onRecord = (rec: Obj): boolean => {
     if (format.sidechains && rec.isSidechain === true && src.path.indexOf(`${sep}subagents${sep}`) === -1) {
-      side ??= { parser: newParser(), run: new SessionRun(src.tool, src.path, settings) };
+      side ??= { parser: newParser(), run: new SessionRun(src.tool, src.path, settings, pricer) };
       const lane = side;
       if (!lane.parser.push(rec, (e) => lane.run.feed(e))) stats.unknownLines++;
       return true;
@@ -123,24 +143,37 @@ export function scanSource(
         stats.bytes += size;
         if (meta && !onRecord(meta)) outOfScope = true;
       }
-      if (outOfScope) return [];
+      if (outOfScope) {
+        countElsewhere(stats, src.tool, src.mtimeMs);
+        return [];
+      }
       const rec = obj(JSON.parse(readFileSync(src.path, 'utf8')));
       stats.bytes += src.size;
       if (!rec) stats.unknownLines++;
       else onRecord(rec);
     } else {
-      const lineStats = forEachLine(
+      const worth = format.needles ? new Needles(format.needles) : undefined;
+      const typed = new Needles(['"type":"']);
+      const sidechain = new Finder();
+      const lineStats = forEachLineBytes(
         src.path,
-        (line) => {
-          if (line.length === 0) return true;
-          // Claude Code writes many bookkeeping lines (request shapes, attachments): known, and not worth a JSON.parse.
-          if (format.worthParsing && !format.worthParsing(line) && parser.info.cwd !== undefined) {
-            if (!line.startsWith('{') || !line.includes('"type":"')) stats.unknownLines++;
+        (buf, start, end, view) => {
+          if (start === end) return true;
+          if (worth && parser.info.cwd !== undefined && !worth.any(view, start, end)) {
+            // Not decoded: a known record type (bookkeeping), unless it does not even look like one.
+            if (buf[start] !== 0x7b || !typed.any(view, start, end)) stats.unknownLines++;
             return true;
           }
+          // Sub-agent turns (isSidechain) go to their own lane, which only a parsed record can tell.
+          if (
+            parser.skipLine &&
+            !sidechain.has(view, '"isSidechain":true', start, end) &&
+            parser.skipLine(view, start, end, emit)
+          )
+            return true;
           let rec: Obj | undefined;
           try {
-            rec = obj(JSON.parse(line));
+            rec = obj(JSON.parse(buf.toString('utf8', start, end)));
           } catch {
             rec = undefined;
           }
@@ -160,9 +193,11 @@ export function scanSource(
     stats.unreadable.push({ file: src.path, error: (err as Error).message ?? String(err) });
     return [];
   }
-  if (outOfScope) return [];
   const info: SessionInfo = parser.info;
-  if (scope.project !== undefined && !inScope(info.cwd, scope)) return [];
+  if (outOfScope || (scope.project !== undefined && !inScope(info.cwd, scope))) {
+    countElsewhere(stats, src.tool, src.mtimeMs);
+    return [];
+  }
   const summaries = [run.finish(info)];
   if (side)
     summaries.push(
@@ -176,7 +211,13 @@ export function scanSource(
 }
 
 /** OpenCode's (and Kilo's) database: sessions from `session`, then every part in insertion order, routed to its session's replay. */
-function scanOpenCode(src: Source, scope: Scope, settings: GuardSettings, stats: ScanStats): SessionSummary[] {
+function scanOpenCode(
+  src: Source,
+  scope: Scope,
+  settings: GuardSettings,
+  stats: ScanStats,
+  pricer?: Pricer,
+): SessionSummary[] {
   let db: SqliteReader | undefined;
   stats.files++;
   try {
@@ -199,23 +240,32 @@ function scanOpenCode(src: Source, scope: Scope, settings: GuardSettings, stats:
         stats.unknownLines++;
         continue;
       }
-      if (!inScope(dir, scope)) continue;
+      if (!inScope(dir, scope)) {
+        countElsewhere(stats, tool, typeof updated === 'number' ? updated : src.mtimeMs);
+        continue;
+      }
       if (scope.since !== undefined && typeof updated === 'number' && updated < scope.since) continue;
       sessions.set(id, {
         info: { id, cwd: dir },
-        run: new SessionRun(tool, `${src.path}#${id}`, settings),
+        run: new SessionRun(tool, `${src.path}#${id}`, settings, pricer),
         updated: typeof updated === 'number' ? updated : 0,
       });
     }
     if (sessions.size === 0) return [];
     const m = table('message');
     const userMessages = new Set<string>();
+    /** Assistant message id → its model (bounded: only the ids of sessions in scope). */
+    const models = new Map<string, string>();
     for (const row of db.rows(m.root)) {
       const sid = row[m.col('session_id')];
       if (typeof sid !== 'string' || !sessions.has(sid)) continue;
       const data = row[m.col('data')];
       // Cheap test first: most messages are the assistant's.
       if (typeof data === 'string' && data.includes('"role":"user"')) userMessages.add(String(row[m.col('id')]));
+      else if (typeof data === 'string') {
+        const model = /"modelID":"([^"\\]{1,200})"/.exec(data)?.[1];
+        if (model) models.set(String(row[m.col('id')]), model);
+      }
     }
     const p = table('part');
     const started = new Set<string>();
@@ -240,7 +290,13 @@ function scanOpenCode(src: Source, scope: Scope, settings: GuardSettings, stats:
       const first = isUser && !started.has(mid);
       if (first) started.add(mid);
       const created = row[p.col('time_created')];
-      for (const e of openCodePartEvents(data, isUser, first, typeof created === 'number' ? created : undefined))
+      for (const e of openCodePartEvents(
+        data,
+        isUser,
+        first,
+        typeof created === 'number' ? created : undefined,
+        models.get(mid),
+      ))
         session.run.feed(e);
     }
     return [...sessions.values()].map(({ info, run }) => run.finish(info));

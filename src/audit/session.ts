@@ -1,9 +1,10 @@
 // One session's replay: events → the judge (through the guard core) and the cost meter → loop records.
-import { costBetween, Meter, type Reading } from './cost.ts';
-import type { AuditEvent, AuditTool, SessionInfo } from './events.ts';
+import { type Cost, costBetween, Meter, type Money, type Reading } from './cost.ts';
+import type { AuditEvent, AuditTool, SessionInfo, Tokens } from './events.ts';
 import { SessionJudge, type Episode, type GuardSettings, type Wait } from './judge.ts';
+import type { Pricer } from './prices.ts';
 
-export interface Loop {
+export interface Loop extends Money {
   tool: AuditTool;
   /** The transcript this loop was found in. */
   file: string;
@@ -24,15 +25,19 @@ export interface Loop {
   requests: number;
   /** Tokens those requests used, when the transcript records usage. */
   tokens?: number;
+  /** The same tokens by kind: input, cache read, cache write, output (each billed at its own price). */
+  tokenKinds?: Tokens;
   exitCode?: number;
   excerpt: string;
   /** Attempts (1-based, within the loop) at which the installed guard would have warned, refused, and stopped the turn with a hand-off note. */
   guard: { warnAt: number | null; refuseAt: number | null; handoffAt: number | null };
+  /** When each attempt ran, in ms after the first (where the transcript records times): the HTML report's timeline. */
+  timeline?: number[];
   /** What the guard would have saved: everything after the attempt it would have refused. */
-  saved: { requests: number; tokens?: number; ms?: number };
+  saved: { requests: number; tokens?: number; ms?: number; usd: number | null };
 }
 
-export interface SessionSummary {
+export interface SessionSummary extends Money {
   tool: AuditTool;
   file: string;
   session: string;
@@ -42,6 +47,8 @@ export interface SessionSummary {
   refusedByGuard: number;
   requests: number;
   tokens?: number;
+  /** Models whose usage was recorded but that have no price. */
+  unknownModels: string[];
   firstAt?: number;
   lastAt?: number;
   loops: Loop[];
@@ -62,7 +69,7 @@ export function excerpt(text: string, max = 160): string {
 }
 
 export class SessionRun {
-  private readonly meter = new Meter();
+  private readonly meter: Meter;
   private readonly judge: SessionJudge<Reading>;
   private firstAt: number | undefined;
   private lastAt: number | undefined;
@@ -71,7 +78,9 @@ export class SessionRun {
     readonly tool: AuditTool,
     readonly file: string,
     settings: GuardSettings,
+    pricer?: Pricer,
   ) {
+    this.meter = new Meter(pricer);
     this.judge = new SessionJudge<Reading>(tool, settings, () => this.meter.read());
   }
 
@@ -80,7 +89,7 @@ export class SessionRun {
       if (this.firstAt === undefined || e.at < this.firstAt) this.firstAt = e.at;
       if (this.lastAt === undefined || e.at > this.lastAt) this.lastAt = e.at;
     }
-    if (e.kind === 'usage') this.meter.add(e.tokens);
+    if (e.kind === 'usage') this.meter.add(e.tokens, e.model);
     else this.judge.feed(e);
   }
 
@@ -91,6 +100,19 @@ export class SessionRun {
     const session = info.id ?? '';
     const project = info.cwd ?? '';
     const loops = episodes.map((ep) => this.toLoop(ep, metered, session, project));
+    const whole = costBetween(
+      {
+        requests: 0,
+        tokens: 0,
+        metered: 0,
+        priced: 0,
+        usd: 0,
+        kinds: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 },
+      },
+      end,
+      0,
+      metered,
+    );
     return {
       tool: this.tool,
       file: this.file,
@@ -100,6 +122,10 @@ export class SessionRun {
       refusedByGuard: this.judge.refusedByGuard,
       requests: end.requests,
       ...(end.metered > 0 ? { tokens: end.tokens } : {}),
+      usd: whole.usd,
+      unpriced: whole.unpriced,
+      unrecorded: whole.unrecorded,
+      unknownModels: [...this.meter.unknownModels],
       ...(this.firstAt !== undefined ? { firstAt: this.firstAt } : {}),
       ...(this.lastAt !== undefined ? { lastAt: this.lastAt } : {}),
       loops,
@@ -119,7 +145,7 @@ export class SessionRun {
             ep.refusedAtTime,
             ep.lastAt,
           )
-        : { requests: 0 };
+        : ({ requests: 0, usd: null, unpriced: 0, unrecorded: 0 } as Cost);
     return {
       tool: this.tool,
       file: this.file,
@@ -135,10 +161,22 @@ export class SessionRun {
       ...(cost.ms !== undefined ? { ms: cost.ms } : {}),
       requests: cost.requests,
       ...(cost.tokens !== undefined ? { tokens: cost.tokens } : {}),
+      ...(cost.kinds !== undefined ? { tokenKinds: cost.kinds } : {}),
+      usd: cost.usd,
+      unpriced: cost.unpriced,
+      unrecorded: cost.unrecorded,
       ...(ep.exitCode !== undefined ? { exitCode: ep.exitCode } : {}),
       excerpt: excerpt(ep.output),
+      ...(ep.times.length > 1 && ep.firstAt !== undefined
+        ? { timeline: ep.times.map((t) => t - (ep.firstAt as number)) }
+        : {}),
       guard: { warnAt: ep.warnAt ?? null, refuseAt: ep.refuseAt ?? null, handoffAt: ep.handoffAt ?? null },
-      saved,
+      saved: {
+        requests: saved.requests,
+        ...(saved.tokens !== undefined ? { tokens: saved.tokens } : {}),
+        ...(saved.ms !== undefined ? { ms: saved.ms } : {}),
+        usd: saved.usd,
+      },
     };
   }
 }

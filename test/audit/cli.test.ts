@@ -115,7 +115,17 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
 
   it('--json has the documented shape', () => {
     const rep = audit(['--json', '--all']).json as Report;
-    expect(Object.keys(rep).sort()).toEqual(['guard', 'loops', 'read', 'scope', 'totals', 'version', 'waits']);
+    expect(Object.keys(rep).sort()).toEqual([
+      'elsewhere',
+      'guard',
+      'loops',
+      'prices',
+      'read',
+      'scope',
+      'totals',
+      'version',
+      'waits',
+    ]);
     expect(Object.keys(rep.loops[0] ?? {}).sort()).toEqual(
       [
         'attempts',
@@ -134,8 +144,12 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
         'requests',
         'saved',
         'session',
+        'tokenKinds',
         'tokens',
         'tool',
+        'unpriced',
+        'unrecorded',
+        'usd',
       ].sort(),
     );
     expect(Object.keys(rep.loops[0]?.guard ?? {}).sort()).toEqual(['handoffAt', 'refuseAt', 'warnAt']);
@@ -144,6 +158,7 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
         'allRequests',
         'byDay',
         'byProject',
+        'bySession',
         'byTool',
         'loops',
         'ms',
@@ -151,7 +166,11 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
         'saved',
         'sessions',
         'shellCalls',
+        'tokenKinds',
         'tokens',
+        'unpriced',
+        'unrecorded',
+        'usd',
       ].sort(),
     );
   });
@@ -179,7 +198,7 @@ describe('audit (built CLI, temp HOME with the real transcripts)', () => {
     expect(r.stdout).toContain(LOOP_CMD);
     expect(r.stdout).toContain('×6 identical');
     expect(r.stdout).toContain('guard: warn at 2, refuse at 5, hand off at 6, saves 1 request, 15 tokens');
-    expect(r.stdout).toContain('6 loops');
+    expect(r.stdout).toMatch(/^ {2}Loops {11}6 /m);
     expect(r.stdout).not.toContain('\u001b[');
   });
 

@@ -1,5 +1,5 @@
 // The real transcripts in test/fixtures/transcripts, laid out as a HOME the way each CLI keeps them.
-import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/guard.ts';
@@ -35,4 +35,16 @@ export function homeEnv(home: string): Record<string, string> {
     XDG_STATE_HOME: join(home, '.local', 'state'),
     COPILOT_HOME: join(home, '.copilot'),
   };
+}
+
+/** The real Claude Code session that loops (6 identical `ls` failures), inside a fixture HOME. */
+export function claudeLoopFile(home: string): string {
+  return join(home, '.claude', 'projects', '-home-dev-loop', '23de7ca1-4800-4e2f-a018-a131f1951a9d.jsonl');
+}
+
+/** Rewrites a JSONL transcript line by line (a real session with one thing changed, for a case the runs did not make). */
+export function editLines(file: string, edit: (rec: Record<string, unknown>, i: number) => unknown[]): void {
+  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  const out = lines.flatMap((l, i) => edit(JSON.parse(l) as Record<string, unknown>, i).map((r) => JSON.stringify(r)));
+  writeFileSync(file, `${out.join('\n')}\n`);
 }

@@ -1,7 +1,18 @@
 // Claude Code: ~/.claude/projects/<project>/<session>.jsonl (and <session>/subagents/agent-*.jsonl). One JSON object
 // per line; `type` user/assistant lines carry the conversation, the rest (attachments, api-request records, …) are
 // bookkeeping. Shapes: test/fixtures/transcripts/claude (written by Claude Code 2.1.332).
-import { EDIT_TOOL_NAMES, num, obj, str, timeOf, type AuditEvent, type Obj, type SessionInfo } from '../events.ts';
+import {
+  EDIT_TOOL_NAMES,
+  num,
+  obj,
+  str,
+  SUBAGENT_TOOL_NAMES,
+  timeOf,
+  type AuditEvent,
+  type Obj,
+  type SessionInfo,
+} from '../events.ts';
+import { Finder } from '../lines.ts';
 import { Pending, textOf, type RecordParser } from './types.ts';
 
 /** "Exit code N\n<output>", the way Claude Code reports a failed Bash call to the model. */
@@ -15,8 +26,37 @@ export function createClaudeParser(): RecordParser {
   const calls = new Pending<{ name: string; command?: string }>();
   let lastMessageId: string | undefined;
 
+  const RESULT_ID = '"tool_use_id":"';
+  const find = new Finder();
+  const TIME = '"timestamp":"';
   return {
     info,
+    skipLine(view: string, start: number, end: number, emit: (e: AuditEvent) => void): boolean {
+      // A user line of tool results only for calls that are neither shell commands nor change (a read, a search):
+      // the judge does nothing with them but note the time, so they need no JSON.parse. JSON escapes every quote
+      // inside a string, so `"tool_use_id":"` can only be a key.
+      if (info.cwd === undefined || !find.has(view, '"type":"user"', start, end)) return false;
+      const ids: string[] = [];
+      for (let at = find.find(view, RESULT_ID, start); at !== -1 && at < end; at = find.find(view, RESULT_ID, at + 1)) {
+        const from = at + RESULT_ID.length;
+        const to = view.indexOf('"', from);
+        if (to === -1 || to > end) return false;
+        const id = view.slice(from, to);
+        const call = calls.get(id);
+        if (!call || call.command !== undefined || EDIT_TOOL_NAMES.has(call.name) || SUBAGENT_TOOL_NAMES.has(call.name))
+          return false;
+        ids.push(id);
+      }
+      if (ids.length === 0) return false;
+      const t = view.indexOf(TIME, start);
+      const at =
+        t !== -1 && t < end ? timeOf(view.slice(t + TIME.length, view.indexOf('"', t + TIME.length))) : undefined;
+      for (const id of ids) {
+        const call = calls.take(id) as { name: string };
+        emit({ kind: 'tool', name: call.name, edit: false, ...(at !== undefined ? { at } : {}), callId: id });
+      }
+      return true;
+    },
     push(r: Obj, emit: (e: AuditEvent) => void): boolean {
       const type = str(r.type);
       if (type === undefined) return false;
@@ -31,9 +71,11 @@ export function createClaudeParser(): RecordParser {
         const id = str(message.id);
         const usage = obj(message.usage);
         if (usage && (id === undefined || id !== lastMessageId)) {
+          const model = str(message.model);
           emit({
             kind: 'usage',
             ...(at !== undefined ? { at } : {}),
+            ...(model ? { model } : {}),
             tokens: {
               input: num(usage.input_tokens),
               cacheRead: num(usage.cache_read_input_tokens),
@@ -100,7 +142,9 @@ export function createClaudeParser(): RecordParser {
   };
 }
 
-/** Lines worth parsing: every other line type is bookkeeping (counted as known without a JSON.parse). */
+/** Lines worth parsing hold one of these: every other line type is bookkeeping (known without a JSON.parse). */
+export const CLAUDE_NEEDLES = ['"type":"user"', '"type":"assistant"'] as const;
+
 export function claudeLineMatters(line: string): boolean {
-  return line.includes('"type":"user"') || line.includes('"type":"assistant"');
+  return CLAUDE_NEEDLES.some((n) => line.includes(n));
 }

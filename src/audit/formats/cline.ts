@@ -30,6 +30,7 @@ export function createClineParser(): RecordParser {
         emit({
           kind: 'usage',
           ...when,
+          ...(str(obj(m.modelInfo)?.id) ? { model: str(obj(m.modelInfo)?.id) as string } : {}),
           tokens: {
             input: num(metrics.inputTokens),
             cacheRead: num(metrics.cacheReadTokens),

@@ -52,8 +52,25 @@ export function codexOutput(raw: unknown): { output: string; exitCode?: number }
   return code ? { output, exitCode: Number(code[1]) } : { output };
 }
 
+/**
+ * Lines worth parsing hold one of these (the record types the parser reads); the rest (messages, reasoning, other
+ * events) are conversation, known without a JSON.parse. `_call` covers function, custom tool and local shell calls
+ * and their outputs.
+ */
+export const CODEX_NEEDLES = [
+  '"session_meta"',
+  '"turn_context"',
+  '_call',
+  '"token_count"',
+  '"user_message"',
+  '"item_completed"',
+  '"exec_command_end"',
+] as const;
+
 export function createCodexParser(): RecordParser {
   const info: SessionInfo = {};
+  /** The model of the current turn (turn_context), for pricing its usage. */
+  let model: string | undefined;
   const calls = new Pending<{ name: string; command?: string; done?: boolean }>();
 
   return {
@@ -73,6 +90,7 @@ export function createCodexParser(): RecordParser {
       }
       if (type === 'turn_context') {
         info.cwd ??= str(p.cwd);
+        model = str(p.model) ?? model;
         return true;
       }
       if (type === 'response_item') {
@@ -125,6 +143,7 @@ export function createCodexParser(): RecordParser {
           emit({
             kind: 'usage',
             ...when,
+            ...(model ? { model } : {}),
             tokens: {
               input: Math.max(0, num(last.input_tokens) - cached),
               cacheRead: cached,

@@ -36,6 +36,7 @@ export function createCopilotParser(): RecordParser {
           emit({
             kind: 'usage',
             ...when,
+            ...(str(u.model) ? { model: str(u.model) as string } : {}),
             tokens: {
               input: cached <= input ? input - cached : input,
               cacheRead: cached,

@@ -91,6 +91,7 @@ export function createGeminiParser(): RecordParser {
           emit({
             kind: 'usage',
             ...when,
+            ...(str(r.model) ? { model: str(r.model) as string } : {}),
             tokens: {
               input: Math.max(0, num(tokens.input) - cached),
               cacheRead: cached,

@@ -9,6 +9,8 @@ export function openCodePartEvents(
   userMessage: boolean,
   firstOfMessage: boolean,
   createdAt: number | undefined,
+  /** The model of the part's message (the message row's modelID), for pricing a step's usage. */
+  model?: string,
 ): AuditEvent[] {
   const type = str(data.type);
   const when = createdAt !== undefined ? { at: createdAt } : {};
@@ -21,6 +23,7 @@ export function openCodePartEvents(
       {
         kind: 'usage',
         ...when,
+        ...(model ? { model } : {}),
         ...(t
           ? {
               tokens: {

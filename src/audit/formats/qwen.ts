@@ -52,6 +52,7 @@ export function createQwenParser(): RecordParser {
           emit({
             kind: 'usage',
             ...when,
+            ...(str(r.model) ? { model: str(r.model) as string } : {}),
             tokens: {
               input: Math.max(0, num(u.promptTokenCount) - cached),
               cacheRead: cached,

@@ -6,6 +6,11 @@ export interface RecordParser {
   readonly info: SessionInfo;
   /** One JSON record (a JSONL line, or one element of a whole-file format). False when it is not a record this format knows. */
   push(record: Obj, emit: (event: AuditEvent) => void): boolean;
+  /**
+   * A line whose meaning is known without parsing it (view[start, end) as one-byte text, see lines.ts): handled here
+   * and true, or false to have it parsed. Claude Code: the results of reads and searches, most of a transcript's bytes.
+   */
+  skipLine?(view: string, start: number, end: number, emit: (event: AuditEvent) => void): boolean;
   /** Called once at the end: calls still waiting for their result are dropped (an interrupted session). */
   end?(emit: (event: AuditEvent) => void): void;
 }
