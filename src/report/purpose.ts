@@ -1,17 +1,25 @@
 // What each file we own is for, in a few words: the preview names it instead of printing the file.
-import { CLINE_GUARD, CLINE_PLUGIN } from '../tools/cline.ts';
+import { CLINE_PLUGIN } from '../tools/cline.ts';
 import { CURSOR_ENV_SNIPPET } from '../tools/cursor.ts';
 import { KILO_PLUGIN } from '../tools/kilo.ts';
-import { AGENTS_GITIGNORE, GUARD_PATH, MANIFEST_PATH, OLD_GUARD_PATH } from '../tools/markers.ts';
+import {
+  AGENTS_GITIGNORE,
+  GITATTRIBUTES,
+  GUARD_PATH,
+  MANIFEST_PATH,
+  OLD_CLINE_GUARD_PATH,
+  OLD_GUARD_PATH,
+} from '../tools/markers.ts';
 import { OPENCODE_PLUGIN } from '../tools/opencode.ts';
 
 const PURPOSE: Record<string, string> = {
   [GUARD_PATH]: 'the guard every hook runs',
   [OLD_GUARD_PATH]: 'the guard under its old name',
-  [CLINE_GUARD]: "the guard Cline's plugin loads",
+  [OLD_CLINE_GUARD_PATH]: 'the old copy of the guard for Cline (now loaded from the one guard)',
   [CLINE_PLUGIN]: 'loads the guard into Cline',
-  [OPENCODE_PLUGIN]: 'the guard as an OpenCode plugin, with the environment',
-  [KILO_PLUGIN]: 'the guard as a Kilo plugin, with the environment',
+  [OPENCODE_PLUGIN]: 'loads the guard into OpenCode, with the environment',
+  [KILO_PLUGIN]: 'loads the guard into Kilo, with the environment',
+  [GITATTRIBUTES]: 'marks the guard file as generated (folded in diffs)',
   [CURSOR_ENV_SNIPPET]: "the environment for Cursor's agent shell",
   [AGENTS_GITIGNORE]: 'keeps the hand-off note out of git',
   [MANIFEST_PATH]: 'what create-loop-guard owns here',
