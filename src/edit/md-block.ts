@@ -1,6 +1,6 @@
 // Managed blocks between whole-line markers in files we don't own (AGENTS.md, shell rc files).
 import { createHash } from 'node:crypto';
-import { type Line, joinLines, scanFences, splitLines } from './lines.ts';
+import { type Line, joinLines, scanFences, splitLines } from './import-line.ts';
 import { type EditOutcome, detectEol, splitBom } from './splice.ts';
 
 export type CommentStyle = 'markdown' | 'shell';

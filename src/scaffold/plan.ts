@@ -11,8 +11,8 @@ import type { ProfileTarget } from './profile.ts';
 import { planRetired, RETIRED, retiredPaths } from './legacy.ts';
 import { partHash } from './outdated.ts';
 
-export type { Action, FileChange } from './change.ts';
-import type { Action, FileChange } from './change.ts';
+export type { Action, FileChange } from './file-change.ts';
+import type { Action, FileChange } from './file-change.ts';
 
 /** A user file that cannot be parsed: exit 2, nothing written. */
 export class PlanError extends Error {

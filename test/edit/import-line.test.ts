@@ -8,7 +8,7 @@ import {
   removeImportLine,
   scanFences,
   splitLines,
-} from '../../src/edit/lines.ts';
+} from '../../src/edit/import-line.ts';
 
 const IMP = '@AGENTS.md';
 
