@@ -2,7 +2,7 @@
 // Cline, Kilo): the two scripted sessions, where each CLI's files are found and kept, and the built CLI's `audit --json`.
 import { cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { runProcess } from './agents.ts';
+import { runProcess } from './runners/common.ts';
 import { CLI_PATH } from './helpers.ts';
 
 /** The looping session's command: a missing directory, the same failure every time. */

@@ -4,7 +4,7 @@
 // test can prove the harness end to end before the product is wired in.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MoreAgentName } from './agents.ts';
+import type { MoreAgentName } from './runners/common.ts';
 
 /** In a command: the recorder denies it. */
 export const DENY_TAG = 'LG_HARNESS_DENY_ME';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CLINE_GUARD, CLINE_PLUGIN } from '../../src/tools/cline.ts';
 import { KILO_PLUGIN } from '../../src/tools/kilo.ts';
 import { GUARD_PATH } from '../../src/tools/markers.ts';
-import { openCodeWarmTemplate, type AgentName } from './agents.ts';
+import { openCodeWarmTemplate, type AgentName } from './runners/common.ts';
 import type { ToolStep } from './mock-server.ts';
 
 /** The scenarios of scenarios.test.ts, by id (the test name starts with it). */

@@ -11,7 +11,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentStatus, describeRun, MORE_AGENT_NAMES, removeDir, repoRoot, type MoreAgentName } from './agents.ts';
+import {
+  agentStatus,
+  describeRun,
+  MORE_AGENT_NAMES,
+  removeDir,
+  repoRoot,
+  type MoreAgentName,
+} from './runners/common.ts';
 import {
   CONTEXT,
   DENY_REASON,
@@ -25,7 +32,7 @@ import {
 } from './harness-recorders.ts';
 import { lineCount, makeRepo } from './helpers.ts';
 import { startMockServer, turnMarker } from './mock-server.ts';
-import { killProcesses, processesUsingHome, runMoreAgent } from './more-agents.ts';
+import { killProcesses, processesUsingHome, runMoreAgent } from './runners/more.ts';
 
 const FAIL_CMD = 'echo ran >> ran.txt; cat /lg-harness-missing-file';
 const DENY_CMD = `echo ${DENY_TAG} >> denied.txt`;

@@ -18,8 +18,8 @@ import {
   type AgentRun,
   type MoreAgentName,
   type RunOptions,
-} from './agents.ts';
-import { promptFor, type MockModelServer } from './mock-server.ts';
+} from './common.ts';
+import { promptFor, type MockModelServer } from '../mock-server.ts';
 
 /** Merges `extra` into a JSON settings file (created if missing), top-level keys only. */
 function mergeJson(path: string, extra: Record<string, unknown>): void {

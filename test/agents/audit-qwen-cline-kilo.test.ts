@@ -8,11 +8,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentStatus, describeRun, removeDir, type AgentRun } from './agents.ts';
+import { agentStatus, describeRun, removeDir, type AgentRun } from './runners/common.ts';
 import { listFiles, LOOP_CMD, PROGRESS_CMD, runAudit as audit, saveTranscripts } from './audit-helpers.ts';
 import { makeRepo } from './helpers.ts';
 import { startMockServer, type MockModelServer } from './mock-server.ts';
-import { killProcesses, processesUsingHome, runMoreAgent } from './more-agents.ts';
+import { killProcesses, processesUsingHome, runMoreAgent } from './runners/more.ts';
 
 const AGENTS = ['qwen', 'cline', 'kilo'] as const;
 type Agent = (typeof AGENTS)[number];

@@ -17,10 +17,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { repoRoot } from '../helpers/paths.ts';
-import { type ProcResult, runProcess } from '../helpers/process.ts';
-import { promptFor, startMockServer, type MockModelServer } from './mock-server.ts';
-import { runMoreAgent } from './more-agents.ts';
+import { repoRoot } from '../../helpers/paths.ts';
+import { type ProcResult, runProcess } from '../../helpers/process.ts';
+import { promptFor, startMockServer, type MockModelServer } from '../mock-server.ts';
+import { runMoreAgent } from './more.ts';
 
 /** The first three, which the product wires today (scenarios.test.ts). */
 export type FirstAgentName = 'claude' | 'codex' | 'opencode';
@@ -30,8 +30,8 @@ export type MoreAgentName = 'gemini' | 'copilot' | 'qwen' | 'cline' | 'kilo';
 export const MORE_AGENT_NAMES: MoreAgentName[] = ['gemini', 'copilot', 'qwen', 'cline', 'kilo'];
 export type AgentName = FirstAgentName | MoreAgentName;
 
-export { repoRoot } from '../helpers/paths.ts';
-export { type ProcResult, runProcess } from '../helpers/process.ts';
+export { repoRoot } from '../../helpers/paths.ts';
+export { type ProcResult, runProcess } from '../../helpers/process.ts';
 export const agentsDir = resolve(process.env.LOOP_GUARD_AGENTS_DIR || join(repoRoot, '.cache', 'agents'));
 
 export const RUN_TIMEOUT_MS = Number(process.env.LOOP_GUARD_AGENT_TIMEOUT_MS || 180_000);
