@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { baseEnv, makeHome, requireBin, runProcess, type AgentRun } from './common.ts';
 import { promptFor, type MockModelServer } from '../mock-server.ts';
-import { CLINE_SLOW_HOST } from './more.ts';
+import { CLINE_SLOW_HOST } from './cline.ts';
 
 interface RpcMessage {
   id?: number;
