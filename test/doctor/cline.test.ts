@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/assets.ts';
 import { runChecks, type DoctorResult } from '../../src/doctor/checks.ts';
 import { CLINE_GUARD, CLINE_PLUGIN } from '../../src/tools/cline.ts';
-import { cloneSandbox, install, requireBuilt, type Sandbox, sandbox } from '../helpers/doctor.ts';
+import { cloneSandbox, install, requireBuilt, type Sandbox, sandbox } from '../helpers/sandbox.ts';
 
 let installed: Sandbox;
 beforeAll(() => {
