@@ -1,4 +1,5 @@
-// Doctor tests: temp repos installed by the BUILT CLI, an isolated $HOME, $CODEX_HOME and git config, never the real ones.
+// The one temp-repo helper: a git repo with an isolated $HOME, $CODEX_HOME and git config next to it, never the real
+// ones; removed after the test file. Doctor tests install into it with the BUILT CLI; safety tests compare its trees.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,13 +18,16 @@ afterAll(() => {
   for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-export function tempDir(prefix = 'lg-doctor-'): string {
+/** A temp directory removed after the test file. */
+export function tempDir(prefix = 'lg-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.push(dir);
   return dir;
 }
 
 export interface Sandbox {
+  /** Holds repo (root), home, codex and tmp; cloneSandbox copies it whole. */
+  base: string;
   root: string;
   home: string;
   codexHome: string;
@@ -31,39 +35,92 @@ export interface Sandbox {
   env: Record<string, string>;
 }
 
-/** A git repo plus a home, a Codex home and a git config of its own; Codex trusts the repo unless told not to. */
-export function sandbox(opts: { trust?: boolean } = {}): Sandbox {
-  const base = tempDir();
-  const root = join(base, 'repo');
-  const home = join(base, 'home');
-  const codexHome = join(base, 'codex');
-  const tmp = join(base, 'tmp');
-  for (const d of [root, home, codexHome, tmp]) mkdirSync(d, { recursive: true });
-  const gitconfig = join(home, '.gitconfig');
-  writeFileSync(gitconfig, '[user]\n\tname = t\n\temail = t@example.com\n');
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: home,
-    SHELL: '/bin/bash',
-    CODEX_HOME: codexHome,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: gitconfig,
-    TMPDIR: tmp,
-    LANG: 'C.UTF-8',
-  };
-  const init = spawnSync('git', ['init', '-q', root], { env, encoding: 'utf8' });
-  if (init.status !== 0) throw new Error(`git init failed: ${init.stderr}`);
-  if (opts.trust !== false)
-    writeFileSync(join(codexHome, 'config.toml'), `[projects.${JSON.stringify(root)}]\ntrust_level = "trusted"\n`);
-  return { root, home, codexHome, tmp, env };
+export interface SandboxOptions {
+  /** Codex trusts the repo in $CODEX_HOME/config.toml (default true). */
+  trust?: boolean;
+  /** Fills the fresh repo before the test sees it. */
+  fill?: (root: string) => void;
+  /** The repo folder's name under base (default 'repo'). */
+  repoName?: string;
+  /** Set $CODEX_HOME to base/codex and $SHELL to bash (default true); false leaves both unset, as on a bare CI. */
+  agentHome?: boolean;
+  /** More variables (e.g. CI=true for a run with no terminal). */
+  env?: Record<string, string>;
 }
 
-export function runCli(
-  args: string[],
-  env: Record<string, string>,
-): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cliFile, ...args], { env, encoding: 'utf8', timeout: 120_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+/** A git repo at base/<repoName> with its own home, Codex home, temp dir and git config. */
+export function sandbox(opts: SandboxOptions = {}): Sandbox {
+  const base = tempDir();
+  const paths = layout(base, opts.repoName);
+  for (const d of [paths.root, paths.home, paths.codexHome, paths.tmp]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(paths.home, '.gitconfig'), '[user]\n\tname = t\n\temail = t@example.com\n');
+  const agentHome = opts.agentHome !== false;
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    ...opts.env,
+    ...(agentHome ? { SHELL: '/bin/bash' } : {}),
+    ...homeEnv(paths, agentHome),
+    GIT_CONFIG_NOSYSTEM: '1',
+    LANG: 'C.UTF-8',
+  };
+  const init = spawnSync('git', ['init', '-q', paths.root], { env, encoding: 'utf8' });
+  if (init.status !== 0) throw new Error(`git init failed: ${init.stderr}`);
+  if (agentHome && opts.trust !== false) trust(paths);
+  opts.fill?.(paths.root);
+  return { base, ...paths, env };
+}
+
+/** A copy of a sandbox (installed or not), so each test can break its own. */
+export function cloneSandbox(sb: Sandbox): Sandbox {
+  const base = tempDir();
+  cpSync(sb.base, base, { recursive: true, verbatimSymlinks: true });
+  const paths = layout(base, sb.root.slice(sb.base.length + 1));
+  const agentHome = sb.env.CODEX_HOME !== undefined;
+  const env = { ...sb.env, ...homeEnv(paths, agentHome) };
+  if (agentHome) trust(paths);
+  return { base, ...paths, env };
+}
+
+function layout(base: string, repoName = 'repo') {
+  return {
+    root: join(base, repoName),
+    home: join(base, 'home'),
+    codexHome: join(base, 'codex'),
+    tmp: join(base, 'tmp'),
+  };
+}
+
+function homeEnv(p: ReturnType<typeof layout>, agentHome: boolean): Record<string, string> {
+  return {
+    HOME: p.home,
+    GIT_CONFIG_GLOBAL: join(p.home, '.gitconfig'),
+    TMPDIR: p.tmp,
+    ...(agentHome ? { CODEX_HOME: p.codexHome } : {}),
+  };
+}
+
+function trust(p: ReturnType<typeof layout>): void {
+  writeFileSync(join(p.codexHome, 'config.toml'), `[projects.${JSON.stringify(p.root)}]\ntrust_level = "trusted"\n`);
+}
+
+export interface Ran {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The built CLI in `cwd` (the process's own when omitted), stdin empty. */
+export function runCli(args: string[], env: Record<string, string>, cwd?: string): Ran {
+  const r = spawnSync(process.execPath, [cliFile, ...args], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    input: '',
+    timeout: 120_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Install all four tools with the built CLI, the Cursor shell profile included (into the sandbox's $HOME). */
@@ -72,21 +129,5 @@ export function install(sb: Sandbox, tools = ALL_TOOLS): void {
   if (r.status !== 0) throw new Error(`install failed (${r.status}): ${r.stderr}\n${r.stdout}`);
 }
 
-/** A copy of an installed sandbox, so each test can break its own. */
-export function cloneSandbox(sb: Sandbox): Sandbox {
-  const base = tempDir();
-  cpSync(join(sb.root, '..'), base, { recursive: true, verbatimSymlinks: true });
-  const root = join(base, 'repo');
-  const home = join(base, 'home');
-  const codexHome = join(base, 'codex');
-  const tmp = join(base, 'tmp');
-  const env = {
-    ...sb.env,
-    HOME: home,
-    CODEX_HOME: codexHome,
-    GIT_CONFIG_GLOBAL: join(home, '.gitconfig'),
-    TMPDIR: tmp,
-  };
-  writeFileSync(join(codexHome, 'config.toml'), `[projects.${JSON.stringify(root)}]\ntrust_level = "trusted"\n`);
-  return { root, home, codexHome, tmp, env };
-}
+/** The environment of a run with no terminal (CI sets it), plain text. */
+export const CI_ENV = { CI: 'true', NO_COLOR: '1' };
