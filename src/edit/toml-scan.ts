@@ -2,7 +2,8 @@
 // offsets (it knows multi-line strings), line-exact insertion and removal, and quoting. smol-toml parses and verifies;
 // this file knows the format only; which table and keys to touch is the caller's business.
 import { parse, TomlError } from 'smol-toml';
-import { FileFormatError, type Splice } from './splice.ts';
+import { FileFormatError } from './outcome.ts';
+import type { Splice } from './splice.ts';
 
 export type Table = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { isObj, parseUserFile } from '../edit/jsonc.ts';
 import { hasImportLine } from '../edit/import-line.ts';
-import { splitBom } from '../edit/splice.ts';
+import { splitBom } from '../edit/text.ts';
 import { isTable, parseOrThrow } from '../edit/toml-scan.ts';
 import { BLOCK_ID, isOurHookCommand, MANIFEST_PATH } from '../tools/markers.ts';
 import type { Intent } from '../tools/index.ts';

@@ -1,7 +1,7 @@
 // intents + current files → FileChange[]. Pure: every mode (apply, --dry-run, --check, --remove) uses this one plan.
 import { type BlockSpec, removeBlock, upsertBlock } from '../edit/md-block.ts';
 import { planOwnedFile, readOwnedHeader } from '../edit/owned-file.ts';
-import { type EditOutcome, FileFormatError } from '../edit/splice.ts';
+import { type EditOutcome, FileFormatError } from '../edit/outcome.ts';
 import { AGENTS_GITIGNORE, BLOCK_ID } from '../tools/markers.ts';
 import { type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { handlerFor } from './intents/index.ts';

@@ -24,7 +24,7 @@ import { intentsFor } from './plan.ts';
 import { verdict } from './outdated.ts';
 import { parseToolArg, toolListError } from './tool-list.ts';
 import { planTense } from '../report/tense.ts';
-import { FileFormatError } from '../edit/splice.ts';
+import { FileFormatError } from '../edit/outcome.ts';
 import { hasProfileBlock, PROFILE_LINE, profileTarget, type ProfileTarget } from './profile.ts';
 import { TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
 
