@@ -1,5 +1,5 @@
 // Totals per tool, per project and per day, and the JSON report's shape (documented in the README).
-import type { AuditTool } from './events.ts';
+import type { ToolName } from '../tools/names.ts';
 import type { GuardLogEntry } from './judge.ts';
 import type { ScanStats } from './scan.ts';
 import type { Loop, SessionSummary } from './session.ts';
@@ -18,18 +18,18 @@ export interface Tally {
 
 export interface AuditReport {
   version: 1;
-  scope: { project: string | null; since: string | null; tools: AuditTool[] };
+  scope: { project: string | null; since: string | null; tools: ToolName[] };
   loops: Loop[];
   totals: Tally & {
     shellCalls: number;
     /** Every model request in the sessions read, loops or not. */
     allRequests: number;
-    byTool: Partial<Record<AuditTool, Tally>>;
+    byTool: Partial<Record<ToolName, Tally>>;
     byProject: Array<Tally & { project: string }>;
     byDay: Array<{ day: string; loops: number; requests: number; tokens: number }>;
   };
   /** Commands that wait for a person, which the guard would have refused before they ran. */
-  waits: { count: number; examples: Array<{ tool: AuditTool; command: string; rule: string; at?: string }> };
+  waits: { count: number; examples: Array<{ tool: ToolName; command: string; rule: string; at?: string }> };
   /** What the installed guard did: its own event log, and the refusals visible in the transcripts read. */
   guard: { warnings: number; refusals: number; handoffs: number; since: string | null; refusedInTranscripts: number };
   read: {
@@ -72,7 +72,7 @@ export function aggregate(
     ...tally(),
     shellCalls: 0,
     allRequests: 0,
-    byTool: {} as Partial<Record<AuditTool, Tally>>,
+    byTool: {} as Partial<Record<ToolName, Tally>>,
     byProject: [] as Array<Tally & { project: string }>,
     byDay: [] as AuditReport['totals']['byDay'],
   };

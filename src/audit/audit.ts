@@ -5,7 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import { colorEnabled, palette } from '../report/colors.ts';
 import { aggregate, type AuditReport } from './aggregate.ts';
 import { discover } from './discover.ts';
-import { AUDIT_TOOLS, type AuditTool } from './events.ts';
+import { TOOLS, type ToolName } from '../tools/index.ts';
+import { AUDIT_TOOLS } from './events.ts';
 import { guardSettings, readGuardLog, resolveStateDir } from './judge.ts';
 import { redactReport } from './redact.ts';
 import { terminalReport } from './report-terminal.ts';
@@ -15,7 +16,8 @@ import type { SessionSummary } from './session.ts';
 export interface AuditOptions {
   all: boolean;
   since?: string;
-  tool?: string;
+  /** Tools whose transcripts to read (default: every one audit reads). */
+  tools?: readonly ToolName[];
   limit?: string;
   json: boolean;
   redact: boolean;
@@ -61,17 +63,12 @@ export function runAudit(
     return {
       error: `--since ${JSON.stringify(opts.since)}: use a number of days, hours or weeks (30d, 12h, 2w) or a date (2026-11-01).`,
     };
-  let tools: AuditTool[] = [...AUDIT_TOOLS];
-  if (opts.tool !== undefined) {
-    const asked = opts.tool
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    const bad = asked.filter((t) => !(AUDIT_TOOLS as readonly string[]).includes(t));
-    if (bad.length || asked.length === 0)
-      return { error: `--tool ${JSON.stringify(opts.tool)}: choose from ${AUDIT_TOOLS.join(', ')}.` };
-    tools = asked as AuditTool[];
-  }
+  const unread = (opts.tools ?? []).filter((t) => !AUDIT_TOOLS.includes(t));
+  if (unread.length)
+    return {
+      error: `--tools: audit has no reader for ${unread.map((t) => TOOLS[t].label).join(', ')} transcripts; it reads ${AUDIT_TOOLS.join(', ')}.`,
+    };
+  const tools = opts.tools?.length ? [...opts.tools] : [...AUDIT_TOOLS];
   const project = opts.all ? undefined : projectRoot(resolve(io.cwd, opts.cwd ?? '.'));
   const scope = { ...(project !== undefined ? { project } : {}), ...(since !== undefined ? { since } : {}) };
   const settings = guardSettings(io.env);

@@ -1,17 +1,8 @@
 // The common event sequence every transcript format is parsed into, and what a session knows about itself.
+import { TOOL_NAMES, type ToolName } from '../tools/names.ts';
 
-/** The agent tools whose transcripts audit reads. */
-export type AuditTool = 'claude' | 'codex' | 'opencode' | 'gemini' | 'copilot' | 'qwen' | 'cline' | 'kilo';
-export const AUDIT_TOOLS: readonly AuditTool[] = [
-  'claude',
-  'codex',
-  'opencode',
-  'gemini',
-  'copilot',
-  'qwen',
-  'cline',
-  'kilo',
-];
+/** The agent tools whose transcripts audit reads: all but Cursor, for which audit has no reader. */
+export const AUDIT_TOOLS: readonly ToolName[] = TOOL_NAMES.filter((t) => t !== 'cursor');
 
 /** One thing that happened in a session, in transcript order. `at` is epoch ms, or undefined when the line has no time. */
 export type AuditEvent =

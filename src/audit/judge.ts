@@ -8,7 +8,7 @@ import { coerceState, detectCycle, type SessionState } from '../guard/core/detec
 import { MARKER } from '../guard/core/messages.ts';
 import { readSettings } from '../guard/core/settings.ts';
 import type { Decision, GuardEvent, GuardSettings, ToolName } from '../guard/core/types.ts';
-import { SUBAGENT_TOOL_NAMES, type AuditEvent, type AuditTool } from './events.ts';
+import { SUBAGENT_TOOL_NAMES, type AuditEvent } from './events.ts';
 
 export type { GuardSettings };
 
@@ -78,19 +78,6 @@ interface Open<M> extends Episode<M> {
   steps: { warn?: number; refuse?: number; handoff?: number };
 }
 
-/** The guard tool whose facts (hang rules, long runs) apply to a transcript's shell calls. */
-// Each transcript's tool is a guard tool of the same name (Kilo's facts are OpenCode's: it runs the same plugin).
-const FAMILY: Readonly<Record<AuditTool, ToolName>> = {
-  claude: 'claude',
-  codex: 'codex',
-  opencode: 'opencode',
-  gemini: 'gemini',
-  copilot: 'copilot',
-  qwen: 'qwen',
-  cline: 'cline',
-  kilo: 'kilo',
-};
-
 /** The rules a loop refusal carries (onPre's); any other refusal before a command runs is a hang rule. */
 const LOOP_RULES = new Set(['repeat', 'poll', 'cycle']);
 
@@ -128,14 +115,14 @@ export class SessionJudge<M> {
   refusedByGuard = 0;
 
   constructor(
-    private readonly tool: AuditTool,
+    private readonly tool: ToolName,
     private readonly settings: GuardSettings,
     private readonly mark: () => M,
   ) {}
 
   private decide(event: GuardEvent): Decision {
     // No tree look (a transcript's working tree is long gone; its edits come as events) and no hand-off note.
-    return decide(event, this.settings, TOOL_FACTS[FAMILY[this.tool]], this.store, undefined, false);
+    return decide(event, this.settings, TOOL_FACTS[this.tool], this.store, undefined, false);
   }
 
   feed(event: AuditEvent): void {

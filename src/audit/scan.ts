@@ -53,7 +53,7 @@ interface Format {
 }
 
 /** What the scanner needs per transcript format. OpenCode and Kilo are databases, read apart. */
-const FORMATS: Readonly<Record<Source['tool'], Format>> = {
+const FORMATS: Readonly<Partial<Record<Source['tool'], Format>>> = {
   claude: { parser: createClaudeParser, sidechains: true, worthParsing: claudeLineMatters },
   codex: { parser: createCodexParser },
   gemini: { parser: createGeminiParser },
@@ -85,7 +85,7 @@ export function scanSource(
   if (src.kind === 'sqlite') return scanOpenCode(src, scope, settings, stats);
   if (!pathMayBeInScope(src, scope)) return [];
   const format = FORMATS[src.tool];
-  if (!format.parser) return [];
+  if (!format?.parser) return [];
   const parser = format.parser();
   const newParser = format.parser;
   const run = new SessionRun(src.tool, src.path, settings);

@@ -1,10 +1,11 @@
 // One session's replay: events → the judge (through the guard core) and the cost meter → loop records.
 import { costBetween, Meter, type Reading } from './cost.ts';
-import type { AuditEvent, AuditTool, SessionInfo } from './events.ts';
+import type { ToolName } from '../tools/names.ts';
+import type { AuditEvent, SessionInfo } from './events.ts';
 import { SessionJudge, type Episode, type GuardSettings, type Wait } from './judge.ts';
 
 export interface Loop {
-  tool: AuditTool;
+  tool: ToolName;
   /** The transcript this loop was found in. */
   file: string;
   session: string;
@@ -33,7 +34,7 @@ export interface Loop {
 }
 
 export interface SessionSummary {
-  tool: AuditTool;
+  tool: ToolName;
   file: string;
   session: string;
   project: string;
@@ -68,7 +69,7 @@ export class SessionRun {
   private lastAt: number | undefined;
 
   constructor(
-    readonly tool: AuditTool,
+    readonly tool: ToolName,
     readonly file: string,
     settings: GuardSettings,
   ) {

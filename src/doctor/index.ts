@@ -7,12 +7,13 @@ import { runChecks } from './checks.ts';
 import { exitCodeOf, jsonReport, notSetUpText, textReport } from '../report/doctor.ts';
 import { colorEnabled, palette } from '../report/colors.ts';
 import type { IO } from '../io.ts';
+import type { ToolName } from '../tools/names.ts';
 
 /** doctor as a whole ends within this long, whatever the hooks it runs do (each also has its own timeout). */
 export const DOCTOR_DEADLINE_MS = 90_000;
 
 export async function doctor(
-  opts: { json: boolean; cwd?: string },
+  opts: { json: boolean; cwd?: string; tools?: readonly ToolName[] },
   io: IO,
   deadlineMs = DOCTOR_DEADLINE_MS,
 ): Promise<number> {
@@ -22,7 +23,10 @@ export async function doctor(
   const late = new Promise<null>((done) => {
     timer = setTimeout(() => done(null), deadlineMs);
   });
-  const result = await Promise.race([runChecks({ root, env: io.env, home: io.home, version: VERSION }), late]);
+  const result = await Promise.race([
+    runChecks({ root, env: io.env, home: io.home, version: VERSION, ...(opts.tools ? { only: opts.tools } : {}) }),
+    late,
+  ]);
   clearTimeout(timer);
   if (result === null) {
     io.err(
