@@ -9,7 +9,7 @@ import { EXIT } from './exit-codes.ts';
 import type { Options } from './scaffold/run.ts';
 import { didYouMean } from './report/suggest.ts';
 import { pipeSafeWriter } from './report/write.ts';
-import { AUDIT_TOOLS } from './audit/events.ts';
+import { AUDIT_TOOLS } from './audit/discover.ts';
 import { parseToolArg, toolListError } from './scaffold/tool-list.ts';
 import { TOOL_NAMES, TOOLS, type ToolName } from './tools/index.ts';
 

@@ -1,12 +1,12 @@
 // `create-loop-guard audit`: the loops in this machine's agent transcripts, judged by the guard's own core, with what
 // they cost and what the guard would have saved. Read-only and local.
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { gitRootOf } from '../guard/git-root.ts';
 import { colorEnabled, palette } from '../report/colors.ts';
 import { aggregate, type AuditReport } from './aggregate.ts';
 import { discover } from './discover.ts';
 import { TOOLS, type ToolName } from '../tools/index.ts';
-import { AUDIT_TOOLS } from './events.ts';
+import { AUDIT_TOOLS } from './discover.ts';
 import { guardSettings, readGuardLog, resolveStateDir } from './judge.ts';
 import { redactReport } from './redact.ts';
 import { terminalReport } from './report-terminal.ts';
@@ -45,14 +45,6 @@ export function parseSince(text: string, now: number): number | undefined {
   return Number.isNaN(t) ? undefined : t;
 }
 
-/** The repository a directory belongs to (its git root), else the directory itself. */
-function projectRoot(dir: string): string {
-  for (let d = dir; ; d = dirname(d)) {
-    if (existsSync(join(d, '.git'))) return d;
-    if (dirname(d) === d) return dir;
-  }
-}
-
 export function runAudit(
   opts: AuditOptions,
   io: AuditIO,
@@ -69,7 +61,9 @@ export function runAudit(
       error: `--tools: audit has no reader for ${unread.map((t) => TOOLS[t].label).join(', ')} transcripts; it reads ${AUDIT_TOOLS.join(', ')}.`,
     };
   const tools = opts.tools?.length ? [...opts.tools] : [...AUDIT_TOOLS];
-  const project = opts.all ? undefined : projectRoot(resolve(io.cwd, opts.cwd ?? '.'));
+  const dir = resolve(io.cwd, opts.cwd ?? '.');
+  // The repository a directory belongs to (its git root), else the directory itself.
+  const project = opts.all ? undefined : (gitRootOf(dir) ?? dir);
   const scope = { ...(project !== undefined ? { project } : {}), ...(since !== undefined ? { since } : {}) };
   const settings = guardSettings(io.env);
   const t0 = (io.now ?? Date.now)();

@@ -1,7 +1,7 @@
 // Where each agent tool keeps its transcripts on this machine. Only listing and stat here: nothing is read.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ToolName } from '../tools/names.ts';
+import { TOOL_NAMES, type ToolName } from '../tools/names.ts';
 
 export type SourceKind = 'jsonl' | 'json' | 'sqlite';
 
@@ -129,6 +129,9 @@ const FINDERS: Readonly<Partial<Record<ToolName, (root: string, out: Discovery) 
   // Kilo is an OpenCode fork and keeps the same tables in its own database.
   kilo: (root, out) => add(out, 'kilo', join(root, 'kilo.db'), 'sqlite'),
 };
+
+/** The agent tools whose transcripts audit reads: those with a finder above (Cursor has none). */
+export const AUDIT_TOOLS: readonly ToolName[] = TOOL_NAMES.filter((t) => FINDERS[t] !== undefined);
 
 export function discover(where: DiscoverEnv, tools: readonly ToolName[]): Discovery {
   const out: Discovery = { sources: [], unreadable: [] };

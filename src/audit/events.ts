@@ -1,8 +1,4 @@
 // The common event sequence every transcript format is parsed into, and what a session knows about itself.
-import { TOOL_NAMES, type ToolName } from '../tools/names.ts';
-
-/** The agent tools whose transcripts audit reads: all but Cursor, for which audit has no reader. */
-export const AUDIT_TOOLS: readonly ToolName[] = TOOL_NAMES.filter((t) => t !== 'cursor');
 
 /** One thing that happened in a session, in transcript order. `at` is epoch ms, or undefined when the line has no time. */
 export type AuditEvent =
@@ -79,10 +75,4 @@ export function timeOf(v: unknown): number | undefined {
   return Number.isNaN(t) ? undefined : t;
 }
 
-export type Obj = Record<string, unknown>;
-export function obj(v: unknown): Obj | undefined {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
-}
-export function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
+export { type Obj, obj, str } from '../guard/json-value.ts';

@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { VERSION } from '../assets.ts';
 import { EXIT } from '../exit-codes.ts';
-import { findGitRoot } from '../scaffold/detect.ts';
+import { gitRootOf } from '../guard/git-root.ts';
 import { runChecks } from './checks.ts';
 import { exitCodeOf, jsonReport, notSetUpText, textReport } from '../report/doctor.ts';
 import { colorEnabled, palette } from '../report/colors.ts';
@@ -18,7 +18,7 @@ export async function doctor(
   deadlineMs = DOCTOR_DEADLINE_MS,
 ): Promise<number> {
   const start = resolve(io.cwd, opts.cwd ?? '.');
-  const root = findGitRoot(start) ?? start;
+  const root = gitRootOf(start) ?? start;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>((done) => {
     timer = setTimeout(() => done(null), deadlineMs);

@@ -18,6 +18,7 @@ import type { Decision } from './core/types.ts';
 import { recordDecision } from './event-log.ts';
 import { treeFingerprint } from './tree.ts';
 import { writeHandoff } from './handoff-note.ts';
+import { sleep } from './sleep.ts';
 import { stopCodexExec } from './stop-codex.ts';
 import { pruneOldSessions, readState, resolveStateDir, sessionFileName, updateState } from './state.ts';
 
@@ -190,13 +191,9 @@ export function writeOut(text: string, fd = 1): void {
       off += writeSync(fd, data, off, data.length - off);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > until) return;
-      sleepMs(1);
+      sleep(1);
     }
   }
-}
-
-function sleepMs(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /** Read all of stdin synchronously, up to the cap and the deadline; null when over either. */
@@ -213,7 +210,7 @@ export function readStdin(fd = 0, deadlineMs = STDIN_DEADLINE_MS): string | null
       // A non-blocking pipe reports EAGAIN until data arrives.
       if ((err as NodeJS.ErrnoException).code === 'EAGAIN') {
         if (Date.now() > until) return null;
-        sleepMs(2);
+        sleep(2);
         continue;
       }
       if ((err as NodeJS.ErrnoException).code === 'EOF') break;

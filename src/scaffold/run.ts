@@ -1,7 +1,7 @@
 // The scaffolder's flow: options → detect → plan → report → (confirm) → apply. I/O comes in through `io`.
 import { ApplyError, applyPlan, OUR_DIRS } from './apply.ts';
 import { recover } from './journal.ts';
-import { acquireLock, type Lock, LockError } from './lock.ts';
+import { lockRepository, type Lock, LockError } from './lock.ts';
 import { chooseRoot, EscapeError, hookPathProblem, insidePath, RootError } from './paths.ts';
 import { GUARD_PATH } from '../tools/markers.ts';
 import { ConfigReadError, readConfig } from './read-config.ts';
@@ -118,7 +118,7 @@ export async function run(opts: Options, io: IO): Promise<number> {
   }
   let lock: Lock | null;
   try {
-    lock = acquireLock(root);
+    lock = lockRepository(root);
   } catch (err) {
     if (err instanceof LockError) {
       io.err(`create-loop-guard: ${err.message}\n`);
