@@ -16,11 +16,17 @@ mkdirSync(dist, { recursive: true });
 
 const define = { __VERSION__: JSON.stringify(pkg.version) };
 
+// The tool arguments the hook file reads (HOOK_FORMATS in src/guard/adapters/index.ts), for the header's usage line.
+const hookFormats = /HOOK_FORMATS[^=]*= \[([^\]]+)\]/
+  .exec(readFileSync(join(root, 'src/guard/adapters/index.ts'), 'utf8'))?.[1]
+  ?.match(/[a-z]+/g);
+if (!hookFormats?.length) throw new Error('build: HOOK_FORMATS not found in src/guard/adapters/index.ts');
+
 const guardHeader = [
   `// create-loop-guard v${pkg.version} - loop-guard hook. Generated file: rerun \`npx create-loop-guard\` to upgrade; edits are replaced.`,
   '// Stops a coding agent from running the same command with the same result again and again: it warns the agent',
   '// on the 3rd identical result, refuses the command after the 4th, and starts over when the user writes again.',
-  '// Usage, from a hook: node .agents/hooks/loop-guard.cjs <claude|codex|cursor>   (the hook payload on stdin)',
+  `// Usage, from a hook: node .agents/hooks/loop-guard.cjs <${hookFormats.join('|')}>   (the hook payload on stdin)`,
   '// Settings: LOOP_GUARD=off  LOOP_GUARD_WARN=3  LOOP_GUARD_BLOCK=4  LOOP_GUARD_HANG=off  LOOP_GUARD_STATE_DIR=<dir>',
   '// No dependencies; any internal error allows the command. https://www.npmjs.com/package/create-loop-guard',
 ].join('\n');

@@ -28,7 +28,7 @@ export function isTable(v: unknown): v is Table {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 }
 
-/** The current set table (undefined when absent); throws when the policy or set is not a table. */
+/** `s` as a TOML basic string: quoted, with double quotes, backslashes and control characters escaped. */
 export function quote(s: string): string {
   let out = '"';
   for (const ch of s) {

@@ -10,6 +10,7 @@ import {
   quietOutput,
   render,
   stopsByInterrupt,
+  HOOK_FORMATS,
 } from './adapters/index.ts';
 import { obj, type OutputFormat, type ParsedHook } from './adapters/types.ts';
 import { decide, type SessionStore } from './core/decide.ts';
@@ -224,6 +225,12 @@ export function readStdin(fd = 0, deadlineMs = STDIN_DEADLINE_MS): string | null
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** What a person running the file by hand sees: the tool arguments the hook file reads (the plugins take none). */
+export function usageLine(): string {
+  const tools = HOOK_FORMATS.join('|');
+  return `loop-guard: a hook for coding agents; it reads a hook payload on stdin. Usage: node loop-guard.cjs <${tools}> < payload.json\n`;
+}
+
 /** Runs the hook on this process's stdin; returns the kind of event handled ('' for none). */
 export function main(): string {
   const toolArg = process.argv[2];
@@ -233,9 +240,7 @@ export function main(): string {
   try {
     // A person running the file by hand gets a usage line instead of a silent wait on the terminal.
     if (stdinIsTerminal()) {
-      process.stderr.write(
-        'loop-guard: a hook for coding agents; it reads a hook payload on stdin. Usage: node loop-guard.cjs <claude|codex|cursor> < payload.json\n',
-      );
+      process.stderr.write(usageLine());
     } else {
       const input = nonBlockingStdin();
       let stdin: string | null;
