@@ -29,9 +29,9 @@ export interface Tokens {
 /** Facts a parser learns about its session while reading it. */
 export interface SessionInfo {
   /** Session id as the tool writes it. */
-  id?: string;
+  id?: string | undefined;
   /** Working directory of the session. */
-  cwd?: string;
+  cwd?: string | undefined;
 }
 
 export const EDIT_TOOL_NAMES = new Set([

@@ -40,11 +40,11 @@ export interface Episode<M> {
   firstAt?: number;
   lastAt?: number;
   /** Attempt (1-based, within this loop) on whose result the guard would have warned; undefined if it never would. */
-  warnAt?: number;
+  warnAt?: number | undefined;
   /** Attempt the guard would have refused to run. */
-  refuseAt?: number;
+  refuseAt?: number | undefined;
   /** Attempt at which the guard would have stopped the turn and written the hand-off note (the ladder's last rung). */
-  handoffAt?: number;
+  handoffAt?: number | undefined;
   /** The last result, for an excerpt. */
   output: string;
   exitCode?: number;
@@ -75,7 +75,7 @@ interface Open<M> extends Episode<M> {
   flagged: boolean;
   /** Session-wide attempt numbers of the loop's first attempt and of the guard's steps, so a cycle that absorbs a repeat keeps them. */
   firstG: number;
-  steps: { warn?: number; refuse?: number; handoff?: number };
+  steps: { warn?: number | undefined; refuse?: number | undefined; handoff?: number | undefined };
 }
 
 /** The rules a loop refusal carries (onPre's); any other refusal before a command runs is a hang rule. */
@@ -102,7 +102,7 @@ class MemoryStore implements SessionStore {
 export class SessionJudge<M> {
   private readonly store = new MemoryStore();
   /** Per command key: where its current run of identical results began, and the run's open loop. */
-  private runs = new Map<string, { start: Attempt<M>; open?: Open<M> }>();
+  private runs = new Map<string, { start: Attempt<M>; open?: Open<M> | undefined }>();
   private cycle: Open<M> | undefined;
   /** The last few attempts, oldest first, to find where a cycle began. */
   private recent: Attempt<M>[] = [];
@@ -253,7 +253,7 @@ export class SessionJudge<M> {
         steps.refuse = open.steps.refuse;
         refused = open;
       }
-      (this.runs.get(k) as { open?: Open<M> }).open = undefined;
+      (this.runs.get(k) as { open?: Open<M> | undefined }).open = undefined;
     }
     const rel = (g: number | undefined) => (g === undefined ? undefined : g - first.g + 1);
     this.cycle = {

@@ -38,7 +38,7 @@ function clip(s: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
-function cost(l: { requests: number; tokens?: number }): string {
+function cost(l: { requests: number; tokens?: number | undefined }): string {
   return `${fmtInt(l.requests)} request${l.requests === 1 ? '' : 's'}${l.tokens !== undefined ? `, ${fmtTokens(l.tokens)} tokens` : ''}`;
 }
 

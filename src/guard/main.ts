@@ -160,7 +160,7 @@ const keepAlive: unknown[] = [];
  * that is missing or fails, process.stdin is created as before.
  */
 function socketStdinNonBlocking(): void {
-  const proc = process as unknown as { binding?: (name: string) => unknown; noDeprecation?: boolean };
+  const proc = process as unknown as { binding?: (name: string) => unknown; noDeprecation?: boolean | undefined };
   const muted = proc.noDeprecation;
   try {
     proc.noDeprecation = true;

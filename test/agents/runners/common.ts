@@ -91,7 +91,7 @@ export interface RunOptions {
   /** Which prompt marker to send; the mock's script is indexed by it. */
   turn?: number;
   /** Continue this session instead of starting a new one. */
-  resumeSession?: string;
+  resumeSession?: string | undefined;
   timeoutMs?: number;
   /** LOOP_GUARD_* settings for this run only (see baseEnv). */
   guardEnv?: Record<string, string>;
