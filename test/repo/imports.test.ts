@@ -1,4 +1,4 @@
-// The module map as a test: the import rules of docs/design.md hold for every file in src/.
+// The module map as a test: the import rules of docs/architecture.md hold for every file in src/.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -66,7 +66,7 @@ function cycles(g: Map<string, string[]>): string[][] {
   return found;
 }
 
-describe('import rules (docs/design.md, module map)', () => {
+describe('import rules (docs/architecture.md, module map)', () => {
   const g = graph();
   const edges = [...g].flatMap(([from, tos]) => tos.map((to) => ({ from, to })));
 
