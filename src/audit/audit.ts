@@ -1,6 +1,8 @@
 // `create-loop-guard audit`: the loops in this machine's agent transcripts, judged by the guard's own core, with what
 // they cost and what the guard would have saved. Read-only and local.
 import { resolve } from 'node:path';
+import { VERSION } from '../assets.ts';
+import { EXIT } from '../exit-codes.ts';
 import { gitRootOf } from '../guard/git-root.ts';
 import { colorEnabled, palette } from '../report/colors.ts';
 import { aggregate, type AuditReport } from './aggregate.ts';
@@ -88,23 +90,35 @@ export function runAudit(
   return { report: opts.redact ? redactReport(report) : report, sessions };
 }
 
+/** A usage error: on stderr, and under --json also as the report, with the reason as its `{level, code, text}`. */
+function usageError(opts: AuditOptions, io: AuditIO, text: string): number {
+  io.err(`create-loop-guard: ${text}\n`);
+  if (opts.json) {
+    const report = {
+      version: VERSION,
+      result: 'usage-error',
+      exitCode: EXIT.error,
+      messages: [{ level: 'error', code: 'usage', text }],
+    };
+    io.out(`${JSON.stringify(report, null, 2)}\n`);
+  }
+  return EXIT.error;
+}
+
 export async function audit(opts: AuditOptions, io: AuditIO): Promise<number> {
   let limit = 5;
   if (opts.limit !== undefined) {
     limit = Number(opts.limit);
-    if (!Number.isInteger(limit) || limit < 1) {
-      io.err(
-        `create-loop-guard: --limit ${JSON.stringify(opts.limit)}: a whole number of loops to show (1 or more).\n`,
+    if (!Number.isInteger(limit) || limit < 1)
+      return usageError(
+        opts,
+        io,
+        `--limit ${JSON.stringify(opts.limit)}: a whole number of loops to show (1 or more).`,
       );
-      return 2;
-    }
   }
   const result = runAudit(opts, io);
-  if ('error' in result) {
-    io.err(`create-loop-guard: ${result.error}\n`);
-    return 2;
-  }
+  if ('error' in result) return usageError(opts, io, result.error);
   if (opts.json) io.out(`${JSON.stringify(result.report, null, 2)}\n`);
   else io.out(terminalReport(result.report, limit, palette(colorEnabled(io.env, io.stdoutIsTTY))));
-  return 0;
+  return EXIT.ok;
 }

@@ -29,9 +29,18 @@ export async function doctor(
   ]);
   clearTimeout(timer);
   if (result === null) {
-    io.err(
-      `create-loop-guard doctor: the checks did not finish within ${deadlineMs / 1000} s (a hook command that never ends?); stopped.\n`,
-    );
+    const text = `the checks did not finish within ${deadlineMs / 1000} s (a hook command that never ends?); stopped.`;
+    io.err(`create-loop-guard doctor: ${text}\n`);
+    if (opts.json) {
+      const report = {
+        version: VERSION,
+        root,
+        tools: [],
+        exitCode: EXIT.error,
+        messages: [{ level: 'error', code: 'deadline', text }],
+      };
+      io.out(`${JSON.stringify(report, null, 2)}\n`);
+    }
     return EXIT.error;
   }
   const code = exitCodeOf(result.setUp, result.groups);

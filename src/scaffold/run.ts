@@ -99,6 +99,28 @@ function nextSteps(tools: readonly ToolName[], profileDone: boolean): string[] {
   return steps;
 }
 
+/**
+ * A run that stops before it has a plan (no root, the lock held by another run): the reason on stderr, and under
+ * --json the same report shape as every other exit, with the reason as its one `{level, code, text}` message.
+ */
+function stopEarly(opts: Options, io: IO, root: string, code: string, result: string, text: string): number {
+  io.err(`create-loop-guard: ${text}\n`);
+  if (opts.json) {
+    const report: JsonReport = {
+      version: VERSION,
+      root,
+      mode: opts.mode === 'apply' && opts.dryRun ? 'dry-run' : opts.mode,
+      tools: [],
+      changes: [],
+      result,
+      exitCode: EXIT.error,
+      messages: [{ level: 'error', code, text }],
+    };
+    io.out(`${JSON.stringify(report, null, 2)}\n`);
+  }
+  return EXIT.error;
+}
+
 /** The flow under the repository lock, after an interrupted earlier run has been finished or undone. */
 export async function run(opts: Options, io: IO): Promise<number> {
   let root: string;
@@ -106,24 +128,15 @@ export async function run(opts: Options, io: IO): Promise<number> {
   try {
     ({ root, note } = chooseRoot(io.cwd, opts, io.home));
   } catch (err) {
-    if (err instanceof RootError) {
-      io.err(`create-loop-guard: ${err.message}\n`);
-      if (opts.json)
-        io.out(
-          `${JSON.stringify({ version: VERSION, mode: opts.mode, result: 'usage-error', exitCode: EXIT.error, messages: [err.message] }, null, 2)}\n`,
-        );
-      return EXIT.error;
-    }
+    if (err instanceof RootError) return stopEarly(opts, io, '', 'usage', 'usage-error', err.message);
     throw err;
   }
   let lock: Lock | null;
   try {
-    lock = lockRepository(root);
+    // LOOP_GUARD_TEST_LOCK_WAIT_MS: how long to wait for another run, for the tests of a held lock (default 60 s).
+    lock = lockRepository(root, Number(io.env.LOOP_GUARD_TEST_LOCK_WAIT_MS) || undefined);
   } catch (err) {
-    if (err instanceof LockError) {
-      io.err(`create-loop-guard: ${err.message}\n`);
-      return EXIT.error;
-    }
+    if (err instanceof LockError) return stopEarly(opts, io, root, 'locked', 'locked', err.message);
     throw err;
   }
   try {
@@ -236,7 +249,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
 
   const pathProblem = opts.mode === 'remove' ? null : hookPathProblem(ctx.root, GUARD_PATH);
   if (pathProblem) {
-    io.err(`create-loop-guard: ${pathProblem}\n  Nothing was written.\n`);
+    problem('unsafe-path', `${pathProblem}\n  Nothing was written.`);
     return finish(EXIT.error, 'unsafe-path');
   }
 
