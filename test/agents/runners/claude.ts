@@ -2,20 +2,10 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import {
-  baseEnv,
-  finish,
-  makeHome,
-  requireBin,
-  RUN_TIMEOUT_MS,
-  runProcess,
-  type AgentRun,
-  type RunOptions,
-} from './common.ts';
+import { baseEnv, finish, makeHome, type AgentRun, type RunOptions, runAgentCli } from './common.ts';
 import { promptFor, type MockModelServer } from '../mock-server.ts';
 
 export async function runClaude(projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
-  const bin = requireBin('claude');
   const home = opts.home ?? makeHome('claude');
   const configDir = join(home, '.claude');
   mkdirSync(configDir, { recursive: true });
@@ -47,6 +37,6 @@ export async function runClaude(projectDir: string, server: MockModelServer, opt
     'claude-sonnet-4-5',
     ...(opts.resumeSession ? ['--resume', opts.resumeSession] : ['--session-id', sessionId]),
   ];
-  const r = await runProcess(bin, args, { cwd: projectDir, env, timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
+  const r = await runAgentCli('claude', projectDir, args, env, opts);
   return finish('claude', home, r, sessionId);
 }

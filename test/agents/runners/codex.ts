@@ -1,17 +1,7 @@
 // The Codex runner: headless, offline (model = the mock on 127.0.0.1), isolated HOME, explicit env, hard timeout.
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  baseEnv,
-  finish,
-  jsonLines,
-  makeHome,
-  requireBin,
-  RUN_TIMEOUT_MS,
-  runProcess,
-  type AgentRun,
-  type RunOptions,
-} from './common.ts';
+import { baseEnv, finish, jsonLines, makeHome, type AgentRun, type RunOptions, runAgentCli } from './common.ts';
 import { promptFor, type MockModelServer } from '../mock-server.ts';
 
 function tomlString(s: string): string {
@@ -19,7 +9,6 @@ function tomlString(s: string): string {
 }
 
 export async function runCodex(projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
-  const bin = requireBin('codex');
   const home = opts.home ?? makeHome('codex');
   const codexHome = join(home, '.codex');
   mkdirSync(codexHome, { recursive: true });
@@ -59,7 +48,7 @@ export async function runCodex(projectDir: string, server: MockModelServer, opts
   const args = opts.resumeSession
     ? ['exec', 'resume', ...common, opts.resumeSession, prompt]
     : ['exec', ...common, '--color', 'never', prompt];
-  const r = await runProcess(bin, args, { cwd: projectDir, env, timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
+  const r = await runAgentCli('codex', projectDir, args, env, opts);
   let sessionId: string | null = opts.resumeSession ?? null;
   for (const ev of jsonLines(r.stdout)) {
     const e = ev as { type?: string; thread_id?: string };

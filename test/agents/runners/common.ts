@@ -14,7 +14,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repoRoot } from '../../helpers/paths.ts';
-import type { ProcResult } from '../../helpers/process.ts';
+import { type ProcResult, runProcess } from '../../helpers/process.ts';
 import type { MockModelServer } from '../mock-server.ts';
 
 /** The agent CLIs the real-agent suites drive, in two groups (the first three have the most scenarios). */
@@ -132,6 +132,17 @@ export function requireBin(agent: AgentName): string {
   const s = agentStatus(agent);
   if (!s.ok || !s.bin) throw new Error(`${agent} is not available: ${s.reason}`);
   return s.bin;
+}
+
+/** Runs `agent`'s installed CLI in `projectDir` under the run's hard timeout (a missing CLI throws with the reason). */
+export function runAgentCli(
+  agent: AgentName,
+  projectDir: string,
+  args: string[],
+  env: Record<string, string>,
+  opts: RunOptions,
+): Promise<ProcResult> {
+  return runProcess(requireBin(agent), args, { cwd: projectDir, env, timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
 }
 
 export function finish(agent: AgentName, home: string, r: ProcResult, sessionId: string | null): AgentRun {

@@ -8,11 +8,9 @@ import {
   firstString,
   makeHome,
   onlyEntry,
-  requireBin,
-  RUN_TIMEOUT_MS,
-  runProcess,
   type AgentRun,
   type RunOptions,
+  runAgentCli,
 } from './common.ts';
 import { promptFor, type MockModelServer } from '../mock-server.ts';
 import { parse as parseJsonc, stringify as stringifyJsonc } from 'comment-json';
@@ -22,7 +20,6 @@ export async function runCopilot(
   server: MockModelServer,
   opts: RunOptions = {},
 ): Promise<AgentRun> {
-  const bin = requireBin('copilot');
   const status = agentStatus('copilot');
   const home = opts.home ?? makeHome('copilot');
   const repo = realpathSync(projectDir);
@@ -60,7 +57,7 @@ export async function runCopilot(
     join(home, 'copilot-logs'),
     ...(opts.resumeSession ? [`--resume=${opts.resumeSession}`] : []),
   ];
-  const r = await runProcess(bin, args, { cwd: projectDir, env, timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
+  const r = await runAgentCli('copilot', projectDir, args, env, opts);
   // The final {"type":"result"} event names the session.
   return finish(
     'copilot',

@@ -7,16 +7,13 @@ import {
   firstString,
   makeHome,
   mergeJson,
-  requireBin,
-  RUN_TIMEOUT_MS,
-  runProcess,
   type AgentRun,
   type RunOptions,
+  runAgentCli,
 } from './common.ts';
 import { promptFor, type MockModelServer } from '../mock-server.ts';
 
 export async function runGemini(projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
-  const bin = requireBin('gemini');
   const home = opts.home ?? makeHome('gemini');
   const repo = realpathSync(projectDir);
   mergeJson(join(home, '.gemini', 'settings.json'), {
@@ -41,6 +38,6 @@ export async function runGemini(projectDir: string, server: MockModelServer, opt
     'gemini-2.5-pro',
     ...(opts.resumeSession ? ['--resume', 'latest'] : []),
   ];
-  const r = await runProcess(bin, args, { cwd: projectDir, env, timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
+  const r = await runAgentCli('gemini', projectDir, args, env, opts);
   return finish('gemini', home, r, opts.resumeSession ?? firstString(r.stdout, 'session_id'));
 }

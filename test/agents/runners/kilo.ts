@@ -1,15 +1,5 @@
 // The Kilo CLI 7.7.7 runner: headless, offline (model = the mock on 127.0.0.1), isolated HOME, explicit env, hard timeout.
-import {
-  baseEnv,
-  finish,
-  jsonLines,
-  makeHome,
-  requireBin,
-  RUN_TIMEOUT_MS,
-  runProcess,
-  type AgentRun,
-  type RunOptions,
-} from './common.ts';
+import { baseEnv, finish, jsonLines, makeHome, type AgentRun, type RunOptions, runAgentCli } from './common.ts';
 import { promptFor, type MockModelServer } from '../mock-server.ts';
 import { openCodeConfig } from './opencode.ts';
 
@@ -19,7 +9,6 @@ export function kiloConfig(server: MockModelServer): Record<string, unknown> {
 }
 
 export async function runKilo(projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
-  const bin = requireBin('kilo');
   const home = opts.home ?? makeHome('kilo');
   const env = {
     ...baseEnv(home, opts),
@@ -44,7 +33,7 @@ export async function runKilo(projectDir: string, server: MockModelServer, opts:
     ...(opts.resumeSession ? ['--session', opts.resumeSession] : []),
     promptFor(opts.turn ?? 1),
   ];
-  const r = await runProcess(bin, args, { cwd: projectDir, env, timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
+  const r = await runAgentCli('kilo', projectDir, args, env, opts);
   let sessionId: string | null = opts.resumeSession ?? null;
   for (const ev of jsonLines(r.stdout)) {
     const e = ev as { sessionID?: unknown; part?: { sessionID?: unknown } };

@@ -22,11 +22,10 @@ import {
   jsonLines,
   makeHome,
   removeDir,
-  requireBin,
-  RUN_TIMEOUT_MS,
   runProcess,
   type AgentRun,
   type RunOptions,
+  runAgentCli,
 } from './common.ts';
 import { promptFor, startMockServer, type MockModelServer } from '../mock-server.ts';
 
@@ -136,7 +135,6 @@ export async function runOpenCode(
   server: MockModelServer,
   opts: RunOptions & { seed?: boolean } = {},
 ): Promise<AgentRun> {
-  const bin = requireBin('opencode');
   const fresh = !opts.home;
   const home = opts.home ?? makeHome('opencode');
   if (opts.seed !== false) {
@@ -159,11 +157,7 @@ export async function runOpenCode(
     ...(opts.resumeSession ? ['--session', opts.resumeSession] : []),
     promptFor(opts.turn ?? 1),
   ];
-  const r = await runProcess(bin, args, {
-    cwd: projectDir,
-    env: openCodeEnv(home, server, opts),
-    timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS,
-  });
+  const r = await runAgentCli('opencode', projectDir, args, openCodeEnv(home, server, opts), opts);
   let sessionId: string | null = opts.resumeSession ?? null;
   for (const ev of jsonLines(r.stdout)) {
     const e = ev as { sessionID?: unknown; part?: { sessionID?: unknown } };

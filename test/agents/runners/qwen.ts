@@ -6,16 +6,13 @@ import {
   firstString,
   makeHome,
   mergeJson,
-  requireBin,
-  RUN_TIMEOUT_MS,
-  runProcess,
   type AgentRun,
   type RunOptions,
+  runAgentCli,
 } from './common.ts';
 import { promptFor, type MockModelServer } from '../mock-server.ts';
 
 export async function runQwen(projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
-  const bin = requireBin('qwen');
   const home = opts.home ?? makeHome('qwen');
   mergeJson(join(home, '.qwen', 'settings.json'), {
     general: { enableAutoUpdate: false },
@@ -40,6 +37,6 @@ export async function runQwen(projectDir: string, server: MockModelServer, opts:
     'stream-json',
     ...(opts.resumeSession ? ['--continue'] : []),
   ];
-  const r = await runProcess(bin, args, { cwd: projectDir, env, timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
+  const r = await runAgentCli('qwen', projectDir, args, env, opts);
   return finish('qwen', home, r, opts.resumeSession ?? firstString(r.stdout, 'session_id'));
 }
