@@ -9,11 +9,28 @@ import { EXIT } from './exit-codes.ts';
 import type { Options } from './scaffold/run.ts';
 import { didYouMean } from './report/suggest.ts';
 import { pipeSafeWriter } from './report/write.ts';
-import { TOOL_NAMES } from './tools/names.ts';
+import { AUDIT_TOOLS } from './audit/discover.ts';
+import { parseToolArg, toolListError } from './scaffold/tool-list.ts';
+import { TOOL_NAMES, TOOLS, type ToolName } from './tools/index.ts';
 
+/** Words filled into lines of at most `width` characters (the first starts at column `indent.length`, or at 0 when
+ *  `hang` is false), each line after the first indented by `indent`. */
+function fill(text: string, width: number, indent: string, hang = false): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const used = line.length + (lines.length === 0 && hang ? indent.length : 0);
+    if (line && used + 1 + word.length > width) {
+      lines.push(line);
+      line = indent + word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join('\n');
+}
+
+const PAD = ' '.repeat(23);
 const HELP = `create-loop-guard v${VERSION}
-Stop coding agents (Claude Code, Codex, Cursor, OpenCode, Gemini CLI, Copilot CLI, Qwen Code, Cline, Kilo)
-from running the same failing command again and again.
+${fill(`Stop coding agents (${TOOL_NAMES.map((t) => TOOLS[t].label).join(', ')}) from running the same failing command again and again.`, 104, '')}
 
 Usage: npx create-loop-guard [doctor | audit | help] [options]
 
@@ -30,6 +47,7 @@ Options:
       --remove         take out everything create-loop-guard added, leave the rest as it was
       --tools <list>   use these tools instead of detecting them (or all):
                        ${TOOL_NAMES.join(',')}
+                       (with doctor: check only these; with audit: read only their transcripts)
       --cwd <dir>      work on this directory (default: the current one; its git root is used)
       --no-git         with --cwd: accept a directory that is not in a git repository
       --force          replace hand-edited managed blocks, foreign files in our place, and your own
@@ -42,12 +60,8 @@ Options:
   -v, --version        print the version
 
 Commands:
-  doctor               check that the guard is installed, wired and working in this repo (read-only); exit 1
-                       when something is broken, 0 when only steps on this machine are left (--strict: 1)
-  audit                the loops in your agents' past sessions on this machine, what they cost, and what the
-                       guard would have saved (read-only, local). Options: --all (every project), --since 30d,
-                       --tool claude,codex,opencode,gemini,copilot,qwen,cline,kilo, --limit 5, --json, --redact,
-                       --html [FILE] (a page to look at and share), --prices FILE (your own price list)
+  doctor               ${fill('check that the guard is installed, wired and working in this repo (read-only); exit 1 when something is broken, 0 when only steps on this machine are left. Options: --tools, --json, --strict (1 while a step is left)', 104, PAD, true)}
+  audit                ${fill(`the loops in your agents' past sessions on this machine, what they cost, and what the guard would have saved (read-only, local). Options: --all (every project), --since 30d, --tools ${AUDIT_TOOLS.join(',')}, --limit 5, --json, --redact, --html [FILE] (a page to look at and share), --prices FILE (your own price list)`, 104, PAD, true)}
 
 Exit codes: 0 done or nothing to do · 1 drift, declined or conflicts · 2 usage error or unreadable file
 `;
@@ -68,6 +82,7 @@ const OPTIONS = {
   verbose: { type: 'boolean' },
   all: { type: 'boolean' },
   since: { type: 'string' },
+  /** audit's older spelling of --tools. */
   tool: { type: 'string' },
   limit: { type: 'string' },
   redact: { type: 'boolean' },
@@ -197,6 +212,16 @@ export async function main(argv: string[]): Promise<number> {
       `--cwd ${v.cwd}: ${isDirectory(resolve(v.cwd), true) ? 'not a directory' : 'the directory does not exist'}.`,
     );
   }
+  // audit and doctor read --tools here; the installer reads it with the plan (it also names the tools it found).
+  const toolsArg = v.tools ?? v.tool;
+  let only: ToolName[] | undefined;
+  if ((command === 'audit' || command === 'doctor') && toolsArg !== undefined) {
+    const r = parseToolArg(toolsArg);
+    if (r.unknown.length || !r.tools.length) return usageError(argv, toolListError(toolsArg, r));
+    // `all` for audit is every tool it has a reader for.
+    only =
+      command === 'audit' && toolsArg.split(',').some((t) => t.trim().toLowerCase() === 'all') ? undefined : r.tools;
+  }
   if (v.check && v.remove) {
     process.stderr.write('create-loop-guard: --check and --remove cannot be combined.\n');
     return EXIT.error;
@@ -224,7 +249,7 @@ export async function main(argv: string[]): Promise<number> {
       {
         ...a,
         ...(v.since !== undefined ? { since: v.since } : {}),
-        ...(v.tool !== undefined ? { tool: v.tool } : {}),
+        ...(only ? { tools: only } : {}),
         ...(v.limit !== undefined ? { limit: v.limit } : {}),
         ...(v.html !== undefined ? { html: v.html } : {}),
         ...(v.prices !== undefined ? { prices: v.prices } : {}),
@@ -234,7 +259,15 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (command === 'doctor') {
     const { doctor } = await import('./doctor/index.ts');
-    return doctor({ json: v.json === true, strict: v.strict === true, ...(v.cwd ? { cwd: v.cwd } : {}) }, io);
+    return doctor(
+      {
+        json: v.json === true,
+        strict: v.strict === true,
+        ...(v.cwd ? { cwd: v.cwd } : {}),
+        ...(only ? { tools: only } : {}),
+      },
+      io,
+    );
   }
   const opts: Options = {
     mode: v.check ? 'check' : v.remove ? 'remove' : 'apply',

@@ -1,6 +1,7 @@
 // Totals per tool, per project and per day, and the JSON report's shape (documented in the README).
 import { roundUsd } from './cost.ts';
-import type { AuditTool, Tokens } from './events.ts';
+import type { ToolName } from '../tools/names.ts';
+import type { Tokens } from './events.ts';
 import type { GuardLogEntry } from './judge.ts';
 import type { ScanStats } from './scan.ts';
 import type { Loop, SessionSummary } from './session.ts';
@@ -27,7 +28,7 @@ export interface Tally {
 
 /** One session's loops and what they cost. */
 export interface SessionTally {
-  tool: AuditTool;
+  tool: ToolName;
   session: string;
   project: string;
   loops: number;
@@ -42,13 +43,13 @@ export interface SessionTally {
 
 export interface AuditReport {
   version: 1;
-  scope: { project: string | null; since: string | null; tools: AuditTool[] };
+  scope: { project: string | null; since: string | null; tools: ToolName[] };
   loops: Loop[];
   totals: Tally & {
     shellCalls: number;
     /** Every model request in the sessions read, loops or not. */
     allRequests: number;
-    byTool: Partial<Record<AuditTool, Tally>>;
+    byTool: Partial<Record<ToolName, Tally>>;
     byProject: Array<Tally & { project: string }>;
     /** `unrecorded`: loops of that day whose transcript recorded no usage (their tokens are unknown, not zero). */
     byDay: Array<{
@@ -66,20 +67,20 @@ export interface AuditReport {
   /** The price list the money figures use: list prices, an estimate of what the same tokens cost on the API. */
   prices: { checked: string; override: string | null; unknownModels: string[] };
   /** Commands that wait for a person, which the guard would have refused before they ran. */
-  waits: { count: number; examples: Array<{ tool: AuditTool; command: string; rule: string; at?: string }> };
+  waits: { count: number; examples: Array<{ tool: ToolName; command: string; rule: string; at?: string }> };
   /** What the installed guard did: its own event log, and the refusals visible in the transcripts read. */
   guard: { warnings: number; refusals: number; handoffs: number; since: string | null; refusedInTranscripts: number };
   /** Sessions of other projects (only when the scope is one project): what `--all` would read. */
   elsewhere: {
     sessions: number;
-    byTool: Partial<Record<AuditTool, number>>;
+    byTool: Partial<Record<ToolName, number>>;
     newest: string | null;
     /** The lines to run to read them. */
     commands: string[];
   } | null;
   read: {
     /** Where each tool keeps its transcripts (~ is the home folder), and how many transcripts were found there. */
-    folders: Array<{ tool: AuditTool; path: string; exists: boolean; transcripts: number; database: boolean }>;
+    folders: Array<{ tool: ToolName; path: string; exists: boolean; transcripts: number; database: boolean }>;
     files: number;
     bytes: number;
     ms: number;
@@ -148,7 +149,7 @@ export function aggregate(
     ...tally(),
     shellCalls: 0,
     allRequests: 0,
-    byTool: {} as Partial<Record<AuditTool, Tally>>,
+    byTool: {} as Partial<Record<ToolName, Tally>>,
     byProject: [] as Array<Tally & { project: string }>,
     byDay: [] as AuditReport['totals']['byDay'],
     bySession: [] as SessionTally[],

@@ -1,11 +1,14 @@
 // `create-loop-guard audit`: the loops in this machine's agent transcripts, judged by the guard's own core, with what
 // they cost and what the guard would have saved. Read-only and local.
 import { existsSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { VERSION } from '../assets.ts';
+import { EXIT } from '../exit-codes.ts';
+import { gitRootOf } from '../guard/git-root.ts';
 import { colorEnabled, palette } from '../report/colors.ts';
+import { TOOLS, type ToolName } from '../tools/index.ts';
 import { aggregate, type AuditReport } from './aggregate.ts';
-import { discover, roots } from './discover.ts';
-import { AUDIT_TOOLS, type AuditTool } from './events.ts';
+import { AUDIT_TOOLS, discover, roots } from './discover.ts';
 import { guardSettings, readGuardLog, resolveStateDir } from './judge.ts';
 import { BUILT_IN_PRICES, PriceFileError, Pricer, readPriceFile, type PriceTable } from './prices.ts';
 import { redactReport } from './redact.ts';
@@ -17,7 +20,8 @@ import type { SessionSummary } from './session.ts';
 export interface AuditOptions {
   all: boolean;
   since?: string;
-  tool?: string;
+  /** Tools whose transcripts to read (default: every one audit reads). */
+  tools?: readonly ToolName[];
   limit?: string;
   json: boolean;
   redact: boolean;
@@ -51,19 +55,11 @@ export function parseSince(text: string, now: number): number | undefined {
   return Number.isNaN(t) ? undefined : t;
 }
 
-/** The repository a directory belongs to (its git root), else the directory itself. */
-function projectRoot(dir: string): string {
-  for (let d = dir; ; d = dirname(d)) {
-    if (existsSync(join(d, '.git'))) return d;
-    if (dirname(d) === d) return dir;
-  }
-}
-
 /** The lines that read the sessions of other projects: every one, and the recent ones. */
 function elsewhereCommands(opts: AuditOptions, newest: number | undefined, now: number): string[] {
   if (newest === undefined) return [];
   const keep = [
-    opts.tool !== undefined ? `--tool ${opts.tool}` : '',
+    opts.tools?.length ? `--tools ${opts.tools.join(',')}` : '',
     opts.html !== undefined ? `--html${opts.html ? ` ${opts.html}` : ''}` : '',
   ]
     .filter(Boolean)
@@ -85,18 +81,15 @@ export function runAudit(
     return {
       error: `--since ${JSON.stringify(opts.since)}: use a number of days, hours or weeks (30d, 12h, 2w) or a date (2026-11-01).`,
     };
-  let tools: AuditTool[] = [...AUDIT_TOOLS];
-  if (opts.tool !== undefined) {
-    const asked = opts.tool
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    const bad = asked.filter((t) => !(AUDIT_TOOLS as readonly string[]).includes(t));
-    if (bad.length || asked.length === 0)
-      return { error: `--tool ${JSON.stringify(opts.tool)}: choose from ${AUDIT_TOOLS.join(', ')}.` };
-    tools = asked as AuditTool[];
-  }
-  const project = opts.all ? undefined : projectRoot(resolve(io.cwd, opts.cwd ?? '.'));
+  const unread = (opts.tools ?? []).filter((t) => !AUDIT_TOOLS.includes(t));
+  if (unread.length)
+    return {
+      error: `--tools: audit has no reader for ${unread.map((t) => TOOLS[t].label).join(', ')} transcripts; it reads ${AUDIT_TOOLS.join(', ')}.`,
+    };
+  const tools = opts.tools?.length ? [...opts.tools] : [...AUDIT_TOOLS];
+  const dir = resolve(io.cwd, opts.cwd ?? '.');
+  // The repository a directory belongs to (its git root), else the directory itself.
+  const project = opts.all ? undefined : (gitRootOf(dir) ?? dir);
   const scope = { ...(project !== undefined ? { project } : {}), ...(since !== undefined ? { since } : {}) };
   const tables: PriceTable[] = [BUILT_IN_PRICES];
   let override: string | null = null;
@@ -143,8 +136,8 @@ export function runAudit(
   const tilde = (p: string) => (io.home && p.startsWith(`${io.home}/`) ? `~${p.slice(io.home.length)}` : p);
   const folders = tools.map((tool) => ({
     tool,
-    path: tilde(where[tool]),
-    exists: existsSync(where[tool]),
+    path: tilde(where[tool] ?? ''),
+    exists: where[tool] !== undefined && existsSync(where[tool]),
     transcripts: found.sources.filter((s) => s.tool === tool).length,
     // OpenCode and Kilo keep every session in one database.
     database: found.sources.some((s) => s.tool === tool && s.kind === 'sqlite'),
@@ -161,22 +154,34 @@ export function runAudit(
   return { report: opts.redact ? redactReport(report) : report, sessions };
 }
 
+/** A usage error: on stderr, and under --json also as the report, with the reason as its `{level, code, text}`. */
+function usageError(opts: AuditOptions, io: AuditIO, text: string): number {
+  io.err(`create-loop-guard: ${text}\n`);
+  if (opts.json) {
+    const report = {
+      version: VERSION,
+      result: 'usage-error',
+      exitCode: EXIT.error,
+      messages: [{ level: 'error', code: 'usage', text }],
+    };
+    io.out(`${JSON.stringify(report, null, 2)}\n`);
+  }
+  return EXIT.error;
+}
+
 export async function audit(opts: AuditOptions, io: AuditIO): Promise<number> {
   let limit = 5;
   if (opts.limit !== undefined) {
     limit = Number(opts.limit);
-    if (!Number.isInteger(limit) || limit < 1) {
-      io.err(
-        `create-loop-guard: --limit ${JSON.stringify(opts.limit)}: a whole number of loops to show (1 or more).\n`,
+    if (!Number.isInteger(limit) || limit < 1)
+      return usageError(
+        opts,
+        io,
+        `--limit ${JSON.stringify(opts.limit)}: a whole number of loops to show (1 or more).`,
       );
-      return 2;
-    }
   }
   const result = runAudit(opts, io);
-  if ('error' in result) {
-    io.err(`create-loop-guard: ${result.error}\n`);
-    return 2;
-  }
+  if ('error' in result) return usageError(opts, io, result.error);
   // The per-call timeline is for the HTML page; the JSON keeps one line of facts per loop.
   if (opts.json) io.out(`${JSON.stringify(result.report, (k, v) => (k === 'timeline' ? undefined : v), 2)}\n`);
   else io.out(terminalReport(result.report, limit, palette(colorEnabled(io.env, io.stdoutIsTTY))));
@@ -191,11 +196,10 @@ export async function audit(opts: AuditOptions, io: AuditIO): Promise<number> {
         ),
       );
     } catch (err) {
-      io.err(`create-loop-guard: --html ${file}: cannot write it (${(err as NodeJS.ErrnoException).code ?? err}).\n`);
-      return 2;
+      return usageError(opts, io, `--html ${file}: cannot write it (${(err as NodeJS.ErrnoException).code ?? err}).`);
     }
     // Printed, not opened: the person decides where the page goes.
     (opts.json ? io.err : io.out)(`HTML report: ${file}\n`);
   }
-  return 0;
+  return EXIT.ok;
 }

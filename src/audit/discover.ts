@@ -1,12 +1,12 @@
 // Where each agent tool keeps its transcripts on this machine. Only listing and stat here: nothing is read.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AuditTool } from './events.ts';
+import { TOOL_NAMES, type ToolName } from '../tools/names.ts';
 
 export type SourceKind = 'jsonl' | 'json' | 'sqlite';
 
 export interface Source {
-  tool: AuditTool;
+  tool: ToolName;
   path: string;
   kind: SourceKind;
   size: number;
@@ -27,7 +27,7 @@ export interface Discovery {
 }
 
 /** The transcript roots per tool (each honours the tool's own environment variable). */
-export function roots(where: DiscoverEnv): Record<AuditTool, string> {
+export function roots(where: DiscoverEnv): Partial<Record<ToolName, string>> {
   const { home, env } = where;
   const dataHome = env.XDG_DATA_HOME?.startsWith('/') ? env.XDG_DATA_HOME : join(home, '.local', 'share');
   return {
@@ -57,7 +57,7 @@ function list(dir: string, out: Discovery): string[] {
   }
 }
 
-function add(out: Discovery, tool: AuditTool, path: string, kind: SourceKind, extra: Partial<Source> = {}): void {
+function add(out: Discovery, tool: ToolName, path: string, kind: SourceKind, extra: Partial<Source> = {}): void {
   try {
     const st = statSync(path);
     if (!st.isFile()) return;
@@ -83,7 +83,7 @@ function walk(
 }
 
 /** How each tool's transcripts are laid out under its root. */
-const FINDERS: Readonly<Record<AuditTool, (root: string, out: Discovery) => void>> = {
+const FINDERS: Readonly<Partial<Record<ToolName, (root: string, out: Discovery) => void>>> = {
   claude: (root, out) => {
     for (const project of list(root, out)) {
       // Sessions, and their sub-agents in <session>/subagents/.
@@ -130,10 +130,16 @@ const FINDERS: Readonly<Record<AuditTool, (root: string, out: Discovery) => void
   kilo: (root, out) => add(out, 'kilo', join(root, 'kilo.db'), 'sqlite'),
 };
 
-export function discover(where: DiscoverEnv, tools: readonly AuditTool[]): Discovery {
+/** The agent tools whose transcripts audit reads: those with a finder above (Cursor has none). */
+export const AUDIT_TOOLS: readonly ToolName[] = TOOL_NAMES.filter((t) => FINDERS[t] !== undefined);
+
+export function discover(where: DiscoverEnv, tools: readonly ToolName[]): Discovery {
   const out: Discovery = { sources: [], unreadable: [] };
   const r = roots(where);
-  for (const tool of tools) FINDERS[tool](r[tool], out);
+  for (const tool of tools) {
+    const root = r[tool];
+    if (root !== undefined) FINDERS[tool]?.(root, out);
+  }
   // A missing database is not an error; add() recorded ENOENT for it only when it was unreadable otherwise.
   out.unreadable = out.unreadable.filter((u) => u.error !== 'ENOENT');
   return out;

@@ -1,18 +1,5 @@
 // The common event sequence every transcript format is parsed into, and what a session knows about itself.
 
-/** The agent tools whose transcripts audit reads. */
-export type AuditTool = 'claude' | 'codex' | 'opencode' | 'gemini' | 'copilot' | 'qwen' | 'cline' | 'kilo';
-export const AUDIT_TOOLS: readonly AuditTool[] = [
-  'claude',
-  'codex',
-  'opencode',
-  'gemini',
-  'copilot',
-  'qwen',
-  'cline',
-  'kilo',
-];
-
 /** One thing that happened in a session, in transcript order. `at` is epoch ms, or undefined when the line has no time. */
 export type AuditEvent =
   | {
@@ -42,9 +29,9 @@ export interface Tokens {
 /** Facts a parser learns about its session while reading it. */
 export interface SessionInfo {
   /** Session id as the tool writes it. */
-  id?: string;
+  id?: string | undefined;
   /** Working directory of the session. */
-  cwd?: string;
+  cwd?: string | undefined;
 }
 
 export const EDIT_TOOL_NAMES = new Set([
@@ -88,10 +75,4 @@ export function timeOf(v: unknown): number | undefined {
   return Number.isNaN(t) ? undefined : t;
 }
 
-export type Obj = Record<string, unknown>;
-export function obj(v: unknown): Obj | undefined {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
-}
-export function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
+export { type Obj, obj, str } from '../guard/json-value.ts';

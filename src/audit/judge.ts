@@ -8,7 +8,7 @@ import { coerceState, detectCycle, type SessionState } from '../guard/core/detec
 import { MARKER } from '../guard/core/messages.ts';
 import { readSettings } from '../guard/core/settings.ts';
 import type { Decision, GuardEvent, GuardSettings, ToolName } from '../guard/core/types.ts';
-import { SUBAGENT_TOOL_NAMES, type AuditEvent, type AuditTool } from './events.ts';
+import { SUBAGENT_TOOL_NAMES, type AuditEvent } from './events.ts';
 
 export type { GuardSettings };
 
@@ -40,11 +40,11 @@ export interface Episode<M> {
   firstAt?: number;
   lastAt?: number;
   /** Attempt (1-based, within this loop) on whose result the guard would have warned; undefined if it never would. */
-  warnAt?: number;
+  warnAt?: number | undefined;
   /** Attempt the guard would have refused to run. */
-  refuseAt?: number;
+  refuseAt?: number | undefined;
   /** Attempt at which the guard would have stopped the turn and written the hand-off note (the ladder's last rung). */
-  handoffAt?: number;
+  handoffAt?: number | undefined;
   /** The last result, for an excerpt. */
   output: string;
   exitCode?: number;
@@ -80,21 +80,8 @@ interface Open<M> extends Episode<M> {
   flagged: boolean;
   /** Session-wide attempt numbers of the loop's first attempt and of the guard's steps, so a cycle that absorbs a repeat keeps them. */
   firstG: number;
-  steps: { warn?: number; refuse?: number; handoff?: number };
+  steps: { warn?: number | undefined; refuse?: number | undefined; handoff?: number | undefined };
 }
-
-/** The guard tool whose facts (hang rules, long runs) apply to a transcript's shell calls. */
-// Each transcript's tool is a guard tool of the same name (Kilo's facts are OpenCode's: it runs the same plugin).
-const FAMILY: Readonly<Record<AuditTool, ToolName>> = {
-  claude: 'claude',
-  codex: 'codex',
-  opencode: 'opencode',
-  gemini: 'gemini',
-  copilot: 'copilot',
-  qwen: 'qwen',
-  cline: 'cline',
-  kilo: 'kilo',
-};
 
 /** The rules a loop refusal carries (onPre's); any other refusal before a command runs is a hang rule. */
 const LOOP_RULES = new Set(['repeat', 'poll', 'cycle']);
@@ -120,7 +107,7 @@ class MemoryStore implements SessionStore {
 export class SessionJudge<M> {
   private readonly store = new MemoryStore();
   /** Per command key: where its current run of identical results began, and the run's open loop. */
-  private runs = new Map<string, { start: Attempt<M>; open?: Open<M> }>();
+  private runs = new Map<string, { start: Attempt<M>; open?: Open<M> | undefined }>();
   private cycle: Open<M> | undefined;
   /** The last few attempts, oldest first, to find where a cycle began. */
   private recent: Attempt<M>[] = [];
@@ -133,14 +120,14 @@ export class SessionJudge<M> {
   refusedByGuard = 0;
 
   constructor(
-    private readonly tool: AuditTool,
+    private readonly tool: ToolName,
     private readonly settings: GuardSettings,
     private readonly mark: () => M,
   ) {}
 
   private decide(event: GuardEvent): Decision {
     // No tree look (a transcript's working tree is long gone; its edits come as events) and no hand-off note.
-    return decide(event, this.settings, TOOL_FACTS[FAMILY[this.tool]], this.store, undefined, false);
+    return decide(event, this.settings, TOOL_FACTS[this.tool], this.store, undefined, false);
   }
 
   feed(event: AuditEvent): void {
@@ -272,7 +259,7 @@ export class SessionJudge<M> {
         steps.refuse = open.steps.refuse;
         refused = open;
       }
-      (this.runs.get(k) as { open?: Open<M> }).open = undefined;
+      (this.runs.get(k) as { open?: Open<M> | undefined }).open = undefined;
     }
     const rel = (g: number | undefined) => (g === undefined ? undefined : g - first.g + 1);
     this.cycle = {

@@ -1,21 +1,21 @@
 // --redact: a report safe to share. Paths become placeholders, commands keep only their program names, outputs go.
+import { baseName, splitCommands } from '../guard/core/shell/split.ts';
 import type { AuditReport } from './aggregate.ts';
 import type { Loop } from './session.ts';
 
-/** `npm test -- --grep foo && cat /etc/x` → `npm … && cat …`: each simple command keeps its program name. */
+/**
+ * `npm test -- --grep foo && cat /etc/x` → `npm …; cat …`: each simple command keeps its program name (and wrappers
+ * such as sudo), read by the guard's own shell splitter, so a quoted `;` or `|` cannot leak the words after it.
+ */
 export function redactCommand(command: string): string {
-  return command
-    .split(/(\s*(?:&&|\|\||[;|])\s*)/)
-    .map((part, i) => {
-      if (i % 2 === 1) return part;
-      const words = part.trim().split(/\s+/).filter(Boolean);
-      // Leading VAR=value assignments are dropped with their values.
-      const program = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
-      if (!program) return '';
-      const name = program.includes('/') ? program.slice(program.lastIndexOf('/') + 1) : program;
-      return words.length > 1 ? `${name} …` : name;
-    })
-    .join('');
+  let out = '';
+  for (const c of splitCommands(command)) {
+    // Commands inside $(…) or `sh -c '…'` are words of the outer one, which is already cut to its name.
+    if (c.nested || c.argv.length === 0) continue;
+    const name = [...c.wrappers, c.argv[0] as string].map(baseName).join(' ');
+    out += `${name}${c.argv.length > 1 ? ' …' : ''}${c.pipedOut ? ' | ' : '; '}`;
+  }
+  return out.replace(/(?:; | \| )$/, '');
 }
 
 export function redactReport(report: AuditReport): AuditReport {

@@ -19,7 +19,7 @@ import type { Loop } from './session.ts';
 
 export { fmtInt, fmtMs, fmtTokens, plural, projectLabel, shortId } from './format.ts';
 
-function cost(l: { requests: number; tokens?: number }): string {
+function cost(l: { requests: number; tokens?: number | undefined }): string {
   return `${plural(l.requests, 'request')}${l.tokens !== undefined ? `, ${fmtTokens(l.tokens)} tokens` : ''}`;
 }
 

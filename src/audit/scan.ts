@@ -68,7 +68,7 @@ interface Format {
 }
 
 /** What the scanner needs per transcript format. OpenCode and Kilo are databases, read apart. */
-const FORMATS: Readonly<Record<Source['tool'], Format>> = {
+const FORMATS: Readonly<Partial<Record<Source['tool'], Format>>> = {
   claude: { parser: createClaudeParser, sidechains: true, needles: CLAUDE_NEEDLES },
   codex: { parser: createCodexParser, needles: CODEX_NEEDLES },
   gemini: { parser: createGeminiParser },
@@ -105,7 +105,7 @@ export function scanSource(
     return [];
   }
   const format = FORMATS[src.tool];
-  if (!format.parser) return [];
+  if (!format?.parser) return [];
   const parser = format.parser();
   const newParser = format.parser;
   const run = new SessionRun(src.tool, src.path, settings, pricer);

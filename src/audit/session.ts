@@ -1,11 +1,12 @@
 // One session's replay: events → the judge (through the guard core) and the cost meter → loop records.
 import { type Cost, costBetween, Meter, type Money, type Reading } from './cost.ts';
-import type { AuditEvent, AuditTool, SessionInfo, Tokens } from './events.ts';
+import type { ToolName } from '../tools/names.ts';
+import type { AuditEvent, SessionInfo, Tokens } from './events.ts';
 import { SessionJudge, type Episode, type GuardSettings, type Wait } from './judge.ts';
 import type { Pricer } from './prices.ts';
 
 export interface Loop extends Money {
-  tool: AuditTool;
+  tool: ToolName;
   /** The transcript this loop was found in. */
   file: string;
   session: string;
@@ -38,7 +39,7 @@ export interface Loop extends Money {
 }
 
 export interface SessionSummary extends Money {
-  tool: AuditTool;
+  tool: ToolName;
   file: string;
   session: string;
   project: string;
@@ -75,7 +76,7 @@ export class SessionRun {
   private lastAt: number | undefined;
 
   constructor(
-    readonly tool: AuditTool,
+    readonly tool: ToolName,
     readonly file: string,
     settings: GuardSettings,
     pricer?: Pricer,

@@ -1,6 +1,7 @@
 // Pure: how a tool reads a hook's stdout, one reader per answer format (tools name theirs in `doctor.replay.answers`).
 // Each turns an answer into silent / warn / deny / handoff, or `bad` with what the tool would do wrong with it.
 import type { AnswerFormat } from '../tools/index.ts';
+import { type Obj, obj } from '../guard/json-value.ts';
 
 export type Reading =
   | { kind: 'silent' }
@@ -18,9 +19,6 @@ export interface Who {
   stops: boolean;
 }
 export type Reader = (stdout: string, step: Step, event: string, who: Who) => Reading;
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
 
 function parseJson(text: string): Obj | string {
   try {

@@ -44,7 +44,9 @@ export async function runChecks(input: DoctorInput): Promise<DoctorResult> {
   const { root } = input;
   const read = (rel: string) => readAbs(join(root, rel));
   const manifestRead = readManifestText(read(MANIFEST_PATH));
-  const tools = configuredTools(read, 'manifest' in manifestRead ? manifestRead.manifest.tools : []);
+  const tools = input.only
+    ? [...input.only]
+    : configuredTools(read, 'manifest' in manifestRead ? manifestRead.manifest.tools : []);
   const guardText = read(GUARD_PATH);
   if ('missing' in manifestRead && guardText === null && read(OLD_GUARD_PATH) === null && !tools.length)
     return { setUp: false, groups: [] };

@@ -6,9 +6,7 @@ import { parse as parseJsonc } from 'comment-json';
 import { parse as parseToml } from 'smol-toml';
 import type { ConfigFile, ConfigRule, ToolRecord } from '../tools/index.ts';
 import { type Check, fail } from './types.ts';
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+import { obj } from '../guard/json-value.ts';
 
 export interface LoadedFile {
   /** Repo-relative path for a repo file, else the absolute path. */

@@ -4,7 +4,7 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { readConfig } from '../scaffold/read-config.ts';
 import type { buildAssets } from '../assets.ts';
-import { TOOL_NAMES, TOOLS } from '../tools/index.ts';
+import { TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
 import type { Git } from './git-env.ts';
 import { type ProcResult, runShell } from './exec.ts';
 import type { Env } from './types.ts';
@@ -15,7 +15,9 @@ export interface DoctorInput {
   home: string;
   version: string;
   /** Called as each tool's checks (the replays) finish: `done` of `total`, and the one that just finished. */
-  progress?: (done: number, total: number, label?: string) => void;
+  progress?: ((done: number, total: number, label?: string) => void) | undefined;
+  /** --tools: check these tools, whether or not the repository shows them set up. */
+  only?: readonly ToolName[];
 }
 
 export interface Ctx extends DoctorInput {

@@ -10,9 +10,7 @@ import { PROFILE_STEP, profileTarget } from '../scaffold/profile.ts';
 import { valueAt } from './config-files.ts';
 import type { LoadedFile } from './config-files.ts';
 import { type Check, fail, note, pass, RERUN } from './types.ts';
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+import { obj } from '../guard/json-value.ts';
 
 /** PreToolUse → pre_tool_use, the spelling in approval keys. */
 export function snakeEvent(event: string): string {

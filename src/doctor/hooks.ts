@@ -2,6 +2,7 @@
 import { isOurHookCommand } from '../tools/markers.ts';
 import { type HookEntrySpec, type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { type Check, fail, pass, RERUN } from './types.ts';
+import { obj } from '../guard/json-value.ts';
 
 export interface HookCommand {
   event: string;
@@ -9,12 +10,6 @@ export interface HookCommand {
   command: string;
   /** The file the entry came from, for messages. */
   source: string;
-}
-
-type Obj = Record<string, unknown>;
-
-function obj(v: unknown): Obj | undefined {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
 }
 
 /** Every command hook in a parsed config's `hooks` object (Claude/Codex nested groups, or Cursor's flat list). */

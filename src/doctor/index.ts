@@ -2,11 +2,12 @@
 import { resolve } from 'node:path';
 import { VERSION } from '../assets.ts';
 import { EXIT } from '../exit-codes.ts';
-import { findGitRoot } from '../scaffold/detect.ts';
+import { gitRootOf } from '../guard/git-root.ts';
 import { runChecks } from './checks.ts';
 import { exitCodeOf, jsonReport, notSetUpText, textReport } from '../report/doctor.ts';
 import { colorEnabled, palette } from '../report/colors.ts';
 import type { IO } from '../io.ts';
+import type { ToolName } from '../tools/names.ts';
 
 /** doctor as a whole ends within this long, whatever the hooks it runs do (each also has its own timeout). */
 export const DOCTOR_DEADLINE_MS = 90_000;
@@ -33,27 +34,48 @@ function progressLine(io: IO): { update: (done: number, total: number) => void; 
 }
 
 export async function doctor(
-  opts: { json: boolean; cwd?: string; strict?: boolean },
+  opts: {
+    json: boolean;
+    cwd?: string | undefined;
+    strict?: boolean | undefined;
+    tools?: readonly ToolName[] | undefined;
+  },
   io: IO,
   deadlineMs = DOCTOR_DEADLINE_MS,
 ): Promise<number> {
   const start = resolve(io.cwd, opts.cwd ?? '.');
-  const root = findGitRoot(start) ?? start;
+  const root = gitRootOf(start) ?? start;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>((done) => {
     timer = setTimeout(() => done(null), deadlineMs);
   });
   const progress = opts.json ? progressLine({ ...io, stdoutIsTTY: false }) : progressLine(io);
   const result = await Promise.race([
-    runChecks({ root, env: io.env, home: io.home, version: VERSION, progress: progress.update }),
+    runChecks({
+      root,
+      env: io.env,
+      home: io.home,
+      version: VERSION,
+      progress: progress.update,
+      ...(opts.tools ? { only: opts.tools } : {}),
+    }),
     late,
   ]);
   progress.clear();
   clearTimeout(timer);
   if (result === null) {
-    io.err(
-      `create-loop-guard doctor: the checks did not finish within ${deadlineMs / 1000} s (a hook command that never ends?); stopped.\n`,
-    );
+    const text = `the checks did not finish within ${deadlineMs / 1000} s (a hook command that never ends?); stopped.`;
+    io.err(`create-loop-guard doctor: ${text}\n`);
+    if (opts.json) {
+      const report = {
+        version: VERSION,
+        root,
+        tools: [],
+        exitCode: EXIT.error,
+        messages: [{ level: 'error', code: 'deadline', text }],
+      };
+      io.out(`${JSON.stringify(report, null, 2)}\n`);
+    }
     return EXIT.error;
   }
   const code = exitCodeOf(result.setUp, result.groups, opts.strict === true);

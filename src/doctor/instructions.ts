@@ -1,6 +1,6 @@
 // Pure checks on the instruction files: the AGENTS.md stop rule, a tool's import of it, and an instruction size budget.
 import { type BlockSpec, endMarker, inspectBlock } from '../edit/md-block.ts';
-import { findInlineImports, hasImportLine } from '../edit/lines.ts';
+import { findInlineImports, hasImportLine } from '../edit/import-line.ts';
 import { type Check, fail, pass, RERUN } from './types.ts';
 
 /** `repo.agents-md`: our block is there and is the text this version writes. */

@@ -6,6 +6,7 @@ import { READERS, type Reading, type Step } from './answers.ts';
 import { type Json, loadPayload } from './payloads.ts';
 import { describeExit, type ProcResult } from './exec.ts';
 import { type Check, fail, pass, RERUN } from './types.ts';
+import { type Obj, obj } from '../guard/json-value.ts';
 
 export type { Reading, Step } from './answers.ts';
 
@@ -33,10 +34,6 @@ export interface Driver {
    *  attempt the hand-off. */
   stop?: { event: string; answer: Record<string, unknown>; payload(attempt: number, turn: number): Json };
 }
-
-type Obj = Record<string, unknown>;
-
-const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
 
 /** A hook's JSON answer as an object, or null when it is not one. */
 function parseAnswer(text: string): Obj | null {

@@ -20,9 +20,8 @@ import { driverFor, replay } from './replay.ts';
 import { rootKeys, trustCheck } from './trust.ts';
 import { runProcess } from './exec.ts';
 import { type Check, type Env, fail, note, pass, RERUN } from './types.ts';
+import { obj } from '../guard/json-value.ts';
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
 type JsonIntent = Intent & { kind: 'json' };
 
 /** `KEY=value` settings that switch the guard or its hang rules off, as "KEY=value in <where>". */

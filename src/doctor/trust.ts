@@ -6,9 +6,8 @@ import type { TrustFacts } from '../tools/index.ts';
 import type { LoadedFile } from './config-files.ts';
 import { valueAt } from './config-files.ts';
 import { type Check, type Env, fail, pass } from './types.ts';
+import { type Obj, obj } from '../guard/json-value.ts';
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
 const within = (dir: string, root: string) => root === dir || root.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 
 /** `{name}` placeholders filled in. */

@@ -11,7 +11,9 @@
 
 import { parse as parseJsonc } from 'comment-json';
 import { type Cst, type Container, type CstNode, type Elem, lex, parseCst } from './jsonc-scan.ts';
-import { applySplices, detectEol, FileFormatError, type Splice } from './splice.ts';
+import { applySplices, type Splice } from './splice.ts';
+import { detectEol } from './text.ts';
+import { FileFormatError } from './outcome.ts';
 import { excerpt, jsonReason } from './excerpt.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -1,7 +1,7 @@
 // Managed blocks between whole-line markers in files we don't own (AGENTS.md, shell rc files).
 import { createHash } from 'node:crypto';
-import { type Line, joinLines, scanFences, splitLines } from './lines.ts';
-import { type EditOutcome, detectEol, splitBom } from './splice.ts';
+import { type Line, joinLines, scanFences, splitLines, detectEol, splitBom } from './text.ts';
+import type { EditOutcome } from './outcome.ts';
 
 export type CommentStyle = 'markdown' | 'shell';
 

@@ -1,5 +1,6 @@
 // Files we own outright (the guard hook, the OpenCode plugin, the Cursor env snippet): a header line says so.
-import { type EditOutcome, splitBom } from './splice.ts';
+import type { EditOutcome } from './outcome.ts';
+import { splitBom } from './text.ts';
 
 export interface OwnedHeader {
   product: 'create-loop-guard';

@@ -2,7 +2,8 @@
 // offsets (it knows multi-line strings), line-exact insertion and removal, and quoting. smol-toml parses and verifies;
 // this file knows the format only; which table and keys to touch is the caller's business.
 import { parse, TomlError } from 'smol-toml';
-import { FileFormatError, type Splice } from './splice.ts';
+import { FileFormatError } from './outcome.ts';
+import type { Splice } from './splice.ts';
 import { excerpt } from './excerpt.ts';
 
 export type Table = Record<string, unknown>;
@@ -28,7 +29,7 @@ export function isTable(v: unknown): v is Table {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 }
 
-/** The current set table (undefined when absent); throws when the policy or set is not a table. */
+/** `s` as a TOML basic string: quoted, with double quotes, backslashes and control characters escaped. */
 export function quote(s: string): string {
   let out = '"';
   for (const ch of s) {

@@ -12,7 +12,8 @@ import {
   fstatSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join } from 'node:path';
+import { gitRootOf } from './git-root.ts';
 import { HANDOFF_JSON, HANDOFF_NOTE } from './core/ladder.ts';
 import type { HandoffNote } from './core/types.ts';
 
@@ -26,23 +27,6 @@ export interface HandoffRecord extends HandoffNote {
   at: string;
   tool: string;
   session: string;
-}
-
-/** The nearest directory at or above `start` that holds `.git` (a repository root); undefined outside any repository. */
-export function repoRootOf(start: string): string | undefined {
-  let dir = resolve(start);
-  for (let i = 0; i < 64; i++) {
-    try {
-      lstatSync(join(dir, '.git'));
-      return dir;
-    } catch {
-      // not here
-    }
-    const up = dirname(dir);
-    if (up === dir) return undefined;
-    dir = up;
-  }
-  return undefined;
 }
 
 function fence(text: string): string {
@@ -136,7 +120,7 @@ export function writeHandoff(
   try {
     // LOOP_GUARD_HANDOFF_DIR (absolute) sends the note elsewhere: doctor's replay points it at its throw-away dir.
     const override = env.LOOP_GUARD_HANDOFF_DIR;
-    const root = override && isAbsolute(override) ? override : repoRootOf(cwd);
+    const root = override && isAbsolute(override) ? override : gitRootOf(cwd);
     if (!root) return undefined;
     const dir = join(root, '.agents');
     try {

@@ -28,6 +28,7 @@ import {
   utimesSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { sleep } from './sleep.ts';
 
 const IS_WINDOWS = process.platform === 'win32';
 // Errors that mean "the lock is taken", not "this cannot work" (Windows also reports a file pending deletion or in
@@ -84,14 +85,6 @@ export function lstatOrUndefined(path: string): Stats | undefined {
 /** abs(): a lock from far in the future (clock stepped back) must not block until the clock catches up. */
 export function isStale(st: Stats | undefined, staleMs: number): boolean {
   return st !== undefined && Math.abs(Date.now() - st.mtimeMs) > staleMs;
-}
-
-let sleepCell: Int32Array | undefined;
-
-/** Synchronous sleep that leaves the CPU to the lock holder. */
-export function sleep(ms: number): void {
-  sleepCell ??= new Int32Array(new SharedArrayBuffer(4));
-  Atomics.wait(sleepCell, 0, 0, ms);
 }
 
 /** Jittered, growing wait (≈0.25–16 ms) so contending processes spread out instead of retrying in lockstep. */

@@ -10,6 +10,7 @@ import {
   quietOutput,
   render,
   stopsByInterrupt,
+  HOOK_FORMATS,
 } from './adapters/index.ts';
 import { obj, type OutputFormat, type ParsedHook } from './adapters/types.ts';
 import { decide, type SessionStore } from './core/decide.ts';
@@ -18,6 +19,7 @@ import type { Decision } from './core/types.ts';
 import { recordDecision } from './event-log.ts';
 import { treeFingerprint } from './tree.ts';
 import { writeHandoff } from './handoff-note.ts';
+import { sleep } from './sleep.ts';
 import { stopCodexExec } from './stop-codex.ts';
 import { pruneOldSessions, readState, resolveStateDir, sessionFileName, updateState } from './state.ts';
 
@@ -158,7 +160,7 @@ const keepAlive: unknown[] = [];
  * that is missing or fails, process.stdin is created as before.
  */
 function socketStdinNonBlocking(): void {
-  const proc = process as unknown as { binding?: (name: string) => unknown; noDeprecation?: boolean };
+  const proc = process as unknown as { binding?: (name: string) => unknown; noDeprecation?: boolean | undefined };
   const muted = proc.noDeprecation;
   try {
     proc.noDeprecation = true;
@@ -190,13 +192,9 @@ export function writeOut(text: string, fd = 1): void {
       off += writeSync(fd, data, off, data.length - off);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > until) return;
-      sleepMs(1);
+      sleep(1);
     }
   }
-}
-
-function sleepMs(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /** Read all of stdin synchronously, up to the cap and the deadline; null when over either. */
@@ -213,7 +211,7 @@ export function readStdin(fd = 0, deadlineMs = STDIN_DEADLINE_MS): string | null
       // A non-blocking pipe reports EAGAIN until data arrives.
       if ((err as NodeJS.ErrnoException).code === 'EAGAIN') {
         if (Date.now() > until) return null;
-        sleepMs(2);
+        sleep(2);
         continue;
       }
       if ((err as NodeJS.ErrnoException).code === 'EOF') break;
@@ -227,6 +225,12 @@ export function readStdin(fd = 0, deadlineMs = STDIN_DEADLINE_MS): string | null
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** What a person running the file by hand sees: the tool arguments the hook file reads (the plugins take none). */
+export function usageLine(): string {
+  const tools = HOOK_FORMATS.join('|');
+  return `loop-guard: a hook for coding agents; it reads a hook payload on stdin. Usage: node loop-guard.cjs <${tools}> < payload.json\n`;
+}
+
 /** Runs the hook on this process's stdin; returns the kind of event handled ('' for none). */
 export function main(): string {
   const toolArg = process.argv[2];
@@ -236,9 +240,7 @@ export function main(): string {
   try {
     // A person running the file by hand gets a usage line instead of a silent wait on the terminal.
     if (stdinIsTerminal()) {
-      process.stderr.write(
-        'loop-guard: a hook for coding agents; it reads a hook payload on stdin. Usage: node loop-guard.cjs <claude|codex|cursor> < payload.json\n',
-      );
+      process.stderr.write(usageLine());
     } else {
       const input = nonBlockingStdin();
       let stdin: string | null;

@@ -1,6 +1,6 @@
 // Unified diffs of a plan, one per changed file.
 import { createTwoFilesPatch, structuredPatch } from 'diff';
-import type { FileChange } from '../scaffold/change.ts';
+import type { FileChange } from '../scaffold/file-change.ts';
 import type { Palette } from './colors.ts';
 
 /** The lines of a file's text (a final newline ends the last line rather than starting another). */

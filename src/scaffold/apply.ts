@@ -1,8 +1,11 @@
 // Writes a plan all or nothing: a journal first (scaffold/journal.ts), then every file staged as a temp file in its
-// target's directory, then the journal flips to "commit" and the temps are renamed over their targets. A kill at any
-// point is undone or finished by the next run.
+// target's directory and made durable (fsync of the temp and of its directory), then the journal flips to "commit"
+// and the temps are renamed over their targets. A kill or a power cut at any point is undone or finished by the next
+// run, and never renames an empty temp over a user's config.
 import {
   chmodSync,
+  closeSync,
+  fsyncSync,
   lstatSync,
   mkdirSync,
   readdirSync,
@@ -11,11 +14,12 @@ import {
   rmdirSync,
   type Stats,
   statSync,
+  openSync,
   unlinkSync,
-  writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { clearJournal, type JournalData, rollBack, Steps, writeJournal } from './journal.ts';
+import { clearJournal, fsyncDir, type JournalData, rollBack, Steps, writeJournal } from './journal.ts';
 import { EscapeError, insidePath } from './paths.ts';
 import { TOOL_NAMES, TOOLS } from '../tools/index.ts';
 import { AGENTS_GITIGNORE, MANIFEST_PATH, OLD_GUARD_PATH } from '../tools/markers.ts';
@@ -111,6 +115,27 @@ function missingDirs(dir: string): string[] {
   return out;
 }
 
+/** Create `path` (it must not exist) holding `text`, with `mode`, and fsync it before it is closed. */
+function writeDurably(path: string, text: string, mode: number): void {
+  const fd = openSync(path, 'wx', mode);
+  try {
+    const data = Buffer.from(text, 'utf8');
+    for (let off = 0; off < data.length; ) off += writeSync(fd, data, off, data.length - off);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  chmodSync(path, mode);
+}
+
+/** The folders whose entries must be durable: each temp's folder, and the parent of each folder we created. */
+function durableDirs(temps: readonly string[], created: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const d of created) out.add(dirname(d));
+  for (const t of temps) out.add(dirname(t));
+  return [...out];
+}
+
 export function applyPlan(
   root: string,
   changes: readonly FileChange[],
@@ -145,9 +170,16 @@ export function applyPlan(
     for (const s of staged) {
       current = s.change.path;
       const mode = existingMode(s.target) ?? s.change.mode ?? 0o644;
-      writeFileSync(s.tmp, s.change.after as string, { mode, flag: 'wx' });
-      chmodSync(s.tmp, mode);
+      writeDurably(s.tmp, s.change.after as string, mode);
       steps.step();
+    }
+    // The temps' names, and the folders created for them, are durable before the journal says "commit".
+    for (const d of durableDirs(
+      staged.map((s) => s.tmp),
+      dirs,
+    )) {
+      current = d;
+      fsyncDir(d);
     }
     current = '(journal)';
     writeJournal(root, { ...journal, state: 'commit' });

@@ -1,22 +1,11 @@
 // Which agent tools a repository uses, with the paths that show it. Looks only at fixed paths, never walks the tree.
-import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
 
 export interface DetectedTool {
   name: ToolName;
   evidence: string[];
-}
-
-/** The nearest directory at or above `start` holding .git (a directory, or a file in worktrees); null if none. */
-export function findGitRoot(start: string): string | null {
-  let dir = resolve(start);
-  for (;;) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
 }
 
 function present(root: string, rel: string): boolean {

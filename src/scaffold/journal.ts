@@ -3,16 +3,19 @@
 // one killed after the journal says "commit" is rolled forward (the remaining renames and removals are done). The next
 // run of any mode does this first, then sweeps temp files of ours that no journal names.
 import {
+  closeSync,
   existsSync,
+  fsyncSync,
   lstatSync,
+  openSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmdirSync,
   unlinkSync,
-  writeFileSync,
+  writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export const JOURNAL_FILE = '.loop-guard-journal.json';
 /** Our temp files: `.<name>.loop-guard-<pid>-<n>.tmp`. */
@@ -43,12 +46,39 @@ export function journalPath(root: string): string {
   return join(root, JOURNAL_FILE);
 }
 
-/** Write the journal atomically (temp + rename), so a reader sees the old state or the new one. */
+/** Write the journal atomically (temp + rename) and durably (fsync of the temp, then of the folder after the rename),
+ *  so a reader, or the run after a power cut, sees the old state or the new one. */
 export function writeJournal(root: string, data: JournalData): void {
   const path = journalPath(root);
   const tmp = `${path}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(data)}\n`);
+  const fd = openSync(tmp, 'w', 0o644);
+  try {
+    writeSync(fd, `${JSON.stringify(data)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(tmp, path);
+  fsyncDir(dirname(path));
+}
+
+/** fsync a folder, so the names created or renamed in it survive a power cut (a no-op where folders cannot be opened). */
+export function fsyncDir(dir: string): void {
+  let fd: number;
+  try {
+    fd = openSync(dir, 'r');
+  } catch {
+    return;
+  }
+  try {
+    fsyncSync(fd);
+  } catch (err) {
+    // Some file systems (and Windows) refuse fsync on a folder; the file's own fsync is what they offer.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'EPERM' && code !== 'EISDIR' && code !== 'EBADF') throw err;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function clearJournal(root: string): void {

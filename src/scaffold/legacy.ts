@@ -2,7 +2,7 @@
 // a rerun and --remove delete them when they carry our header; a foreign file of that name is reported, never removed.
 import { readOwnedHeader } from '../edit/owned-file.ts';
 import { GUARD_PATH, OLD_CLINE_GUARD_PATH, OLD_GUARD_PATH } from '../tools/markers.ts';
-import type { FileChange } from './change.ts';
+import type { FileChange } from './file-change.ts';
 
 /** Each retired path and the path that replaced it. */
 export const RETIRED: ReadonlyArray<{ path: string; replacedBy: string }> = [

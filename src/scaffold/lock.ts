@@ -1,7 +1,9 @@
 // One run at a time per repository: an exclusive lock file holding the owner's pid; a lock whose owner is gone is
-// stale and taken over, so a killed run never blocks the next one.
+// stale and taken over, so a killed run never blocks the next one. Not the guard's session lock (guard/lock.ts): a run
+// holds this one while a person reads the prompt, so only the owner's pid, never the lock's age, can tell it is dead.
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { sleep } from '../guard/sleep.ts';
 
 export const LOCK_FILE = '.loop-guard.lock';
 /** How long a run waits for another run on the same repository before giving up (exit 2). */
@@ -12,10 +14,6 @@ export class LockError extends Error {
     super(message);
     this.name = 'LockError';
   }
-}
-
-function sleepMs(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function alive(pid: number): boolean {
@@ -49,7 +47,7 @@ export interface Lock {
 }
 
 /** Take the repository's lock, waiting for a live owner; returns null when the directory cannot hold a lock (read-only). */
-export function acquireLock(root: string, waitMs = LOCK_WAIT_MS): Lock | null {
+export function lockRepository(root: string, waitMs = LOCK_WAIT_MS): Lock | null {
   const path = join(root, LOCK_FILE);
   const deadline = Date.now() + waitMs;
   for (;;) {
@@ -82,7 +80,7 @@ export function acquireLock(root: string, waitMs = LOCK_WAIT_MS): Lock | null {
         throw new LockError(
           `another create-loop-guard run (pid ${owner ?? 'unknown'}) is working on this repository; waited ${Math.round(waitMs / 1000)} s. If no such run exists, delete ${LOCK_FILE}.`,
         );
-      sleepMs(50);
+      sleep(50);
       continue;
     }
     writeSync(fd, `${process.pid}\n`);

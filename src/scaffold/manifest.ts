@@ -1,5 +1,5 @@
 // What an earlier run put in place, so a key the user had before install is never treated as ours.
-import { FileFormatError } from '../edit/splice.ts';
+import { FileFormatError } from '../edit/outcome.ts';
 import { jsonReason } from '../edit/excerpt.ts';
 import { jsonSyntaxError, parseValue } from '../edit/jsonc.ts';
 import { TOOL_NAMES, type ToolName } from '../tools/index.ts';

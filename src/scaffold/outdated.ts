@@ -3,14 +3,14 @@
 // hash of OUR part of every file as written; a file whose part still hashes the same is untouched.
 import { createHash } from 'node:crypto';
 import { isObj, parseUserFile } from '../edit/jsonc.ts';
-import { hasImportLine } from '../edit/lines.ts';
-import { splitBom } from '../edit/splice.ts';
+import { hasImportLine } from '../edit/import-line.ts';
+import { splitBom } from '../edit/text.ts';
 import { isTable, parseOrThrow } from '../edit/toml-scan.ts';
 import { BLOCK_ID, isOurHookCommand, MANIFEST_PATH } from '../tools/markers.ts';
 import type { Intent } from '../tools/index.ts';
 import type { FileRecord, Manifest } from './manifest.ts';
 import { renderManifest } from './manifest.ts';
-import type { FileChange } from './change.ts';
+import type { FileChange } from './file-change.ts';
 import { changeCounts } from '../report/diff.ts';
 
 type Of<K extends Intent['kind']> = Extract<Intent, { kind: K }>;

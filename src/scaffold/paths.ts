@@ -2,7 +2,7 @@
 // directory holding the user's own tool configs, and every path checked through every parent to stay inside it.
 import { existsSync, lstatSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { findGitRoot } from './detect.ts';
+import { gitRootOf } from '../guard/git-root.ts';
 import { TOOL_NAMES, TOOLS } from '../tools/index.ts';
 
 /** A refusal that is the user's input, not a broken file: exit 2 with this message. */
@@ -63,7 +63,7 @@ export function chooseRoot(cwd: string, opts: { cwd?: string; noGit?: boolean },
     throw new RootError(`${start} does not exist; nothing was created. Pass --cwd an existing directory.`);
   }
   if (!st.isDirectory()) throw new RootError(`${start} is not a directory. Pass --cwd a repository directory.`);
-  const git = findGitRoot(start);
+  const git = gitRootOf(start) ?? null;
   let root: string;
   let note: string | undefined;
   if (git) {

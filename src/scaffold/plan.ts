@@ -1,7 +1,7 @@
 // intents + current files → FileChange[]. Pure: every mode (apply, --dry-run, --check, --remove) uses this one plan.
 import { type BlockSpec, removeBlock, upsertBlock } from '../edit/md-block.ts';
 import { planOwnedFile, readOwnedHeader } from '../edit/owned-file.ts';
-import { type EditOutcome, FileFormatError } from '../edit/splice.ts';
+import { type EditOutcome, FileFormatError } from '../edit/outcome.ts';
 import { AGENTS_GITIGNORE, BLOCK_ID, GITATTRIBUTES } from '../tools/markers.ts';
 import { type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { handlerFor } from './intents/index.ts';
@@ -11,8 +11,8 @@ import type { ProfileTarget } from './profile.ts';
 import { planRetired, RETIRED, retiredPaths } from './legacy.ts';
 import { partHash } from './outdated.ts';
 
-export type { Action, FileChange } from './change.ts';
-import type { Action, FileChange } from './change.ts';
+export type { Action, FileChange } from './file-change.ts';
+import type { Action, FileChange } from './file-change.ts';
 
 /** A user file that cannot be parsed: exit 2, nothing written. */
 export class PlanError extends Error {

@@ -1,7 +1,7 @@
 // The scaffolder's flow: options → detect → plan → report → (confirm) → apply. I/O comes in through `io`.
 import { ApplyError, applyPlan, OUR_DIRS } from './apply.ts';
 import { recover } from './journal.ts';
-import { acquireLock, type Lock, LockError } from './lock.ts';
+import { lockRepository, type Lock, LockError } from './lock.ts';
 import { chooseRoot, EscapeError, hookPathProblem, insidePath, RootError } from './paths.ts';
 import { GUARD_PATH } from '../tools/markers.ts';
 import { ConfigReadError, readConfig } from './read-config.ts';
@@ -24,7 +24,7 @@ import { intentsFor } from './plan.ts';
 import { verdict } from './outdated.ts';
 import { parseToolArg, toolListError } from './tool-list.ts';
 import { planTense } from '../report/tense.ts';
-import { FileFormatError } from '../edit/splice.ts';
+import { FileFormatError } from '../edit/outcome.ts';
 import { hasProfileBlock, PROFILE_LINE, PROFILE_STEP, profileTarget, type ProfileTarget } from './profile.ts';
 import { MACHINE_STEPS } from '../report/doctor.ts';
 import { fill } from '../doctor/trust.ts';
@@ -112,6 +112,28 @@ function nextSteps(
   return { repo, machine };
 }
 
+/**
+ * A run that stops before it has a plan (no root, the lock held by another run): the reason on stderr, and under
+ * --json the same report shape as every other exit, with the reason as its one `{level, code, text}` message.
+ */
+function stopEarly(opts: Options, io: IO, root: string, code: string, result: string, text: string): number {
+  io.err(`create-loop-guard: ${text}\n`);
+  if (opts.json) {
+    const report: JsonReport = {
+      version: VERSION,
+      root,
+      mode: opts.mode === 'apply' && opts.dryRun ? 'dry-run' : opts.mode,
+      tools: [],
+      changes: [],
+      result,
+      exitCode: EXIT.error,
+      messages: [{ level: 'error', code, text }],
+    };
+    io.out(`${JSON.stringify(report, null, 2)}\n`);
+  }
+  return EXIT.error;
+}
+
 /** The flow under the repository lock, after an interrupted earlier run has been finished or undone. */
 export async function run(opts: Options, io: IO): Promise<number> {
   let root: string;
@@ -119,24 +141,15 @@ export async function run(opts: Options, io: IO): Promise<number> {
   try {
     ({ root, note } = chooseRoot(io.cwd, opts, io.home));
   } catch (err) {
-    if (err instanceof RootError) {
-      io.err(`create-loop-guard: ${err.message}\n`);
-      if (opts.json)
-        io.out(
-          `${JSON.stringify({ version: VERSION, mode: opts.mode, result: 'usage-error', exitCode: EXIT.error, messages: [err.message] }, null, 2)}\n`,
-        );
-      return EXIT.error;
-    }
+    if (err instanceof RootError) return stopEarly(opts, io, '', 'usage', 'usage-error', err.message);
     throw err;
   }
   let lock: Lock | null;
   try {
-    lock = acquireLock(root);
+    // LOOP_GUARD_TEST_LOCK_WAIT_MS: how long to wait for another run, for the tests of a held lock (default 60 s).
+    lock = lockRepository(root, Number(io.env.LOOP_GUARD_TEST_LOCK_WAIT_MS) || undefined);
   } catch (err) {
-    if (err instanceof LockError) {
-      io.err(`create-loop-guard: ${err.message}\n`);
-      return EXIT.error;
-    }
+    if (err instanceof LockError) return stopEarly(opts, io, root, 'locked', 'locked', err.message);
     throw err;
   }
   try {
@@ -249,7 +262,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
 
   const pathProblem = opts.mode === 'remove' ? null : hookPathProblem(ctx.root, GUARD_PATH);
   if (pathProblem) {
-    io.err(`create-loop-guard: ${pathProblem}\n  Nothing was written.\n`);
+    problem('unsafe-path', `${pathProblem}\n  Nothing was written.`);
     return finish(EXIT.error, 'unsafe-path');
   }
 

@@ -1,8 +1,7 @@
-// What both real-CLI audit suites share (audit.test.ts: Claude Code, Codex, OpenCode; audit-more.test.ts: Qwen Code,
-// Cline, Kilo): the two scripted sessions, where each CLI's files are found and kept, and the built CLI's `audit --json`.
+// What both real-CLI audit suites share (audit-claude-codex-opencode.test.ts, audit-qwen-cline-kilo.test.ts): the two scripted sessions, where each CLI's files are found and kept, and the built CLI's `audit --json`.
 import { cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { runProcess } from './agents.ts';
+import { runProcess } from './runners/index.ts';
 import { CLI_PATH } from './helpers.ts';
 
 /** The looping session's command: a missing directory, the same failure every time. */

@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentStatus, describeRun, makeHome, removeDir, repoRoot, runAgent, type AgentName } from './agents.ts';
+import { agentStatus, describeRun, makeHome, removeDir, repoRoot, runAgent, type AgentName } from './runners/index.ts';
 import { makeRepo } from './helpers.ts';
 import { startMockServer, type MockModelServer, type Turn } from './mock-server.ts';
 

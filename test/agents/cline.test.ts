@@ -19,11 +19,11 @@ import {
   RUN_TIMEOUT_MS,
   runProcess,
   type AgentRun,
-} from './agents.ts';
+} from './runners/index.ts';
 import { lineCount, makeRepo, MARKER, scaffold } from './helpers.ts';
 import { promptFor, startMockServer, turnMarker, type MockModelServer, type Script } from './mock-server.ts';
-import { runClineAcp } from './cline-acp.ts';
-import { CLINE_SLOW_HOST, killProcesses, processesUsingHome, runCline } from './more-agents.ts';
+import { runClineAcp } from './runners/index.ts';
+import { CLINE_SLOW_HOST, killProcesses, processesUsingHome, runCline } from './runners/index.ts';
 
 /** A plain failure (no class that warns early): the guard warns at the 3rd identical result, refuses after the 4th. */
 const FAIL_CMD = 'echo ran >> ran.txt; echo "FAIL: expected 42, got 41"; exit 1';

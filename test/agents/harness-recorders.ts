@@ -1,10 +1,10 @@
-// Small recording hooks and plugins for the five CLIs of issue 15, written into a temp repo by
-// more-agents.test.ts. They are NOT the product: they record what the real CLI hands them and give the
+// Small recording hooks and plugins for Gemini CLI, Copilot CLI, Qwen Code, Cline and Kilo, written into a temp repo by
+// harness.test.ts. They are NOT the product: they record what the real CLI hands them and give the
 // answers the protocol notes say each CLI honours (deny one command; add context after a result), so a
 // test can prove the harness end to end before the product is wired in.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MoreAgentName } from './agents.ts';
+import type { MoreAgentName } from './runners/index.ts';
 
 /** In a command: the recorder denies it. */
 export const DENY_TAG = 'LG_HARNESS_DENY_ME';

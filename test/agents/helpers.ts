@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot, runProcess } from './agents.ts';
+import { repoRoot, runProcess } from './runners/index.ts';
 
 // LOOP_GUARD_CLI may point at another build of the same CLI (e.g. one unpacked from the npm tarball).
 export const CLI_PATH = process.env.LOOP_GUARD_CLI || join(repoRoot, 'dist', 'cli.mjs');

@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_ENV } from '../../src/tools/env.ts';
 import { KILO_PLUGIN } from '../../src/tools/kilo.ts';
-import { agentStatus, describeRun, removeDir, type AgentRun } from './agents.ts';
+import { agentStatus, describeRun, removeDir, type AgentRun } from './runners/index.ts';
 import { makeRepo, scaffold } from './helpers.ts';
 import { startMockServer, type Script } from './mock-server.ts';
-import { killProcesses, processesUsingHome, runKilo } from './more-agents.ts';
+import { killProcesses, processesUsingHome, runKilo } from './runners/index.ts';
 
 const selected = (process.env.LOOP_GUARD_AGENTS || 'kilo').split(',').map((s) => s.trim());
 const requireAll = process.env.LOOP_GUARD_REQUIRE_AGENTS === '1';

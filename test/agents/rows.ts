@@ -1,12 +1,12 @@
 // The real-agent scenario table: one row of data per agent tool. scenarios.test.ts runs every scenario on every
-// selected row; a new tool plugs in with a row here (and its runner in agents.ts / more-agents.ts), not with a test
+// selected row; a new tool plugs in with a row here (and its runner in runners/<tool>.ts), not with a test
 // file of its own. What a row cannot do is a `skip` entry with the reason, printed as a skipped test.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLINE_PLUGIN } from '../../src/tools/cline.ts';
 import { KILO_PLUGIN } from '../../src/tools/kilo.ts';
 import { GUARD_PATH } from '../../src/tools/markers.ts';
-import { type AgentName, type AgentRun, openCodeWarmTemplate } from './agents.ts';
+import { type AgentName, type AgentRun, openCodeWarmTemplate } from './runners/index.ts';
 import type { ToolStep } from './mock-server.ts';
 
 /** The scenarios of scenarios.test.ts, by id (the test name starts with it). */

@@ -12,7 +12,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUARD_PATH } from '../../src/tools/markers.ts';
-import { agentStatus, describeRun, removeDir, runAgent, type AgentRun, type RunOptions } from './agents.ts';
+import { agentStatus, describeRun, removeDir, runAgent, type AgentRun, type RunOptions } from './runners/index.ts';
 import { commitCount, FIRST_COMMIT_SUBJECT, lineCount, makeRepo, MARKER, scaffold } from './helpers.ts';
 import {
   startMockServer,
@@ -22,7 +22,7 @@ import {
   type StepResult,
   type ToolStep,
 } from './mock-server.ts';
-import { killProcesses, processesUsingHome } from './more-agents.ts';
+import { killProcesses, processesUsingHome } from './runners/index.ts';
 import { ROWS, type AgentRow, type ScenarioId } from './rows.ts';
 
 const LOOP_CMD = 'echo ran >> ran.txt; ls /definitely-missing-dir';

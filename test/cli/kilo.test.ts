@@ -11,7 +11,7 @@ import { readOwnedHeader, withOwnedHeader } from '../../src/edit/owned-file.ts';
 import { KILO_PLUGIN } from '../../src/tools/kilo.ts';
 import { OPENCODE_PLUGIN } from '../../src/tools/opencode.ts';
 import { expectStableRerun, fixtureRepo, readTree, requireCli, runCliAsync } from '../helpers/cli.ts';
-import { install, sandbox } from '../helpers/doctor.ts';
+import { install, sandbox } from '../helpers/sandbox.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
 beforeAll(requireCli);

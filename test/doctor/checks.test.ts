@@ -7,7 +7,7 @@ import { VERSION } from '../../src/assets.ts';
 import { configuredTools, type DoctorResult, runChecks } from '../../src/doctor/checks.ts';
 import type { Check } from '../../src/doctor/types.ts';
 import { withOwnedHeader } from '../../src/edit/owned-file.ts';
-import { cloneSandbox, install, requireBuilt, type Sandbox, sandbox } from '../helpers/doctor.ts';
+import { cloneSandbox, install, requireBuilt, type Sandbox, sandbox } from '../helpers/sandbox.ts';
 
 const IDS = [
   'repo.manifest',

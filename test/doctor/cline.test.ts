@@ -7,7 +7,7 @@ import { VERSION } from '../../src/assets.ts';
 import { runChecks, type DoctorResult } from '../../src/doctor/checks.ts';
 import { CLINE_PLUGIN } from '../../src/tools/cline.ts';
 import { GUARD_PATH as CLINE_GUARD } from '../../src/tools/markers.ts';
-import { cloneSandbox, install, requireBuilt, type Sandbox, sandbox } from '../helpers/doctor.ts';
+import { cloneSandbox, install, requireBuilt, type Sandbox, sandbox } from '../helpers/sandbox.ts';
 
 let installed: Sandbox;
 beforeAll(() => {

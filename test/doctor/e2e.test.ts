@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withOwnedHeader } from '../../src/edit/owned-file.ts';
-import { cloneSandbox, install, requireBuilt, runCli, type Sandbox, sandbox } from '../helpers/doctor.ts';
+import { cloneSandbox, install, requireBuilt, runCli, type Sandbox, sandbox } from '../helpers/sandbox.ts';
 
 /** Every file under a directory with its hash, mode and mtime: proof that nothing was written. */
 function snapshot(dir: string): Record<string, string> {

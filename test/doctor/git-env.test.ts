@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { editorWaits, gitEnvCheck, gitRunner, pagerWaits, winner } from '../../src/doctor/git-env.ts';
-import { tempDir } from '../helpers/doctor.ts';
+import { tempDir } from '../helpers/sandbox.ts';
 
 const OURS = { GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true' };
 

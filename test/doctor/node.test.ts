@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { explainFailure, nodeCheck, parseNodeProbe } from '../../src/doctor/node.ts';
 import { runShell } from '../../src/doctor/exec.ts';
-import { builtGuard, requireBuilt, tempDir } from '../helpers/doctor.ts';
+import { builtGuard, requireBuilt, tempDir } from '../helpers/sandbox.ts';
 
 beforeAll(requireBuilt);
 

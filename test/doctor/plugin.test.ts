@@ -8,7 +8,7 @@ import { TOOLS } from '../../src/tools/index.ts';
 
 const facts = TOOLS.opencode.doctor.plugin as NonNullable<typeof TOOLS.opencode.doctor.plugin>;
 import { withOwnedHeader } from '../../src/edit/owned-file.ts';
-import { mainDir, requireBuilt, tempDir } from '../helpers/doctor.ts';
+import { mainDir, requireBuilt, tempDir } from '../helpers/sandbox.ts';
 
 beforeAll(requireBuilt);
 

@@ -6,7 +6,7 @@ import { type Driver, driverFor, getPath, replay } from '../../src/doctor/replay
 import { loadPayload } from '../../src/doctor/payloads.ts';
 import { runShell } from '../../src/doctor/exec.ts';
 import { TOOL_NAMES, TOOLS, type ToolName } from '../../src/tools/index.ts';
-import { builtGuard, requireBuilt, tempDir } from '../helpers/doctor.ts';
+import { builtGuard, requireBuilt, tempDir } from '../helpers/sandbox.ts';
 
 beforeAll(requireBuilt);
 

@@ -5,7 +5,7 @@ import { exitCodeOf, jsonReport, textReport } from '../../src/report/doctor.ts';
 import { type Group, note } from '../../src/doctor/types.ts';
 import { palette } from '../../src/report/colors.ts';
 import type { IO } from '../../src/scaffold/run.ts';
-import { tempDir } from '../helpers/doctor.ts';
+import { tempDir } from '../helpers/sandbox.ts';
 
 const groups: Group[] = [
   { name: 'repo', label: 'Repository', checks: [{ id: 'repo.guard', ok: true, message: 'guard ok' }] },

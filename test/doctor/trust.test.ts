@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { type LoadedFile, parseText } from '../../src/doctor/config-files.ts';
 import { rootKeys, trustCheck } from '../../src/doctor/trust.ts';
 import { TOOLS, type ToolName, type TrustFacts } from '../../src/tools/index.ts';
-import { tempDir } from '../helpers/doctor.ts';
+import { tempDir } from '../helpers/sandbox.ts';
 
 const facts = (tool: ToolName): TrustFacts => {
   const t = TOOLS[tool].doctor.trust;

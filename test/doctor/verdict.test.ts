@@ -6,7 +6,7 @@ import { settle, tally } from '../../src/doctor/verdict.ts';
 import { palette } from '../../src/report/colors.ts';
 import { exitCodeOf, jsonReport, textReport } from '../../src/report/doctor.ts';
 import type { IO } from '../../src/scaffold/run.ts';
-import { cloneSandbox, install, requireBuilt, runCli, sandbox } from '../helpers/doctor.ts';
+import { cloneSandbox, install, requireBuilt, runCli, sandbox } from '../helpers/sandbox.ts';
 
 const ok = (id: string, message = id) => ({ id, ok: true, message });
 const bad = (id: string, message: string, fix: string) => ({ id, ok: false, message, fix });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type BlockSpec, inspectBlock, removeBlock, upsertBlock } from '../../src/edit/md-block.ts';
-import { ensureImportLine, hasImportLine, removeImportLine } from '../../src/edit/lines.ts';
+import { ensureImportLine, hasImportLine, removeImportLine } from '../../src/edit/import-line.ts';
 
 const dir = fileURLToPath(new URL('../fixtures/corpus/agents-md/', import.meta.url));
 const files = readdirSync(dir)

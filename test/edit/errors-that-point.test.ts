@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { excerpt, jsonReason } from '../../src/edit/excerpt.ts';
 import { parseUserFile } from '../../src/edit/jsonc.ts';
-import { FileFormatError } from '../../src/edit/splice.ts';
+import { FileFormatError } from '../../src/edit/outcome.ts';
 import { parseOrThrow } from '../../src/edit/toml-scan.ts';
 import { fixtureRepo, readTree, requireCli, runCli } from '../helpers/cli.ts';
 

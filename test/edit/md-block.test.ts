@@ -10,7 +10,7 @@ import {
   renderBlock,
   upsertBlock,
 } from '../../src/edit/md-block.ts';
-import type { EditOutcome } from '../../src/edit/splice.ts';
+import type { EditOutcome } from '../../src/edit/outcome.ts';
 
 const BODY = [
   '## Stop rule',

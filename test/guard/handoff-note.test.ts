@@ -10,9 +10,9 @@ import {
   HANDOFF_MAX_ENTRIES,
   type HandoffRecord,
   renderSection,
-  repoRootOf,
   writeHandoff,
 } from '../../src/guard/handoff-note.ts';
+import { gitRootOf } from '../../src/guard/git-root.ts';
 import { findCodexExec, isCodexExec, type ProcInfo } from '../../src/guard/stop-codex.ts';
 import { freshStateDir, guardEnv, type Json, loadPayload, requireBuilt, runGuardSync } from '../helpers/guard.ts';
 
@@ -69,8 +69,8 @@ describe('writeHandoff', () => {
 
   it('writes nothing outside a repository', () => {
     const dir = tmp('lg-handoff-norepo-');
-    expect(repoRootOf(dir)).toBe(repoRootOf(tmpdir()));
-    if (repoRootOf(dir) === undefined) {
+    expect(gitRootOf(dir)).toBe(gitRootOf(tmpdir()));
+    if (gitRootOf(dir) === undefined) {
       expect(writeHandoff(dir, record())).toBeUndefined();
       expect(existsSync(join(dir, '.agents'))).toBe(false);
     }

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readTree } from '../helpers/cli.ts';
 import { cliFile, requireBuilt } from '../helpers/paths.ts';
-import { box, type Box, cli } from './helpers.ts';
+import { CI_ENV, runCli, sandbox, type Sandbox } from '../helpers/sandbox.ts';
 
 beforeAll(() => requireBuilt());
 
-function runAsync(b: Box, args: string[]): Promise<{ status: number | null; stderr: string }> {
+function runAsync(b: Sandbox, args: string[]): Promise<{ status: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cliFile, ...args], {
       cwd: b.root,
@@ -26,7 +26,7 @@ describe('concurrent runs', () => {
   it('20 trials of `--tools claude` and `--tools codex` at once: both recorded, --remove gives back the original', async () => {
     const started = Date.now();
     for (let trial = 0; trial < 20; trial++) {
-      const b = box();
+      const b = sandbox({ agentHome: false, env: CI_ENV });
       const before = readTree(b.root);
       const [a, c] = await Promise.all([
         runAsync(b, ['--yes', '--tools', 'claude']),
@@ -37,7 +37,7 @@ describe('concurrent runs', () => {
       const manifest = JSON.parse(readFileSync(join(b.root, '.agents/loop-guard.json'), 'utf8'));
       expect(manifest.tools, `trial ${trial}`).toEqual(['claude', 'codex']);
       expect(existsSync(join(b.root, '.loop-guard.lock'))).toBe(false);
-      const r = cli(['--remove', '--yes'], b.root, b.env);
+      const r = runCli(['--remove', '--yes'], b.env, b.root);
       expect(r.status, r.stderr).toBe(0);
       expect(readTree(b.root), `trial ${trial}`).toEqual(before);
     }
@@ -45,20 +45,20 @@ describe('concurrent runs', () => {
   }, 300_000);
 
   it('a lock left by a dead run is taken over', () => {
-    const b = box();
+    const b = sandbox({ agentHome: false, env: CI_ENV });
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     writeFileSync(join(b.root, '.loop-guard.lock'), `${dead.stdout}\n`);
-    const r = cli(['--yes', '--tools', 'claude'], b.root, b.env);
+    const r = runCli(['--yes', '--tools', 'claude'], b.env, b.root);
     expect(r.status, r.stderr).toBe(0);
     expect(existsSync(join(b.root, '.loop-guard.lock'))).toBe(false);
   });
 
   it('an empty lock file (a run killed between creating and writing it) is stale after a moment', () => {
-    const b = box();
+    const b = sandbox({ agentHome: false, env: CI_ENV });
     const lock = join(b.root, '.loop-guard.lock');
     writeFileSync(lock, '');
     spawnSync('touch', ['-d', '1 minute ago', lock]);
-    const r = cli(['--yes', '--tools', 'claude'], b.root, b.env);
+    const r = runCli(['--yes', '--tools', 'claude'], b.env, b.root);
     expect(r.status, r.stderr).toBe(0);
   });
 });

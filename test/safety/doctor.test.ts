@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/assets.ts';
 import { type DoctorResult, runChecks } from '../../src/doctor/checks.ts';
 import type { Check } from '../../src/doctor/types.ts';
-import { cloneSandbox, cliFile, install, requireBuilt, type Sandbox, sandbox } from '../helpers/doctor.ts';
+import { cloneSandbox, cliFile, install, requireBuilt, type Sandbox, sandbox } from '../helpers/sandbox.ts';
 
 let installed: Sandbox;
 beforeAll(() => {

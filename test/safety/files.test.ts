@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CONFIG_BYTES } from '../../src/scaffold/read-config.ts';
 import { cliFile, requireBuilt } from '../helpers/paths.ts';
-import { box, cli } from './helpers.ts';
+import { CI_ENV, runCli, sandbox } from '../helpers/sandbox.ts';
 
 beforeAll(() => requireBuilt());
 
@@ -36,10 +36,14 @@ describe('non-regular files', () => {
   it.each(['.claude/settings.json', 'CLAUDE.md', 'AGENTS.md'])(
     'a FIFO at %s: apply, --check and doctor all end; apply/check exit 2 naming it',
     async (rel) => {
-      const b = box((root) => {
-        mkdirSync(join(root, '.claude'), { recursive: true });
-        const fifo = spawnSync('mkfifo', [join(root, rel)]);
-        if (fifo.status !== 0) throw new Error('mkfifo failed');
+      const b = sandbox({
+        fill: (root) => {
+          mkdirSync(join(root, '.claude'), { recursive: true });
+          const fifo = spawnSync('mkfifo', [join(root, rel)]);
+          if (fifo.status !== 0) throw new Error('mkfifo failed');
+        },
+        agentHome: false,
+        env: CI_ENV,
       });
       for (const args of [
         ['--yes', '--tools', 'claude'],
@@ -56,12 +60,16 @@ describe('non-regular files', () => {
   );
 
   it('a directory where AGENTS.md goes: exit 2 naming AGENTS.md, nothing written, and no false "nothing written" elsewhere', () => {
-    const b = box((root) => {
-      mkdirSync(join(root, '.claude'));
-      writeFileSync(join(root, '.claude/settings.json'), '{}\n');
-      mkdirSync(join(root, 'AGENTS.md'));
+    const b = sandbox({
+      fill: (root) => {
+        mkdirSync(join(root, '.claude'));
+        writeFileSync(join(root, '.claude/settings.json'), '{}\n');
+        mkdirSync(join(root, 'AGENTS.md'));
+      },
+      agentHome: false,
+      env: CI_ENV,
     });
-    const r = cli(['--yes'], b.root, b.env);
+    const r = runCli(['--yes'], b.env, b.root);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('AGENTS.md: is a directory');
     expect(readFileSync(join(b.root, '.claude/settings.json'), 'utf8')).toBe('{}\n');
@@ -70,11 +78,15 @@ describe('non-regular files', () => {
 
 describe('sizes', () => {
   it(`a settings.json over the cap (${MAX_CONFIG_BYTES} bytes): exit 2 naming the limit, quickly`, () => {
-    const b = box((root) => {
-      mkdirSync(join(root, '.claude'));
-      writeFileSync(join(root, '.claude/settings.json'), `{"x": "${'a'.repeat(MAX_CONFIG_BYTES)}"}\n`);
+    const b = sandbox({
+      fill: (root) => {
+        mkdirSync(join(root, '.claude'));
+        writeFileSync(join(root, '.claude/settings.json'), `{"x": "${'a'.repeat(MAX_CONFIG_BYTES)}"}\n`);
+      },
+      agentHome: false,
+      env: CI_ENV,
     });
-    const r = cli(['--yes', '--tools', 'claude'], b.root, b.env);
+    const r = runCli(['--yes', '--tools', 'claude'], b.env, b.root);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/over the 4 MB limit for a config file/);
   });
@@ -82,23 +94,31 @@ describe('sizes', () => {
   it('a settings.json just under the cap is edited', () => {
     const big = `{\n  "permissions": { "allow": [${Array.from({ length: 1000 }, (_, i) => JSON.stringify(`Bash(tool-${i} ${'x'.repeat(3000)})`)).join(',\n    ')}] }\n}\n`;
     expect(big.length).toBeLessThan(MAX_CONFIG_BYTES);
-    const b = box((root) => {
-      mkdirSync(join(root, '.claude'));
-      writeFileSync(join(root, '.claude/settings.json'), big);
+    const b = sandbox({
+      fill: (root) => {
+        mkdirSync(join(root, '.claude'));
+        writeFileSync(join(root, '.claude/settings.json'), big);
+      },
+      agentHome: false,
+      env: CI_ENV,
     });
     const t = Date.now();
-    const r = cli(['--yes', '--tools', 'claude'], b.root, b.env);
+    const r = runCli(['--yes', '--tools', 'claude'], b.env, b.root);
     console.log(`${big.length}-byte settings.json applied in ${Date.now() - t} ms`);
     expect(r.status, r.stderr).toBe(0);
     expect(readFileSync(join(b.root, '.claude/settings.json'), 'utf8')).toContain('loop-guard');
   }, 60_000);
 
   it('an empty settings.json is {}: applied, and the result parses', () => {
-    const b = box((root) => {
-      mkdirSync(join(root, '.claude'));
-      writeFileSync(join(root, '.claude/settings.json'), '');
+    const b = sandbox({
+      fill: (root) => {
+        mkdirSync(join(root, '.claude'));
+        writeFileSync(join(root, '.claude/settings.json'), '');
+      },
+      agentHome: false,
+      env: CI_ENV,
     });
-    const r = cli(['--yes', '--tools', 'claude'], b.root, b.env);
+    const r = runCli(['--yes', '--tools', 'claude'], b.env, b.root);
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(readFileSync(join(b.root, '.claude/settings.json'), 'utf8'));
     expect(doc.hooks.PreToolUse).toBeDefined();

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GUARD_PATH } from '../../src/tools/markers.ts';
 import { cliFile, guardFile, repoRoot, requireBuilt } from '../helpers/paths.ts';
-import { box, cli, scratch } from './helpers.ts';
+import { CI_ENV, runCli, sandbox, tempDir } from '../helpers/sandbox.ts';
 
 beforeAll(() => requireBuilt());
 
@@ -35,10 +35,10 @@ function runHook(command: string, cwd: string, payload: unknown, env: Record<str
 
 describe('hostile repository paths', () => {
   it.each(HOSTILE)('%j: installed hooks run, and the guard warns on the 3rd identical result', (name) => {
-    const b = box(undefined, name);
-    const r = cli(['--yes', '--tools', 'claude,codex,cursor'], b.root, b.env);
+    const b = sandbox({ repoName: name, agentHome: false, env: CI_ENV });
+    const r = runCli(['--yes', '--tools', 'claude,codex,cursor'], b.env, b.root);
     expect(r.status, r.stderr).toBe(0);
-    const env = { ...b.env, CLAUDE_PROJECT_DIR: b.root, LOOP_GUARD_STATE_DIR: scratch() };
+    const env = { ...b.env, CLAUDE_PROJECT_DIR: b.root, LOOP_GUARD_STATE_DIR: tempDir() };
     const claude = hookCommand(b.root, '.claude/settings.json', 'PostToolUseFailure');
     const post = {
       ...loadPayload('claude/PostToolUseFailure-failure.json'),
@@ -64,8 +64,8 @@ describe('hostile repository paths', () => {
   });
 
   it('a backslash in the path: refused with the reason when the hook file is an ES module, else it runs', () => {
-    const b = box(undefined, 'back\\slash');
-    const r = cli(['--yes', '--tools', 'claude'], b.root, b.env);
+    const b = sandbox({ repoName: 'back\\slash', agentHome: false, env: CI_ENV });
+    const r = runCli(['--yes', '--tools', 'claude'], b.env, b.root);
     if (GUARD_PATH.endsWith('.mjs')) {
       expect(r.status).toBe(2);
       expect(r.stderr).toContain('backslash');
@@ -106,7 +106,7 @@ describe('the hook process', () => {
   }, 40_000);
 
   it('the same on a named pipe whose writer never writes (the `sleep 30 | hook` case)', () => {
-    const fifo = join(scratch(), 'in');
+    const fifo = join(tempDir(), 'in');
     // The writer is killed by its own pid; nothing else is signalled.
     const script = `mkfifo "$F"; sleep 30 > "$F" & p=$!; s=$(date +%s); "$NODE" "$GUARD" claude < "$F"; rc=$?; kill $p; echo "rc=$rc after $(( $(date +%s) - s ))s" >&2`;
     const r = spawnSync('/bin/sh', ['-c', script], {
@@ -122,7 +122,7 @@ describe('the hook process', () => {
   it('reads a socket stdin and answers without loading net, the streams, node:module or node:os, and prints no deprecation warning', () => {
     // spawnSync's pipes are socketpairs, as Node-based agents' are; the preload reports what the process loaded.
     // node:module (createRequire) cost 0.2-0.4 ms of every event; node:os is needed only when HOME is unset.
-    const dir = scratch();
+    const dir = tempDir();
     const preload = join(dir, 'loaded.cjs');
     writeFileSync(
       preload,
@@ -144,7 +144,7 @@ describe('the hook process', () => {
   it('with no HOME and no state dir set, asks node:os for the home directory and counts there, also on a Node without process.getBuiltinModule', () => {
     // A preload points os.homedir() at a scratch folder (the real home is never written); the second one also hides
     // process.getBuiltinModule, as on Node before 20.16, where the hook loads node:os with require.
-    const dir = scratch();
+    const dir = tempDir();
     const homeOnly = join(dir, 'home.cjs');
     const oldNode = join(dir, 'old-node.cjs');
     writeFileSync(homeOnly, "require('os').homedir = () => process.env.FAKE_HOME;\n");
@@ -176,13 +176,13 @@ describe('the hook process', () => {
   });
 
   it('a reader that closes early: no EPIPE trace from the hook or the CLI', () => {
-    const b = box();
+    const b = sandbox({ agentHome: false, env: CI_ENV });
     const payload = JSON.stringify({
       ...loadPayload('claude/PreToolUse-failure.json'),
       tool_input: { command: 'vim x' },
     });
     const hook = spawnSync('/bin/sh', ['-c', `printf '%s' "$P" | "${process.execPath}" "${guardFile}" claude | true`], {
-      env: { ...b.env, P: payload, LOOP_GUARD_STATE_DIR: scratch() },
+      env: { ...b.env, P: payload, LOOP_GUARD_STATE_DIR: tempDir() },
       encoding: 'utf8',
     });
     expect(hook.stderr).toBe('');

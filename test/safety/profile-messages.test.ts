@@ -6,28 +6,28 @@ import { repeatWarning } from '../../src/guard/core/messages.ts';
 import { upsertBlock } from '../../src/edit/md-block.ts';
 import { pagerWaits } from '../../src/tools/env-waits.ts';
 import { requireBuilt } from '../helpers/paths.ts';
-import { box, cli } from './helpers.ts';
+import { CI_ENV, runCli, sandbox } from '../helpers/sandbox.ts';
 
 beforeAll(() => requireBuilt());
 
 describe('the shell-profile block', () => {
   it('recorded in the manifest; plain --remove says which file and block remain and why; --remove --shell-profile works without the record', () => {
-    const b = box((root) => mkdirSync(join(root, '.cursor')));
+    const b = sandbox({ fill: (root) => mkdirSync(join(root, '.cursor')), agentHome: false, env: CI_ENV });
     const env = { ...b.env, SHELL: '/bin/bash' };
     const rc = join(b.home, '.bashrc');
     writeFileSync(rc, 'export EDITOR=vim\n');
-    expect(cli(['--yes', '--tools', 'cursor', '--shell-profile'], b.root, env).status).toBe(0);
+    expect(runCli(['--yes', '--tools', 'cursor', '--shell-profile'], env, b.root).status).toBe(0);
     expect(JSON.parse(readFileSync(join(b.root, '.agents/loop-guard.json'), 'utf8')).shellProfile).toBe(true);
     expect(readFileSync(rc, 'utf8')).toContain('loop-guard');
 
-    const r = cli(['--remove', '--yes'], b.root, env);
+    const r = runCli(['--remove', '--yes'], env, b.root);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(`Kept the loop-guard block in ${rc}`);
     expect(r.stdout).toContain('--remove --shell-profile');
     expect(readFileSync(rc, 'utf8')).toContain('loop-guard');
 
     // The repository's record is gone now; the profile block can still be taken out.
-    const again = cli(['--remove', '--yes', '--shell-profile'], b.root, env);
+    const again = runCli(['--remove', '--yes', '--shell-profile'], env, b.root);
     expect(again.status, again.stderr).toBe(0);
     expect(readFileSync(rc, 'utf8')).toBe('export EDITOR=vim\n');
   });

@@ -10,7 +10,7 @@ import {
   type MergeSpec,
   type RemoveSpec,
 } from '../../src/scaffold/intents/json-hooks.ts';
-import { FileFormatError } from '../../src/edit/splice.ts';
+import { FileFormatError } from '../../src/edit/outcome.ts';
 
 // ───────── specs ─────────
 

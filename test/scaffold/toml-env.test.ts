@@ -2,7 +2,7 @@
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { mergeCodexEnv, removeCodexEnv } from '../../src/scaffold/intents/toml-env.ts';
-import { FileFormatError, type EditOutcome } from '../../src/edit/splice.ts';
+import { FileFormatError, type EditOutcome } from '../../src/edit/outcome.ts';
 
 const values = { GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true' };
 const OURS = 'GIT_PAGER = "cat", PAGER = "cat", GIT_TERMINAL_PROMPT = "0", GIT_EDITOR = "true"';

@@ -44,17 +44,12 @@ function looksLikeCursor(p: Payload): boolean {
 }
 
 /** The tool that sent this payload: the argument when valid, else sniffed from fields. */
+/** The tools that run the hook file as a command, by the argument they pass (the others load the guard in-process). */
+export const HOOK_FORMATS: readonly OutputFormat[] = ['claude', 'codex', 'cursor', 'gemini', 'copilot', 'qwen'];
+
 export function detectFormat(toolArg: string | undefined, p: Payload): OutputFormat {
   if (looksLikeCursor(p)) return 'cursor';
-  if (
-    toolArg === 'claude' ||
-    toolArg === 'codex' ||
-    toolArg === 'cursor' ||
-    toolArg === 'gemini' ||
-    toolArg === 'copilot' ||
-    toolArg === 'qwen'
-  )
-    return toolArg;
+  if ((HOOK_FORMATS as readonly (string | undefined)[]).includes(toolArg)) return toolArg as OutputFormat;
   if (p.turn_id !== undefined) return 'codex';
   return 'claude';
 }

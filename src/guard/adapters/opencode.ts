@@ -9,15 +9,10 @@ import { OPENCODE_CHANGE_TOOLS, opencodeFacts } from './opencode-facts.ts';
 import { recordDecision } from '../event-log.ts';
 import { treeFingerprint } from '../tree.ts';
 import { writeHandoff } from '../handoff-note.ts';
-
-type Obj = Record<string, unknown>;
+import { obj } from '../json-value.ts';
 
 /** Sessions kept in memory; the oldest is dropped past this, so a long-running server stays small. */
 const MAX_SESSIONS = 64;
-
-function obj(v: unknown): Obj | undefined {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
-}
 
 /** The plugin context's parts the hand-off uses: the project directory and the client that can abort a session. */
 interface PluginCtx {

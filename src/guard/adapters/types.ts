@@ -1,4 +1,5 @@
 import type { Decision, GuardEvent, ToolName } from '../core/types.ts';
+import { type Obj, obj, str } from '../json-value.ts';
 
 /** Which answer format the calling tool expects on stdout. */
 export type OutputFormat = 'claude' | 'codex' | 'cursor' | 'gemini' | 'copilot' | 'qwen';
@@ -16,15 +17,8 @@ export interface ParsedHook {
   format: OutputFormat;
 }
 
-export type Payload = Record<string, unknown>;
-
-export function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-export function obj(value: unknown): Payload | undefined {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Payload) : undefined;
-}
+export type Payload = Obj;
+export { obj, str };
 
 /**
  * The text of a result object whose fields no captured payload shows: every field, sorted by key, one per line.

@@ -1,6 +1,6 @@
 // One event in, one decision out: the hang rules, then the loop detector. Shared by the hook process (guard/main.ts)
 // and the OpenCode plugin, which differ only in where a session's state is kept.
-import type { TreeLook } from './change.ts';
+import type { TreeLook } from './progress.ts';
 import { coerceState, emptyState, onChange, onPost, onPre, type SessionState } from './detector.ts';
 import { checkHang } from './hang/rules.ts';
 import { climb, pendingStop, rememberResult, shrinkStep } from './ladder.ts';
@@ -17,7 +17,7 @@ export interface SessionStore {
 }
 
 /**
- * `look` fingerprints the working tree; the core calls it only when a result repeats (see core/change.ts).
+ * `look` fingerprints the working tree; the core calls it only when a result repeats (see core/progress.ts).
  * `note: false` (the audit, which writes no hand-off note) skips keeping the results' last lines for the note; no
  * decision reads them, and normalizing them was a sixth of the audit's replay time. Nor is a hand-off's note built
  * then: the decision carries one with empty lists.

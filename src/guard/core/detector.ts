@@ -1,8 +1,8 @@
 // The loop detector: pure functions over a small, bounded per-session state.
 import { classifyFailure } from './classify.ts';
 import { commandKey, resultKey } from './fingerprint.ts';
-import { pollBlock, pollCycleWarning, pollWarning, thrashNote } from './change-messages.ts';
-import { looksFailed, THRASH_RUNS, writtenPaths, type TreeLook } from './change.ts';
+import { pollBlock, pollCycleWarning, pollWarning, thrashNote } from './progress-messages.ts';
+import { looksFailed, THRASH_RUNS, writtenPaths, type TreeLook } from './progress.ts';
 import { cycleBlock, cycleWarning, repeatBlock, repeatWarning } from './messages.ts';
 import { pollKind, pollThresholds } from './poll.ts';
 import type { Decision, FailureClass, GuardSettings, LadderState } from './types.ts';

@@ -8,7 +8,7 @@ export interface GuardToolFacts {
   /** The tool hands control back from a long-running command by itself (Codex), so the guard does not refuse those. */
   longRunsReturn: boolean;
   /** The tool's own way to run a command in the background, named in the advice (Claude's run_in_background). */
-  backgroundOption?: string;
+  backgroundOption?: string | undefined;
   /** A block message says "This command" instead of quoting it (Codex shows the command beside the reason). */
   blockSaysThisCommand: boolean;
 }

@@ -1,6 +1,6 @@
 // Each intent kind: plan (put ours in place) and remove (take out only what is ours), over the format editors.
 import { type BlockSpec, removeBlock, upsertBlock } from '../../edit/md-block.ts';
-import { ensureImportLine, removeImportLine } from '../../edit/lines.ts';
+import { ensureImportLine, removeImportLine } from '../../edit/import-line.ts';
 import { planOwnedFile, readOwnedHeader } from '../../edit/owned-file.ts';
 import { AGENT_ENV, type Intent } from '../../tools/index.ts';
 import { BLOCK_ID } from '../../tools/markers.ts';

@@ -2,7 +2,8 @@
 // .cursor/hooks.json): what to add, what counts as ours, and how to take it back out. The splicing is edit/jsonc.ts.
 import type { HookEntrySpec } from '../../tools/types.ts';
 import { envPolicy, type EnvPolicySpec } from './env-policy.ts';
-import { FileFormatError, splitBom, type EditOutcome } from '../../edit/splice.ts';
+import { FileFormatError, type EditOutcome } from '../../edit/outcome.ts';
+import { splitBom } from '../../edit/text.ts';
 import { excerpt, lineColumn } from '../../edit/excerpt.ts';
 import { parseCst } from '../../edit/jsonc-scan.ts';
 import {

@@ -9,14 +9,9 @@
 //   otherwise (dotted keys, multi-line inline table, inline policy) → conflict with a snippet to paste.
 import { parse } from 'smol-toml';
 import { envPolicy, type EnvPolicySpec } from './env-policy.ts';
-import {
-  applySplices,
-  detectEol,
-  FileFormatError,
-  splitBom,
-  type EditOutcome,
-  type Splice,
-} from '../../edit/splice.ts';
+import { applySplices, type Splice } from '../../edit/splice.ts';
+import { detectEol, splitBom } from '../../edit/text.ts';
+import { FileFormatError, type EditOutcome } from '../../edit/outcome.ts';
 import {
   deepEqual,
   insertAfterLine,

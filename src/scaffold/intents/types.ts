@@ -1,6 +1,6 @@
 // What every intent kind gets and gives back: the file's text and our earlier record in; the edit and what of it
 // is ours out. The plan (scaffold/plan.ts) is a loop over intents that knows none of the kinds.
-import type { EditOutcome } from '../../edit/splice.ts';
+import type { EditOutcome } from '../../edit/outcome.ts';
 import type { Intent, OwnedAsset } from '../../tools/index.ts';
 import type { FileRecord } from '../manifest.ts';
 

@@ -5,9 +5,9 @@
 // client for permission (ACP turns auto-approve off), which this client grants.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { baseEnv, makeHome, requireBin, runProcess, type AgentRun } from './agents.ts';
-import { promptFor, type MockModelServer } from './mock-server.ts';
-import { CLINE_SLOW_HOST } from './more-agents.ts';
+import { baseEnv, makeHome, requireBin, runProcess, type AgentRun } from './common.ts';
+import { promptFor, type MockModelServer } from '../mock-server.ts';
+import { CLINE_SLOW_HOST } from './cline.ts';
 
 interface RpcMessage {
   id?: number;

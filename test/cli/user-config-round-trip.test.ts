@@ -1,4 +1,4 @@
-// The tools of issue 15 through the built CLI: detected by their evidence, installed into a user's own config
+// Each tool with a config of its own, through the built CLI: detected by its evidence, installed into the user's config
 // (comments and keys kept), rerun is a no-op, --check is clean and catches a removed entry, --remove gives the
 // user's files back byte for byte.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -8,11 +8,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentStatus, describeRun, removeDir, type AgentRun } from './agents.ts';
+import { agentStatus, describeRun, removeDir, type AgentRun } from './runners/index.ts';
 import { listFiles, LOOP_CMD, PROGRESS_CMD, runAudit as audit, saveTranscripts } from './audit-helpers.ts';
 import { makeRepo } from './helpers.ts';
 import { startMockServer, type MockModelServer } from './mock-server.ts';
-import { killProcesses, processesUsingHome, runMoreAgent } from './more-agents.ts';
+import { killProcesses, processesUsingHome, runAgent } from './runners/index.ts';
 
 const AGENTS = ['qwen', 'cline', 'kilo'] as const;
 type Agent = (typeof AGENTS)[number];
@@ -112,12 +112,12 @@ for (const agent of AGENTS) {
       try {
         const n = ATTEMPTS[agent];
         server.setScript({ turns: [{ commands: Array<string>(n).fill(LOOP_COMMANDS[agent]) }] });
-        const loop = await runMoreAgent(agent, loopRepo, server);
+        const loop = await runAgent(agent, loopRepo, server);
         runs.push(loop);
         home = loop.home;
         expect(loop.exitCode, describeRun(loop, server)).toBe(0);
         server.setScript({ turns: [{ commands: Array<string>(n).fill(PROGRESS_COMMANDS[agent]) }] });
-        const progress = await runMoreAgent(agent, progressRepo, server, { home });
+        const progress = await runAgent(agent, progressRepo, server, { home });
         runs.push(progress);
         expect(progress.exitCode, describeRun(progress, server)).toBe(0);
         killProcesses(processesUsingHome(home));
@@ -156,7 +156,7 @@ for (const agent of AGENTS) {
       } finally {
         if (home) killProcesses(processesUsingHome(home));
         if (!keepTmp) for (const d of [loopRepo, progressRepo, ...runs.map((r) => r.home)]) removeDir(d);
-        else console.log(`[audit-more] kept ${loopRepo} ${progressRepo} ${home}`);
+        else console.log(`[audit] kept ${loopRepo} ${progressRepo} ${home}`);
       }
     }, 300_000);
   });

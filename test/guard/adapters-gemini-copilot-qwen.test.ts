@@ -1,4 +1,4 @@
-// The adapters of issue 15 (Gemini CLI, GitHub Copilot CLI): captured payloads in, tool-neutral events out; a decision
+// The Gemini CLI, GitHub Copilot CLI and Qwen Code adapters: captured payloads in, tool-neutral events out; a decision
 // in, the tool's verified answer out; and the built file fed a loop of real payloads.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The harness for the five CLIs of issue 15, proven end to end inside each REAL CLI before the product
+// The harness for Gemini CLI, Copilot CLI, Qwen Code, Cline and Kilo, proven end to end inside each REAL CLI before the product
 // is wired in: the scripted model asks for a failing command and then for one the recorder denies; a
 // small recording hook/plugin (harness-recorders.ts, not our product) sees both. We assert the command
 // ran, the recorder's payloads have the captured fixtures' shape, its context reached the model's next
@@ -11,7 +11,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentStatus, describeRun, MORE_AGENT_NAMES, removeDir, repoRoot, type MoreAgentName } from './agents.ts';
+import {
+  agentStatus,
+  describeRun,
+  MORE_AGENT_NAMES,
+  removeDir,
+  repoRoot,
+  type MoreAgentName,
+} from './runners/index.ts';
 import {
   CONTEXT,
   DENY_REASON,
@@ -25,7 +32,7 @@ import {
 } from './harness-recorders.ts';
 import { lineCount, makeRepo } from './helpers.ts';
 import { startMockServer, turnMarker } from './mock-server.ts';
-import { killProcesses, processesUsingHome, runMoreAgent } from './more-agents.ts';
+import { killProcesses, processesUsingHome, runAgent } from './runners/index.ts';
 
 const FAIL_CMD = 'echo ran >> ran.txt; cat /lg-harness-missing-file';
 const DENY_CMD = `echo ${DENY_TAG} >> denied.txt`;
@@ -42,7 +49,7 @@ afterAll(() => {
   const rows = timings
     .map((t) => `  ${t.agent.padEnd(14)} ${t.test.padEnd(8)} ${(t.ms / 1000).toFixed(1)}s`)
     .join('\n');
-  console.log(`[more-agents] per tool (concurrent)\n${rows}\n  wall ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+  console.log(`[harness] per tool (concurrent)\n${rows}\n  wall ${((Date.now() - t0) / 1000).toFixed(1)}s`);
 });
 
 function readRecords(logDir: string): Recorded[] {
@@ -86,11 +93,11 @@ describe.concurrent('five more agents: the harness, end to end in the real CLI',
       const dirs = [repo];
       let ok = false;
       try {
-        const first = await runMoreAgent(agent, repo, server, { turn: 1 });
+        const first = await runAgent(agent, repo, server, { turn: 1 });
         dirs.push(first.home);
         expect(first.exitCode, `turn 1 failed\n${describeRun(first, server)}`).toBe(0);
         expect(first.sessionId, `no session id to resume\n${describeRun(first, server)}`).toBeTruthy();
-        const second = await runMoreAgent(agent, repo, server, {
+        const second = await runAgent(agent, repo, server, {
           turn: 2,
           home: first.home,
           resumeSession: first.sessionId ?? undefined,
@@ -122,7 +129,7 @@ describe.concurrent('five more agents: the harness, end to end in the real CLI',
         await server.close();
         timings.push({ agent, test: 'resume', ms: Date.now() - started });
         if (ok && !keepTmp) for (const d of dirs) removeDir(d);
-        else console.log(`[more-agents] ${agent}: kept for inspection: ${dirs.join(' ')}`);
+        else console.log(`[harness] ${agent}: kept for inspection: ${dirs.join(' ')}`);
       }
     });
 
@@ -140,7 +147,7 @@ describe.concurrent('five more agents: the harness, end to end in the real CLI',
         let ok = false;
         try {
           installRecorder(recorder, repo, logDir);
-          const run = await runMoreAgent(agent, repo, server);
+          const run = await runAgent(agent, repo, server);
           dirs.push(run.home);
           const leftovers = processesUsingHome(run.home);
           killProcesses(leftovers);
@@ -187,7 +194,7 @@ describe.concurrent('five more agents: the harness, end to end in the real CLI',
           await server.close();
           timings.push({ agent: recorder, test: 'harness', ms: Date.now() - started });
           if (ok && !keepTmp) for (const d of dirs) removeDir(d);
-          else console.log(`[more-agents] ${recorder}: kept for inspection: ${dirs.join(' ')}`);
+          else console.log(`[harness] ${recorder}: kept for inspection: ${dirs.join(' ')}`);
         }
       });
   }

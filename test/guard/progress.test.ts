@@ -12,7 +12,7 @@ import { opencodePlugin } from '../../src/guard/adapters/opencode.ts';
 
 const LoopGuard = opencodePlugin();
 import { OPENCODE_CHANGE_TOOLS } from '../../src/guard/adapters/opencode-facts.ts';
-import { THRASH_RUNS, writtenPaths } from '../../src/guard/core/change.ts';
+import { THRASH_RUNS, writtenPaths } from '../../src/guard/core/progress.ts';
 import { onChange, onPost, onPre, type SessionState } from '../../src/guard/core/detector.ts';
 import { MAX_MESSAGE_CHARS } from '../../src/guard/core/messages.ts';
 import { pollKind } from '../../src/guard/core/poll.ts';

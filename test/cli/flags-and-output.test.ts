@@ -1,4 +1,4 @@
-// Issue 12's rough edges, one test each, through the BUILT CLI.
+// Rough edges of the CLI's flags and output, one test each, through the BUILT CLI.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -16,7 +16,7 @@ import {
   runAgent,
   type AgentRun,
   type FirstAgentName,
-} from './agents.ts';
+} from './runners/index.ts';
 import { listFiles, LOOP_CMD, PROGRESS_CMD, runAudit as audit, saveTranscripts } from './audit-helpers.ts';
 import { makeRepo, scaffold } from './helpers.ts';
 import { startMockServer, type MockModelServer } from './mock-server.ts';

@@ -1,0 +1,42 @@
+// The Claude Code runner: headless, offline (model = the mock on 127.0.0.1), isolated HOME, explicit env, hard timeout.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { baseEnv, finish, makeHome, type AgentRun, type RunOptions, runAgentCli } from './common.ts';
+import { promptFor, type MockModelServer } from '../mock-server.ts';
+
+export async function runClaude(projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
+  const home = opts.home ?? makeHome('claude');
+  const configDir = join(home, '.claude');
+  mkdirSync(configDir, { recursive: true });
+  // Pre-seeded onboarding state, in both places Claude may look, so -p never stops at first-run setup.
+  const seed = JSON.stringify({ hasCompletedOnboarding: true, bypassPermissionsModeAccepted: true });
+  for (const p of [join(home, '.claude.json'), join(configDir, '.claude.json')])
+    if (!existsSync(p)) writeFileSync(p, seed);
+  const sessionId = opts.resumeSession ?? randomUUID();
+  const env = {
+    ...baseEnv(home, opts),
+    CLAUDE_CONFIG_DIR: configDir,
+    ANTHROPIC_BASE_URL: server.baseUrl,
+    ANTHROPIC_API_KEY: 'dummy',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1',
+  };
+  // --allowedTools Bash instead of --dangerously-skip-permissions: the latter is refused when running as root (CI).
+  const args = [
+    '-p',
+    promptFor(opts.turn ?? 1),
+    '--output-format',
+    'stream-json',
+    '--verbose',
+    '--allowedTools',
+    'Bash',
+    '--model',
+    'claude-sonnet-4-5',
+    ...(opts.resumeSession ? ['--resume', opts.resumeSession] : ['--session-id', sessionId]),
+  ];
+  const r = await runAgentCli('claude', projectDir, args, env, opts);
+  return finish('claude', home, r, sessionId);
+}
