@@ -29,7 +29,7 @@ const toolOf = (word: string) => {
  * The tool lists in a text: runs of six or more tool names (five-tool subsets, like the harness tools, are sentences about those five) separated only by commas, `|`, slashes, "and"/"or",
  * spaces and code quotes, e.g. "Claude Code, Codex, Cursor, …" or `<claude|codex|cursor>`.
  */
-export function toolLists(text: string): string[][] {
+function toolLists(text: string): string[][] {
   const lists: string[][] = [];
   let run: { tools: string[]; end: number } | null = null;
   for (const m of text.matchAll(NAME)) {
