@@ -5,7 +5,7 @@
 //      (Node would otherwise parse the whole body on every shell command the agent runs).
 // The body is readable on purpose: the install is a pull request, and this code sees every command.
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import * as prettier from 'prettier';
@@ -17,13 +17,22 @@ const BODY_CLOSE = '\n*/\n';
 /** No line may be longer: a reviewer reads the file in a diff view (the longest, 207, is one regular expression). */
 export const MAX_LINE = 210;
 
+/** The tool arguments the hook reads (HOOK_FORMATS in src/guard/adapters/index.ts), for the header's usage line. */
+function hookFormats() {
+  const file = join(dirname(new URL(import.meta.url).pathname), '..', 'src/guard/adapters/index.ts');
+  const list = /HOOK_FORMATS[^=]*= \[([^\]]+)\]/.exec(readFileSync(file, 'utf8'))?.[1]?.match(/[a-z]+/g);
+  if (!list?.length) throw new Error('build: HOOK_FORMATS not found in src/guard/adapters/index.ts');
+  return list;
+}
+
 function header(version) {
   return [
     `// create-loop-guard v${version} - the loop guard. Generated file: rerun \`npx create-loop-guard\` to upgrade; edits are replaced.`,
     '//',
     '// What it does: stops a coding agent from running the same command with the same result again and again. It warns',
     '// the agent on the 3rd identical result, refuses the command after the 4th, and starts over when the user writes.',
-    '// Hook tools run it: node .agents/hooks/loop-guard.cjs <tool>   (the hook payload on stdin; any error allows the command)',
+    `// Hook tools run it: node .agents/hooks/loop-guard.cjs <${hookFormats().join('|')}>`,
+    '//   (the hook payload on stdin; any error allows the command)',
     '// Plugin tools (OpenCode, Kilo, Cline) load it from the small loader in their plugins folder.',
     '// Settings: LOOP_GUARD=off  LOOP_GUARD_WARN=3  LOOP_GUARD_BLOCK=4  LOOP_GUARD_HANG=off  LOOP_GUARD_STATE_DIR=<dir>',
     '//',
