@@ -396,31 +396,57 @@ describe('rule: pids', () => {
 });
 
 describe('rule: temp paths', () => {
+  // Only the random segment of a temp path goes: the file name and the rest of the path are what failed.
   table([
-    ['/tmp with line:col kept', 'Error at /tmp/vitest-a8Xk2/src/a.test.ts:12:5', 'Error at <tmp>:12:5'],
+    [
+      'mkdtemp dir, line:col kept',
+      'Error at /tmp/vitest-a8Xk2/src/a.test.ts:12:5',
+      'Error at /tmp/vitest-<rand>/src/a.test.ts:12:5',
+    ],
     [
       'pytest tmp_path in a repr',
       "tmp_path = PosixPath('/tmp/pytest-of-dev/pytest-12/test_parse0')",
-      "tmp_path = PosixPath('<tmp>')",
+      "tmp_path = PosixPath('/tmp/pytest-of-dev/pytest-<n>/test_parse0')",
     ],
-    ['/var/tmp and /private/tmp', 'cp /var/tmp/x.bin /private/tmp/y.bin', 'cp <tmp> <tmp>'],
-    ['macOS $TMPDIR', 'wrote /var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/tmp.a1b2c3/out.json', 'wrote <tmp>'],
-    ['macOS realpath', 'open /private/var/folders/zz/abc/T/jest_dx/cache', 'open <tmp>'],
+    ['mktemp -d', 'cd /tmp/tmp.AbC123xYz0 && ls', 'cd /tmp/tmp.<rand> && ls'],
+    ['mktemp file', 'wrote /tmp/tmp.k3J9aQ2mZx', 'wrote /tmp/tmp.<rand>'],
+    ['Python tempfile', "open('/tmp/tmpk3j2_x9q/data.json')", "open('/tmp/tmp<rand>/data.json')"],
+    ['Python NamedTemporaryFile', 'read /tmp/tmpa1b2c3d4.csv', 'read /tmp/tmp<rand>.csv'],
+    ['/var/tmp and /private/tmp', 'cp /var/tmp/x.bin /private/tmp/y.bin', 'cp /var/tmp/x.bin /private/tmp/y.bin'],
+    [
+      'macOS $TMPDIR',
+      'wrote /var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/tmp.a1b2c3/out.json',
+      'wrote /var/folders/<rand>/<rand>/T/tmp.<rand>/out.json',
+    ],
+    [
+      'macOS realpath',
+      'open /private/var/folders/zz/abc/T/jest_dx/cache',
+      'open /private/var/folders/<rand>/<rand>/T/jest_dx/cache',
+    ],
     [
       'Windows AppData Temp',
       "EPERM: operation not permitted, unlink 'C:\\Users\\RUNNER~1\\AppData\\Local\\Temp\\npm-1234-5678\\pkg.tgz'",
-      "EPERM: operation not permitted, unlink '<tmp>'",
+      "EPERM: operation not permitted, unlink 'C:\\Users\\RUNNER~1\\AppData\\Local\\Temp\\npm-<rand>-<rand>\\pkg.tgz'",
     ],
     [
       'Windows forward slashes and user with space',
-      'C:/Users/John Smith/AppData/Local/Temp/vite-abc/index.js:3:1',
-      '<tmp>:3:1',
+      'C:/Users/John Smith/AppData/Local/Temp/vite-abX12c/index.js:3:1',
+      'C:/Users/John Smith/AppData/Local/Temp/vite-<rand>/index.js:3:1',
     ],
-    ['Windows system temp', 'C:\\Windows\\Temp\\setup.log', '<tmp>'],
-    ['env-var forms', '%TEMP%\\build.log $TMPDIR/x.sock ${TMPDIR}/y $env:TEMP\\z', '<tmp> <tmp> <tmp> <tmp>'],
-    ['bare /tmp', 'cd /tmp && ls', 'cd <tmp> && ls'],
+    ['Windows system temp', 'C:\\Windows\\Temp\\setup.log', 'C:\\Windows\\Temp\\setup.log'],
+    [
+      'env-var forms keep their names',
+      '%TEMP%\\build.log $TMPDIR/x.sock ${TMPDIR}/npm-48213/y $env:TEMP\\z',
+      '%TEMP%\\build.log $TMPDIR/x.sock ${TMPDIR}/npm-<rand>/y $env:TEMP\\z',
+    ],
+    ['bare /tmp', 'cd /tmp && ls', 'cd /tmp && ls'],
   ]);
   table([
+    [
+      'a repository under /tmp is an ordinary repository',
+      "Error: ENOENT: no such file or directory, open '/tmp/app/src/config.json'",
+      "Error: ENOENT: no such file or directory, open '/tmp/app/src/config.json'",
+    ],
     [
       'project-local tmp stays',
       'rm -rf ./tmp/cache /home/dev/proj/tmp/a.txt',
@@ -433,6 +459,15 @@ describe('rule: temp paths', () => {
       "ls: cannot access '/nonexistent-dir': No such file or directory",
     ],
   ]);
+  it('six different missing files under /tmp stay six results; the same one in a new mkdtemp dir is one', () => {
+    const files = ['config', 'routes', 'db', 'users', 'auth', 'cache'];
+    const open = (dir: string, f: string) =>
+      normalizeOutput(`Error: ENOENT: no such file or directory, open '${dir}/src/${f}.json'`);
+    expect(new Set(files.map((f) => open('/tmp/app', f))).size).toBe(6);
+    expect(new Set(files.map((f) => open('/tmp/pytest-of-dev/pytest-7/test_load0', f))).size).toBe(6);
+    expect(new Set(['a8Xk2Q', 'Zp03mR', 'q9W2xE'].map((r) => open(`/tmp/vitest-${r}`, 'config'))).size).toBe(1);
+    expect(new Set([3, 7, 12].map((n) => open(`/tmp/pytest-of-dev/pytest-${n}/test_load0`, 'db'))).size).toBe(1);
+  });
 });
 
 describe('rule: uuids and ulids', () => {
@@ -612,7 +647,7 @@ describe('realistic outputs', () => {
         'npm error code 2',
         'npm error path /home/dev/proj',
         'npm error command failed',
-        'npm error command sh -c <tmp> -p .',
+        'npm error command sh -c /tmp/npm-exec-<rand>/node_modules/.bin/tsc -p .',
         'npm verb exit 2',
         'npm timing npm Completed in <dur>',
         'npm error A complete log of this run can be found in: /home/dev/.npm/_logs/<time>-debug-0.log',
@@ -654,7 +689,7 @@ describe('realistic outputs', () => {
         '=== FAILURES ===',
         '___ test_parse_empty ___',
         '',
-        "tmp_path = PosixPath('<tmp>')",
+        "tmp_path = PosixPath('/tmp/pytest-of-dev/pytest-<n>/test_parse_empty0')",
         '',
         '>       assert p.parse() == []',
         'E       AssertionError: assert [<parser.Node object at <hex>>] == []',
@@ -830,13 +865,10 @@ const SLOTS = {
   pid: fc.integer({ min: 100, max: 4194304 }).map(String),
   uuid: fc.tuple(fc.uuid(), fc.boolean()).map(([u, up]) => (up ? u.toUpperCase() : u)),
   ulid: fc.stringMatching(/^0[1-7][0-9A-HJKMNP-TV-Z]{24}$/),
-  tmp: fc.oneof(
-    name.map((n) => `/tmp/${n}`),
-    fc.tuple(name, name).map(([a, b]) => `/tmp/${a}/src/${b}.ts`),
-    fc.tuple(name, name).map(([a, b]) => `/var/folders/${a.slice(0, 2)}/${a}/T/${b}`),
-    fc.tuple(name, name).map(([a, b]) => `/private/var/folders/zz/${a}/T/${b}`),
-    fc.tuple(name, name).map(([a, b]) => `C:\\Users\\${a}\\AppData\\Local\\Temp\\${b}`),
-  ),
+  // The random segments only (mkdtemp, pytest's counter): what differs between identical runs of one command.
+  tmp: fc
+    .tuple(fc.stringMatching(/^[a-z]{4}[0-9]{2}$/), fc.integer({ min: 0, max: 999 }))
+    .map(([r, n]) => `/tmp/vitest-${r}/pytest-${n}/test_parse0`),
   port: fc.integer({ min: 10000, max: 65535 }).map(String),
   hex: fc.stringMatching(/^[0-9a-f]{8,12}$/).map((h) => `0x${h}`),
   epoch: fc.integer({ min: 1_500_000_000_000, max: 1_999_999_999_999 }).map(String),
@@ -1292,8 +1324,8 @@ describe('large and pathological input', () => {
     expect(typeof normalizeOutput(s)).toBe('string');
   });
 
-  it('collapses the pathological temp path run to one placeholder', () => {
-    expect(normalizeOutput('/tmp/'.repeat(40_000))).toBe('<tmp>');
+  it('keeps the pathological temp path run (no random segment in it) as it is', () => {
+    expect(normalizeOutput('/tmp/'.repeat(40_000))).toBe('/tmp/'.repeat(40_000));
     expect(normalizeOutput('a'.repeat(200_000))).toBe('a'.repeat(200_000));
     expect(normalizeOutput('1'.repeat(200_000))).toBe('1'.repeat(200_000));
   });

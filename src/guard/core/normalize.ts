@@ -152,7 +152,8 @@ function normalizeLines(text: string): string {
 
 interface TokenRule extends NormalizeRule {
   re: RegExp;
-  to: string;
+  /** The replacement: a pattern string, or a function for a rule that reads its match (the temp paths). */
+  to: string | ((match: string) => string);
   /**
    * A cheap test that is true whenever `re` could match, for what a list of substrings cannot say (a digit pattern);
    * tried after the needles. Rules whose pattern opens with a lookbehind are slow to scan.
@@ -240,6 +241,49 @@ export function mayHaveUuid(text: string): boolean {
   return false;
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Temp paths: only the random segments go
+
+// The temp root a matched path opens with; macOS's two per-user folders under /var/folders are random per machine.
+const TEMP_ROOT_RE =
+  /^(?:(?:\/private)?\/var\/folders\/[^/]+\/[^/]+(?:\/[TC](?=\/|$))?|(?:\/private)?\/(?:var\/)?tmp|[A-Za-z]:[\\/](?:[^\\/]+[\\/]){0,4}?Te?mp(?![\w.-])|%TE?MP%|\$\{?TMPDIR\}?|\$env:TE?MP)/i;
+// A run made by mkdtemp/mktemp: 5+ letters and digits holding both, or both cases after its first character; or 3+ digits (a pid).
+const RANDOM_RUN_RE =
+  /^(?:(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,40}|[A-Za-z][a-z]*[A-Z][A-Za-z]{3,39}|\d{3,20})$/;
+
+/** One segment made just under the temp root, with each random run (between - _ .) shown as <rand>. */
+function firstTempSegment(seg: string): string {
+  // Python's tempfile: "tmp" and 8 characters of [a-z0-9_], perhaps with the suffix it was given.
+  if (/^tmp[a-z0-9_]{8}(?:\.|$)/.test(seg) && /\d|_/.test(seg.slice(3, 11))) return `tmp<rand>${seg.slice(11)}`;
+  return seg.replace(/[A-Za-z0-9]+/g, (run, at: number) =>
+    // mktemp's "tmp.XXXXXXXXXX" and prefix-random forms: the first run of a segment is its name unless nothing precedes a random run.
+    (at > 0 || seg.length === run.length) && RANDOM_RUN_RE.test(run) ? '<rand>' : run,
+  );
+}
+
+/** A temp path with its random segments replaced; everything else, the file name included, is kept. */
+export function tempPath(path: string): string {
+  const root = TEMP_ROOT_RE.exec(path);
+  if (!root) return path;
+  let head = root[0];
+  if (/folders/i.test(head)) head = head.replace(/(folders[\\/])[^/]+\/[^/]+/i, '$1<rand>/<rand>');
+  const rest = path.slice(root[0].length);
+  if (rest === '') return head;
+  const parts = rest.split(/([\\/])/);
+  // parts: ['', sep, seg, sep, seg, ...]; the first real segment is the one a mkdtemp made.
+  let first = true;
+  for (let k = 0; k < parts.length; k++) {
+    const seg = parts[k] as string;
+    if (seg === '' || seg === '/' || seg === '\\') continue;
+    if (first) {
+      parts[k] = firstTempSegment(seg);
+      first = false;
+    } else if (/^pytest-\d+$/.test(seg)) parts[k] = 'pytest-<n>';
+    else if (/^tmp\.[A-Za-z0-9]{6,}$/.test(seg)) parts[k] = 'tmp.<rand>';
+  }
+  return head + parts.join('');
+}
+
 let builtTokenRules: ReadonlyArray<TokenRule> | undefined;
 
 /**
@@ -292,10 +336,12 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'temp-path',
       description:
-        'A path under a temp directory (/tmp, /var/tmp, /private/tmp, macOS /var/folders, Windows ...\\AppData\\Local\\Temp, C:\\Windows\\Temp, %TEMP%, $TMPDIR), whole token up to whitespace, quote, bracket or ":"; a trailing :line:col is kept.',
+        'A path under a temp directory (/tmp, /var/tmp, /private/tmp, macOS /var/folders/…/T, Windows …\\AppData\\Local\\Temp and C:\\Windows\\Temp, %TEMP%, $TMPDIR) keeps everything but its random segments: the directory made just under the temp root (mkdtemp "vitest-a8Xk2", mktemp "tmp.AbC123xYz0", npm "npm-1234-5678", Python "tmpk3j2_x9q"), pytest\'s "pytest-N" and the two macOS per-user folders become <rand>/<n>. The file name, the rest of the path and a repository that lives under /tmp are kept.',
       example: {
-        before: 'Error: /tmp/vitest-a8Xk2/src/a.test.ts:12:5 failed',
-        after: 'Error: <tmp>:12:5 failed',
+        before:
+          "Error: /tmp/vitest-a8Xk2/src/a.test.ts:12:5 failed\nENOENT: '/tmp/pytest-of-dev/pytest-7/test_load0/users.csv'",
+        after:
+          "Error: /tmp/vitest-<rand>/src/a.test.ts:12:5 failed\nENOENT: '/tmp/pytest-of-dev/pytest-<n>/test_load0/users.csv'",
       },
       re: new RegExp(
         [
@@ -305,7 +351,7 @@ function buildTokenRules(): TokenRule[] {
         ].join('|'),
         'gi',
       ),
-      to: '<tmp>',
+      to: tempPath,
       // Every match holds one: "/tmp", a Windows "\\Temp", %TEMP%, $TMPDIR, $env:TMP (lower-cased). A bare "temp" ran
       // the rule's large pattern on every "attempt" and "template".
       needles: ['/tmp', '\\tmp', '/temp', '\\temp', '/var/folders/', '%tmp%', '%temp%', 'tmpdir', '$env:t'],
@@ -722,7 +768,13 @@ export function normalizeOutput(text: string): string {
       const hay = lower as string;
       meaning = MEANING_NEEDLES.some((n) => hay.includes(n)) && MEANING_LINE_RE.test(s);
     }
-    s = rule.keepOnMeaningLines && meaning ? s.replace(rule.re, meaningAware(rule.to)) : s.replace(rule.re, rule.to);
+    const to = rule.to;
+    s =
+      typeof to === 'function'
+        ? s.replace(rule.re, to)
+        : rule.keepOnMeaningLines && meaning
+          ? s.replace(rule.re, meaningAware(to))
+          : s.replace(rule.re, to);
   }
   return sortFileBlocks(s);
 }
