@@ -822,7 +822,6 @@ const dateArb = fc.date({
 const hmsOf = (d: Date): string => `${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}`;
 const ymdOf = (d: Date, sep: string): string =>
   `${d.getUTCFullYear()}${sep}${p2(d.getUTCMonth() + 1)}${sep}${p2(d.getUTCDate())}`;
-const name = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/);
 const float = (max: number, digits: number): fc.Arbitrary<string> =>
   fc.integer({ min: 0, max: max * 10 ** digits }).map((n) => (n / 10 ** digits).toFixed(digits));
 
