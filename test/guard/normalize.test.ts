@@ -1,8 +1,10 @@
 // Normalization: what must vanish between identical runs, what must survive, and that it stays linear on hostile input.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeCommand, normalizeOutput, normalizeRules } from '../../src/guard/core/normalize.ts';
+import { resultKey } from '../../src/guard/core/fingerprint.ts';
+import { idsAreTheResult, normalizeCommand, normalizeOutput, normalizeRules } from '../../src/guard/core/normalize.ts';
 
 const NORMALIZE_RULES = normalizeRules();
 
@@ -467,6 +469,69 @@ describe('rule: temp paths', () => {
     expect(new Set(files.map((f) => open('/tmp/pytest-of-dev/pytest-7/test_load0', f))).size).toBe(6);
     expect(new Set(['a8Xk2Q', 'Zp03mR', 'q9W2xE'].map((r) => open(`/tmp/vitest-${r}`, 'config'))).size).toBe(1);
     expect(new Set([3, 7, 12].map((n) => open(`/tmp/pytest-of-dev/pytest-${n}/test_load0`, 'db'))).size).toBe(1);
+  });
+});
+
+describe('ids by context', () => {
+  const hex = (seed: string, n: number) => createHash('sha256').update(seed).digest('hex').slice(0, n);
+  const composeUp = (i: number) =>
+    ` Network app_default  Created\n Container app-web-1  Creating\n Container app-web-1  Created\n Container app-web-1  Starting\nError response from daemon: driver failed programming external connectivity on endpoint app-web-1 (${hex(`e${i}`, 64)}): Bind for 0.0.0.0:3000 failed: port is already allocated\n`;
+  const classicBuild = (i: number) =>
+    `Step 1/4 : FROM node:22\n ---> ${hex('base', 12)}\nStep 2/4 : RUN npm ci\n ---> Running in ${hex(`r${i}`, 12)}\nnpm error code ERESOLVE\nnpm error ERESOLVE could not resolve\nThe command '/bin/sh -c npm ci' returned a non-zero code: 1\n`;
+  const buildkit = (i: number) =>
+    `#6 [3/4] RUN npm run build\n#6 ${(0.4 + i / 10).toFixed(3)} > tsc -p .\n#6 ERROR: process "/bin/sh -c npm run build" did not complete successfully: exit code: 2\n#7 exporting to image\n#7 writing image sha256:${hex(`i${i}`, 64)} done\n`;
+
+  it.each([
+    ['docker compose up: a new endpoint id each run', 'docker compose up', composeUp],
+    ['docker build: a new "Running in" container each run', 'docker build .', classicBuild],
+    ['BuildKit: a new digest on a progress line', 'docker buildx build .', buildkit],
+    [
+      'a build id',
+      'gcloud builds submit',
+      (i: number) => `Build ID: ${hex(`b${i}`, 8)}-${i}aa\nERROR: build step 0 failed: exit status 1\n`,
+    ],
+    [
+      'a span id',
+      'curl -s localhost:3000/api',
+      (i: number) => `{"error":"boom","trace_id":"${hex(`t${i}`, 16)}","span_id":"${hex(`s${i}`, 16)}"}`,
+    ],
+  ])('%s is noise: one result', (_label, command, out) => {
+    expect(new Set([1, 2, 3].map((i) => resultKey(out(i), 1, command))).size).toBe(1);
+  });
+
+  it.each([
+    ['git rev-parse HEAD', (i: number) => `${hex(`c${i}`, 40)}\n`],
+    ['sha256sum dist/app.js', (i: number) => `${hex(`f${i}`, 64)}  dist/app.js\n`],
+    ['uuidgen', (i: number) => `${hex(`u${i}`, 8)}-1a2b-4c3d-8e9f-${hex(`v${i}`, 12)}\n`],
+    [
+      'git log --oneline -3',
+      (i: number) => `${hex(`c${i}`, 7)} Handle request ${hex(`q${i}`, 8)}0 retries\n${hex('p', 7)} Initial commit\n`,
+    ],
+    ['docker run -d -p 3000:3000 app', (i: number) => `${hex(`d${i}`, 64)}\n`],
+  ])('%s prints its result as a hex: each one differs', (command, out) => {
+    expect(new Set([1, 2, 3].map((i) => resultKey(out(i), 0, command))).size).toBe(3);
+  });
+
+  it('a digest printed on purpose (not a progress line) is kept', () => {
+    const pull = (d: string) =>
+      `Using default tag: latest\nlatest: Pulling from library/node\nDigest: sha256:${d}\nStatus: Image is up to date for node:latest\n`;
+    expect(normalizeOutput(pull(hex('a', 64)))).not.toBe(normalizeOutput(pull(hex('b', 64))));
+  });
+
+  it('decides by command: which commands print their result as ids', () => {
+    expect(
+      [
+        'git rev-parse HEAD',
+        'git -C lib log -1',
+        'sha256sum a',
+        'cd x && md5sum y',
+        'uuidgen',
+        'docker inspect app',
+      ].every(idsAreTheResult),
+    ).toBe(true);
+    expect(['npm test', 'docker compose up', 'docker build .', 'echo sha256sum', undefined].some(idsAreTheResult)).toBe(
+      false,
+    );
   });
 });
 

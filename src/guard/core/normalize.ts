@@ -165,6 +165,8 @@ interface TokenRule extends NormalizeRule {
    */
   needles?: readonly string[];
   needlesIgnoreCase?: boolean;
+  /** An id rule: skipped for a command whose result is an id or a hash (see `idsAreTheResult`). */
+  idRule?: true;
   /**
    * Leave matches alone on a line that says what failed (an assertion's expected/received, a metric such as
    * `p95 latency 900ms`): there the value is the result, not noise. A match that opens the line (a log prefix) is
@@ -364,6 +366,7 @@ function buildTokenRules(): TokenRule[] {
       re: /(?<![0-9A-Za-z])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9A-Za-z])/gi,
       to: '<uuid>',
       gate: mayHaveUuid,
+      idRule: true,
     },
     {
       name: 'seed',
@@ -386,16 +389,17 @@ function buildTokenRules(): TokenRule[] {
       re: /(\b[Cc]ontainer[ \t:]+)[0-9a-f]{12}(?:[0-9a-f]{52})?(?![0-9A-Za-z])/g,
       to: '$1<id>',
       needles: ['ontainer'],
+      idRule: true,
     },
     {
       name: 'request-id',
       description:
-        'Request, trace and correlation ids: a token of 8+ letters, digits, "_" or "-" with a digit in it, right after "request", "request id", "x-request-id:", "req_id=", "trace_id=", "correlation-id". Words after them ("request from 10.0.0.5", "Request failed") are kept.',
+        'Request, trace, span, build and correlation ids: a token of 8+ letters, digits, "_" or "-" with a digit in it, right after "request", "request id", "x-request-id:", "req_id=", "trace_id=", "span_id=", "Build ID:", "correlation-id". Words after them ("request from 10.0.0.5", "Request failed") are kept.',
       example: {
         before: '[x] request 9f1c2ab8-1a2f POST /api/login -> 500; trace_id=4bf92f3577b34da6',
         after: '[x] request <id> POST /api/login -> 500; trace_id=<id>',
       },
-      re: /(\b(?:[Rr]equest(?:[ _-]?[Ii][Dd])?|REQUEST(?:[ _-]?ID)?|(?:[Rr]eq|[Tt]race|TRACE|[Cc]orrelation|CORRELATION)[ _-]?(?:[Ii][Dd]|ID))["']?[ \t]*[:=]?[ \t]*["']?)(?=[\w-]{0,80}\d)[A-Za-z0-9][\w-]{7,}/g,
+      re: /(\b(?:[Rr]equest(?:[ _-]?[Ii][Dd])?|REQUEST(?:[ _-]?ID)?|(?:[Rr]eq|[Tt]race|TRACE|[Ss]pan|SPAN|[Bb]uild|BUILD|[Cc]orrelation|CORRELATION)[ _-]?(?:[Ii][Dd]|ID))["']?[ \t]*[:=]?[ \t]*["']?)(?=[\w-]{0,80}\d)[A-Za-z0-9][\w-]{7,}/g,
       to: '$1<id>',
       needles: [
         'request',
@@ -407,9 +411,60 @@ function buildTokenRules(): TokenRule[] {
         'trace id',
         'trace_id',
         'trace-id',
+        'spanid',
+        'span id',
+        'span_id',
+        'span-id',
+        'buildid',
+        'build id',
+        'build_id',
+        'build-id',
         'correlation',
       ],
       needlesIgnoreCase: true,
+      idRule: true,
+    },
+    {
+      name: 'docker-endpoint',
+      description:
+        'The 64-hex endpoint id Docker prints when it cannot publish a port ("on endpoint app-web-1 (<id>)"): a new one each `compose up`, the same failure.',
+      example: {
+        before:
+          'driver failed programming external connectivity on endpoint app-web-1 (3f9a1c2b7d4e5f60718293a4b5c6d7e8f90123456789abcdef0123456789abcd): Bind for 0.0.0.0:3000 failed: port is already allocated',
+        after:
+          'driver failed programming external connectivity on endpoint app-web-1 (<id>): Bind for 0.0.0.0:3000 failed: port is already allocated',
+      },
+      re: /(\bendpoint [\w.-]{1,200} \()[0-9a-f]{64}(?=\))/g,
+      to: '$1<id>',
+      needles: ['endpoint '],
+      idRule: true,
+    },
+    {
+      name: 'docker-build-step',
+      description:
+        'The classic Docker builder\'s per-step ids: "---> Running in <12 hex>" (a new container each build) and the " ---> <12 hex>" layer id a step ends with.',
+      example: {
+        before: 'Step 3/5 : RUN npm ci\n ---> Running in 8d2f1a3b4c5e\nnpm error code ERESOLVE\n ---> 1c2d3e4f5a6b',
+        after: 'Step 3/5 : RUN npm ci\n ---> Running in <id>\nnpm error code ERESOLVE\n ---> <id>',
+      },
+      re: /^( *---> (?:Running in )?)[0-9a-f]{12}$/gm,
+      to: '$1<id>',
+      needles: ['--->'],
+      idRule: true,
+    },
+    {
+      name: 'build-progress-digest',
+      description:
+        'Digests on BuildKit progress lines ("#7 writing image sha256:…", "=> => naming … sha256:…", "#5 sha256:… 12.3MB / 45.1MB"): the build reports them as it goes. A digest on any other line (docker pull\'s "Digest:", `sha256sum`) is kept.',
+      example: {
+        before:
+          '#7 writing image sha256:4bf92f3577b34da6a3ce929d0e0e4736aa0e1d8b2f3c4d5e6f7a8b9c0d1e2f3a done\nDigest: sha256:0123456789abcdef',
+        after: '#7 writing image sha256:<digest> done\nDigest: sha256:0123456789abcdef',
+      },
+      re: /^((?:#\d+ |\s*=> )[^\n]{0,200}?sha256:)[0-9a-f]{12,64}(?![0-9a-f])/gm,
+      to: '$1<digest>',
+      needles: ['sha256:'],
+      idRule: true,
     },
     {
       name: 'ulid',
@@ -417,6 +472,7 @@ function buildTokenRules(): TokenRule[] {
       example: { before: 'job 01KBC7Z3QW9X8Y7V6T5S4R3P2N queued', after: 'job <ulid> queued' },
       re: /(?<![0-9A-Za-z])[0-7][0-9A-HJKMNP-TV-Z]{25}(?![0-9A-Za-z])/gi,
       to: '<ulid>',
+      idRule: true,
     },
     {
       name: 'iso-datetime',
@@ -738,9 +794,22 @@ export function sortFileBlocks(text: string): string {
   return out.join('\n');
 }
 
-/** The result text with everything removed that changes between identical runs. */
-export function normalizeOutput(text: string): string {
+// Commands whose printed ids and hashes are the result itself: a new one means something changed (or is what was asked).
+const IDS_ARE_RESULT_RE =
+  /(?:^|[;&|(\n])\s*(?:git\s+(?:-C\s+\S+\s+)?(?:rev-parse|rev-list|log|show|hash-object|describe|cat-file|ls-tree|write-tree|commit-tree|stash\s+create)|(?:sha\d*|md5|b2|b3|xxh\d*|sm3)sum|shasum|md5|cksum|openssl\s+dgst|uuidgen|docker\s+(?:inspect|images\s+-q|ps\s+-q|run\s+(?:\S+\s+){0,8}?-d|create|build\s+-q))\b/;
+
+/** True when `command`'s output ids are its result (git rev-parse, git log, sha256sum, uuidgen, docker run -d): the id rules are skipped. */
+export function idsAreTheResult(command: string | undefined): boolean {
+  return command !== undefined && IDS_ARE_RESULT_RE.test(command);
+}
+
+/**
+ * The result text with everything removed that changes between identical runs. `opts.command`, when given, decides
+ * whether ids and hashes are noise (most commands) or the result (idsAreTheResult).
+ */
+export function normalizeOutput(text: string, opts?: { command?: string }): string {
   if (!text) return '';
+  const keepIds = idsAreTheResult(opts?.command);
   let s = text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text;
   s = normalizeLines(stripTerminal(s));
   let lower: string | undefined;
@@ -750,6 +819,7 @@ export function normalizeOutput(text: string): string {
   let lastHay: string | undefined;
   let lastFound = false;
   for (const rule of tokenRules()) {
+    if (keepIds && rule.idRule) continue;
     if (rule.needles) {
       // The lower-cased copy is made at most once per distinct text, and only if a rule asks for it.
       if (rule.needlesIgnoreCase && lowerOf !== s) (lower = s.toLowerCase()), (lowerOf = s);
