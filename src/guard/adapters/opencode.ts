@@ -6,6 +6,7 @@ import type { SessionState } from '../core/detector.ts';
 import { readSettings } from '../core/settings.ts';
 import type { GuardEvent, ToolName } from '../core/types.ts';
 import { OPENCODE_CHANGE_TOOLS, opencodeFacts } from './opencode-facts.ts';
+import { promptOf } from './types.ts';
 import { recordDecision } from '../event-log.ts';
 import { treeFingerprint } from '../tree.ts';
 import { writeHandoff } from '../handoff-note.ts';
@@ -21,6 +22,16 @@ const MAX_SESSIONS = 64;
 
 function obj(v: unknown): Obj | undefined {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
+}
+
+/** The user's text of a chat.message: its text parts (not the synthetic ones OpenCode adds), joined. */
+function partsText(parts: unknown): string | undefined {
+  if (!Array.isArray(parts)) return undefined;
+  const texts = parts
+    .map(obj)
+    .filter((p) => p?.type === 'text' && p.synthetic !== true && typeof p.text === 'string')
+    .map((p) => p?.text as string);
+  return texts.length ? texts.join('\n') : undefined;
 }
 
 /** The plugin context's parts the hand-off uses: the project directory and the client that can abort a session. */
@@ -162,9 +173,9 @@ export const LoopGuard = async (ctx?: unknown) => {
     },
 
     // A new user message starts that session over.
-    'chat.message': async (input: { sessionID?: string }) => {
+    'chat.message': async (input: { sessionID?: string }, output?: { parts?: unknown }) => {
       try {
-        if (input?.sessionID) run({ kind: 'userTurn' }, input.sessionID);
+        if (input?.sessionID) run({ kind: 'userTurn', ...promptOf(partsText(output?.parts)) }, input.sessionID);
       } catch {
         // fail open
       }

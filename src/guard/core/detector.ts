@@ -50,6 +50,8 @@ export interface SessionState {
   ed?: number;
   /** the ladder's memory for this turn (refusals, last lines of results): see ladder.ts */
   ladder?: LadderState;
+  /** hashes of the commands the latest user prompt asked for literally (asked.ts), never the prompt itself */
+  asked?: string[];
 }
 
 /** Bounds that keep every state read and write O(1) however long the session runs. */
