@@ -9,6 +9,7 @@ import { readSettings } from '../core/settings.ts';
 import type { Decision, GuardEvent } from '../core/types.ts';
 import { recordDecision } from '../event-log.ts';
 import { writeHandoff } from '../handoff-note.ts';
+import { projectFiles } from '../project-files.ts';
 import { treeFingerprint } from '../tree.ts';
 import { CLINE_CHANGE_TOOLS, CLINE_SHELL_TOOL, clineFacts } from './cline-facts.ts';
 import { obj, promptOf, str, type Payload } from './types.ts';
@@ -99,7 +100,15 @@ export function clineHooks(
   });
   // The plugin process runs in the session's working directory; the tree is looked at only when a result repeats.
   const run = (event: GuardEvent, session: string): Decision =>
-    decide(event, settings, clineFacts, store(session), (skip) => treeFingerprint(cwd(), skip));
+    decide(
+      event,
+      settings,
+      clineFacts,
+      store(session),
+      (skip) => treeFingerprint(cwd(), skip),
+      true,
+      projectFiles(cwd()),
+    );
   const log = (command: string, decision: Decision) =>
     recordDecision(env as NodeJS.ProcessEnv, 'cline', command, decision, cwd);
 

@@ -8,6 +8,7 @@ import type { GuardEvent, ToolName } from '../core/types.ts';
 import { OPENCODE_CHANGE_TOOLS, opencodeFacts } from './opencode-facts.ts';
 import { promptOf } from './types.ts';
 import { recordDecision } from '../event-log.ts';
+import { projectFiles } from '../project-files.ts';
 import { treeFingerprint } from '../tree.ts';
 import { writeHandoff } from '../handoff-note.ts';
 
@@ -51,6 +52,7 @@ export const LoopGuard = async (ctx?: unknown) => {
         ? plugin.directory
         : undefined;
   const look = (skip: readonly string[]) => treeFingerprint(dir, skip);
+  const files = projectFiles(dir);
   const settings = readSettings(process.env);
   const sessions = new Map<string, SessionState>();
 
@@ -69,7 +71,7 @@ export const LoopGuard = async (ctx?: unknown) => {
     },
   });
   const run = (event: GuardEvent, sessionID: unknown) =>
-    decide(event, settings, opencodeFacts, store(String(sessionID ?? '')), look);
+    decide(event, settings, opencodeFacts, store(String(sessionID ?? '')), look, true, files);
 
   return {
     // Every shell command OpenCode runs gets the non-interactive environment.

@@ -6,6 +6,7 @@ import { askedCommands, wasAsked } from './asked.ts';
 import { checkHang } from './hang/rules.ts';
 import { askedNote } from './messages.ts';
 import { climb, pendingStop, rememberResult, shrinkStep } from './ladder.ts';
+import type { ProjectFiles } from './hang/types.ts';
 import type { Decision, GuardEvent, GuardSettings, GuardToolFacts } from './types.ts';
 
 const ALLOW: Decision = { action: 'allow' };
@@ -25,7 +26,7 @@ export interface SessionStore {
  * `look` fingerprints the working tree; the core calls it only when a result repeats (see core/change.ts).
  * `note: false` (the audit, which writes no hand-off note) skips keeping the results' last lines for the note; no
  * decision reads them, and normalizing them was a sixth of the audit's replay time. Nor is a hand-off's note built
- * then: the decision carries one with empty lists.
+ * then: the decision carries one with empty lists. `files` lets the hang rules read a package script or make target.
  */
 export function decide(
   event: GuardEvent,
@@ -34,6 +35,7 @@ export function decide(
   store: SessionStore,
   look?: TreeLook,
   note = true,
+  files?: ProjectFiles,
 ): Decision {
   if (event.kind === 'pre') {
     let state: SessionState | undefined;
@@ -43,6 +45,7 @@ export function decide(
         longRunsReturn: facts.longRunsReturn,
         backgroundOption: facts.backgroundOption,
         background: event.background,
+        ...(files ? { files } : {}),
       });
       if (hang) {
         // The rare path: the state is read here only to see whether the user asked for this very command.
