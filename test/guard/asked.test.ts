@@ -119,7 +119,7 @@ describe('the hang rule gives way to the user (Claude Code hook, end to end)', (
     expect(note.length).toBeLessThan(600);
     expect(note).toContain('nohup npm run dev > /tmp/loop-guard-bg.log 2>&1 &');
     expect(note).toContain('timeout 60');
-    expect(note).not.toMatch(/sleep \d+\s*(?:&&|;)\s*(?!done)/);
+    expect(note).not.toMatch(/\bsleep\s+\d+\s*(?:&&|;(?!\s*done\b))/);
     // Another long-running command, not the one asked for, is still refused.
     expect(runHook(preEvent('npm run watch', 'toolu_a3'), 'claude', env)).toMatch(/permissionDecision":"deny/);
   });

@@ -48,7 +48,14 @@ export type GuardEvent =
   | { kind: 'proceed'; command?: string; turnId?: string };
 
 /** Failures that the same command cannot fix by being run again. */
-export type FailureClass = 'auth' | 'network' | 'command-not-found' | 'missing-file';
+export type FailureClass =
+  | 'auth'
+  | 'network'
+  | 'command-not-found'
+  | 'missing-file'
+  | 'crlf'
+  | 'deps-missing'
+  | 'missing-script';
 
 /** What the guard wants the tool to do. */
 export type Decision =
