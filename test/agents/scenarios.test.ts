@@ -153,6 +153,23 @@ function editScript(row: AgentRow, repo: string, green: boolean): Script {
   return { turns: [{ commands }] };
 }
 
+/** A shell edit of app.js, as real agents make them: `sed -i` and a heredoc Python script, taking turns. */
+function shellEdit(k: number): string {
+  const [from, to] = [`const v = ${k};`, `const v = ${k + 1};`];
+  return k % 2 === 0
+    ? `sed -i 's/${from}/${to}/' app.js`
+    : `python3 - <<'PY'\np = 'app.js'\ns = open(p).read()\nopen(p, 'w').write(s.replace('${from}', '${to}'))\nPY`;
+}
+
+/** The failing test rerun after each of five edits made through the shell, not the edit tool. */
+function shellEditScript(repo: string): Script {
+  writeFileSync(join(repo, 'app.js'), 'const v = 0;\nmodule.exports = { v };\n');
+  writeFileSync(join(repo, 'test.sh'), `echo "${FAIL_TEXT}"\nexit 1\n`);
+  const commands: string[] = [TEST_CMD];
+  for (let k = 0; k < 5; k++) commands.push(shellEdit(k), TEST_CMD);
+  return { turns: [{ commands }] };
+}
+
 /** `n` asks for one command, worded as the row's model repeats it. */
 function repeated(row: AgentRow, command: string, n: number): string[] {
   return Array.from({ length: n }, (_, i) => row.repeat?.(command, i) ?? command);
@@ -363,6 +380,36 @@ for (const row of ROWS) {
         );
       },
     );
+
+    // The model fixes the file through the shell between identical failing runs: only the tree look sees the change.
+    for (const [id, git] of [
+      ['shell edits', true],
+      ['shell edits, no git', false],
+    ] as const) {
+      scenario(
+        id,
+        `the same failing test rerun after each \`sed -i\` / heredoc edit is never refused (${git ? 'in a git repository' : 'in a folder outside git'})`,
+        (repo) => {
+          if (!git) rmSync(join(repo, '.git'), { recursive: true, force: true });
+          return shellEditScript(repo);
+        },
+        async (s) => {
+          await s.turn(1);
+          const dump = s.dump();
+          expect(existsSync(join(s.repo, '.git')), dump).toBe(git);
+          const tests = s.steps().filter((x) => x.command === TEST_CMD);
+          expect(tests.length, dump).toBe(6);
+          for (const t of tests) {
+            expect(t.text, `step ${t.step}: the test ran\n${dump}`).toContain(FAIL_TEXT);
+            expect(t.text, `step ${t.step}: not refused\n${dump}`).not.toContain('was not run');
+            expect(t.text, `step ${t.step}: no repeat warning\n${dump}`).not.toContain('same result');
+          }
+          expect(readFileSync(join(s.repo, 'app.js'), 'utf8'), `the five shell edits were made\n${dump}`).toContain(
+            'const v = 5;',
+          );
+        },
+      );
+    }
 
     scenario(
       'green edits',

@@ -805,13 +805,21 @@ export function idsAreTheResult(command: string | undefined): boolean {
 
 /**
  * The result text with everything removed that changes between identical runs. `opts.command`, when given, decides
- * whether ids and hashes are noise (most commands) or the result (idsAreTheResult).
+ * whether ids and hashes are noise (most commands) or the result (idsAreTheResult). `opts.fired` collects the names
+ * of the rules that changed the text (the judgment benchmark's count; the hook never passes it).
  */
-export function normalizeOutput(text: string, opts?: { command?: string }): string {
+export function normalizeOutput(text: string, opts?: { command?: string; fired?: string[] }): string {
   if (!text) return '';
   const keepIds = idsAreTheResult(opts?.command);
+  const fired = opts?.fired;
   let s = text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text;
-  s = normalizeLines(stripTerminal(s));
+  if (fired && s !== text) fired.push('line-endings');
+  const raw = s;
+  s = stripTerminal(s);
+  if (fired && s !== raw) fired.push('terminal');
+  const stripped = s;
+  s = normalizeLines(s);
+  if (fired && s !== stripped) fired.push('lines');
   let lower: string | undefined;
   let lowerOf: string | undefined;
   let meaning: boolean | undefined;
@@ -839,14 +847,19 @@ export function normalizeOutput(text: string, opts?: { command?: string }): stri
       meaning = MEANING_NEEDLES.some((n) => hay.includes(n)) && MEANING_LINE_RE.test(s);
     }
     const to = rule.to;
+    const before = s;
     s =
       typeof to === 'function'
         ? s.replace(rule.re, to)
         : rule.keepOnMeaningLines && meaning
           ? s.replace(rule.re, meaningAware(to))
           : s.replace(rule.re, to);
+    if (fired && s !== before) fired.push(rule.name);
   }
-  return sortFileBlocks(s);
+  if (!fired) return sortFileBlocks(s);
+  const sorted = sortFileBlocks(s);
+  if (sorted !== s) fired.push('test-file-order');
+  return sorted;
 }
 
 const LINE_RULES: NormalizeRule[] = [
