@@ -93,7 +93,7 @@ function hookOutput(
           settings,
           factsFor(parsed),
           fileStore(parsed, env),
-          (skip) => treeFingerprint(projectDirOf(parsed.format, payload, env), skip),
+          (skip, watch) => treeFingerprint(projectDirOf(parsed.format, payload, env), skip, watch),
           true,
           // The command runs in the shell's cwd, where its package.json or Makefile is.
           projectFiles(str(payload.cwd) ?? projectDirOf(parsed.format, payload, env)),

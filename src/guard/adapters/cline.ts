@@ -105,7 +105,7 @@ export function clineHooks(
       settings,
       clineFacts,
       store(session),
-      (skip) => treeFingerprint(cwd(), skip),
+      (skip, watch) => treeFingerprint(cwd(), skip, watch),
       true,
       projectFiles(cwd()),
     );

@@ -51,7 +51,7 @@ export const LoopGuard = async (ctx?: unknown) => {
       : typeof plugin.directory === 'string'
         ? plugin.directory
         : undefined;
-  const look = (skip: readonly string[]) => treeFingerprint(dir, skip);
+  const look = (skip: readonly string[], watch?: readonly string[]) => treeFingerprint(dir, skip, watch);
   const files = projectFiles(dir);
   const settings = readSettings(process.env);
   const sessions = new Map<string, SessionState>();

@@ -810,7 +810,8 @@ export function idsAreTheResult(command: string | undefined): boolean {
  */
 export function normalizeOutput(text: string, opts?: { command?: string; fired?: string[] }): string {
   if (!text) return '';
-  const keepIds = idsAreTheResult(opts?.command);
+  // Asked only when an id rule could match (its needles are there): most results never run the command's regex.
+  let keepIds: boolean | undefined;
   const fired = opts?.fired;
   let s = text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text;
   if (fired && s !== text) fired.push('line-endings');
@@ -827,7 +828,6 @@ export function normalizeOutput(text: string, opts?: { command?: string; fired?:
   let lastHay: string | undefined;
   let lastFound = false;
   for (const rule of tokenRules()) {
-    if (keepIds && rule.idRule) continue;
     if (rule.needles) {
       // The lower-cased copy is made at most once per distinct text, and only if a rule asks for it.
       if (rule.needlesIgnoreCase && lowerOf !== s) (lower = s.toLowerCase()), (lowerOf = s);
@@ -841,6 +841,7 @@ export function normalizeOutput(text: string, opts?: { command?: string; fired?:
       if (!lastFound) continue;
     }
     if (rule.gate && !rule.gate(s)) continue;
+    if (rule.idRule && (keepIds ??= idsAreTheResult(opts?.command))) continue;
     if (rule.keepOnMeaningLines && meaning === undefined) {
       if (lowerOf !== s) (lower = s.toLowerCase()), (lowerOf = s);
       const hay = lower as string;
