@@ -1011,7 +1011,7 @@ cls(
           `Traceback (most recent call last):\n  File "/tmp/tmp.Xk29QaLm0Z/tools/export.py", line 12, in <module>\n    main()\nFileNotFoundError: [Errno 2] No such file or directory: '/tmp/tmp.Xk29QaLm0Z/out/${f}.txt'\n`,
       ],
     ][v];
-    files.forEach((f, i) => s.shell(cmd, out(f, i), 1));
+    for (const [i, f] of files.entries()) s.shell(cmd, out(f, i), 1);
   },
   3,
   { verbatim: ISSUE22.tmpPaths },
