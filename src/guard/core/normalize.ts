@@ -472,7 +472,6 @@ function buildTokenRules(): TokenRule[] {
       example: { before: 'job 01KBC7Z3QW9X8Y7V6T5S4R3P2N queued', after: 'job <ulid> queued' },
       re: /(?<![0-9A-Za-z])[0-7][0-9A-HJKMNP-TV-Z]{25}(?![0-9A-Za-z])/gi,
       to: '<ulid>',
-      idRule: true,
     },
     {
       name: 'iso-datetime',
