@@ -1,7 +1,7 @@
 // The judgment scorer: replays every labelled sequence of test/fixtures/judgment/ through the guard, in process,
 // each with its own empty state dir, and scores what the guard said against the labels.
 // Shared by `npm run bench:judgment` (bench/judgment.mjs, the built guard) and test/guard/judgment.test.ts (the source).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,8 @@ export function loadCorpus(dir = CORPUS_DIR) {
 }
 
 const PRE_EVENTS = new Set(['PreToolUse', 'preToolUse']);
+/** The project directory every payload of the corpus names. */
+const PAYLOAD_PROJECT = '/home/dev/proj';
 
 /** What a hook's stdout says: a refusal, a warning (text added to the model's context), or nothing. */
 export function readHookAnswer(stdout, eventName) {
@@ -41,6 +43,8 @@ export function readHookAnswer(stdout, eventName) {
   const h = o.hookSpecificOutput ?? {};
   const deny =
     PRE_EVENTS.has(eventName) && (h.permissionDecision === 'deny' || o.permission === 'deny' || o.decision === 'block');
+  // Context on a call that runs (the note on a command the user asked for) is a note beside it, not a loop warning.
+  if (PRE_EVENTS.has(eventName) && !deny) return { deny: false, warn: null };
   const warn =
     h.additionalContext ??
     o.additional_context ??
@@ -55,6 +59,14 @@ export function readHookAnswer(stdout, eventName) {
  */
 export async function replaySequence(seq, impl, stateRoot) {
   const stateDir = mkdtempSync(join(stateRoot, 's-'));
+  // A sequence that needs the project's files (a package.json the hang rules read) gets a real directory for the
+  // payloads' cwd; the others keep a cwd that does not exist, so only their events count.
+  let projectDir = PAYLOAD_PROJECT;
+  if (seq.files) {
+    projectDir = mkdtempSync(join(stateRoot, 'p-'));
+    for (const [name, text] of Object.entries(seq.files)) writeFileSync(join(projectDir, name), text);
+    seq = JSON.parse(JSON.stringify(seq).replaceAll(`"${PAYLOAD_PROJECT}`, `"${projectDir}`));
+  }
   const flags = [];
   let lastAttempt = 0;
   const flag = (i, step, kind, text) =>
@@ -66,8 +78,8 @@ export async function replaySequence(seq, impl, stateRoot) {
       process.env.LOOP_GUARD_STATE_DIR = stateDir;
       let aborted = 0;
       const ctx = {
-        directory: '/home/dev/proj',
-        worktree: '/home/dev/proj',
+        directory: projectDir,
+        worktree: projectDir,
         project: {},
         serverUrl: 'http://127.0.0.1:4096',
         client: {
@@ -310,6 +322,63 @@ export function formatReport({ classes, overall }, { failing = true } = {}) {
       lines.push(`  ${c.name} (${c.failing.length}/${c.n}):`);
       for (const f of c.failing) lines.push(`    ${f.id}: ${f.reasons.join('; ')}`);
     }
+  }
+  return lines.join('\n');
+}
+
+/**
+ * How many normalization rules fired per class: each post result of the corpus (read by the guard's own adapter, or
+ * OpenCode's after-hook output) normalized with a collector. impl: { parseHook(tool, payload, env), normalizeOutput }.
+ */
+export function rulesFiredByClass(impl, { dir = CORPUS_DIR } = {}) {
+  const byClass = new Map();
+  for (const seq of loadCorpus(dir)) {
+    const c = byClass.get(seq.class) ?? { name: seq.class, label: seq.label, results: 0, firings: 0, rules: new Map() };
+    for (const step of seq.steps) {
+      if (step.kind !== 'shell') continue;
+      for (const ev of step.events) {
+        let output;
+        let command = step.command;
+        if (seq.tool === 'opencode') {
+          if (ev.hook !== 'tool.execute.after') continue;
+          output = ev.output?.output;
+        } else {
+          const parsed = impl.parseHook(seq.tool, ev, {});
+          if (parsed.event?.kind !== 'post') continue;
+          output = parsed.event.output;
+          command = parsed.event.command;
+        }
+        if (typeof output !== 'string') continue;
+        const fired = [];
+        impl.normalizeOutput(output, { command, fired });
+        c.results += 1;
+        c.firings += fired.length;
+        for (const r of fired) c.rules.set(r, (c.rules.get(r) ?? 0) + 1);
+      }
+    }
+    byClass.set(seq.class, c);
+  }
+  return [...byClass.values()];
+}
+
+/** The rules-fired table: per class, results normalized, distinct rules that changed one, and the rules by count. */
+export function formatRulesFired(classes) {
+  const row = (cells) => `| ${cells.join(' | ')} |`;
+  const lines = [row(['class', 'label', 'results', 'rules fired', 'firings', 'rules (times)'])];
+  lines.push(row(['---', '---', '---:', '---:', '---:', '---']));
+  const order = (c) => (c.label === 'work' ? 0 : 1);
+  for (const c of [...classes].sort((a, b) => order(a) - order(b) || a.name.localeCompare(b.name))) {
+    const rules = [...c.rules].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    lines.push(
+      row([
+        c.name,
+        c.label,
+        String(c.results),
+        String(rules.length),
+        String(c.firings),
+        rules.map(([r, n]) => `${r}×${n}`).join(', ') || '—',
+      ]),
+    );
   }
   return lines.join('\n');
 }

@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { formatReport, scoreCorpus } from './judgment-score.mjs';
+import { formatReport, formatRulesFired, rulesFiredByClass, scoreCorpus } from './judgment-score.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -63,6 +63,26 @@ async function main() {
     `judgment: the guard (${relative(root, entry)} bundled; dist/loop-guard.cjs) on test/fixtures/judgment/, replayed in process in ${secs}s\n`,
   );
   console.log(formatReport(score, { failing: !quiet }));
+
+  // The normalization rules that changed each class's results (the guard's adapters and normalize, bundled).
+  const rulesFile = join(outDir, 'guard-normalize.mjs');
+  await build({
+    stdin: {
+      contents: `export { parseHook } from './src/guard/adapters/index.ts';\nexport { normalizeOutput } from './src/guard/core/normalize.ts';\n`,
+      resolveDir: root,
+      loader: 'js',
+    },
+    outfile: rulesFile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node18',
+    define: { __VERSION__: JSON.stringify(pkg.version) },
+    logLevel: 'warning',
+  });
+  const rulesImpl = await import(`${pathToFileURL(rulesFile).href}?t=${Date.now()}`);
+  console.log('\nnormalization rules that changed a result, per class (each shell result of the corpus):\n');
+  console.log(formatRulesFired(rulesFiredByClass(rulesImpl)));
 }
 
 try {

@@ -566,6 +566,16 @@ const ISSUE = {
     'Same failure across edits ("thrash": five different edits, the identical failure each time) is worth one factual note — the failure did not move; the cause may be elsewhere — and is never refused.',
 };
 
+// Issue 22's false positives and negatives, verbatim.
+const ISSUE22 = {
+  tmpPaths:
+    "Paths under a temp directory lose their meaning. A project that lives under `/tmp` (CI scratch dirs, agent sandboxes, `mktemp -d` checkouts) or an error that names a file there: `ENOENT … '/tmp/app/src/config.json'`, then `…/routes.json`, then `…/db.json` — six different missing files — are warned from the 2nd run and refused from the 5th, because the temp-path rule replaces the whole path, file name included. The same for pytest's `/tmp/pytest-of-dev/pytest-7/test_load0/<file>.csv` with a different file each run. Real work, refused.",
+  ids: 'Random ids that are noise are kept. `docker compose up` failing on the same port with a new 64-hex endpoint id each run, or `docker build` failing at the same step with a new `---> Running in <12 hex>` each run: never warned, never refused — a loop the guard cannot see.',
+  userAsked:
+    "The user's own request is refused. In two real sessions of two held-out sets, the user typed `npm run dev` as their prompt; the agent ran it; the hang rule refused it. It would have failed at once (`next: command not found`), so the refusal hid the error that told the agent what was wrong. In a third, `bun run start` of a CLI the agent had just written (it runs once and exits) was refused as a server. These three are the only refusals of real work left in 118 real sessions: all by the hang rule, none by the repeat rule.",
+  crlf: 'A failure class that names the wrong cause. `$\'\\r\': command not found` (a script with CRLF line endings) is classed as a missing program, with "install it" advice.',
+};
+
 const classes = [];
 /** Register a class: build(session, variant) appends steps; `count` variants per tool; meta: tools, expect, … */
 function cls(name, label, description, build, count, meta = {}) {
@@ -977,6 +987,100 @@ cls(
   },
 );
 
+cls(
+  'temp-paths',
+  'work',
+  'Errors that name a different file under a temp directory each run (a project under /tmp, pytest tmp_path): different results.',
+  (s, v) => {
+    const files = ['config', 'routes', 'db', 'users', 'auth', 'cache'];
+    // Only the missing file's name differs between runs (the agent adds one file, the next one is missing).
+    const [cmd, out] = [
+      [
+        'node src/load.js',
+        (f) =>
+          `node:internal/fs/utils:347\n    throw err;\n    ^\n\nError: ENOENT: no such file or directory, open '/tmp/app/src/${f}.json'\n    at Object.openSync (node:fs:573:3)\n    at load (/tmp/app/src/load.js:4:15) {\n  errno: -2,\n  code: 'ENOENT',\n  syscall: 'open',\n  path: '/tmp/app/src/${f}.json'\n}\n`,
+      ],
+      [
+        'python -m pytest -q tests/test_load.py',
+        (f, i) =>
+          `F\n=================================== FAILURES ===================================\n_________________________________ test_load __________________________________\n\ntmp_path = PosixPath('/tmp/pytest-of-dev/pytest-${7 + i}/test_load0')\n\n    def test_load(tmp_path):\n>       rows = load_all(tmp_path)\nE       FileNotFoundError: [Errno 2] No such file or directory: '/tmp/pytest-of-dev/pytest-${7 + i}/test_load0/${f}.csv'\n\ntests/test_load.py:9: FileNotFoundError\n1 failed in 0.0${i + 1}s\n`,
+      ],
+      [
+        'python tools/export.py',
+        (f) =>
+          `Traceback (most recent call last):\n  File "/tmp/tmp.Xk29QaLm0Z/tools/export.py", line 12, in <module>\n    main()\nFileNotFoundError: [Errno 2] No such file or directory: '/tmp/tmp.Xk29QaLm0Z/out/${f}.txt'\n`,
+      ],
+    ][v];
+    for (const [i, f] of files.entries()) s.shell(cmd, out(f, i), 1);
+  },
+  3,
+  { verbatim: ISSUE22.tmpPaths },
+);
+
+cls(
+  'hex-results',
+  'work',
+  'Commands whose result is a hash or id (git rev-parse and git log after each commit, sha256sum after each build, uuidgen): each one differs.',
+  (s, v) => {
+    const hex = (seed, n) => createHash('sha256').update(seed).digest('hex').slice(0, n);
+    for (let i = 0; i < 5; i++) {
+      if (v === 0) {
+        s.shell(
+          `git commit -am "step ${i}"`,
+          `[main ${hex(`c${i}`, 7)}] step ${i}\n 1 file changed, 1 insertion(+), 1 deletion(-)\n`,
+          0,
+        );
+        s.shell('git rev-parse HEAD', `${hex(`c${i}`, 40)}\n`, 0);
+      } else if (v === 1) {
+        s.edit(`src/step${i}.ts`, `const v = ${i};`, `const v = ${i + 1};`);
+        s.shell(
+          'git commit -am wip',
+          `[main ${hex(`c${i}`, 7)}] wip\n 1 file changed, 1 insertion(+), 1 deletion(-)\n`,
+          0,
+        );
+        s.shell('git log --oneline -2', `${hex(`c${i}`, 7)} wip\n${hex(`c${i - 1}`, 7)} wip\n`, 0);
+      } else if (v === 2) s.shell('sha256sum dist/app.js', `${hex(`b${i}`, 64)}  dist/app.js\n`, 0);
+      else
+        s.shell(
+          'uuidgen',
+          `${hex(`u${i}`, 8)}-${hex(`a${i}`, 4)}-4${hex(`b${i}`, 3)}-8${hex(`d${i}`, 3)}-${hex(`e${i}`, 12)}\n`,
+          0,
+        );
+    }
+  },
+  4,
+);
+
+cls(
+  'user-asked',
+  'work',
+  'The user typed the command as their prompt (or `bun run start` of a CLI that runs once): it runs; its result is what tells the agent what is wrong.',
+  (s, v) => {
+    if (v === 0) {
+      s.userTurn('npm run dev');
+      s.shell('npm run dev', '\n> app@0.1.0 dev\n> next dev\n\nsh: 1: next: not found\n', 127, {
+        description: 'Start the dev server the user asked for',
+      });
+      s.shell('npm install', 'added 312 packages, and audited 313 packages in 9s\n', 0);
+    } else if (v === 1) {
+      s.userTurn('please run `pnpm dev` and tell me what it prints');
+      s.shell(
+        'pnpm dev',
+        '\n> app@0.1.0 dev /home/dev/proj\n> vite\n\nsh: 1: vite: not found\n ELIFECYCLE  Command failed.\n',
+        1,
+      );
+    } else {
+      s.userTurn('write a small CLI that prints the word count of README.md');
+      s.shell('bun run start', 'README.md: 42 words\n', 0);
+    }
+  },
+  3,
+  {
+    verbatim: ISSUE22.userAsked,
+    files: { 'package.json': JSON.stringify({ name: 'app', scripts: { dev: 'next dev', start: 'bun run index.ts' } }) },
+  },
+);
+
 // --- loops ---
 
 cls(
@@ -1061,6 +1165,65 @@ cls(
   },
   6,
   { expect: REPEAT, verbatim: ISSUE.seeds },
+);
+
+cls(
+  'noisy-ids',
+  'loop',
+  'The same failure each run with a new random id: a Docker endpoint id, "---> Running in <hex>", a BuildKit digest, a build id.',
+  (s, v) => {
+    const hex = (seed, n) => createHash('sha256').update(seed).digest('hex').slice(0, n);
+    const [cmd, out] = [
+      [
+        'docker compose up -d',
+        (i) =>
+          ` Network app_default  Created\n Container app-web-1  Creating\n Container app-web-1  Created\n Container app-web-1  Starting\nError response from daemon: driver failed programming external connectivity on endpoint app-web-1 (${hex(`e${i}`, 64)}): Bind for 0.0.0.0:3000 failed: port is already allocated\n`,
+      ],
+      [
+        'docker build -t app .',
+        (i) =>
+          `Sending build context to Docker daemon  4.096kB\nStep 1/4 : FROM node:22\n ---> ${hex('base', 12)}\nStep 2/4 : RUN npm ci\n ---> Running in ${hex(`r${i}`, 12)}\nnpm error code ERESOLVE\nnpm error ERESOLVE could not resolve\nThe command '/bin/sh -c npm ci' returned a non-zero code: 1\n`,
+      ],
+      [
+        'docker buildx build --progress=plain .',
+        (i) =>
+          `#6 [3/4] RUN npm run build\n#6 0.${400 + i} > tsc -p .\n#6 1.${100 + i} src/app.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\n#6 ERROR: process "/bin/sh -c npm run build" did not complete successfully: exit code: 2\n#7 writing image sha256:${hex(`i${i}`, 64)} done\n`,
+      ],
+      [
+        'gcloud builds submit --tag gcr.io/proj/app',
+        (i) =>
+          `Created [https://cloudbuild.googleapis.com/v1/projects/proj/builds].\nBuild ID: ${hex(`b${i}`, 8)}-${hex(`c${i}`, 4)}\nERROR: build step 0 "gcr.io/cloud-builders/docker" failed: step exited with non-zero status: 1\n`,
+      ],
+    ][v];
+    for (let i = 1; i <= 8; i++) s.shell(cmd, out(i), 1, { attempt: i });
+  },
+  4,
+  { expect: REPEAT, verbatim: ISSUE22.ids },
+);
+
+cls(
+  'failure-cause',
+  'loop',
+  'A failure whose class names the real cause (CRLF line endings, dependencies not installed, a missing script), repeated unchanged.',
+  (s, v) => {
+    const [cmd, out, exit] = [
+      [
+        './scripts/setup.sh',
+        "./scripts/setup.sh: line 2: $'\\r': command not found\n./scripts/setup.sh: line 4: $'\\r': command not found\n",
+        127,
+      ],
+      ['./run.sh', 'bash: ./run.sh: /bin/bash^M: bad interpreter: No such file or directory\n', 126],
+      ['npm run build', '\n> web@1.0.0 build\n> vite build\n\nsh: 1: vite: not found\n', 127],
+      [
+        'npm run lint',
+        'npm error Missing script: "lint"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run\n',
+        1,
+      ],
+    ][v];
+    for (let i = 1; i <= 8; i++) s.shell(cmd, out, exit, { attempt: i });
+  },
+  4,
+  { expect: REPEAT, verbatim: ISSUE22.crlf },
 );
 
 cls(
@@ -1337,6 +1500,7 @@ function buildAll() {
           ...(meta.expect ? { expect: meta.expect } : {}),
           ...(meta.justification ? { justification: meta.justification } : {}),
           ...(meta.verbatim ? { issue: meta.verbatim } : {}),
+          ...(meta.files ? { files: meta.files } : {}),
           title: c.description,
           steps: s.steps,
         };

@@ -12,11 +12,12 @@ import {
   stopsByInterrupt,
   HOOK_FORMATS,
 } from './adapters/index.ts';
-import { obj, type OutputFormat, type ParsedHook } from './adapters/types.ts';
+import { obj, str, type OutputFormat, type ParsedHook } from './adapters/types.ts';
 import { decide, type SessionStore } from './core/decide.ts';
 import { readSettings } from './core/settings.ts';
 import type { Decision } from './core/types.ts';
 import { recordDecision } from './event-log.ts';
+import { projectFiles } from './project-files.ts';
 import { treeFingerprint } from './tree.ts';
 import { writeHandoff } from './handoff-note.ts';
 import { sleep } from './sleep.ts';
@@ -89,8 +90,15 @@ function hookOutput(
     if (!settings.enabled) return failOpenOutput(format, eventName);
     const parsed = parseHook(toolArg, payload, env);
     const decision = parsed.event
-      ? decide(parsed.event, settings, factsFor(parsed), fileStore(parsed, env), (skip) =>
-          treeFingerprint(projectDirOf(parsed.format, payload, env), skip),
+      ? decide(
+          parsed.event,
+          settings,
+          factsFor(parsed),
+          fileStore(parsed, env),
+          (skip, watch) => treeFingerprint(projectDirOf(parsed.format, payload, env), skip, watch),
+          true,
+          // The command runs in the shell's cwd, where its package.json or Makefile is.
+          projectFiles(str(payload.cwd) ?? projectDirOf(parsed.format, payload, env)),
         )
       : { action: 'allow' as const };
     if (parsed.event) onKind(parsed.event.kind);

@@ -100,7 +100,11 @@ function plainLook(dir: string, fs: Fs, skip: ReadonlySet<string>): string | und
 }
 
 /** The fingerprint of the tree at `dir`, or undefined when there is no such directory or it cannot be read in time. */
-export function treeFingerprint(dir: string | undefined, skip: readonly string[] = []): string | undefined {
+export function treeFingerprint(
+  dir: string | undefined,
+  skip: readonly string[] = [],
+  watch: readonly string[] = [],
+): string | undefined {
   try {
     if (!dir) return undefined;
     const fs = load<Fs>('node:fs');
@@ -110,7 +114,12 @@ export function treeFingerprint(dir: string | undefined, skip: readonly string[]
     const skipped = new Set(skip.map((p) => (p.startsWith(prefix) ? p.slice(prefix.length) : p)));
     const git = gitLook(dir, fs, skipped);
     if (git === undefined) return undefined;
-    const text = git ?? plainLook(dir, fs, skipped);
+    let text = git ?? plainLook(dir, fs, skipped);
+    // Files a shell edit named: seen wherever they are, even outside git or below the plain look's two levels.
+    if (watch.length) {
+      const watched = watch.map((p) => statLine(fs, p.startsWith('/') ? p : `${prefix}${p}`)).join('\n');
+      text = text === undefined ? watched : `${text}\n${watched}`;
+    }
     return text === undefined ? undefined : hash64(text);
   } catch {
     return undefined;

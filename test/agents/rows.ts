@@ -18,6 +18,8 @@ export type ScenarioId =
   | 'cycle'
   | 'edits'
   | 'green edits'
+  | 'shell edits'
+  | 'shell edits, no git'
   | 'fail-open'
   | 'stop rule'
   | 'unattended';

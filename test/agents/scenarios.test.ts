@@ -8,8 +8,8 @@
 // Env: LOOP_GUARD_AGENTS=claude,gemini (subset), LOOP_GUARD_REQUIRE_AGENTS=1 (a deselected agent fails),
 // LOOP_GUARD_KEEP_TMP=1 (keep every temp repo/HOME; failed scenarios always keep theirs).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUARD_PATH } from '../../src/tools/markers.ts';
 import { agentStatus, describeRun, removeDir, runAgent, type AgentRun, type RunOptions } from './runners/index.ts';
@@ -150,6 +150,24 @@ function editScript(row: AgentRow, repo: string, green: boolean): Script {
   row.prepareEdits?.(repo);
   const commands: Array<string | ToolStep> = [...(row.beforeEdits?.(repo) ?? []), TEST_CMD];
   for (let k = 0; k < 5; k++) commands.push(row.edit(repo, `const v = ${k};`, `const v = ${k + 1};`), TEST_CMD);
+  return { turns: [{ commands }] };
+}
+
+/** A shell edit of `file`, as real agents make them: `sed -i` and a heredoc Python script, taking turns. */
+function shellEdit(file: string, k: number): string {
+  const [from, to] = [`const v = ${k};`, `const v = ${k + 1};`];
+  return k % 2 === 0
+    ? `sed -i 's/${from}/${to}/' ${file}`
+    : `python3 - <<'PY'\np = '${file}'\ns = open(p).read()\nopen(p, 'w').write(s.replace('${from}', '${to}'))\nPY`;
+}
+
+/** The failing test rerun after each of five edits of `file` made through the shell, not the edit tool. */
+function shellEditScript(repo: string, file: string): Script {
+  mkdirSync(dirname(join(repo, file)), { recursive: true });
+  writeFileSync(join(repo, file), 'const v = 0;\nmodule.exports = { v };\n');
+  writeFileSync(join(repo, 'test.sh'), `echo "${FAIL_TEXT}"\nexit 1\n`);
+  const commands: string[] = [TEST_CMD];
+  for (let k = 0; k < 5; k++) commands.push(shellEdit(file, k), TEST_CMD);
   return { turns: [{ commands }] };
 }
 
@@ -363,6 +381,37 @@ for (const row of ROWS) {
         );
       },
     );
+
+    // The model fixes the file through the shell between identical failing runs: only the tree look sees the change.
+    // Outside git the file is three levels down, below what the plain look lists: the edit's named file is watched.
+    for (const [id, git, file] of [
+      ['shell edits', true, 'app.js'],
+      ['shell edits, no git', false, 'src/lib/core/app.js'],
+    ] as const) {
+      scenario(
+        id,
+        `the same failing test rerun after each \`sed -i\` / heredoc edit of ${file} is never refused (${git ? 'in a git repository' : 'in a folder outside git'})`,
+        (repo) => {
+          if (!git) rmSync(join(repo, '.git'), { recursive: true, force: true });
+          return shellEditScript(repo, file);
+        },
+        async (s) => {
+          await s.turn(1);
+          const dump = s.dump();
+          expect(existsSync(join(s.repo, '.git')), dump).toBe(git);
+          const tests = s.steps().filter((x) => x.command === TEST_CMD);
+          expect(tests.length, dump).toBe(6);
+          for (const t of tests) {
+            expect(t.text, `step ${t.step}: the test ran\n${dump}`).toContain(FAIL_TEXT);
+            expect(t.text, `step ${t.step}: not refused\n${dump}`).not.toContain('was not run');
+            expect(t.text, `step ${t.step}: no repeat warning\n${dump}`).not.toContain('same result');
+          }
+          expect(readFileSync(join(s.repo, file), 'utf8'), `the five shell edits were made\n${dump}`).toContain(
+            'const v = 5;',
+          );
+        },
+      );
+    }
 
     scenario(
       'green edits',

@@ -58,7 +58,10 @@ describe('gemini adapter', () => {
       command: 'cat /nonexistent-file',
       background: false,
     });
-    expect(parseGemini(loadPayload('gemini/BeforeAgent-prompt.json')).event).toEqual({ kind: 'userTurn' });
+    expect(parseGemini(loadPayload('gemini/BeforeAgent-prompt.json')).event).toEqual({
+      kind: 'userTurn',
+      prompt: 'run the scripted commands',
+    });
     expect(parseGemini({ ...loadPayload('gemini/BeforeTool-failure.json'), tool_name: 'read_file' }).event).toBeNull();
     expect(parseGemini(loadPayload('gemini/PreCompress-auto.json')).event).toBeNull();
   });
@@ -107,7 +110,10 @@ describe('copilot adapter', () => {
       command: 'cat /nonexistent-file',
       background: false,
     });
-    expect(parseCopilot(loadPayload('copilot/pascal/UserPromptSubmit.json')).event).toEqual({ kind: 'userTurn' });
+    expect(parseCopilot(loadPayload('copilot/pascal/UserPromptSubmit.json')).event).toEqual({
+      kind: 'userTurn',
+      prompt: 'run the scripted commands',
+    });
     const post = loadPayload('copilot/pascal/PostToolUse-failure.json');
     expect(
       parseCopilot({ ...post, tool_result: { result_type: 'rejected', text_result_for_llm: 'no' } }).event,
@@ -189,6 +195,7 @@ describe('qwen adapter', () => {
     expect(parseQwen(loadPayload('qwen/UserPromptSubmit-prompt.json')).event).toEqual({
       kind: 'userTurn',
       turnId: prompt,
+      prompt: 'run the scripted commands',
     });
     // The run going on (where a hand-off stops it), never a user turn.
     expect(parseQwen(loadPayload('qwen/UserPromptSubmit-continuation.json')).event).toEqual({

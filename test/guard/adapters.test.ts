@@ -44,7 +44,10 @@ describe('claude adapter', () => {
       command: 'ls /nonexistent-dir',
       background: false,
     });
-    expect(parseClaude(loadPayload('claude/UserPromptSubmit-prompt.json')).event).toEqual({ kind: 'userTurn' });
+    expect(parseClaude(loadPayload('claude/UserPromptSubmit-prompt.json')).event).toEqual({
+      kind: 'userTurn',
+      prompt: 'run the scripted commands',
+    });
   });
   it('answers: deny on PreToolUse, additionalContext on a post event, silence otherwise', () => {
     expect(JSON.parse(renderClaude('PreToolUse', deny))).toEqual({

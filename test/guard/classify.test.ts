@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { classifyFailure, classifyLines, FAILURE_ADVICE } from '../../src/guard/core/classify.ts';
+import { classifyFailure, classifyLines, FAILURE_ADVICE, refineClass } from '../../src/guard/core/classify.ts';
 import type { FailureClass } from '../../src/guard/core/types.ts';
 
 const PAYLOADS = fileURLToPath(new URL('../fixtures/payloads', import.meta.url));
@@ -43,9 +43,41 @@ const CASES: readonly Case[] = [
     'npm missing script',
     'npm error Missing script: "dev"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run',
     1,
-    'command-not-found',
+    'missing-script',
   ],
-  ['yarn missing command', 'error Command "lint" not found.', 1, 'command-not-found'],
+  ['yarn missing command', 'error Command "lint" not found.', 1, 'missing-script'],
+  ['pnpm missing script', ' ERR_PNPM_NO_SCRIPT  Missing script: dev\n\nCommand "dev" not found.', 1, 'missing-script'],
+  ['bun missing script', 'error: Script not found "dev"', 1, 'missing-script'],
+  // crlf: a script saved with Windows line endings (the real cause, not a missing program or file)
+  [
+    "bash $'\\r'",
+    "./setup.sh: line 2: $'\\r': command not found\n./setup.sh: line 5: syntax error near unexpected token `$'{\\r''",
+    127,
+    'crlf',
+  ],
+  ['bad interpreter ^M', 'bash: ./run.sh: /bin/bash^M: bad interpreter: No such file or directory', 126, 'crlf'],
+  ['env shebang with \\r', "/usr/bin/env: 'bash\\r': No such file or directory", 127, 'crlf'],
+  ['env shebang, curly quotes', '/usr/bin/env: ‘python3\\r’: No such file or directory', 127, 'crlf'],
+  // deps-missing: a program a package script runs is missing (node_modules not installed)
+  ['npm run dev, next missing', '\n> app@0.1.0 dev\n> next dev\n\nsh: 1: next: not found\n', 127, 'deps-missing'],
+  [
+    'npm 10 lifecycle failure',
+    '> web@1.0.0 build\n> vite build\n\nsh: vite: command not found\nnpm error Lifecycle script `build` failed with error:\nnpm error code 127',
+    127,
+    'deps-missing',
+  ],
+  [
+    'pnpm without node_modules',
+    '> app@1.0.0 dev /home/dev/proj\n> vite\n\nsh: 1: vite: not found\n ELIFECYCLE  Command failed.\n WARN   Local package.json exists, but node_modules missing, did you mean to install?',
+    1,
+    'deps-missing',
+  ],
+  [
+    'yarn 1',
+    'yarn run v1.22.22\n$ tsc -p .\n/bin/sh: tsc: command not found\nerror Command failed with exit code 127.',
+    127,
+    'deps-missing',
+  ],
   ['exit 127 alone', '', 127, 'command-not-found'],
   ['exit 127 with other text', 'something odd happened', 127, 'command-not-found'],
   // auth
@@ -291,7 +323,15 @@ describe('classifyFailure on the captured payloads', () => {
 
 describe('FAILURE_ADVICE', () => {
   it('has one or two sentences of advice for every class', () => {
-    const classes: FailureClass[] = ['auth', 'network', 'command-not-found', 'missing-file'];
+    const classes: FailureClass[] = [
+      'auth',
+      'network',
+      'command-not-found',
+      'missing-file',
+      'crlf',
+      'deps-missing',
+      'missing-script',
+    ];
     expect(Object.keys(FAILURE_ADVICE).sort()).toEqual([...classes].sort());
     for (const cls of classes) {
       const text = FAILURE_ADVICE[cls];
@@ -310,10 +350,10 @@ describe('the needle gate', () => {
   const ANSI = /\x1b\[[0-9;?]{0,20}[A-Za-z]/g;
   const ungated = (output: string, exitCode?: number): FailureClass | null => {
     if (exitCode === 0) return null;
-    if (exitCode === 127) return 'command-not-found';
-    if (output === '') return null;
+    if (output === '') return exitCode === 127 ? 'command-not-found' : null;
     const sample = output.length > 16 * 1024 ? `${output.slice(0, 8 * 1024)}\n${output.slice(-8 * 1024)}` : output;
-    return classifyLines(sample.replace(ANSI, ''));
+    const clean = sample.replace(ANSI, '');
+    return refineClass(clean, exitCode === 127 ? 'command-not-found' : classifyLines(clean));
   };
 
   it('agrees with the ungated line tests on every case, in any case, among other lines', () => {

@@ -1,8 +1,10 @@
 // Normalization: what must vanish between identical runs, what must survive, and that it stays linear on hostile input.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeCommand, normalizeOutput, normalizeRules } from '../../src/guard/core/normalize.ts';
+import { resultKey } from '../../src/guard/core/fingerprint.ts';
+import { idsAreTheResult, normalizeCommand, normalizeOutput, normalizeRules } from '../../src/guard/core/normalize.ts';
 
 const NORMALIZE_RULES = normalizeRules();
 
@@ -396,31 +398,57 @@ describe('rule: pids', () => {
 });
 
 describe('rule: temp paths', () => {
+  // Only the random segment of a temp path goes: the file name and the rest of the path are what failed.
   table([
-    ['/tmp with line:col kept', 'Error at /tmp/vitest-a8Xk2/src/a.test.ts:12:5', 'Error at <tmp>:12:5'],
+    [
+      'mkdtemp dir, line:col kept',
+      'Error at /tmp/vitest-a8Xk2/src/a.test.ts:12:5',
+      'Error at /tmp/vitest-<rand>/src/a.test.ts:12:5',
+    ],
     [
       'pytest tmp_path in a repr',
       "tmp_path = PosixPath('/tmp/pytest-of-dev/pytest-12/test_parse0')",
-      "tmp_path = PosixPath('<tmp>')",
+      "tmp_path = PosixPath('/tmp/pytest-of-dev/pytest-<n>/test_parse0')",
     ],
-    ['/var/tmp and /private/tmp', 'cp /var/tmp/x.bin /private/tmp/y.bin', 'cp <tmp> <tmp>'],
-    ['macOS $TMPDIR', 'wrote /var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/tmp.a1b2c3/out.json', 'wrote <tmp>'],
-    ['macOS realpath', 'open /private/var/folders/zz/abc/T/jest_dx/cache', 'open <tmp>'],
+    ['mktemp -d', 'cd /tmp/tmp.AbC123xYz0 && ls', 'cd /tmp/tmp.<rand> && ls'],
+    ['mktemp file', 'wrote /tmp/tmp.k3J9aQ2mZx', 'wrote /tmp/tmp.<rand>'],
+    ['Python tempfile', "open('/tmp/tmpk3j2_x9q/data.json')", "open('/tmp/tmp<rand>/data.json')"],
+    ['Python NamedTemporaryFile', 'read /tmp/tmpa1b2c3d4.csv', 'read /tmp/tmp<rand>.csv'],
+    ['/var/tmp and /private/tmp', 'cp /var/tmp/x.bin /private/tmp/y.bin', 'cp /var/tmp/x.bin /private/tmp/y.bin'],
+    [
+      'macOS $TMPDIR',
+      'wrote /var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/tmp.a1b2c3/out.json',
+      'wrote /var/folders/<rand>/<rand>/T/tmp.<rand>/out.json',
+    ],
+    [
+      'macOS realpath',
+      'open /private/var/folders/zz/abc/T/jest_dx/cache',
+      'open /private/var/folders/<rand>/<rand>/T/jest_dx/cache',
+    ],
     [
       'Windows AppData Temp',
       "EPERM: operation not permitted, unlink 'C:\\Users\\RUNNER~1\\AppData\\Local\\Temp\\npm-1234-5678\\pkg.tgz'",
-      "EPERM: operation not permitted, unlink '<tmp>'",
+      "EPERM: operation not permitted, unlink 'C:\\Users\\RUNNER~1\\AppData\\Local\\Temp\\npm-<rand>-<rand>\\pkg.tgz'",
     ],
     [
       'Windows forward slashes and user with space',
-      'C:/Users/John Smith/AppData/Local/Temp/vite-abc/index.js:3:1',
-      '<tmp>:3:1',
+      'C:/Users/John Smith/AppData/Local/Temp/vite-abX12c/index.js:3:1',
+      'C:/Users/John Smith/AppData/Local/Temp/vite-<rand>/index.js:3:1',
     ],
-    ['Windows system temp', 'C:\\Windows\\Temp\\setup.log', '<tmp>'],
-    ['env-var forms', '%TEMP%\\build.log $TMPDIR/x.sock ${TMPDIR}/y $env:TEMP\\z', '<tmp> <tmp> <tmp> <tmp>'],
-    ['bare /tmp', 'cd /tmp && ls', 'cd <tmp> && ls'],
+    ['Windows system temp', 'C:\\Windows\\Temp\\setup.log', 'C:\\Windows\\Temp\\setup.log'],
+    [
+      'env-var forms keep their names',
+      '%TEMP%\\build.log $TMPDIR/x.sock ${TMPDIR}/npm-48213/y $env:TEMP\\z',
+      '%TEMP%\\build.log $TMPDIR/x.sock ${TMPDIR}/npm-<rand>/y $env:TEMP\\z',
+    ],
+    ['bare /tmp', 'cd /tmp && ls', 'cd /tmp && ls'],
   ]);
   table([
+    [
+      'a repository under /tmp is an ordinary repository',
+      "Error: ENOENT: no such file or directory, open '/tmp/app/src/config.json'",
+      "Error: ENOENT: no such file or directory, open '/tmp/app/src/config.json'",
+    ],
     [
       'project-local tmp stays',
       'rm -rf ./tmp/cache /home/dev/proj/tmp/a.txt',
@@ -433,6 +461,78 @@ describe('rule: temp paths', () => {
       "ls: cannot access '/nonexistent-dir': No such file or directory",
     ],
   ]);
+  it('six different missing files under /tmp stay six results; the same one in a new mkdtemp dir is one', () => {
+    const files = ['config', 'routes', 'db', 'users', 'auth', 'cache'];
+    const open = (dir: string, f: string) =>
+      normalizeOutput(`Error: ENOENT: no such file or directory, open '${dir}/src/${f}.json'`);
+    expect(new Set(files.map((f) => open('/tmp/app', f))).size).toBe(6);
+    expect(new Set(files.map((f) => open('/tmp/pytest-of-dev/pytest-7/test_load0', f))).size).toBe(6);
+    expect(new Set(['a8Xk2Q', 'Zp03mR', 'q9W2xE'].map((r) => open(`/tmp/vitest-${r}`, 'config'))).size).toBe(1);
+    expect(new Set([3, 7, 12].map((n) => open(`/tmp/pytest-of-dev/pytest-${n}/test_load0`, 'db'))).size).toBe(1);
+  });
+});
+
+describe('ids by context', () => {
+  const hex = (seed: string, n: number) => createHash('sha256').update(seed).digest('hex').slice(0, n);
+  const composeUp = (i: number) =>
+    ` Network app_default  Created\n Container app-web-1  Creating\n Container app-web-1  Created\n Container app-web-1  Starting\nError response from daemon: driver failed programming external connectivity on endpoint app-web-1 (${hex(`e${i}`, 64)}): Bind for 0.0.0.0:3000 failed: port is already allocated\n`;
+  const classicBuild = (i: number) =>
+    `Step 1/4 : FROM node:22\n ---> ${hex('base', 12)}\nStep 2/4 : RUN npm ci\n ---> Running in ${hex(`r${i}`, 12)}\nnpm error code ERESOLVE\nnpm error ERESOLVE could not resolve\nThe command '/bin/sh -c npm ci' returned a non-zero code: 1\n`;
+  const buildkit = (i: number) =>
+    `#6 [3/4] RUN npm run build\n#6 ${(0.4 + i / 10).toFixed(3)} > tsc -p .\n#6 ERROR: process "/bin/sh -c npm run build" did not complete successfully: exit code: 2\n#7 exporting to image\n#7 writing image sha256:${hex(`i${i}`, 64)} done\n`;
+
+  it.each([
+    ['docker compose up: a new endpoint id each run', 'docker compose up', composeUp],
+    ['docker build: a new "Running in" container each run', 'docker build .', classicBuild],
+    ['BuildKit: a new digest on a progress line', 'docker buildx build .', buildkit],
+    [
+      'a build id',
+      'gcloud builds submit',
+      (i: number) => `Build ID: ${hex(`b${i}`, 8)}-${i}aa\nERROR: build step 0 failed: exit status 1\n`,
+    ],
+    [
+      'a span id',
+      'curl -s localhost:3000/api',
+      (i: number) => `{"error":"boom","trace_id":"${hex(`t${i}`, 16)}","span_id":"${hex(`s${i}`, 16)}"}`,
+    ],
+  ])('%s is noise: one result', (_label, command, out) => {
+    expect(new Set([1, 2, 3].map((i) => resultKey(out(i), 1, command))).size).toBe(1);
+  });
+
+  it.each([
+    ['git rev-parse HEAD', (i: number) => `${hex(`c${i}`, 40)}\n`],
+    ['sha256sum dist/app.js', (i: number) => `${hex(`f${i}`, 64)}  dist/app.js\n`],
+    ['uuidgen', (i: number) => `${hex(`u${i}`, 8)}-1a2b-4c3d-8e9f-${hex(`v${i}`, 12)}\n`],
+    [
+      'git log --oneline -3',
+      (i: number) => `${hex(`c${i}`, 7)} Handle request ${hex(`q${i}`, 8)}0 retries\n${hex('p', 7)} Initial commit\n`,
+    ],
+    ['docker run -d -p 3000:3000 app', (i: number) => `${hex(`d${i}`, 64)}\n`],
+  ])('%s prints its result as a hex: each one differs', (command, out) => {
+    expect(new Set([1, 2, 3].map((i) => resultKey(out(i), 0, command))).size).toBe(3);
+  });
+
+  it('a digest printed on purpose (not a progress line) is kept', () => {
+    const pull = (d: string) =>
+      `Using default tag: latest\nlatest: Pulling from library/node\nDigest: sha256:${d}\nStatus: Image is up to date for node:latest\n`;
+    expect(normalizeOutput(pull(hex('a', 64)))).not.toBe(normalizeOutput(pull(hex('b', 64))));
+  });
+
+  it('decides by command: which commands print their result as ids', () => {
+    expect(
+      [
+        'git rev-parse HEAD',
+        'git -C lib log -1',
+        'sha256sum a',
+        'cd x && md5sum y',
+        'uuidgen',
+        'docker inspect app',
+      ].every(idsAreTheResult),
+    ).toBe(true);
+    expect(['npm test', 'docker compose up', 'docker build .', 'echo sha256sum', undefined].some(idsAreTheResult)).toBe(
+      false,
+    );
+  });
 });
 
 describe('rule: uuids and ulids', () => {
@@ -612,7 +712,7 @@ describe('realistic outputs', () => {
         'npm error code 2',
         'npm error path /home/dev/proj',
         'npm error command failed',
-        'npm error command sh -c <tmp> -p .',
+        'npm error command sh -c /tmp/npm-exec-<rand>/node_modules/.bin/tsc -p .',
         'npm verb exit 2',
         'npm timing npm Completed in <dur>',
         'npm error A complete log of this run can be found in: /home/dev/.npm/_logs/<time>-debug-0.log',
@@ -654,7 +754,7 @@ describe('realistic outputs', () => {
         '=== FAILURES ===',
         '___ test_parse_empty ___',
         '',
-        "tmp_path = PosixPath('<tmp>')",
+        "tmp_path = PosixPath('/tmp/pytest-of-dev/pytest-<n>/test_parse_empty0')",
         '',
         '>       assert p.parse() == []',
         'E       AssertionError: assert [<parser.Node object at <hex>>] == []',
@@ -787,7 +887,6 @@ const dateArb = fc.date({
 const hmsOf = (d: Date): string => `${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}`;
 const ymdOf = (d: Date, sep: string): string =>
   `${d.getUTCFullYear()}${sep}${p2(d.getUTCMonth() + 1)}${sep}${p2(d.getUTCDate())}`;
-const name = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/);
 const float = (max: number, digits: number): fc.Arbitrary<string> =>
   fc.integer({ min: 0, max: max * 10 ** digits }).map((n) => (n / 10 ** digits).toFixed(digits));
 
@@ -830,13 +929,10 @@ const SLOTS = {
   pid: fc.integer({ min: 100, max: 4194304 }).map(String),
   uuid: fc.tuple(fc.uuid(), fc.boolean()).map(([u, up]) => (up ? u.toUpperCase() : u)),
   ulid: fc.stringMatching(/^0[1-7][0-9A-HJKMNP-TV-Z]{24}$/),
-  tmp: fc.oneof(
-    name.map((n) => `/tmp/${n}`),
-    fc.tuple(name, name).map(([a, b]) => `/tmp/${a}/src/${b}.ts`),
-    fc.tuple(name, name).map(([a, b]) => `/var/folders/${a.slice(0, 2)}/${a}/T/${b}`),
-    fc.tuple(name, name).map(([a, b]) => `/private/var/folders/zz/${a}/T/${b}`),
-    fc.tuple(name, name).map(([a, b]) => `C:\\Users\\${a}\\AppData\\Local\\Temp\\${b}`),
-  ),
+  // The random segments only (mkdtemp, pytest's counter): what differs between identical runs of one command.
+  tmp: fc
+    .tuple(fc.stringMatching(/^[a-z]{4}[0-9]{2}$/), fc.integer({ min: 0, max: 999 }))
+    .map(([r, n]) => `/tmp/vitest-${r}/pytest-${n}/test_parse0`),
   port: fc.integer({ min: 10000, max: 65535 }).map(String),
   hex: fc.stringMatching(/^[0-9a-f]{8,12}$/).map((h) => `0x${h}`),
   epoch: fc.integer({ min: 1_500_000_000_000, max: 1_999_999_999_999 }).map(String),
@@ -1292,8 +1388,8 @@ describe('large and pathological input', () => {
     expect(typeof normalizeOutput(s)).toBe('string');
   });
 
-  it('collapses the pathological temp path run to one placeholder', () => {
-    expect(normalizeOutput('/tmp/'.repeat(40_000))).toBe('<tmp>');
+  it('keeps the pathological temp path run (no random segment in it) as it is', () => {
+    expect(normalizeOutput('/tmp/'.repeat(40_000))).toBe('/tmp/'.repeat(40_000));
     expect(normalizeOutput('a'.repeat(200_000))).toBe('a'.repeat(200_000));
     expect(normalizeOutput('1'.repeat(200_000))).toBe('1'.repeat(200_000));
   });

@@ -1,6 +1,6 @@
 // Claude Code: PreToolUse / PostToolUse / PostToolUseFailure / UserPromptSubmit (shapes: shared/payloads/claude).
 import type { Decision, GuardToolFacts } from '../core/types.ts';
-import { obj, sessionOf, str, type ParsedHook, type Payload } from './types.ts';
+import { obj, promptOf, sessionOf, str, type ParsedHook, type Payload } from './types.ts';
 
 // Turns the harness injects by itself are not the user speaking, so they must not reset the counts.
 const MACHINE_PROMPT_SOURCES = new Set(['system', 'loop_wakeup', 'schedule_wakeup', 'poll_event']);
@@ -37,7 +37,8 @@ export function parseClaude(p: Payload): ParsedHook {
 
   if (eventName === 'UserPromptSubmit') {
     const source = str(p.source);
-    return { ...base, event: source && MACHINE_PROMPT_SOURCES.has(source) ? null : { kind: 'userTurn' } };
+    if (source && MACHINE_PROMPT_SOURCES.has(source)) return { ...base, event: null };
+    return { ...base, event: { kind: 'userTurn', ...promptOf(p.prompt) } };
   }
   // An edit or a finished sub-agent is progress; a refused edit fires no post event, so every post is a change.
   if (eventName === 'PostToolUse' && CHANGE_TOOLS.has(str(p.tool_name) ?? '')) {
@@ -104,6 +105,11 @@ export function renderClaude(eventName: string, decision: Decision): string {
         permissionDecisionReason: decision.message,
       },
     });
+  }
+  // A note on a command that runs (one the user asked for): context beside the call, no permission decision, so the
+  // user's own permission prompt still applies.
+  if (decision.action === 'warn' && eventName === 'PreToolUse') {
+    return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: decision.message } });
   }
   if (decision.action === 'warn' && (eventName === 'PostToolUse' || eventName === 'PostToolUseFailure')) {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: eventName, additionalContext: decision.message } });

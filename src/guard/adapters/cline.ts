@@ -9,9 +9,10 @@ import { readSettings } from '../core/settings.ts';
 import type { Decision, GuardEvent } from '../core/types.ts';
 import { recordDecision } from '../event-log.ts';
 import { writeHandoff } from '../handoff-note.ts';
+import { projectFiles } from '../project-files.ts';
 import { treeFingerprint } from '../tree.ts';
 import { CLINE_CHANGE_TOOLS, CLINE_SHELL_TOOL, clineFacts } from './cline-facts.ts';
-import { obj, str, type Payload } from './types.ts';
+import { obj, promptOf, str, type Payload } from './types.ts';
 
 /** Sessions kept in memory; the oldest is dropped past this, so a long-lived plugin process stays small. */
 const MAX_SESSIONS = 64;
@@ -67,6 +68,16 @@ export function isUserTurn(snapshot: unknown): boolean {
   return Array.isArray(content) && content.some((part) => isInput(str(obj(part)?.text)));
 }
 
+/** The text of the user's last message (its `<user_input …>` part), for the commands it asks for. */
+export function userInputText(snapshot: unknown): string | undefined {
+  const messages = obj(snapshot)?.messages;
+  if (!Array.isArray(messages) || messages.length === 0) return undefined;
+  const content = obj(messages[messages.length - 1])?.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  return content.map((part) => str(obj(part)?.text)).find((t) => t?.trimStart().startsWith('<user_input'));
+}
+
 /** What beforeTool answers: skip the call with a reason, or stop the run (the hand-off); undefined lets it run. */
 export type BeforeToolAnswer = { skip: true; reason: string } | { stop: true; skip: true; reason: string } | undefined;
 
@@ -89,14 +100,23 @@ export function clineHooks(
   });
   // The plugin process runs in the session's working directory; the tree is looked at only when a result repeats.
   const run = (event: GuardEvent, session: string): Decision =>
-    decide(event, settings, clineFacts, store(session), (skip) => treeFingerprint(cwd(), skip));
+    decide(
+      event,
+      settings,
+      clineFacts,
+      store(session),
+      (skip, watch) => treeFingerprint(cwd(), skip, watch),
+      true,
+      projectFiles(cwd()),
+    );
   const log = (command: string, decision: Decision) =>
     recordDecision(env as NodeJS.ProcessEnv, 'cline', command, decision, cwd);
 
   return {
     beforeRun(ctx: Payload): undefined {
       try {
-        if (settings.enabled && isUserTurn(ctx?.snapshot)) run({ kind: 'userTurn' }, clineSession(ctx.snapshot));
+        if (settings.enabled && isUserTurn(ctx?.snapshot))
+          run({ kind: 'userTurn', ...promptOf(userInputText(ctx.snapshot)) }, clineSession(ctx.snapshot));
       } catch {
         // fail open
       }

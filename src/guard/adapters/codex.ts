@@ -1,6 +1,6 @@
 // Codex: PreToolUse / PostToolUse / UserPromptSubmit (shapes: shared/payloads/codex). Codex rejects unknown output fields.
 import type { Decision, GuardToolFacts } from '../core/types.ts';
-import { fieldsText, obj, sessionOf, str, type ParsedHook, type Payload } from './types.ts';
+import { fieldsText, obj, promptOf, sessionOf, str, type ParsedHook, type Payload } from './types.ts';
 
 /** tool_response is the output text (shared/payloads/codex); the protocol notes allow any JSON, read without guessing at its fields. */
 export function codexOutput(response: unknown): { output: string } {
@@ -26,7 +26,7 @@ export function parseCodex(p: Payload): ParsedHook {
   const callId = str(p.tool_use_id);
   const call = callId ? { callId } : {};
 
-  if (eventName === 'UserPromptSubmit') return { ...base, event: { kind: 'userTurn', ...turn } };
+  if (eventName === 'UserPromptSubmit') return { ...base, event: { kind: 'userTurn', ...turn, ...promptOf(p.prompt) } };
   if (eventName === 'PostToolUse' && CHANGE_TOOLS.has(str(p.tool_name) ?? ''))
     return { ...base, event: { kind: 'change', by: 'edit', ...call, ...turn } };
   if (str(p.tool_name) !== 'Bash' || command === undefined) return { ...base, event: null };

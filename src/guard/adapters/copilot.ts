@@ -1,7 +1,7 @@
 // GitHub Copilot CLI 1.0: the PascalCase hook events (PreToolUse / PostToolUse / UserPromptSubmit), which give
 // Claude-shaped payloads (shapes: test/fixtures/payloads/copilot/pascal). A non-zero exit is still PostToolUse.
 import type { Decision, GuardToolFacts } from '../core/types.ts';
-import { obj, str, type ParsedHook, type Payload } from './types.ts';
+import { obj, promptOf, str, type ParsedHook, type Payload } from './types.ts';
 
 /** Results that say the command never ran (denied by a hook or the user). */
 const NOT_RUN = new Set(['rejected', 'denied']);
@@ -25,7 +25,7 @@ export function parseCopilot(p: Payload): ParsedHook {
   const eventName = str(p.hook_event_name) ?? '';
   const base = { family: 'copilot', session: str(p.session_id) ?? '', eventName, format: 'copilot' } as const;
   // UserPromptSubmit carries the user's own prompt: it fires once per user message.
-  if (eventName === 'UserPromptSubmit') return { ...base, event: { kind: 'userTurn' } };
+  if (eventName === 'UserPromptSubmit') return { ...base, event: { kind: 'userTurn', ...promptOf(p.prompt) } };
   // PermissionRequest comes in the native camelCase shape even under its PascalCase name, right after PreToolUse
   // for the same call (no call id: paired by order); only its answer can stop the run.
   if (p.hookName === 'permissionRequest' || eventName === 'PermissionRequest') {

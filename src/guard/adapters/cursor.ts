@@ -1,6 +1,6 @@
 // Cursor: preToolUse / postToolUse / postToolUseFailure / beforeSubmitPrompt (shapes: shared/protocols/hooks.md §3).
 import type { Decision, GuardToolFacts } from '../core/types.ts';
-import { fieldsText, obj, str, type ParsedHook, type Payload } from './types.ts';
+import { fieldsText, obj, promptOf, str, type ParsedHook, type Payload } from './types.ts';
 
 /** tool_output is a JSON string such as {"exitCode":1,"stdout":"…"} (Cursor's docs); any other field is kept as text, and anything unparsable is plain text. */
 export function cursorOutput(raw: unknown): { output: string; exitCode?: number } {
@@ -36,7 +36,8 @@ export function parseCursor(p: Payload): ParsedHook {
   const isShell = str(p.tool_name) === 'Shell';
   const command = str(input?.command);
 
-  if (eventName === 'beforeSubmitPrompt') return { ...base, event: { kind: 'userTurn', ...turn } };
+  if (eventName === 'beforeSubmitPrompt')
+    return { ...base, event: { kind: 'userTurn', ...turn, ...promptOf(p.prompt) } };
   // Cursor's file-edit event fires after its edit tools wrote a file.
   if (eventName === CURSOR_CHANGE_EVENT) return { ...base, event: { kind: 'change', by: 'edit', ...turn } };
   if (eventName === 'preToolUse' && isShell && command !== undefined) {

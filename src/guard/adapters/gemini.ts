@@ -1,6 +1,6 @@
 // Gemini CLI 0.61: BeforeTool / AfterTool on run_shell_command, BeforeAgent per user turn (shapes: test/fixtures/payloads/gemini).
 import type { Decision, GuardToolFacts } from '../core/types.ts';
-import { obj, str, type ParsedHook, type Payload } from './types.ts';
+import { obj, promptOf, str, type ParsedHook, type Payload } from './types.ts';
 
 const SHELL_TOOL = 'run_shell_command';
 
@@ -45,7 +45,7 @@ export function parseGemini(p: Payload): ParsedHook {
   const eventName = str(p.hook_event_name) ?? '';
   const base = { family: 'gemini', session: str(p.session_id) ?? '', eventName, format: 'gemini' } as const;
   // BeforeAgent fires once per user prompt (not per model request), so it is the user turn.
-  if (eventName === 'BeforeAgent') return { ...base, event: { kind: 'userTurn' } };
+  if (eventName === 'BeforeAgent') return { ...base, event: { kind: 'userTurn', ...promptOf(p.prompt) } };
   const input = obj(p.tool_input);
   const command = str(input?.command);
   if (str(p.tool_name) !== SHELL_TOOL || command === undefined) return { ...base, event: null };

@@ -6,13 +6,25 @@ import type { SessionState } from '../core/detector.ts';
 import { readSettings } from '../core/settings.ts';
 import type { GuardEvent, ToolName } from '../core/types.ts';
 import { OPENCODE_CHANGE_TOOLS, opencodeFacts } from './opencode-facts.ts';
+import { promptOf } from './types.ts';
 import { recordDecision } from '../event-log.ts';
+import { projectFiles } from '../project-files.ts';
 import { treeFingerprint } from '../tree.ts';
 import { writeHandoff } from '../handoff-note.ts';
 import { obj } from '../json-value.ts';
 
 /** Sessions kept in memory; the oldest is dropped past this, so a long-running server stays small. */
 const MAX_SESSIONS = 64;
+
+/** The user's text of a chat.message: its text parts (not the synthetic ones OpenCode adds), joined. */
+function partsText(parts: unknown): string | undefined {
+  if (!Array.isArray(parts)) return undefined;
+  const texts = parts
+    .map((p) => obj(p))
+    .filter((p) => p?.type === 'text' && p.synthetic !== true && typeof p.text === 'string')
+    .map((p) => p?.text as string);
+  return texts.length ? texts.join('\n') : undefined;
+}
 
 /** The plugin context's parts the hand-off uses: the project directory and the client that can abort a session. */
 interface PluginCtx {
@@ -36,7 +48,8 @@ async function loopGuard(TOOL: ToolName, ctx?: unknown) {
       : typeof plugin.directory === 'string'
         ? plugin.directory
         : undefined;
-  const look = (skip: readonly string[]) => treeFingerprint(dir, skip);
+  const look = (skip: readonly string[], watch?: readonly string[]) => treeFingerprint(dir, skip, watch);
+  const files = projectFiles(dir);
   const settings = readSettings(process.env);
   const sessions = new Map<string, SessionState>();
 
@@ -55,7 +68,7 @@ async function loopGuard(TOOL: ToolName, ctx?: unknown) {
     },
   });
   const run = (event: GuardEvent, sessionID: unknown) =>
-    decide(event, settings, opencodeFacts, store(String(sessionID ?? '')), look);
+    decide(event, settings, opencodeFacts, store(String(sessionID ?? '')), look, true, files);
 
   return {
     // Every shell command OpenCode runs gets the non-interactive environment.
@@ -159,9 +172,9 @@ async function loopGuard(TOOL: ToolName, ctx?: unknown) {
     },
 
     // A new user message starts that session over.
-    'chat.message': async (input: { sessionID?: string }) => {
+    'chat.message': async (input: { sessionID?: string }, output?: { parts?: unknown }) => {
       try {
-        if (input?.sessionID) run({ kind: 'userTurn' }, input.sessionID);
+        if (input?.sessionID) run({ kind: 'userTurn', ...promptOf(partsText(output?.parts)) }, input.sessionID);
       } catch {
         // fail open
       }

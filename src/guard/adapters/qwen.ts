@@ -1,7 +1,7 @@
 // Qwen Code 0.24: Claude's hook format with its own shell tool (run_shell_command); failures go to PostToolUseFailure;
 // UserPromptSubmit fires before EVERY model request (shapes: test/fixtures/payloads/qwen).
 import type { Decision, GuardToolFacts } from '../core/types.ts';
-import { obj, str, type ParsedHook, type Payload } from './types.ts';
+import { obj, promptOf, str, type ParsedHook, type Payload } from './types.ts';
 
 const SHELL_TOOL = 'run_shell_command';
 
@@ -47,7 +47,10 @@ export function parseQwen(p: Payload): ParsedHook {
     // result) or a Stop-hook retry is the run going on, where a hand-off earlier in the turn stops it.
     return {
       ...base,
-      event: typeof p.submitted_prompt === 'string' ? { kind: 'userTurn', ...turn } : { kind: 'proceed', ...turn },
+      event:
+        typeof p.submitted_prompt === 'string'
+          ? { kind: 'userTurn', ...turn, ...promptOf(p.submitted_prompt) }
+          : { kind: 'proceed', ...turn },
     };
   }
   const input = obj(p.tool_input);

@@ -38,4 +38,9 @@ export function sessionOf(p: Payload): string {
   return `${str(p.session_id) ?? ''}${agent ? `/${agent}` : ''}`;
 }
 
+/** The user's prompt text as an event field (`{}` when the payload has none). */
+export function promptOf(value: unknown): { prompt?: string } {
+  return typeof value === 'string' && value !== '' ? { prompt: value } : {};
+}
+
 export type Renderer = (eventName: string, decision: Decision) => string;

@@ -12,16 +12,24 @@ export const FAILURE_ADVICE: Readonly<Record<FailureClass, string>> = {
     'The host or service could not be reached (refused, unresolved or unreachable), and repeating the call does not start a server or repair DNS. Whether the service is running, and the host and port are right, is the thing to check, or the user can be told the network is unavailable.',
   'missing-file':
     'The path does not exist where the command looks for it, and a retry looks in the same place. `pwd` and `ls` show where the command runs and what is there; the path, the working directory or a missing build step is what needs to change.',
+  crlf: "The script has Windows (CRLF) line endings, so the shell reads a stray carriage return at the end of each line (`$'\\r'`, `^M`). Converting it once fixes it: `sed -i 's/\\r$//' <script>` (or `dos2unix <script>`).",
+  'deps-missing':
+    'A program that a package script runs is missing, which usually means the dependencies are not installed (no node_modules): `npm install` (or pnpm install, yarn, bun install) installs them. If the program is not a dependency, it has to be installed on the machine.',
+  'missing-script':
+    'package.json has no script of that name, so the package manager has nothing to run. `npm run` (or pnpm run, yarn run) lists the scripts there are; the name, or the directory it runs in, is what needs to change.',
 };
 
 /**
  * Checked in this order, first match wins:
+ * - crlf before all (a carriage return in a command or interpreter name is the cause of the "not found" around it),
+ *   then command-not-found, told apart as missing-script or deps-missing when a package manager's words say so.
  * - command-not-found first: when the program itself is missing, every other message in the output is a symptom of that.
  * - auth before network: an auth refusal proves the server was reached, and auth errors often mention the host or URL.
  * - network before missing-file: a failed connection is the cause, while paths and ENOENT in the same output are
  *   usually incidental (a cache file, a socket path in a stack trace).
  */
-const PRECEDENCE: readonly FailureClass[] = ['command-not-found', 'auth', 'network', 'missing-file'];
+type LineClass = 'command-not-found' | 'auth' | 'network' | 'missing-file';
+const PRECEDENCE: readonly LineClass[] = ['command-not-found', 'auth', 'network', 'missing-file'];
 
 // Only the start and the end of a huge output are read: errors sit there, and the cost stays bounded.
 const HEAD = 8 * 1024;
@@ -56,7 +64,7 @@ const holding = (ns: readonly string[], test: LineTest): LineTest => {
 };
 
 // Every regular expression below has bounded repetition, so a long line cannot trigger runaway backtracking.
-const TESTS: Record<FailureClass, readonly LineTest[]> = {
+const TESTS: Record<LineClass, readonly LineTest[]> = {
   'command-not-found': [
     holding([': command not found'], (line) => line.endsWith(': command not found')),
     re(/^(?:zsh|bash)(?::\d{1,6})?: command not found: \S/, 'command not found'),
@@ -74,6 +82,8 @@ const TESTS: Record<FailureClass, readonly LineTest[]> = {
       'could not determine executable to run',
       'npm ERR! Missing script:',
       'npm error Missing script:',
+      'ERR_PNPM_NO_SCRIPT',
+      'error: Script not found "',
     ),
     re(/\bCommand "[^"\n]{1,200}" not found\b/, '" not found'),
   ],
@@ -162,12 +172,43 @@ function isTestReportLine(line: string): boolean {
 export function classifyFailure(output: string, exitCode?: number): FailureClass | null {
   // A successful command that merely prints these words is not a failure.
   if (exitCode === 0) return null;
-  if (exitCode === 127) return 'command-not-found';
-  if (typeof output !== 'string' || output === '') return null;
+  if (typeof output !== 'string' || output === '') return exitCode === 127 ? 'command-not-found' : null;
   const sample = output.length > HEAD + TAIL ? output.slice(0, HEAD) + '\n' + output.slice(-TAIL) : output;
   const clean = sample.includes('\x1b') ? sample.replace(ANSI, '') : sample;
+  if (exitCode === 127) return refineClass(clean, 'command-not-found');
   if (!anyClassNeedle(clean.toLowerCase())) return null;
-  return classifyLines(clean);
+  return refineClass(clean, classifyLines(clean));
+}
+
+/**
+ * The class the line tests found, told apart where the same words have another cause: a carriage return where a
+ * command or interpreter name should end (CRLF line endings), a package script that does not exist, a program a
+ * package script runs that is not installed. Exported so the gate test can hold the ungated path to the same rules.
+ */
+export function refineClass(clean: string, found: FailureClass | null): FailureClass | null {
+  if (found === null) return null;
+  if (hasCrlfSign(clean)) return 'crlf';
+  return found === 'command-not-found' ? refineNotFound(clean, clean.toLowerCase()) : found;
+}
+
+// bash's "$'\r': command not found" and "/bin/bash^M: bad interpreter", GNU env's "'bash\r': No such file or directory"
+// (the \r and ^M are printed as those characters, not as a carriage return).
+const CRLF_RE =
+  /\$'\\r'|\\r['’]?: (?:command not found|No such file or directory|bad interpreter)|\^M: (?:bad interpreter|not found|command not found)/;
+const hasCrlfSign = (text: string): boolean => (text.includes('\\r') || text.includes('^M')) && CRLF_RE.test(text);
+// npm's script header ("> app@1.0.0 dev"), its lifecycle failure, pnpm's and yarn's: the program ran inside a script.
+const SCRIPT_CONTEXT_RE =
+  /^> [^\s@]*@?[^\s]* [\w:.-]+$|\bELIFECYCLE\b|npm (?:ERR!|error) (?:Lifecycle script|code 127|command sh -c)|ERR_PNPM_\w+|node_modules missing|^error Command failed with exit code 127/m;
+// The package manager found no script of that name (npm, pnpm, yarn 1 and berry, bun).
+const MISSING_SCRIPT_RE =
+  /npm (?:ERR!|error) Missing script:|ERR_PNPM_NO_SCRIPT|^error Command "[^"\n]{1,200}" not found\.?$|Couldn't find a script named|error: Script not found "/m;
+
+/** A missing program, told apart: a missing package script, or a program a package script runs (deps not installed). */
+function refineNotFound(clean: string, lower: string): FailureClass {
+  if ((lower.includes('script') || lower.includes('command "')) && MISSING_SCRIPT_RE.test(clean))
+    return 'missing-script';
+  if (SCRIPT_CONTEXT_RE.test(clean)) return 'deps-missing';
+  return 'command-not-found';
 }
 
 /** The line tests themselves, without the needle gate (exported so a test can hold the gate to them). */

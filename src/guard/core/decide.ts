@@ -2,11 +2,17 @@
 // and the OpenCode plugin, which differ only in where a session's state is kept.
 import type { TreeLook } from './progress.ts';
 import { coerceState, emptyState, onChange, onPost, onPre, type SessionState } from './detector.ts';
+import { askedCommands, wasAsked } from './asked.ts';
 import { checkHang } from './hang/rules.ts';
+import { askedNote } from './messages.ts';
 import { climb, pendingStop, rememberResult, shrinkStep } from './ladder.ts';
+import type { ProjectFiles } from './hang/types.ts';
 import type { Decision, GuardEvent, GuardSettings, GuardToolFacts } from './types.ts';
 
 const ALLOW: Decision = { action: 'allow' };
+
+/** Hang rules for commands that keep running (not those that wait for a person): the user may ask for one to run. */
+const LONG_RUNNING_RULES: ReadonlySet<string> = new Set(['dev-server', 'watch-mode', 'follow', 'watch', 'endless']);
 
 /** Where one session's state lives: a file under a lock (the hook) or a map in memory (the plugin). */
 export interface SessionStore {
@@ -20,7 +26,7 @@ export interface SessionStore {
  * `look` fingerprints the working tree; the core calls it only when a result repeats (see core/progress.ts).
  * `note: false` (the audit, which writes no hand-off note) skips keeping the results' last lines for the note; no
  * decision reads them, and normalizing them was a sixth of the audit's replay time. Nor is a hand-off's note built
- * then: the decision carries one with empty lists.
+ * then: the decision carries one with empty lists. `files` lets the hang rules read a package script or make target.
  */
 export function decide(
   event: GuardEvent,
@@ -29,17 +35,28 @@ export function decide(
   store: SessionStore,
   look?: TreeLook,
   note = true,
+  files?: ProjectFiles,
 ): Decision {
   if (event.kind === 'pre') {
+    let state: SessionState | undefined;
+    let asked: Decision | undefined;
     if (settings.hangGuard) {
       const hang = checkHang(event.command, {
         longRunsReturn: facts.longRunsReturn,
         backgroundOption: facts.backgroundOption,
         background: event.background,
+        ...(files ? { files } : {}),
       });
-      if (hang) return { action: 'deny', rule: hang.rule, message: hang.message };
+      if (hang) {
+        // The rare path: the state is read here only to see whether the user asked for this very command.
+        state = coerceState(store.read());
+        const current = state && (event.turnId === undefined || state.turn === event.turnId) ? state : undefined;
+        if (!LONG_RUNNING_RULES.has(hang.rule) || !wasAsked(event.command, current?.asked))
+          return { action: 'deny', rule: hang.rule, message: hang.message };
+        asked = { action: 'warn', message: askedNote(event.command, facts.backgroundOption) };
+      }
     }
-    const state = coerceState(store.read());
+    state ??= coerceState(store.read());
     const input =
       event.turnId === undefined ? { command: event.command } : { command: event.command, turnId: event.turnId };
     const decision = onPre(
@@ -48,6 +65,8 @@ export function decide(
       settings,
       look ? { sayThisCommand: facts.blockSaysThisCommand, look } : { sayThisCommand: facts.blockSaysThisCommand },
     );
+    // The repeat rule still applies to a command the user asked for; when it allows, the note goes with it.
+    if (asked && decision.action === 'allow') return asked;
     // Only a loop refusal climbs the ladder, and only it takes the lock: the common allow path stays a lock-free read.
     if (decision.action !== 'deny' || settings.handoff === 0) return decision;
     const climbed = store.update((current) =>
@@ -65,9 +84,15 @@ export function decide(
   if (event.kind === 'proceed') return pendingStop(coerceState(store.read()), event) ?? ALLOW;
   // A new user turn on a session with nothing counted (none yet, or already reset for this turn) changes nothing:
   // a lock-free read spares the lock and the write, as on the pre path.
-  if (event.kind === 'userTurn' && isEmptyFor(coerceState(store.read()), event.turnId)) return ALLOW;
+  const askedNow = event.kind === 'userTurn' ? askedCommands(event.prompt) : [];
+  if (event.kind === 'userTurn' && askedNow.length === 0 && isEmptyFor(coerceState(store.read()), event.turnId))
+    return ALLOW;
   const result = store.update((current) => {
-    if (event.kind === 'userTurn') return { next: emptyState(event.turnId), result: ALLOW };
+    if (event.kind === 'userTurn') {
+      const next = emptyState(event.turnId);
+      if (askedNow.length > 0) next.asked = askedNow;
+      return { next, result: ALLOW };
+    }
     if (event.kind === 'change') return { next: onChange(coerceState(current), event), result: ALLOW };
     const counted = onPost(coerceState(current), event, settings, look);
     const next = note ? rememberResult(counted.next, event.command, event.output) : counted.next;

@@ -2,7 +2,7 @@
 import { classifyFailure } from './classify.ts';
 import { commandKey, resultKey } from './fingerprint.ts';
 import { pollBlock, pollCycleWarning, pollWarning, thrashNote } from './progress-messages.ts';
-import { looksFailed, THRASH_RUNS, writtenPaths, type TreeLook } from './progress.ts';
+import { editTargets, looksFailed, MAX_WATCHED, THRASH_RUNS, writtenPaths, type TreeLook } from './progress.ts';
 import { cycleBlock, cycleWarning, repeatBlock, repeatWarning } from './messages.ts';
 import { pollKind, pollThresholds } from './poll.ts';
 import type { Decision, FailureClass, GuardSettings, LadderState } from './types.ts';
@@ -50,6 +50,10 @@ export interface SessionState {
   ed?: number;
   /** the ladder's memory for this turn (refusals, last lines of results): see ladder.ts */
   ladder?: LadderState;
+  /** hashes of the commands the latest user prompt asked for literally (asked.ts), never the prompt itself */
+  asked?: string[];
+  /** files that shell edits named (newest last, at most MAX_WATCHED): the tree look stats them too */
+  wt?: string[];
 }
 
 /** Bounds that keep every state read and write O(1) however long the session runs. */
@@ -194,7 +198,7 @@ export function onPost(
   let changed = same && (prev.e ?? 0) !== (state.ch ?? 0);
   let tree: string | undefined;
   if (same && !changed && look) {
-    tree = look(ownOutputs(state, input.command));
+    tree = look(ownOutputs(state, input.command), state.wt);
     if (tree !== undefined && prev.t !== undefined && tree !== prev.t) {
       changed = true;
       state = onChange(state, { by: 'edit' });
@@ -235,6 +239,10 @@ export function onPost(
     recent: pushBounded(state.recent, `${ck}:${rk}`, LIMITS.recent),
     seen: seenKey ? pushBounded(state.seen, seenKey, LIMITS.seen) : state.seen,
   };
+  // Files a shell edit names, for the tree look of later repeats (outside git, or deeper than it reaches).
+  const targets = editTargets(input.command);
+  if (targets.length)
+    next.wt = [...(state.wt ?? []).filter((p) => !targets.includes(p)), ...targets].slice(-MAX_WATCHED);
 
   if (noteNow) return { next, decision: { action: 'warn', message: thrashNote(input.command, x) } };
   // A cycle message names the whole sequence, which says more than a repeat message about one of its commands.
@@ -287,7 +295,7 @@ export function onPre(
   const changedSince = (r: CommandRecord): boolean => {
     if ((r.e ?? 0) !== (state.ch ?? 0)) return true;
     if (r.t === undefined || !opts.look) return false;
-    const tree = opts.look(ownOutputs(state, input.command));
+    const tree = opts.look(ownOutputs(state, input.command), state.wt);
     return tree !== undefined && tree !== r.t;
   };
   if (rec && rec.p !== 2) {

@@ -34,7 +34,7 @@ export function resultKey(output: string, _exitCode?: number, command?: string):
   if (command?.includes('||')) {
     for (const printed of commandShape(command).fallbackOutputs) text = dropLastLine(text, printed);
   }
-  return hash64(normalizeOutput(clipForFingerprint(text)));
+  return hash64(normalizeOutput(clipForFingerprint(text), command === undefined ? undefined : { command }));
 }
 
 /** The output without the last line that is exactly `line` (what a fallback echo printed). */

@@ -22,6 +22,18 @@ export function showCommand(command: string, max = MAX_COMMAND_CHARS): string {
 const GENERIC_ADVICE =
   'Running it unchanged gives the same answer again. The cause is in that output: the next step is a change to the code, the command or its environment, or a note to the user on what is failing and why.';
 
+/**
+ * The note on a long-running command the user asked for: it runs; the background form and a bounded readiness wait
+ * (no `sleep N && cmd`, which Claude Code now blocks itself) are there if the agent needs the call back sooner.
+ */
+export function askedNote(command: string, backgroundOption?: string): string {
+  const shown = showCommand(command, 60);
+  const viaTool = backgroundOption ? ` (or ${backgroundOption})` : '';
+  return clip(
+    `${MARKER} \`${shown}\` runs because the user asked for it. It keeps running in the foreground, so this call returns when it exits or at the tool's time limit. Started in the background it returns at once: \`nohup ${shown} > /tmp/loop-guard-bg.log 2>&1 &\`${viaTool}; a bounded readiness wait then: \`timeout 60 sh -c 'tail -n +1 -f /tmp/loop-guard-bg.log | grep -m1 -iE "ready|listening|local"'\`.`,
+  );
+}
+
 /** Keeps a message under MAX_MESSAGE_CHARS characters. */
 export function clip(message: string): string {
   return message.length < MAX_MESSAGE_CHARS ? message : `${message.slice(0, MAX_MESSAGE_CHARS - 2)}…`;

@@ -152,7 +152,8 @@ function normalizeLines(text: string): string {
 
 interface TokenRule extends NormalizeRule {
   re: RegExp;
-  to: string;
+  /** The replacement: a pattern string, or a function for a rule that reads its match (the temp paths). */
+  to: string | ((match: string) => string);
   /**
    * A cheap test that is true whenever `re` could match, for what a list of substrings cannot say (a digit pattern);
    * tried after the needles. Rules whose pattern opens with a lookbehind are slow to scan.
@@ -164,6 +165,8 @@ interface TokenRule extends NormalizeRule {
    */
   needles?: readonly string[];
   needlesIgnoreCase?: boolean;
+  /** An id rule: skipped for a command whose result is an id or a hash (see `idsAreTheResult`). */
+  idRule?: true;
   /**
    * Leave matches alone on a line that says what failed (an assertion's expected/received, a metric such as
    * `p95 latency 900ms`): there the value is the result, not noise. A match that opens the line (a log prefix) is
@@ -240,6 +243,49 @@ export function mayHaveUuid(text: string): boolean {
   return false;
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Temp paths: only the random segments go
+
+// The temp root a matched path opens with; macOS's two per-user folders under /var/folders are random per machine.
+const TEMP_ROOT_RE =
+  /^(?:(?:\/private)?\/var\/folders\/[^/]+\/[^/]+(?:\/[TC](?=\/|$))?|(?:\/private)?\/(?:var\/)?tmp|[A-Za-z]:[\\/](?:[^\\/]+[\\/]){0,4}?Te?mp(?![\w.-])|%TE?MP%|\$\{?TMPDIR\}?|\$env:TE?MP)/i;
+// A run made by mkdtemp/mktemp: 5+ letters and digits holding both, or both cases after its first character; or 3+ digits (a pid).
+const RANDOM_RUN_RE =
+  /^(?:(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,40}|[A-Za-z][a-z]*[A-Z][A-Za-z]{3,39}|\d{3,20})$/;
+
+/** One segment made just under the temp root, with each random run (between - _ .) shown as <rand>. */
+function firstTempSegment(seg: string): string {
+  // Python's tempfile: "tmp" and 8 characters of [a-z0-9_], perhaps with the suffix it was given.
+  if (/^tmp[a-z0-9_]{8}(?:\.|$)/.test(seg) && /\d|_/.test(seg.slice(3, 11))) return `tmp<rand>${seg.slice(11)}`;
+  return seg.replace(/[A-Za-z0-9]+/g, (run, at: number) =>
+    // mktemp's "tmp.XXXXXXXXXX" and prefix-random forms: the first run of a segment is its name unless nothing precedes a random run.
+    (at > 0 || seg.length === run.length) && RANDOM_RUN_RE.test(run) ? '<rand>' : run,
+  );
+}
+
+/** A temp path with its random segments replaced; everything else, the file name included, is kept. */
+export function tempPath(path: string): string {
+  const root = TEMP_ROOT_RE.exec(path);
+  if (!root) return path;
+  let head = root[0];
+  if (/folders/i.test(head)) head = head.replace(/(folders[\\/])[^/]+\/[^/]+/i, '$1<rand>/<rand>');
+  const rest = path.slice(root[0].length);
+  if (rest === '') return head;
+  const parts = rest.split(/([\\/])/);
+  // parts: ['', sep, seg, sep, seg, ...]; the first real segment is the one a mkdtemp made.
+  let first = true;
+  for (let k = 0; k < parts.length; k++) {
+    const seg = parts[k] as string;
+    if (seg === '' || seg === '/' || seg === '\\') continue;
+    if (first) {
+      parts[k] = firstTempSegment(seg);
+      first = false;
+    } else if (/^pytest-\d+$/.test(seg)) parts[k] = 'pytest-<n>';
+    else if (/^tmp\.[A-Za-z0-9]{6,}$/.test(seg)) parts[k] = 'tmp.<rand>';
+  }
+  return head + parts.join('');
+}
+
 let builtTokenRules: ReadonlyArray<TokenRule> | undefined;
 
 /**
@@ -292,10 +338,12 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'temp-path',
       description:
-        'A path under a temp directory (/tmp, /var/tmp, /private/tmp, macOS /var/folders, Windows ...\\AppData\\Local\\Temp, C:\\Windows\\Temp, %TEMP%, $TMPDIR), whole token up to whitespace, quote, bracket or ":"; a trailing :line:col is kept.',
+        'A path under a temp directory (/tmp, /var/tmp, /private/tmp, macOS /var/folders/…/T, Windows …\\AppData\\Local\\Temp and C:\\Windows\\Temp, %TEMP%, $TMPDIR) keeps everything but its random segments: the directory made just under the temp root (mkdtemp "vitest-a8Xk2", mktemp "tmp.AbC123xYz0", npm "npm-1234-5678", Python "tmpk3j2_x9q"), pytest\'s "pytest-N" and the two macOS per-user folders become <rand>/<n>. The file name, the rest of the path and a repository that lives under /tmp are kept.',
       example: {
-        before: 'Error: /tmp/vitest-a8Xk2/src/a.test.ts:12:5 failed',
-        after: 'Error: <tmp>:12:5 failed',
+        before:
+          "Error: /tmp/vitest-a8Xk2/src/a.test.ts:12:5 failed\nENOENT: '/tmp/pytest-of-dev/pytest-7/test_load0/users.csv'",
+        after:
+          "Error: /tmp/vitest-<rand>/src/a.test.ts:12:5 failed\nENOENT: '/tmp/pytest-of-dev/pytest-<n>/test_load0/users.csv'",
       },
       re: new RegExp(
         [
@@ -305,7 +353,7 @@ function buildTokenRules(): TokenRule[] {
         ].join('|'),
         'gi',
       ),
-      to: '<tmp>',
+      to: tempPath,
       // Every match holds one: "/tmp", a Windows "\\Temp", %TEMP%, $TMPDIR, $env:TMP (lower-cased). A bare "temp" ran
       // the rule's large pattern on every "attempt" and "template".
       needles: ['/tmp', '\\tmp', '/temp', '\\temp', '/var/folders/', '%tmp%', '%temp%', 'tmpdir', '$env:t'],
@@ -318,6 +366,7 @@ function buildTokenRules(): TokenRule[] {
       re: /(?<![0-9A-Za-z])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9A-Za-z])/gi,
       to: '<uuid>',
       gate: mayHaveUuid,
+      idRule: true,
     },
     {
       name: 'seed',
@@ -340,16 +389,17 @@ function buildTokenRules(): TokenRule[] {
       re: /(\b[Cc]ontainer[ \t:]+)[0-9a-f]{12}(?:[0-9a-f]{52})?(?![0-9A-Za-z])/g,
       to: '$1<id>',
       needles: ['ontainer'],
+      idRule: true,
     },
     {
       name: 'request-id',
       description:
-        'Request, trace and correlation ids: a token of 8+ letters, digits, "_" or "-" with a digit in it, right after "request", "request id", "x-request-id:", "req_id=", "trace_id=", "correlation-id". Words after them ("request from 10.0.0.5", "Request failed") are kept.',
+        'Request, trace, span, build and correlation ids: a token of 8+ letters, digits, "_" or "-" with a digit in it, right after "request", "request id", "x-request-id:", "req_id=", "trace_id=", "span_id=", "Build ID:", "correlation-id". Words after them ("request from 10.0.0.5", "Request failed") are kept.',
       example: {
         before: '[x] request 9f1c2ab8-1a2f POST /api/login -> 500; trace_id=4bf92f3577b34da6',
         after: '[x] request <id> POST /api/login -> 500; trace_id=<id>',
       },
-      re: /(\b(?:[Rr]equest(?:[ _-]?[Ii][Dd])?|REQUEST(?:[ _-]?ID)?|(?:[Rr]eq|[Tt]race|TRACE|[Cc]orrelation|CORRELATION)[ _-]?(?:[Ii][Dd]|ID))["']?[ \t]*[:=]?[ \t]*["']?)(?=[\w-]{0,80}\d)[A-Za-z0-9][\w-]{7,}/g,
+      re: /(\b(?:[Rr]equest(?:[ _-]?[Ii][Dd])?|REQUEST(?:[ _-]?ID)?|(?:[Rr]eq|[Tt]race|TRACE|[Ss]pan|SPAN|[Bb]uild|BUILD|[Cc]orrelation|CORRELATION)[ _-]?(?:[Ii][Dd]|ID))["']?[ \t]*[:=]?[ \t]*["']?)(?=[\w-]{0,80}\d)[A-Za-z0-9][\w-]{7,}/g,
       to: '$1<id>',
       needles: [
         'request',
@@ -361,9 +411,60 @@ function buildTokenRules(): TokenRule[] {
         'trace id',
         'trace_id',
         'trace-id',
+        'spanid',
+        'span id',
+        'span_id',
+        'span-id',
+        'buildid',
+        'build id',
+        'build_id',
+        'build-id',
         'correlation',
       ],
       needlesIgnoreCase: true,
+      idRule: true,
+    },
+    {
+      name: 'docker-endpoint',
+      description:
+        'The 64-hex endpoint id Docker prints when it cannot publish a port ("on endpoint app-web-1 (<id>)"): a new one each `compose up`, the same failure.',
+      example: {
+        before:
+          'driver failed programming external connectivity on endpoint app-web-1 (3f9a1c2b7d4e5f60718293a4b5c6d7e8f90123456789abcdef0123456789abcd): Bind for 0.0.0.0:3000 failed: port is already allocated',
+        after:
+          'driver failed programming external connectivity on endpoint app-web-1 (<id>): Bind for 0.0.0.0:3000 failed: port is already allocated',
+      },
+      re: /(\bendpoint [\w.-]{1,200} \()[0-9a-f]{64}(?=\))/g,
+      to: '$1<id>',
+      needles: ['endpoint '],
+      idRule: true,
+    },
+    {
+      name: 'docker-build-step',
+      description:
+        'The classic Docker builder\'s per-step ids: "---> Running in <12 hex>" (a new container each build) and the " ---> <12 hex>" layer id a step ends with.',
+      example: {
+        before: 'Step 3/5 : RUN npm ci\n ---> Running in 8d2f1a3b4c5e\nnpm error code ERESOLVE\n ---> 1c2d3e4f5a6b',
+        after: 'Step 3/5 : RUN npm ci\n ---> Running in <id>\nnpm error code ERESOLVE\n ---> <id>',
+      },
+      re: /^( *---> (?:Running in )?)[0-9a-f]{12}$/gm,
+      to: '$1<id>',
+      needles: ['--->'],
+      idRule: true,
+    },
+    {
+      name: 'build-progress-digest',
+      description:
+        'Digests on BuildKit progress lines ("#7 writing image sha256:…", "=> => naming … sha256:…", "#5 sha256:… 12.3MB / 45.1MB"): the build reports them as it goes. A digest on any other line (docker pull\'s "Digest:", `sha256sum`) is kept.',
+      example: {
+        before:
+          '#7 writing image sha256:4bf92f3577b34da6a3ce929d0e0e4736aa0e1d8b2f3c4d5e6f7a8b9c0d1e2f3a done\nDigest: sha256:0123456789abcdef',
+        after: '#7 writing image sha256:<digest> done\nDigest: sha256:0123456789abcdef',
+      },
+      re: /^((?:#\d+ |\s*=> )[^\n]{0,200}?sha256:)[0-9a-f]{12,64}(?![0-9a-f])/gm,
+      to: '$1<digest>',
+      needles: ['sha256:'],
+      idRule: true,
     },
     {
       name: 'ulid',
@@ -692,11 +793,33 @@ export function sortFileBlocks(text: string): string {
   return out.join('\n');
 }
 
-/** The result text with everything removed that changes between identical runs. */
-export function normalizeOutput(text: string): string {
+// Commands whose printed ids and hashes are the result itself: a new one means something changed (or is what was asked).
+const IDS_ARE_RESULT_RE =
+  /(?:^|[;&|(\n])\s*(?:git\s+(?:-C\s+\S+\s+)?(?:rev-parse|rev-list|log|show|hash-object|describe|cat-file|ls-tree|write-tree|commit-tree|stash\s+create)|(?:sha\d*|md5|b2|b3|xxh\d*|sm3)sum|shasum|md5|cksum|openssl\s+dgst|uuidgen|docker\s+(?:inspect|images\s+-q|ps\s+-q|run\s+(?:\S+\s+){0,8}?-d|create|build\s+-q))\b/;
+
+/** True when `command`'s output ids are its result (git rev-parse, git log, sha256sum, uuidgen, docker run -d): the id rules are skipped. */
+export function idsAreTheResult(command: string | undefined): boolean {
+  return command !== undefined && IDS_ARE_RESULT_RE.test(command);
+}
+
+/**
+ * The result text with everything removed that changes between identical runs. `opts.command`, when given, decides
+ * whether ids and hashes are noise (most commands) or the result (idsAreTheResult). `opts.fired` collects the names
+ * of the rules that changed the text (the judgment benchmark's count; the hook never passes it).
+ */
+export function normalizeOutput(text: string, opts?: { command?: string; fired?: string[] }): string {
   if (!text) return '';
+  // Asked only when an id rule could match (its needles are there): most results never run the command's regex.
+  let keepIds: boolean | undefined;
+  const fired = opts?.fired;
   let s = text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text;
-  s = normalizeLines(stripTerminal(s));
+  if (fired && s !== text) fired.push('line-endings');
+  const raw = s;
+  s = stripTerminal(s);
+  if (fired && s !== raw) fired.push('terminal');
+  const stripped = s;
+  s = normalizeLines(s);
+  if (fired && s !== stripped) fired.push('lines');
   let lower: string | undefined;
   let lowerOf: string | undefined;
   let meaning: boolean | undefined;
@@ -717,14 +840,26 @@ export function normalizeOutput(text: string): string {
       if (!lastFound) continue;
     }
     if (rule.gate && !rule.gate(s)) continue;
+    if (rule.idRule && (keepIds ??= idsAreTheResult(opts?.command))) continue;
     if (rule.keepOnMeaningLines && meaning === undefined) {
       if (lowerOf !== s) (lower = s.toLowerCase()), (lowerOf = s);
       const hay = lower as string;
       meaning = MEANING_NEEDLES.some((n) => hay.includes(n)) && MEANING_LINE_RE.test(s);
     }
-    s = rule.keepOnMeaningLines && meaning ? s.replace(rule.re, meaningAware(rule.to)) : s.replace(rule.re, rule.to);
+    const to = rule.to;
+    const before = s;
+    s =
+      typeof to === 'function'
+        ? s.replace(rule.re, to)
+        : rule.keepOnMeaningLines && meaning
+          ? s.replace(rule.re, meaningAware(to))
+          : s.replace(rule.re, to);
+    if (fired && s !== before) fired.push(rule.name);
   }
-  return sortFileBlocks(s);
+  if (!fired) return sortFileBlocks(s);
+  const sorted = sortFileBlocks(s);
+  if (sorted !== s) fired.push('test-file-order');
+  return sorted;
 }
 
 const LINE_RULES: NormalizeRule[] = [

@@ -38,7 +38,8 @@ export type GuardEvent =
   /** The workspace changed through a non-shell tool: an edit/write/patch tool, or a sub-agent that finished. */
   /** `by`: an edit (counts toward "the same failure across edits") or a sub-agent (counts only as change). */
   | { kind: 'change'; by: 'edit' | 'agent'; callId?: string; turnId?: string }
-  | { kind: 'userTurn'; turnId?: string }
+  /** `prompt`: the user's text where the tool gives it; only hashes of its command-like spans are kept (asked.ts). */
+  | { kind: 'userTurn'; turnId?: string; prompt?: string }
   /**
    * The tool is about to go on: run a permitted command (Copilot's PermissionRequest, with the command) or send the
    * next model request in the same turn (Qwen's UserPromptSubmit continuation, without). Where a tool can stop a run
@@ -47,7 +48,14 @@ export type GuardEvent =
   | { kind: 'proceed'; command?: string; turnId?: string };
 
 /** Failures that the same command cannot fix by being run again. */
-export type FailureClass = 'auth' | 'network' | 'command-not-found' | 'missing-file';
+export type FailureClass =
+  | 'auth'
+  | 'network'
+  | 'command-not-found'
+  | 'missing-file'
+  | 'crlf'
+  | 'deps-missing'
+  | 'missing-script';
 
 /** What the guard wants the tool to do. */
 export type Decision =

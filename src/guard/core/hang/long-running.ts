@@ -19,6 +19,8 @@ const FOLLOW_WHY =
   'following a log waits for new lines and never exits on its own. The same command without -f/--follow prints what is there now and returns; to wait for one line, a time limit bounds it: `timeout 60 tail -f app.log | grep -m1 ready`.';
 
 const server = (): LongRun => ({ rule: 'dev-server', why: SERVER_WHY, hint: true });
+/** The server verdict, for a script body that starts one (hang/scripts.ts). */
+export const serverRun = server;
 const watcher = (): LongRun => ({ rule: 'watch-mode', why: WATCH_WHY, hint: true });
 const follower = (): LongRun => ({ rule: 'follow', why: FOLLOW_WHY, hint: false });
 
@@ -61,7 +63,7 @@ const PM_BUILTINS = once(
 );
 
 /** For npm/pnpm/yarn/bun: the script being run and the words after it, or null. */
-function packageScript(name: string, args: string[]): { script: string; rest: string[] } | null {
+export function packageScript(name: string, args: string[]): { script: string; rest: string[] } | null {
   const builtins = PM_BUILTINS()[name];
   if (!builtins) return null;
   let pos = 0;

@@ -10,6 +10,7 @@ import { gitFinding } from './git.ts';
 import { interactiveFinding } from './interactive.ts';
 import { scaffoldFinding } from './scaffold.ts';
 import { longRunner, type LongRun } from './long-running.ts';
+import { bodyLongRun, makeLongTarget, makeRecipe, packageScriptBody } from './scripts.ts';
 import type { Finding, HangContext } from './types.ts';
 
 export type { HangContext } from './types.ts';
@@ -184,10 +185,24 @@ function checkOne(cmd: SimpleCommand, env: Map<string, string>, ctx: HangContext
   if (ctx.background || ctx.longRunsReturn || isDetached(cmd)) return null;
   if (hasAny(args, ['--help', '-h', '--version'])) return null;
   const long = longRunner(name, args);
-  if (!long) return null;
+  const target = long ? undefined : makeLongTarget(name, args);
+  if (!long && target === undefined) return null;
+  // The rare path: a script or target named like a server is judged by what the project's file says it runs.
+  let run = long;
+  let via = '';
+  const body = !ctx.files
+    ? undefined
+    : target !== undefined
+      ? makeRecipe(target, ctx.files)
+      : packageScriptBody(name, args, ctx.files);
+  if (ctx.files && body !== undefined) {
+    run = bodyLongRun(body, ctx.files, long);
+    via = `its ${target !== undefined ? 'make target' : 'script'} runs \`${showCommand(body, 60)}\`, and `;
+  }
+  if (!run) return null;
   return {
-    rule: long.rule,
-    why: long.hint ? `${long.why} ${backgroundHint(cmd.argv, ctx.backgroundOption, long.rule)}` : long.why,
+    rule: run.rule,
+    why: via + (run.hint ? `${run.why} ${backgroundHint(cmd.argv, ctx.backgroundOption, run.rule)}` : run.why),
   };
 }
 

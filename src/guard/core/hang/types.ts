@@ -5,10 +5,18 @@ import type { GuardToolFacts } from '../types.ts';
 export type HangContext = Pick<GuardToolFacts, 'longRunsReturn' | 'backgroundOption'> & {
   /** The call runs in the background (Claude run_in_background). */
   background: boolean;
+  /** Where a package script or make target can be looked up; without it, script names decide. */
+  files?: ProjectFiles;
 };
 
 /** One rule's reason to refuse a simple command. */
 export interface Finding {
   rule: string;
   why: string;
+}
+
+/** The project's files, for the rare rule that judges a package script or make target by what it runs. */
+export interface ProjectFiles {
+  /** The text of a file of the command's directory (its head), or undefined. */
+  read(name: string): string | undefined;
 }
