@@ -111,7 +111,10 @@ export async function buildGuardFile({ root, dist, version, define, guardOptions
   // All ASCII: Node then reads the file into a one-byte string (one non-ASCII character makes it two bytes a character).
   if (/[^\x00-\x7f]/.test(text)) throw new Error(`${out} has a non-ASCII character; the hook file must be ASCII`);
   const long = text.split('\n').findIndex((l) => l.length > MAX_LINE);
-  if (long >= 0) throw new Error(`${out}:${long + 1} is longer than ${MAX_LINE} characters`);
+  if (long >= 0) {
+    writeFileSync(`${out}.rejected`, text);
+    throw new Error(`${out}:${long + 1} is longer than ${MAX_LINE} characters (the whole text: ${out}.rejected)`);
+  }
   writeFileSync(out, text);
   chmodSync(out, 0o755);
   // The unbundled TypeScript it was built from, for the curious (shipped in the package, not installed): every input

@@ -2,6 +2,9 @@
 // Number-led patterns carry a lookbehind so a long digit or letter run is scanned once, not once per start position.
 import { hasNeedle } from './needles.ts';
 
+/** The words that label an id: request, trace, span, build and correlation ids, in their usual spellings. */
+const ID_LABEL = String.raw`(?:[Rr]equest(?:[ _-]?[Ii][Dd])?|REQUEST(?:[ _-]?ID)?|(?:[Rr]eq|[Tt]race|TRACE|[Ss]pan|SPAN|[Bb]uild|BUILD|[Cc]orrelation|CORRELATION)[ _-]?(?:[Ii][Dd]|ID))`;
+
 export interface NormalizeRule {
   name: string;
   description: string;
@@ -399,7 +402,7 @@ function buildTokenRules(): TokenRule[] {
         before: '[x] request 9f1c2ab8-1a2f POST /api/login -> 500; trace_id=4bf92f3577b34da6',
         after: '[x] request <id> POST /api/login -> 500; trace_id=<id>',
       },
-      re: /(\b(?:[Rr]equest(?:[ _-]?[Ii][Dd])?|REQUEST(?:[ _-]?ID)?|(?:[Rr]eq|[Tt]race|TRACE|[Ss]pan|SPAN|[Bb]uild|BUILD|[Cc]orrelation|CORRELATION)[ _-]?(?:[Ii][Dd]|ID))["']?[ \t]*[:=]?[ \t]*["']?)(?=[\w-]{0,80}\d)[A-Za-z0-9][\w-]{7,}/g,
+      re: new RegExp(String.raw`(\b${ID_LABEL}["']?[ \t]*[:=]?[ \t]*["']?)(?=[\w-]{0,80}\d)[A-Za-z0-9][\w-]{7,}`, 'g'),
       to: '$1<id>',
       needles: [
         'request',
@@ -794,8 +797,13 @@ export function sortFileBlocks(text: string): string {
 }
 
 // Commands whose printed ids and hashes are the result itself: a new one means something changed (or is what was asked).
-const IDS_ARE_RESULT_RE =
-  /(?:^|[;&|(\n])\s*(?:git\s+(?:-C\s+\S+\s+)?(?:rev-parse|rev-list|log|show|hash-object|describe|cat-file|ls-tree|write-tree|commit-tree|stash\s+create)|(?:sha\d*|md5|b2|b3|xxh\d*|sm3)sum|shasum|md5|cksum|openssl\s+dgst|uuidgen|docker\s+(?:inspect|images\s+-q|ps\s+-q|run\s+(?:\S+\s+){0,8}?-d|create|build\s+-q))\b/;
+const GIT_ID_VERBS =
+  'rev-parse|rev-list|log|show|hash-object|describe|cat-file|ls-tree|write-tree|commit-tree|stash\\s+create';
+const DOCKER_ID_VERBS = String.raw`inspect|images\s+-q|ps\s+-q|run\s+(?:\S+\s+){0,8}?-d|create|build\s+-q`;
+const HASH_TOOLS = String.raw`(?:sha\d*|md5|b2|b3|xxh\d*|sm3)sum|shasum|md5|cksum|openssl\s+dgst|uuidgen`;
+const IDS_ARE_RESULT_RE = new RegExp(
+  String.raw`(?:^|[;&|(\n])\s*(?:git\s+(?:-C\s+\S+\s+)?(?:${GIT_ID_VERBS})|${HASH_TOOLS}|docker\s+(?:${DOCKER_ID_VERBS}))\b`,
+);
 
 /** True when `command`'s output ids are its result (git rev-parse, git log, sha256sum, uuidgen, docker run -d): the id rules are skipped. */
 export function idsAreTheResult(command: string | undefined): boolean {
