@@ -37,6 +37,9 @@ export interface PlanInput {
   /** Rendered text of what we own. */
   assets: Assets;
   profile?: ProfileTarget;
+  /** Each planned path's real file, repo-relative (a symlink in the repository resolved); absent = the path itself.
+   *  Paths with the same real file are planned as one file: their edits in turn, one change. */
+  realPaths?: ReadonlyMap<string, string>;
 }
 
 export interface Plan {
@@ -106,8 +109,26 @@ function context(input: PlanInput, before: string | null): IntentContext {
   return { before, force: input.force, version: input.version, assets: input.assets };
 }
 
-function planApplyIntent(intent: Intent, input: PlanInput, rec: FileRecord): { change: FileChange; owned: FileRecord } {
-  const before = input.files.get(intent.path) ?? null;
+/** The real file of a planned path (itself when it is no symlink). */
+function realOf(input: Pick<PlanInput, 'realPaths'>, path: string): string {
+  return input.realPaths?.get(path) ?? path;
+}
+
+/** An import of a file into itself (CLAUDE.md a symlink to AGENTS.md): the file already holds what it would import. */
+function selfImport(intent: Intent, input: PlanInput): boolean {
+  return intent.kind === 'import' && realOf(input, intent.path) === realOf(input, intent.line.replace(/^@/, ''));
+}
+
+function planApplyIntent(
+  intent: Intent,
+  input: PlanInput,
+  rec: FileRecord,
+  before: string | null,
+): { change: FileChange; owned: FileRecord } {
+  if (intent.kind === 'import' && selfImport(intent, input)) {
+    const reason = `is ${intent.line.replace(/^@/, '')} itself (a symlink): nothing to import`;
+    return { change: { path: intent.path, action: 'noop', before, after: before, reason, notes: [] }, owned: {} };
+  }
   if (before === null) rec.created = true;
   const r = wrap(intent.path, () => handlerFor(intent).plan(intent, context(input, before), rec));
   const c = change(intent.path, before, r.outcome, r.reason, r.extra);
@@ -115,11 +136,16 @@ function planApplyIntent(intent: Intent, input: PlanInput, rec: FileRecord): { c
   return { change: c, owned: r.owned };
 }
 
-function planRemoveIntent(intent: Intent, input: PlanInput, rec: FileRecord | undefined): FileChange {
+function planRemoveIntent(
+  intent: Intent,
+  input: PlanInput,
+  rec: FileRecord | undefined,
+  before: string | null,
+): FileChange {
   const path = intent.path;
-  const before = input.files.get(path) ?? null;
   const noop = (reason: string): FileChange => ({ path, action: 'noop', before, after: before, reason, notes: [] });
   if (before === null) return noop('not present');
+  if (selfImport(intent, input)) return noop('the file itself (a symlink): no import of ours');
   const r = wrap(path, () => handlerFor(intent).remove(intent, { ...context(input, before), before }, rec));
   if (r.kind === 'noop') return noop(r.reason);
   if (r.kind === 'delete')
@@ -173,6 +199,68 @@ function planRetiredFiles(planned: string[], input: PlanInput): FileChange[] {
   );
 }
 
+/** The text each real file has reached while its intents are planned in turn. */
+class SameFileTexts {
+  private readonly texts = new Map<string, string | null>();
+  constructor(private readonly input: PlanInput) {}
+  get(path: string): string | null {
+    const real = realOf(this.input, path);
+    return this.texts.has(real) ? (this.texts.get(real) as string | null) : (this.input.files.get(path) ?? null);
+  }
+  set(path: string, change: FileChange): void {
+    if (change.action !== 'conflict') this.texts.set(realOf(this.input, path), change.after);
+  }
+  final(path: string): string | null {
+    return this.get(path);
+  }
+}
+
+/** One change per real file: the edits of paths that are one file (symlinks in the repository) joined in order. */
+function joinSameFile(changes: FileChange[], input: PlanInput): FileChange[] {
+  const groups = new Map<string, FileChange[]>();
+  for (const c of changes) {
+    const real = realOf(input, c.path);
+    groups.set(real, [...(groups.get(real) ?? []), c]);
+  }
+  const out: FileChange[] = [];
+  for (const [real, group] of groups) {
+    if (group.length === 1) {
+      out.push(group[0] as FileChange);
+      continue;
+    }
+    const conflicts = group.filter((c) => c.action === 'conflict');
+    if (conflicts.length) {
+      out.push(...conflicts);
+      continue;
+    }
+    const first = group[0] as FileChange;
+    const last = group[group.length - 1] as FileChange;
+    const paths = group.map((c) => c.path);
+    const path = paths.includes(real) ? real : first.path;
+    const links = paths.filter((p) => p !== path);
+    const before = first.before;
+    const after = last.after;
+    const action: FileChange['action'] =
+      before === after ? 'noop' : after === null ? 'remove' : before === null ? 'create' : 'update';
+    const acting = group.filter((c) => c.action !== 'noop');
+    out.push({
+      ...first,
+      path,
+      action,
+      before,
+      after,
+      reason: (acting.length ? acting : group).map((c) => c.reason).join('; '),
+      notes: [
+        ...group.flatMap((c) => c.notes),
+        ...(action === 'noop'
+          ? []
+          : [`${links.join(', ')} ${links.length > 1 ? 'are' : 'is'} a symlink to ${path}: one file, edited once.`]),
+      ],
+    });
+  }
+  return out;
+}
+
 export function buildPlan(input: PlanInput): Plan {
   const prev = input.manifest ?? emptyManifest(input.version);
   const changes: FileChange[] = [];
@@ -180,7 +268,13 @@ export function buildPlan(input: PlanInput): Plan {
   if (input.mode === 'remove') {
     const tools = input.manifest ? input.manifest.tools : input.tools;
     const intents = intentsFor([...new Set([...tools, ...input.tools])]);
-    for (const intent of intents) changes.push(planRemoveIntent(intent, input, prev.files[intent.path]));
+    const texts = new SameFileTexts(input);
+    for (const intent of intents) {
+      const c = planRemoveIntent(intent, input, prev.files[intent.path], texts.get(intent.path));
+      texts.set(intent.path, c);
+      changes.push(c);
+    }
+    changes.splice(0, changes.length, ...joinSameFile(changes, input));
     changes.push(
       ...planRetiredFiles(
         intents.map((i) => i.path),
@@ -204,15 +298,26 @@ export function buildPlan(input: PlanInput): Plan {
   }
 
   const next: Manifest = { version: input.version, tools: [...new Set(input.tools)].sort(), files: {}, hashes: {} };
-  for (const intent of intentsFor(input.tools)) {
+  const texts = new SameFileTexts(input);
+  const planned = intentsFor(input.tools).map((intent) => {
     // Ownership carries over from earlier runs; a fresh record is built from what this run finds.
-    const planned = planApplyIntent(intent, input, { ...(prev.files[intent.path] ?? {}) });
-    changes.push(planned.change);
-    next.files[intent.path] = planned.owned;
-    const c = planned.change;
-    const hash = c.action === 'conflict' ? prev.hashes?.[intent.path] : partHash(intent, c.after, planned.owned);
+    const p = planApplyIntent(intent, input, { ...(prev.files[intent.path] ?? {}) }, texts.get(intent.path));
+    texts.set(intent.path, p.change);
+    next.files[intent.path] = p.owned;
+    return { intent, ...p };
+  });
+  for (const { intent, change: c, owned } of planned) {
+    // Hashed on the file as it ends up, so a second edit of the same file (a symlink) is part of what --check sees.
+    const hash =
+      c.action === 'conflict' ? prev.hashes?.[intent.path] : partHash(intent, texts.final(intent.path), owned);
     if (hash) next.hashes![intent.path] = hash;
   }
+  changes.push(
+    ...joinSameFile(
+      planned.map((p) => p.change),
+      input,
+    ),
+  );
   changes.push(
     ...planRetiredFiles(
       intentsFor(input.tools).map((i) => i.path),

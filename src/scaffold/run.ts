@@ -2,7 +2,7 @@
 import { ApplyError, applyPlan, OUR_DIRS } from './apply.ts';
 import { recover } from './journal.ts';
 import { acquireLock, type Lock, LockError } from './lock.ts';
-import { chooseRoot, EscapeError, hookPathProblem, insidePath, RootError } from './paths.ts';
+import { chooseRoot, EscapeError, hookPathProblem, insidePath, repoRealPaths, RootError } from './paths.ts';
 import { GUARD_PATH } from '../tools/markers.ts';
 import { ConfigReadError, readConfig } from './read-config.ts';
 import { buildAssets, VERSION } from '../assets.ts';
@@ -287,6 +287,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     const paths = planPaths(ctx.tools, ctx.manifest);
     const files = new Map<string, string | null>();
     for (const p of paths) files.set(p, readRepoFile(ctx.root, p));
+    const realPaths = repoRealPaths(ctx.root, paths);
     if (profile) files.set(profile.path, readConfig(profile.path, profile.path));
     plan = buildPlan({
       mode: opts.mode === 'remove' ? 'remove' : 'apply',
@@ -297,6 +298,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       force: opts.force,
       assets: buildAssets(VERSION),
       ...(profile ? { profile } : {}),
+      realPaths,
     });
   } catch (err) {
     return readFailure(err);
