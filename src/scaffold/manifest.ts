@@ -16,6 +16,8 @@ export interface FileRecord {
   importAdded?: boolean;
   /** JSON containers we created (e.g. "hooks/PreToolUse"), so --remove deletes only those once emptied. */
   containers?: string[];
+  /** A .gitignore holding our negation block (lets our files past the repository's own ignore rules). */
+  ignoreBlock?: boolean;
 }
 
 export interface Manifest {
@@ -73,6 +75,7 @@ export function renderManifest(m: Manifest): string {
     if (rec.tableCreated) clean.tableCreated = true;
     if (rec.importAdded) clean.importAdded = true;
     if (rec.containers?.length) clean.containers = [...new Set(rec.containers)].sort();
+    if (rec.ignoreBlock) clean.ignoreBlock = true;
     if (Object.keys(clean).length) files[path] = clean;
   }
   const body = {

@@ -1,5 +1,5 @@
 // intents + current files → FileChange[]. Pure: every mode (apply, --dry-run, --check, --remove) uses this one plan.
-import { type BlockSpec, removeBlock, upsertBlock } from '../edit/md-block.ts';
+import { type BlockSpec, hasBlock, removeBlock, upsertBlock } from '../edit/md-block.ts';
 import { planOwnedFile, readOwnedHeader } from '../edit/owned-file.ts';
 import { type EditOutcome, FileFormatError } from '../edit/splice.ts';
 import { AGENTS_GITIGNORE, BLOCK_ID } from '../tools/markers.ts';
@@ -40,7 +40,13 @@ export interface PlanInput {
   /** Each planned path's real file, repo-relative (a symlink in the repository resolved); absent = the path itself.
    *  Paths with the same real file are planned as one file: their edits in turn, one change. */
   realPaths?: ReadonlyMap<string, string>;
+  /** .gitignore path → the body of our negation block there; null takes an earlier block out (scaffold/ignored.ts). */
+  ignoreBlocks?: ReadonlyMap<string, string | null>;
 }
+
+/** The .gitignore a negation block goes in when the repository's root rules ignore our files; --remove looks there
+ *  even without a record. */
+export const ROOT_GITIGNORE = '.gitignore';
 
 export interface Plan {
   changes: FileChange[];
@@ -68,6 +74,7 @@ export function planPaths(tools: readonly ToolName[], manifest: Manifest | null)
     for (const p of Object.keys(manifest.files)) paths.add(p);
   }
   for (const p of retiredPaths(paths)) paths.add(p);
+  paths.add(ROOT_GITIGNORE);
   paths.add(MANIFEST_PATH);
   return [...paths];
 }
@@ -274,6 +281,15 @@ export function buildPlan(input: PlanInput): Plan {
       texts.set(intent.path, c);
       changes.push(c);
     }
+    const ignoreFiles = new Set([ROOT_GITIGNORE, ...Object.keys(prev.files).filter((p) => prev.files[p]?.ignoreBlock)]);
+    for (const path of ignoreFiles) {
+      const before = texts.get(path);
+      if (before === null || !hasBlock(before, BLOCK_ID, 'shell')) continue;
+      const r = wrap(path, () => removeBlock(before, { id: BLOCK_ID, style: 'shell' }, { force: input.force }));
+      const c = change(path, before, r.outcome, 'take out the negations of our files');
+      texts.set(path, c);
+      changes.push(c);
+    }
     changes.splice(0, changes.length, ...joinSameFile(changes, input));
     changes.push(
       ...planRetiredFiles(
@@ -312,12 +328,21 @@ export function buildPlan(input: PlanInput): Plan {
       c.action === 'conflict' ? prev.hashes?.[intent.path] : partHash(intent, texts.final(intent.path), owned);
     if (hash) next.hashes![intent.path] = hash;
   }
-  changes.push(
-    ...joinSameFile(
-      planned.map((p) => p.change),
-      input,
-    ),
-  );
+  const ignoreChanges: FileChange[] = [];
+  for (const [path, body] of input.ignoreBlocks ?? []) {
+    const before = texts.get(path);
+    if (body === null) {
+      if (before === null || !hasBlock(before, BLOCK_ID, 'shell')) continue;
+      const r = wrap(path, () => removeBlock(before, { id: BLOCK_ID, style: 'shell' }, { force: input.force }));
+      ignoreChanges.push(change(path, before, r.outcome, 'take out the negations no longer needed'));
+    } else {
+      const outcome = wrap(path, () => upsertBlock(before, blockSpec(input, 'shell', body), { force: input.force }));
+      next.files[path] = { ...(prev.files[path] ?? {}), ignoreBlock: true };
+      ignoreChanges.push(change(path, before, outcome, 'let the files we write past its ignore rules'));
+    }
+    texts.set(path, ignoreChanges[ignoreChanges.length - 1] as FileChange);
+  }
+  changes.push(...joinSameFile([...planned.map((p) => p.change), ...ignoreChanges], input));
   changes.push(
     ...planRetiredFiles(
       intentsFor(input.tools).map((i) => i.path),

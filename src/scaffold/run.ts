@@ -5,6 +5,7 @@ import { acquireLock, type Lock, LockError } from './lock.ts';
 import { chooseRoot, EscapeError, hookPathProblem, insidePath, repoRealPaths, RootError } from './paths.ts';
 import { GUARD_PATH } from '../tools/markers.ts';
 import { ConfigReadError, readConfig } from './read-config.ts';
+import { type IgnoreRule, planIgnores, ruleText } from './ignored.ts';
 import { buildAssets, VERSION } from '../assets.ts';
 import { type DetectedTool, detectTools } from './detect.ts';
 import { MANIFEST_PATH, type Manifest, parseManifest } from './manifest.ts';
@@ -283,14 +284,15 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
   }
 
   let plan: Plan;
+  let ignoreRefused: IgnoreRule[] = [];
   try {
     const paths = planPaths(ctx.tools, ctx.manifest);
     const files = new Map<string, string | null>();
     for (const p of paths) files.set(p, readRepoFile(ctx.root, p));
-    const realPaths = repoRealPaths(ctx.root, paths);
     if (profile) files.set(profile.path, readConfig(profile.path, profile.path));
-    plan = buildPlan({
-      mode: opts.mode === 'remove' ? 'remove' : 'apply',
+    const realPaths = repoRealPaths(ctx.root, paths);
+    const input = {
+      mode: opts.mode === 'remove' ? ('remove' as const) : ('apply' as const),
       tools: ctx.tools,
       files,
       manifest: ctx.manifest,
@@ -299,9 +301,56 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       assets: buildAssets(VERSION),
       ...(profile ? { profile } : {}),
       realPaths,
-    });
+    };
+    plan = buildPlan(input);
+    if (opts.mode !== 'remove') {
+      // Ask git which of the files we write it would leave out of a commit (scaffold/ignored.ts).
+      const after = new Map(plan.changes.filter((c) => !c.home).map((c) => [c.path, c.after]));
+      const targets = plan.changes.filter((c) => !c.home && c.after !== null && c.action !== 'conflict');
+      const read = (rel: string): string | null => {
+        if (after.has(rel)) return after.get(rel) ?? null;
+        if (!files.has(rel)) files.set(rel, readRepoFile(ctx.root, rel));
+        return files.get(rel) ?? null;
+      };
+      const recorded = Object.keys(ctx.manifest?.files ?? {}).filter((p) => ctx.manifest?.files[p]?.ignoreBlock);
+      const ig = planIgnores(
+        ctx.root,
+        targets.map((c) => c.path),
+        read,
+        recorded,
+      );
+      if (ig) {
+        ignoreRefused = ig.refused;
+        if (ig.blocks.size) {
+          for (const p of ig.blocks.keys()) read(p);
+          plan = buildPlan({ ...input, ignoreBlocks: ig.blocks });
+        }
+      }
+    }
   } catch (err) {
     return readFailure(err);
+  }
+
+  if (ignoreRefused.length) {
+    const rules = ignoreRefused.map((r) => `    ${r.path}  (${ruleText(r)})`).join('\n');
+    const text = `git ignores ${ignoreRefused.length} file(s) create-loop-guard writes, by rules no clone of this repository has (or that a negation cannot undo):\n${rules}`;
+    if (opts.force) {
+      say(
+        'warn',
+        'ignored',
+        `${text}\n  Written anyway (--force): add them with git add -f, or set each clone up itself.`,
+        c.yellow,
+      );
+    } else if (opts.mode === 'check') {
+      say('error', 'ignored', `${text}\n  A clone has hooks that point at files it does not have.`, c.red);
+      return finish(EXIT.drift, 'ignored', plan);
+    } else if (!opts.dryRun) {
+      problem(
+        'ignored',
+        `${text}\n  Nothing was written. Ways out: take the rule out (or add a negation such as !/${ignoreRefused[0]?.path} after it in the repository's .gitignore), or rerun with --force to write them anyway (each clone then needs its own install).`,
+      );
+      return finish(EXIT.drift, 'ignored', plan);
+    } else say('warn', 'ignored', text, c.yellow);
   }
 
   const changes = plan.changes;
