@@ -28,6 +28,8 @@ export interface Manifest {
   shellProfile?: boolean;
   /** A hash of our part of each file as written (outdated.ts), so --check tells an old version's output from an edit. */
   hashes?: Record<string, string>;
+  /** Tools taken out with --remove --tools: detection does not set them up again, only --tools does. */
+  removed?: ToolName[];
 }
 
 export function emptyManifest(version: string): Manifest {
@@ -61,6 +63,9 @@ export function parseManifest(text: string): Manifest {
     files: m.files as Record<string, FileRecord>,
     ...(m.shellProfile === true ? { shellProfile: true } : {}),
     ...(m.hashes && typeof m.hashes === 'object' ? { hashes: m.hashes } : {}),
+    ...(Array.isArray(m.removed)
+      ? { removed: m.removed.filter((t): t is ToolName => (TOOL_NAMES as readonly string[]).includes(t)) }
+      : {}),
   };
 }
 
@@ -85,6 +90,7 @@ export function renderManifest(m: Manifest): string {
     tools: [...m.tools].sort(),
     files,
     ...(m.shellProfile ? { shellProfile: true } : {}),
+    ...(m.removed?.length ? { removed: [...new Set(m.removed)].sort() } : {}),
     ...(m.hashes
       ? {
           hashes: Object.fromEntries(

@@ -42,6 +42,8 @@ export interface PlanInput {
   realPaths?: ReadonlyMap<string, string>;
   /** .gitignore path → the body of our negation block there; null takes an earlier block out (scaffold/ignored.ts). */
   ignoreBlocks?: ReadonlyMap<string, string | null>;
+  /** --remove / --check with --tools: these tools only; files another recorded tool needs stay, the record is kept. */
+  only?: readonly ToolName[];
 }
 
 /** The .gitignore a negation block goes in when the repository's root rules ignore our files; --remove looks there
@@ -268,10 +270,51 @@ function joinSameFile(changes: FileChange[], input: PlanInput): FileChange[] {
   return out;
 }
 
+/** --remove --tools X while other tools stay set up: X's files go, the shared ones stay, and the record says so. */
+function planRemoveSome(input: PlanInput, prev: Manifest, others: ToolName[]): Plan {
+  const keep = new Set(intentsFor(others).map((i) => i.path));
+  const texts = new SameFileTexts(input);
+  const changes: FileChange[] = [];
+  for (const intent of intentsFor(input.only ?? [])) {
+    if (keep.has(intent.path)) continue;
+    const c = planRemoveIntent(intent, input, prev.files[intent.path], texts.get(intent.path));
+    texts.set(intent.path, c);
+    changes.push(c);
+  }
+  const removed = [...new Set([...(prev.removed ?? []), ...(input.only ?? [])])];
+  const next: Manifest = {
+    ...prev,
+    tools: others,
+    files: { ...prev.files },
+    hashes: { ...(prev.hashes ?? {}) },
+    removed,
+  };
+  for (const c of changes) {
+    if (keep.has(c.path)) continue;
+    delete next.files[c.path];
+    delete next.hashes?.[c.path];
+  }
+  const mBefore = input.files.get(MANIFEST_PATH) ?? null;
+  const mAfter = renderManifest(next);
+  changes.push({
+    path: MANIFEST_PATH,
+    action: mBefore === mAfter ? 'noop' : mBefore === null ? 'create' : 'update',
+    before: mBefore,
+    after: mAfter,
+    reason: `what create-loop-guard owns here (still set up for ${others.map((t) => TOOLS[t].label).join(', ')})`,
+    notes: [],
+    mode: 0o644,
+    generated: true,
+  });
+  return { changes: joinSameFile(changes, input), manifest: next };
+}
+
 export function buildPlan(input: PlanInput): Plan {
   const prev = input.manifest ?? emptyManifest(input.version);
   const changes: FileChange[] = [];
 
+  const others = input.only && input.manifest ? input.manifest.tools.filter((t) => !input.only?.includes(t)) : [];
+  if (input.mode === 'remove' && others.length) return planRemoveSome(input, prev, others);
   if (input.mode === 'remove') {
     const tools = input.manifest ? input.manifest.tools : input.tools;
     const intents = intentsFor([...new Set([...tools, ...input.tools])]);
@@ -314,6 +357,8 @@ export function buildPlan(input: PlanInput): Plan {
   }
 
   const next: Manifest = { version: input.version, tools: [...new Set(input.tools)].sort(), files: {}, hashes: {} };
+  const stillRemoved = (prev.removed ?? []).filter((t) => !input.tools.includes(t));
+  if (stillRemoved.length) next.removed = stillRemoved;
   const texts = new SameFileTexts(input);
   const planned = intentsFor(input.tools).map((intent) => {
     // Ownership carries over from earlier runs; a fresh record is built from what this run finds.

@@ -205,10 +205,14 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       }
       tools = parsed.tools;
     } else {
-      tools = detected.map((d) => d.name);
+      // A tool taken out with --remove --tools stays out until --tools names it again; --check judges what is set up.
+      tools = detected.map((d) => d.name).filter((t) => !manifest?.removed?.includes(t));
+      if (opts.mode === 'check' && manifest) tools = tools.filter((t) => manifest.tools.includes(t));
     }
-    // An upgrade keeps every tool an earlier run set up, even if its folder was not detected this time.
-    for (const t of manifest?.tools ?? []) if (!tools.includes(t)) tools.push(t);
+    // An upgrade keeps every tool an earlier run set up, even if its folder was not detected this time; --remove and
+    // --check with --tools work on the named tools only.
+    if (opts.mode === 'apply' || opts.tools === undefined)
+      for (const t of manifest?.tools ?? []) if (!tools.includes(t)) tools.push(t);
     ctx = { root, detected, tools, manifest };
   } catch (err) {
     return readFailure(err);
@@ -301,6 +305,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       assets: buildAssets(VERSION),
       ...(profile ? { profile } : {}),
       realPaths,
+      ...(opts.tools !== undefined && opts.mode !== 'apply' ? { only: ctx.tools } : {}),
     };
     plan = buildPlan(input);
     if (opts.mode !== 'remove') {
@@ -360,7 +365,10 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
   /** --check: drift (exit 1) apart from outdated (exit 0 with a notice, 1 under --strict). Read-only. */
   const finishCheck = (): number => {
     const manifest = ctx.manifest;
-    const differing = changes.filter((ch) => ch.action !== 'noop');
+    // --check --tools X plans X's files only, so the record (which lists every tool) is not X's to judge.
+    const differing = changes.filter(
+      (ch) => ch.action !== 'noop' && !(opts.tools !== undefined && ch.path === MANIFEST_PATH),
+    );
     if (!manifest) {
       const anyOurs = changes.some((ch) => ch.action === 'noop' && ch.before !== null);
       if (!anyOurs) {
@@ -389,7 +397,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       outdated: judged.filter((j) => j.verdict.kind === 'outdated'),
       notSetUp: manifest
         ? ctx.detected
-            .filter((d) => !manifest.tools.includes(d.name))
+            .filter((d) => !manifest.tools.includes(d.name) && !manifest.removed?.includes(d.name))
             .map((d) => ({ label: TOOLS[d.name].label, evidence: d.evidence }))
         : [],
       installed: manifest?.version ?? VERSION,
