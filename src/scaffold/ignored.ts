@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { removeBlock } from '../edit/md-block.ts';
-import { BLOCK_ID } from '../tools/markers.ts';
+import { IGNORE_BLOCK_ID } from '../tools/markers.ts';
 
 /** One ignore rule that matches one of our files, as `git check-ignore -v` names it. */
 export interface IgnoreRule {
@@ -70,7 +70,7 @@ export interface IgnorePlan {
 /** A file's text without our block, for asking git what the user's own rules say. */
 function withoutOurBlock(text: string): string {
   try {
-    const r = removeBlock(text, { id: BLOCK_ID, style: 'shell' }, { force: true });
+    const r = removeBlock(text, { id: IGNORE_BLOCK_ID, style: 'shell' }, { force: true });
     return r.outcome.status === 'changed' ? r.outcome.text : text;
   } catch {
     return text;

@@ -2,7 +2,7 @@
 import { type BlockSpec, hasBlock, removeBlock, upsertBlock } from '../edit/md-block.ts';
 import { planOwnedFile, readOwnedHeader } from '../edit/owned-file.ts';
 import { type EditOutcome, FileFormatError } from '../edit/splice.ts';
-import { AGENTS_GITIGNORE, BLOCK_ID } from '../tools/markers.ts';
+import { AGENTS_GITIGNORE, BLOCK_ID, IGNORE_BLOCK_ID } from '../tools/markers.ts';
 import { type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { handlerFor } from './intents/index.ts';
 import type { Assets, IntentContext } from './intents/types.ts';
@@ -64,7 +64,14 @@ export function intentsFor(tools: readonly ToolName[]): Intent[] {
   if (tools.length) byPath.set('AGENTS.md', { kind: 'block', path: 'AGENTS.md', template: 'agents-block' });
   // The guard of every tool may write the hand-off note, so keeping it out of git is common too.
   if (tools.length)
-    byPath.set(AGENTS_GITIGNORE, { kind: 'owned', path: AGENTS_GITIGNORE, asset: 'agents-gitignore', mode: 0o644 });
+    byPath.set(AGENTS_GITIGNORE, {
+      kind: 'owned',
+      path: AGENTS_GITIGNORE,
+      asset: 'agents-gitignore',
+      mode: 0o644,
+      // .agents/ is shared with other tools (skills/, hooks.json, plugins/): a .gitignore there may be the user's.
+      shared: 'shell-block',
+    });
   return [...byPath.values()];
 }
 
@@ -327,8 +334,8 @@ export function buildPlan(input: PlanInput): Plan {
     const ignoreFiles = new Set([ROOT_GITIGNORE, ...Object.keys(prev.files).filter((p) => prev.files[p]?.ignoreBlock)]);
     for (const path of ignoreFiles) {
       const before = texts.get(path);
-      if (before === null || !hasBlock(before, BLOCK_ID, 'shell')) continue;
-      const r = wrap(path, () => removeBlock(before, { id: BLOCK_ID, style: 'shell' }, { force: input.force }));
+      if (before === null || !hasBlock(before, IGNORE_BLOCK_ID, 'shell')) continue;
+      const r = wrap(path, () => removeBlock(before, { id: IGNORE_BLOCK_ID, style: 'shell' }, { force: input.force }));
       const c = change(path, before, r.outcome, 'take out the negations of our files');
       texts.set(path, c);
       changes.push(c);
@@ -377,11 +384,13 @@ export function buildPlan(input: PlanInput): Plan {
   for (const [path, body] of input.ignoreBlocks ?? []) {
     const before = texts.get(path);
     if (body === null) {
-      if (before === null || !hasBlock(before, BLOCK_ID, 'shell')) continue;
-      const r = wrap(path, () => removeBlock(before, { id: BLOCK_ID, style: 'shell' }, { force: input.force }));
+      if (before === null || !hasBlock(before, IGNORE_BLOCK_ID, 'shell')) continue;
+      const r = wrap(path, () => removeBlock(before, { id: IGNORE_BLOCK_ID, style: 'shell' }, { force: input.force }));
       ignoreChanges.push(change(path, before, r.outcome, 'take out the negations no longer needed'));
     } else {
-      const outcome = wrap(path, () => upsertBlock(before, blockSpec(input, 'shell', body), { force: input.force }));
+      const outcome = wrap(path, () =>
+        upsertBlock(before, { ...blockSpec(input, 'shell', body), id: IGNORE_BLOCK_ID }, { force: input.force }),
+      );
       next.files[path] = { ...(prev.files[path] ?? {}), ignoreBlock: true };
       ignoreChanges.push(change(path, before, outcome, 'let the files we write past its ignore rules'));
     }

@@ -39,7 +39,7 @@ describe('targets git ignores', () => {
       const original = readTree(dir);
       const apply = await runCliAsync(['--yes'], { cwd: dir });
       expect(apply.status, apply.stdout + apply.stderr).toBe(0);
-      expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toContain('# >>> loop-guard:begin');
+      expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toContain('# >>> loop-guard-unignore:begin');
       expect(JSON.parse(readFileSync(join(dir, MANIFEST_PATH), 'utf8')).files['.gitignore']).toEqual({
         ignoreBlock: true,
       });
