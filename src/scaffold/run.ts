@@ -5,7 +5,7 @@ import { acquireLock, type Lock, LockError } from './lock.ts';
 import { chooseRoot, EscapeError, hookPathProblem, insidePath, repoRealPaths, RootError } from './paths.ts';
 import { GUARD_PATH } from '../tools/markers.ts';
 import { ConfigReadError, readConfig } from './read-config.ts';
-import { type IgnoreRule, planIgnores, ruleText } from './ignored.ts';
+import { gitignoresFor, type IgnoreRule, planIgnores, ruleText } from './ignored.ts';
 import { rebuildManifest } from './rebuild.ts';
 import { buildAssets, VERSION } from '../assets.ts';
 import { type DetectedTool, detectTools, detectWeak } from './detect.ts';
@@ -207,6 +207,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     if (!manifest) {
       // A lost record: rebuilt from our marks, so nothing we wrote is taken for the user's (scaffold/rebuild.ts).
       const all = planPaths(TOOL_NAMES, null);
+      all.push(...gitignoresFor(all).filter((p) => !all.includes(p)));
       const texts = new Map(all.map((p) => [p, readRepoFile(root, p)] as const));
       manifest = rebuildManifest(texts, intentsFor, { version: VERSION, assets: buildAssets(VERSION) });
       if (manifest) {
