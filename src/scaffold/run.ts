@@ -429,18 +429,11 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
         return files.get(rel) ?? null;
       };
       const recorded = Object.keys(ctx.manifest?.files ?? {}).filter((p) => ctx.manifest?.files[p]?.ignoreBlock);
-      // Ours: files this run creates, files an earlier run created, and the files we own outright.
-      const ours = new Set(
-        targets
-          .filter((c) => c.before === null || c.generated || ctx.manifest?.files[c.path]?.created)
-          .map((c) => c.path),
-      );
       const ig = planIgnores(
         ctx.root,
         targets.map((c) => c.path),
         read,
         recorded,
-        ours,
       );
       if (ig) {
         ignoreRefused = ig.refused;
