@@ -2,6 +2,7 @@
 // env, git, trust and its further checks; a tool with a plugin gets the plugin's; any other tool the git check.
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { innerGuardCommand } from '../tools/hook-command.ts';
 import { isOurHookCommand } from '../tools/markers.ts';
 import { readRendered } from '../assets.ts';
 import { readOwnedHeader, withOwnedHeader } from '../edit/owned-file.ts';
@@ -9,7 +10,14 @@ import { AGENT_ENV, GUARD_PATH, type Intent, TOOLS, type ToolName, type ToolReco
 import { brokenRule, type LoadedFile, loadFiles, stringsOf, valueAt, type Where } from './config-files.ts';
 import { type Ctx, childEnv, hookRunner, readAbs, realpathOr } from './context.ts';
 import { envSettingsCheck, guardSwitchedOff, includeOnlyDrops } from './env-settings.ts';
-import { approvalReminder, budgetOf, profileEnvCheck, profileLoads } from './extra-checks.ts';
+import {
+  alsoRunsCheck,
+  approvalReminder,
+  budgetOf,
+  knownEventsCheck,
+  profileEnvCheck,
+  profileLoads,
+} from './extra-checks.ts';
 import { gitEnvCheck, type Overlay } from './git-env.ts';
 import { auditHooks, type HookCommand, listHookCommands } from './hooks.ts';
 import { runsOurFile } from './hook-command.ts';
@@ -88,10 +96,12 @@ async function wiredChecks(
   const run = hookRunner(ctx, extraEnv);
   const driver = driverFor(tool, ctx.root);
   // Separate state dirs, so the two can run side by side.
+  // Run what our fail-open shape wraps: its `|| true` would hide a missing node or a crash from these checks.
+  const inner = Object.fromEntries(Object.entries(audit.commands).map(([e, c]) => [e, innerGuardCommand(c)]));
   const [node, replayed] = await Promise.all([
-    nodeCheck(tool, Object.values(audit.commands), hookRunner(ctx, extraEnv)),
+    nodeCheck(tool, Object.values(inner), hookRunner(ctx, extraEnv)),
     driver
-      ? replay(tool, driver, audit.commands, (command, payload) => run(command, JSON.stringify(payload)), configPath)
+      ? replay(tool, driver, inner, (command, payload) => run(command, JSON.stringify(payload)), configPath)
       : Promise.resolve(
           note(
             `${tool}.replay`,
@@ -226,6 +236,10 @@ async function hookGroup(ctx: Ctx, tool: ToolName, record: ToolRecord, spec: Jso
           paths.map((p) => ({ path: p, text: ctx.read(p), symlinkToAgents: linksTo(ctx, p, target) })),
         ),
       );
+    } else if (c.kind === 'also-runs') {
+      checks.push(alsoRunsCheck(tool, record.label, c.file, c.setting, ctx.read(c.file)));
+    } else if (c.kind === 'known-events') {
+      checks.push(knownEventsCheck(tool, record.label, hooksFile.path, hooksFile.doc, c.known, c.source));
     } else if (c.kind === 'hook-approval') {
       checks.push(
         approvalReminder(

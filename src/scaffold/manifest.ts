@@ -18,6 +18,10 @@ export interface FileRecord {
   importAdded?: boolean;
   /** JSON containers we created (e.g. "hooks/PreToolUse"), so --remove deletes only those once emptied. */
   containers?: string[];
+  /** A .gitignore holding our negation block (lets our files past the repository's own ignore rules). */
+  ignoreBlock?: boolean;
+  /** A formatter's ignore file (.prettierignore) holding our block of generated files. */
+  formatterBlock?: boolean;
 }
 
 export interface Manifest {
@@ -28,6 +32,8 @@ export interface Manifest {
   shellProfile?: boolean;
   /** A hash of our part of each file as written (outdated.ts), so --check tells an old version's output from an edit. */
   hashes?: Record<string, string>;
+  /** Tools taken out with --remove --tools: detection does not set them up again, only --tools does. */
+  removed?: ToolName[];
 }
 
 export function emptyManifest(version: string): Manifest {
@@ -68,6 +74,9 @@ export function parseManifest(text: string): Manifest {
     files: m.files as Record<string, FileRecord>,
     ...(m.shellProfile === true ? { shellProfile: true } : {}),
     ...(m.hashes && typeof m.hashes === 'object' ? { hashes: m.hashes } : {}),
+    ...(Array.isArray(m.removed)
+      ? { removed: m.removed.filter((t): t is ToolName => (TOOL_NAMES as readonly string[]).includes(t)) }
+      : {}),
   };
 }
 
@@ -82,6 +91,8 @@ export function renderManifest(m: Manifest): string {
     if (rec.tableCreated) clean.tableCreated = true;
     if (rec.importAdded) clean.importAdded = true;
     if (rec.containers?.length) clean.containers = [...new Set(rec.containers)].sort();
+    if (rec.ignoreBlock) clean.ignoreBlock = true;
+    if (rec.formatterBlock) clean.formatterBlock = true;
     if (Object.keys(clean).length) files[path] = clean;
   }
   const body = {
@@ -91,6 +102,7 @@ export function renderManifest(m: Manifest): string {
     tools: [...m.tools].sort(),
     files,
     ...(m.shellProfile ? { shellProfile: true } : {}),
+    ...(m.removed?.length ? { removed: [...new Set(m.removed)].sort() } : {}),
     ...(m.hashes
       ? {
           hashes: Object.fromEntries(
@@ -101,5 +113,30 @@ export function renderManifest(m: Manifest): string {
         }
       : {}),
   };
-  return `${JSON.stringify(body, null, 2)}\n`;
+  return `${formatJson(body)}\n`;
+}
+
+/** JSON as prettier 3 prints it by default (and biome 2, but for its tabs): objects one key a line, an array of plain
+ *  values on one line when it fits in 80 columns. A formatter pass over the record then changes nothing. */
+export function formatJson(value: unknown, indent = '', lead = 0): string {
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (!value.length) return '[]';
+    const flat = value.every((v) => v === null || typeof v !== 'object');
+    const one = `[${value.map((v) => JSON.stringify(v)).join(', ')}]`;
+    // `lead` is what comes before the value on its line; a trailing comma may follow.
+    if (flat && lead + one.length + 1 <= 80) return one;
+    return `[\n${value.map((v) => `${inner}${formatJson(v, inner, inner.length)}`).join(',\n')}\n${indent}]`;
+  }
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    if (!entries.length) return '{}';
+    return `{\n${entries
+      .map(([k, v]) => {
+        const key = `${inner}${JSON.stringify(k)}: `;
+        return `${key}${formatJson(v, inner, key.length)}`;
+      })
+      .join(',\n')}\n${indent}}`;
+  }
+  return JSON.stringify(value);
 }

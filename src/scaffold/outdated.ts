@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { isObj, parseUserFile } from '../edit/jsonc.ts';
 import { hasImportLine } from '../edit/import-line.ts';
+import { codeFingerprint } from '../edit/owned-file.ts';
 import { splitBom } from '../edit/text.ts';
 import { isTable, parseOrThrow } from '../edit/toml-scan.ts';
 import { BLOCK_ID, isOurHookCommand, MANIFEST_PATH } from '../tools/markers.ts';
@@ -40,7 +41,8 @@ function valueAt(model: unknown, path: readonly string[]): unknown {
 
 /** What in `text` is ours, as one canonical string: the user's own parts of a shared file do not count. */
 const PART: { [K in Intent['kind']]: (intent: Of<K>, text: string, rec: FileRecord) => string } = {
-  owned: (_i, text) => text,
+  // The code a formatter leaves alone, so the record's hash survives a prettier or biome pass over the file.
+  owned: (_i, text) => codeFingerprint(text),
   json: (intent, text, rec) => {
     const model = parseUserFile(splitBom(text).rest);
     const env = intent.env
@@ -56,7 +58,14 @@ const PART: { [K in Intent['kind']]: (intent: Of<K>, text: string, rec: FileReco
     const lines = splitBom(text).rest.split(/\r?\n/);
     const begin = lines.findIndex((l) => l.includes(`${BLOCK_ID}:begin`));
     const end = lines.findIndex((l, i) => i > begin && l.includes(`${BLOCK_ID}:end`));
-    return begin === -1 || end === -1 ? '' : lines.slice(begin, end + 1).join('\n');
+    // Whitespace runs collapsed, as the block's own hash: a formatter's rewrap is not an edit of our part.
+    return begin === -1 || end === -1
+      ? ''
+      : lines
+          .slice(begin, end + 1)
+          .join('\n')
+          .replace(/\s+/g, ' ')
+          .trim();
   },
   import: (intent, text) => String(hasImportLine(text, intent.line)),
 };
@@ -70,6 +79,20 @@ export function partHash(intent: Intent, text: string | null, rec: FileRecord): 
   } catch {
     return null;
   }
+}
+
+/** The hash records held before owned files were hashed by their code and blocks by their collapsed text. */
+function legacyPartHash(intent: Intent, text: string): string | null {
+  let part: string;
+  if (intent.kind === 'owned') part = text;
+  else if (intent.kind === 'block') {
+    const lines = splitBom(text).rest.split(/\r?\n/);
+    const begin = lines.findIndex((l) => l.includes(`${BLOCK_ID}:begin`));
+    const end = lines.findIndex((l, i) => i > begin && l.includes(`${BLOCK_ID}:end`));
+    if (begin === -1 || end === -1) return null;
+    part = lines.slice(begin, end + 1).join('\n');
+  } else return null;
+  return createHash('sha256').update(part, 'utf8').digest('hex').slice(0, 16);
 }
 
 export type CheckVerdict = { kind: 'drift' | 'outdated'; why: string };
@@ -128,7 +151,11 @@ export function verdict(ch: FileChange, input: CheckInput): CheckVerdict {
   // A manifest from before hashes were recorded cannot tell an edit from an old version; conflicts still show edits.
   if (!manifest.hashes) return { kind: 'outdated', why: `set up by v${manifest.version} (no hashes recorded)` };
   if (recorded === undefined) return { kind: 'outdated', why: `new in v${version}` };
-  return partHash(intent, ch.before, manifest.files[ch.path] ?? {}) === recorded
+  const untouched =
+    partHash(intent, ch.before, manifest.files[ch.path] ?? {}) === recorded ||
+    // Records written before owned files were hashed by their code hashed the whole text.
+    legacyPartHash(intent, ch.before) === recorded;
+  return untouched
     ? { kind: 'outdated', why: `as v${manifest.version} wrote it` }
     : { kind: 'drift', why: whatHappened(ch, known) };
 }

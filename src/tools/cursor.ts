@@ -1,3 +1,4 @@
+import { guardCommand } from './hook-command.ts';
 import { GUARD_INTENT, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
 
 export const CURSOR_ENV_SNIPPET = '.cursor/loop-guard-env.sh';
@@ -24,7 +25,7 @@ export const cursor: ToolRecord = {
           { event: 'afterFileEdit' },
         ],
         // Cursor runs project hooks from the project root.
-        command: 'node .agents/hooks/loop-guard.cjs cursor',
+        command: guardCommand('.agents/hooks/loop-guard.cjs', 'cursor'),
         timeout: HOOK_TIMEOUT_SECONDS,
         marker: HOOK_MARKER,
       },
@@ -48,7 +49,42 @@ export const cursor: ToolRecord = {
         fix: 'add "version": 1 at the top level of {file}',
       },
     ],
-    checks: [{ kind: 'profile-env', snippet: CURSOR_ENV_SNIPPET }],
+    checks: [
+      { kind: 'profile-env', snippet: CURSOR_ENV_SNIPPET },
+      {
+        kind: 'also-runs',
+        file: '.claude/settings.json',
+        setting: 'its "Include Third-Party Plugins, Skills, and Other Configs" setting, on by default',
+      },
+      {
+        kind: 'known-events',
+        // Cursor's hooks reference (cursor.com/docs/hooks): agent, Tab and app events.
+        known: [
+          'sessionStart',
+          'sessionEnd',
+          'preToolUse',
+          'postToolUse',
+          'postToolUseFailure',
+          'subagentStart',
+          'subagentStop',
+          'beforeShellExecution',
+          'afterShellExecution',
+          'beforeMCPExecution',
+          'afterMCPExecution',
+          'beforeReadFile',
+          'afterFileEdit',
+          'beforeSubmitPrompt',
+          'preCompact',
+          'stop',
+          'afterAgentResponse',
+          'afterAgentThought',
+          'beforeTabFileRead',
+          'afterTabFileEdit',
+          'workspaceOpen',
+        ],
+        source: "Cursor's hooks reference (cursor.com/docs/hooks, Cursor 2.x)",
+      },
+    ],
     replay: {
       pre: { event: 'preToolUse', payload: 'preToolUse.json' },
       post: { event: 'postToolUse', payload: 'postToolUse.json' },

@@ -26,7 +26,15 @@ export type OwnedAsset =
   | 'agents-gitignore';
 
 export type Intent =
-  | { kind: 'owned'; path: string; asset: OwnedAsset; mode: number }
+  | {
+      kind: 'owned';
+      path: string;
+      asset: OwnedAsset;
+      mode: number;
+      /** The file may already be the user's (a shared folder such as .agents/): our lines then go in as a managed
+       *  block in this comment style instead of a conflict. */
+      shared?: 'shell-block';
+    }
   | { kind: 'json'; path: string; hooks: HookEntrySpec; env?: { path: string[] }; ensureTop?: Record<string, unknown> }
   | { kind: 'toml-env'; path: string }
   | { kind: 'block'; path: string; template: 'agents-block' | 'gitattributes' }
@@ -130,7 +138,13 @@ export type DoctorCheck =
    *  env intent's file, else `bytes`). */
   | { kind: 'instructions-budget'; file: string; key: string; bytes: number }
   /** `env`: the tool's shell gets our values only from the user's shell profile, through the owned `snippet`. */
-  | { kind: 'profile-env'; snippet: string };
+  | { kind: 'profile-env'; snippet: string }
+  /** `twice`: the tool also runs another tool's hook file (`file`, repo-relative) by a default setting (`setting`), so
+   *  with our entries in both it starts the guard twice per call. */
+  | { kind: 'also-runs'; file: string; setting: string }
+  /** `events`: every event name in the hooks file is one the tool knows (`known`, from `source`): an unknown one
+   *  makes it ignore the whole file. */
+  | { kind: 'known-events'; known: string[]; source: string };
 
 /**
  * How doctor replays a tool's hook payloads: 7 attempts of one failing command, a user turn, one more attempt, and a
@@ -204,6 +218,9 @@ export interface ToolRecord {
   aliases?: string[];
   /** Repo-relative paths whose existence shows the tool is in use (a trailing / means a directory). */
   evidence: string[];
+  /** Paths that only suggest it (often there for another product of the same name): listed as "also possible" with
+   *  the --tools line that adds it, never installed on their own. */
+  weakEvidence?: string[];
   intents: Intent[];
   /** The tool's agent shell takes our environment only from the user's shell profile (opt-in --shell-profile). */
   needsShellProfile?: boolean;
