@@ -10,8 +10,11 @@ import { repoRoot } from '../helpers/paths.ts';
 
 beforeAll(requireCli);
 
-/** All files written, in bytes (KB = 1024 bytes). */
-const TOTAL_BUDGET = 250 * 1024;
+/**
+ * All files written, in bytes (KB = 1024 bytes). 250 KB held until this release's judgment rules added about 11 KB
+ * of guard code; the rules' descriptions and examples then left the built file (about 10 KB), and what remains is code.
+ */
+const TOTAL_BUDGET = 260 * 1024;
 /** Only the guard file may be larger than this. */
 const LARGE = 40 * 1024;
 /** No written line may be longer (scripts/build-guard.mjs holds the guard file to the same number). */
@@ -45,12 +48,18 @@ describe('--tools all in an empty repository', () => {
   });
 
   // Markdown is prose, which diff views and editors wrap (the AGENTS.md block's rules are one line each); code is not.
+  // A hook's "command" in JSON is one string the tool runs: it cannot be wrapped (Codex's finds the repository root).
   it(`writes no line of code or config longer than ${MAX_LINE} characters`, () => {
     const tree = installAll();
     const code = [...tree].filter(([path]) => !path.endsWith('.md'));
     expect(code.map(([p]) => p)).toContain(GUARD_PATH);
+    const hookCommand = (path: string, line: string) => path.endsWith('.json') && /^\s*"command": "/.test(line);
     const long = code.flatMap(([path, text]) =>
-      text.split('\n').flatMap((line, i) => (line.length > MAX_LINE ? [`${path}:${i + 1} (${line.length})`] : [])),
+      text
+        .split('\n')
+        .flatMap((line, i) =>
+          line.length > MAX_LINE && !hookCommand(path, line) ? [`${path}:${i + 1} (${line.length})`] : [],
+        ),
     );
     expect(long).toEqual([]);
   });
