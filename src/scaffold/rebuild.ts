@@ -9,7 +9,7 @@ import { isTable, parseOrThrow } from '../edit/toml-scan.ts';
 import { AGENT_ENV, type Intent, TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
 import { posix } from 'node:path';
 import { BLOCK_ID, HOOK_MARKER, IGNORE_BLOCK_ID } from '../tools/markers.ts';
-import { handlerFor } from './intents/index.ts';
+import { blockStyle, handlerFor } from './intents/index.ts';
 import type { Assets } from './intents/types.ts';
 import type { FileRecord, Manifest } from './manifest.ts';
 
@@ -56,7 +56,7 @@ function marks(intent: Intent, text: string): FileRecord | null {
     case 'import':
       return null;
     case 'block':
-      return hasBlock(text, BLOCK_ID, 'markdown') ? {} : null;
+      return hasBlock(text, BLOCK_ID, blockStyle(intent.template)) ? {} : null;
   }
 }
 

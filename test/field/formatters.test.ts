@@ -46,10 +46,12 @@ describe('formatters over an installed repository', () => {
       const dir = repo();
       const original = readTree(dir);
       expect((await runCliAsync(['--yes'], { cwd: dir })).status).toBe(0);
-      const guard = readFileSync(join(dir, '.agents/hooks/loop-guard.cjs'), 'utf8');
+      const installed = readTree(dir);
       format(dir, [...args]);
-      expect(readFileSync(join(dir, '.agents/hooks/loop-guard.cjs'), 'utf8')).not.toBe(guard);
       const formatted = readTree(dir);
+      // The formatter really ran over our files: it rewrote at least one (biome reformats the guard's loader part;
+      // prettier, whose output the guard file already is, rewrites the JSON record's arrays or nothing of ours).
+      if (name.startsWith('biome')) expect(formatted).not.toEqual(installed);
       const check = await runCliAsync(['--check'], { cwd: dir });
       expect(check.status, check.stdout + check.stderr).toBe(0);
       const rerun = await runCliAsync(['--yes'], { cwd: dir });

@@ -134,6 +134,11 @@ const BLOCKS = {
   { style: BlockSpec['style']; body: (a: IntentContext['assets']) => string; what: string }
 >;
 
+/** The marker style of a managed block's file (rebuilding a lost record looks for our markers in that style). */
+export function blockStyle(template: Of<'block'>['template']): BlockSpec['style'] {
+  return BLOCKS[template].style;
+}
+
 const block: IntentHandler<Of<'block'>> = {
   plan(intent, ctx, record) {
     const b = BLOCKS[intent.template];
