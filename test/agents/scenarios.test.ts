@@ -146,7 +146,11 @@ class Scenario {
 /** app.js and test.sh for the edit scenarios, plus what the row's edit tool needs headless. */
 function editScript(row: AgentRow, repo: string, green: boolean): Script {
   writeFileSync(join(repo, 'app.js'), 'const v = 0;\nmodule.exports = { v };\n');
-  writeFileSync(join(repo, 'test.sh'), green ? `echo "${GREEN_TEXT}"\n` : `echo "${FAIL_TEXT}"\nexit 1\n`);
+  const pause = row.slowPipes ? 'sleep 1\n' : '';
+  writeFileSync(
+    join(repo, 'test.sh'),
+    green ? `echo "${GREEN_TEXT}"\n${pause}` : `echo "${FAIL_TEXT}"\n${pause}exit 1\n`,
+  );
   row.prepareEdits?.(repo);
   const commands: Array<string | ToolStep> = [...(row.beforeEdits?.(repo) ?? []), TEST_CMD];
   for (let k = 0; k < 5; k++) commands.push(row.edit(repo, `const v = ${k};`, `const v = ${k + 1};`), TEST_CMD);
