@@ -29,41 +29,68 @@ function fill(text: string, width: number, indent: string, hang = false): string
 }
 
 const PAD = ' '.repeat(23);
-const HELP = `create-loop-guard v${VERSION}
-${fill(`Stop coding agents (${TOOL_NAMES.map((t) => TOOLS[t].label).join(', ')}) from running the same failing command again and again.`, 104, '')}
+const HELP =
+  `create-loop-guard v${VERSION}
+` +
+  `${fill(`Stop coding agents (${TOOL_NAMES.map((t) => TOOLS[t].label).join(', ')}) from running the same failing command again and again.`, 104, '')}` +
+  `
 
 Usage: npx create-loop-guard [doctor | audit | help] [options]
 
-Run it in a repository: it finds the agent tools you use, shows a short plan of the changes, and writes
-them after you confirm. Rerun to upgrade; use --check in CI to catch drift.
+Run it in a repository: it finds ` +
+  `the agent tools you use, shows a short plan of the changes, and writes
+them after you confirm. ` +
+  `Rerun to upgrade; use --check in CI to catch drift.
 
 Options:
-  -y, --yes            apply without asking (needed when there is no terminal, e.g. in CI)
-      --dry-run        show what would change; write nothing
-      --check          in CI: exit 1 on drift (our files or entries edited, removed or missing, or a tool
-                       in the repo not set up); set up by another version and untouched is only a notice
-      --strict         with --check: also exit 1 when it was set up by another version; with doctor:
-                       also exit 1 when steps are left on this machine
-      --remove         take out everything create-loop-guard added, leave the rest as it was
+  -y, --yes            apply without ` +
+  `asking (needed when there is no terminal, e.g. in CI)
+      --dry-run        show what would ` +
+  `change; write nothing
+      --check          in CI: exit 1 on drift (our files or entries edited, ` +
+  `removed or missing, or a tool
+                       in the repo not set up); set up by another ` +
+  `version and untouched is only a notice
+      --strict         with --check: also exit 1 when it was ` +
+  `set up by another version; with doctor:
+                       also exit 1 when steps are left on ` +
+  `this machine
+      --remove         take out everything create-loop-guard added, leave the rest as ` +
+  `it was
       --tools <list>   use these tools instead of detecting them (or all):
-                       ${TOOL_NAMES.join(',')}
-                       (with doctor: check only these; with audit: read only their transcripts)
-      --cwd <dir>      work on this directory (default: the current one; its git root is used)
-      --no-git         with --cwd: accept a directory that is not in a git repository
-      --force          replace hand-edited managed blocks, foreign files in our place, and your own
+                  ` +
+  `     ${TOOL_NAMES.join(',')}
+                       (with doctor: check only these; with audit: ` +
+  `read only their transcripts)
+      --cwd <dir>      work on this directory (default: the current ` +
+  `one; its git root is used)
+      --no-git         with --cwd: accept a directory that is not in a ` +
+  `git repository
+      --force          replace hand-edited managed blocks, foreign files in our ` +
+  `place, and your own
                        values for our environment keys
-      --shell-profile  also add Cursor's agent environment to your shell profile in $HOME
-      --json           print the plan and the result as JSON (never prompts)
-      --diff           show every line of every change, not the short plan (alias --verbose); with
+      --shell-profile  ` +
+  `also add Cursor's agent environment to your shell profile in $HOME
+      --json           print the ` +
+  `plan and the result as JSON (never prompts)
+      --diff           show every line of every change, ` +
+  `not the short plan (alias --verbose); with
                        --check: the diff of each drift
-  -h, --help           show this help
+  ` +
+  `-h, --help           show this help
   -v, --version        print the version
 
 Commands:
-  doctor               ${fill('check that the guard is installed, wired and working in this repo (read-only); exit 1 when something is broken, 0 when only steps on this machine are left. Options: --tools, --json, --strict (1 while a step is left)', 104, PAD, true)}
-  audit                ${fill(`the loops in your agents' past sessions on this machine, what they cost, and what the guard would have saved (read-only, local). Options: --all (every project), --since 30d, --tools ${AUDIT_TOOLS.join(',')}, --limit 5, --json, --redact, --html [FILE] (a page to look at and share), --prices FILE (your own price list)`, 104, PAD, true)}
+  doctor    ` +
+  `           ` +
+  `${fill('check that the guard is installed, wired and working in this repo (read-only); exit 1 when something is broken, 0 when only steps on this machine are left. Options: --tools, --json, --strict (1 while a step is left)', 104, PAD, true)}` +
+  `
+  audit                ` +
+  `${fill(`the loops in your agents' past sessions on this machine, what they cost, and what the guard would have saved (read-only, local). Options: --all (every project), --since 30d, --tools ${AUDIT_TOOLS.join(',')}, --limit 5, --json, --redact, --html [FILE] (a page to look at and share), --prices FILE (your own price list)`, 104, PAD, true)}` +
+  `
 
-Exit codes: 0 done or nothing to do · 1 drift, declined or conflicts · 2 usage error or unreadable file
+Exit codes: 0 done or nothing to do · 1 drift, declined or conflicts · 2 usage error or ` +
+  `unreadable file
 `;
 
 const OPTIONS = {
@@ -186,7 +213,8 @@ export async function main(argv: string[]): Promise<number> {
   if (rest.length || (command !== undefined && !known)) {
     const word = (known ? rest[0] : command) ?? '';
     process.stderr.write(
-      `create-loop-guard: unexpected argument ${JSON.stringify(word)}.${known ? '' : didYouMean(word, ['doctor', 'audit', 'help'])} Run with --help for usage.\n`,
+      `create-loop-guard: unexpected argument ${JSON.stringify(word)}.` +
+        `${known ? '' : didYouMean(word, ['doctor', 'audit', 'help'])} Run with --help for usage.\n`,
     );
     return EXIT.error;
   }

@@ -84,7 +84,9 @@ export function runAudit(
   const unread = (opts.tools ?? []).filter((t) => !AUDIT_TOOLS.includes(t));
   if (unread.length)
     return {
-      error: `--tools: audit has no reader for ${unread.map((t) => TOOLS[t].label).join(', ')} transcripts; it reads ${AUDIT_TOOLS.join(', ')}.`,
+      error:
+        `--tools: audit has no reader for ${unread.map((t) => TOOLS[t].label).join(', ')} transcripts; it ` +
+        `reads ${AUDIT_TOOLS.join(', ')}.`,
     };
   const tools = opts.tools?.length ? [...opts.tools] : [...AUDIT_TOOLS];
   const dir = resolve(io.cwd, opts.cwd ?? '.');
@@ -101,7 +103,9 @@ export function runAudit(
     } catch (err) {
       if (err instanceof PriceFileError)
         return {
-          error: `--prices: ${err.message} Fix the file (one "models" list of { "match", "input", "cacheRead", "cacheWrite", "output" } in dollars per million tokens), then run again.`,
+          error:
+            `--prices: ${err.message} Fix the file (one "models" list of { "match", "input", "cacheRead", ` +
+            `"cacheWrite", "output" } in dollars per million tokens), then run again.`,
         };
       return { error: `--prices ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)}).` };
     }

@@ -76,5 +76,8 @@ export function moneyText(m: Money): string {
 
 /** "390 tokens (input 100 · cache read 200 · cache write 50 · output 40)". */
 export function kindsText(k: Tokens): string {
-  return `input ${fmtTokens(k.input)} · cache read ${fmtTokens(k.cacheRead)} · cache write ${fmtTokens(k.cacheWrite)} · output ${fmtTokens(k.output)}`;
+  return (
+    `input ${fmtTokens(k.input)} · cache read ${fmtTokens(k.cacheRead)} · cache write ` +
+    `${fmtTokens(k.cacheWrite)} · output ${fmtTokens(k.output)}`
+  );
 }

@@ -40,7 +40,9 @@ function loopLines(l: Loop, i: number, c: Palette): string[] {
   const where = `${clip(projectLabel(l.project), 40)} · `;
   return [
     `${c.bold(`${String(i + 1).padStart(2)}.`)} ${c.cyan(clip(l.command, 100))}`,
-    `    ${TOOL_NAMES[l.tool] ?? l.tool} · ${what}${time} · ${cost(l)} · ${moneyText(l)}${l.exitCode !== undefined ? ` · exit ${l.exitCode}` : ''} · ${c.yellow(`guard: ${steps || 'no action'}${saved}`)}`,
+    `    ${TOOL_NAMES[l.tool] ?? l.tool} · ${what}${time} · ${cost(l)} · ${moneyText(l)}` +
+      `${l.exitCode !== undefined ? ` · exit ${l.exitCode}` : ''} · ` +
+      `${c.yellow(`guard: ${steps || 'no action'}${saved}`)}`,
     `    ${c.dim(`${when}${where}session ${shortId(l.session)}${l.excerpt ? ` · “${clip(l.excerpt, 70)}”` : ''}`)}`,
   ];
 }
@@ -71,14 +73,17 @@ function nothingHere(r: AuditReport, c: Palette): string[] {
     const other = r.elsewhere?.byTool[f.tool] ?? 0;
     const what = !f.exists
       ? c.dim('not there')
-      : `${plural(f.transcripts, f.database ? 'database' : 'transcript')}${other ? `, ${plural(other, 'session')} of other projects` : ''}`;
+      : `${plural(f.transcripts, f.database ? 'database' : 'transcript')}` +
+        `${other ? `, ${plural(other, 'session')} of other projects` : ''}`;
     out.push(`  ${name}  ${f.path}  ${what}`);
   }
   const e = r.elsewhere;
   if (e && e.sessions > 0) {
     out.push(
       '',
-      `None of them ran in ${r.scope.project}; ${plural(e.sessions, 'session')} of other projects ${e.sessions === 1 ? 'is' : 'are'} there${e.newest ? ` (the newest ${e.newest.slice(0, 10)})` : ''}. To read ${e.sessions === 1 ? 'it' : 'them'}:`,
+      `None of them ran in ${r.scope.project}; ${plural(e.sessions, 'session')} of other projects ` +
+        `${e.sessions === 1 ? 'is' : 'are'} there${e.newest ? ` (the newest ${e.newest.slice(0, 10)})` : ''}` +
+        `. To read ${e.sessions === 1 ? 'it' : 'them'}:`,
       ...e.commands.map((cmd) => `  ${c.cyan(cmd)}`),
     );
   } else if (r.read.folders.every((f) => !f.exists)) {
@@ -95,7 +100,9 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
   out.push(c.bold(`create-loop-guard audit: ${where}${since}`));
   if (t.loops > 0) out.push(...headline(r, c));
   out.push(
-    `${plural(t.sessions, 'session')}, ${plural(t.shellCalls, 'shell call')}, ${plural(t.allRequests, 'model request')} read.${t.loops === 0 ? ` ${c.green('No loops found.')}` : ''}`,
+    `${plural(t.sessions, 'session')}, ${plural(t.shellCalls, 'shell call')}, ` +
+      `${plural(t.allRequests, 'model request')} read.` +
+      `${t.loops === 0 ? ` ${c.green('No loops found.')}` : ''}`,
   );
   if (t.sessions === 0) out.push(...nothingHere(r, c));
   if (t.loops > 0) {
@@ -132,7 +139,9 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
     out.push('', c.bold(t.loops > 0 ? 'Projects, by money lost in loops' : 'Projects'));
     for (const p of t.byProject.slice(0, limit)) {
       out.push(
-        `  ${clip(projectLabel(p.project), 60)}  ${plural(p.sessions, 'session')} · ${plural(p.loops, 'loop')}${p.loops ? ` · ${moneyText(p)} · ${cost({ requests: p.requests, tokens: p.tokens || undefined })}` : ''}`,
+        `  ${clip(projectLabel(p.project), 60)}  ${plural(p.sessions, 'session')} · ` +
+          `${plural(p.loops, 'loop')}` +
+          `${p.loops ? ` · ${moneyText(p)} · ${cost({ requests: p.requests, tokens: p.tokens || undefined })}` : ''}`,
       );
     }
     if (t.byProject.length > limit) out.push(c.dim(`  … ${t.byProject.length - limit} more`));
@@ -143,18 +152,24 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
   if (tools.length) out.push('', `Tools: ${tools.join(' · ')}`);
   if (r.waits.count > 0)
     out.push(
-      `Commands that wait for a person (refused before running by the guard's hang rules): ${r.waits.count}, e.g. ${c.cyan(clip(r.waits.examples[0]?.command ?? '', 60))}`,
+      `Commands that wait for a person (refused before running by the guard's hang rules): ${r.waits.count}` +
+        `, e.g. ${c.cyan(clip(r.waits.examples[0]?.command ?? '', 60))}`,
     );
   const inTranscripts = r.guard.refusedInTranscripts
     ? ` The transcripts show ${plural(r.guard.refusedInTranscripts, 'attempt')} it refused.`
     : '';
   out.push(
-    `Stopped since install (the guard's own log): ${plural(r.guard.warnings, 'warning')}, ${plural(r.guard.refusals, 'refusal')}${r.guard.handoffs ? ` (${r.guard.handoffs} ended the turn with a hand-off note)` : ''}${r.guard.since ? ` since ${r.guard.since.slice(0, 10)}` : ''}.${inTranscripts}`,
+    `Stopped since install (the guard's own log): ${plural(r.guard.warnings, 'warning')}, ` +
+      `${plural(r.guard.refusals, 'refusal')}` +
+      `${r.guard.handoffs ? ` (${r.guard.handoffs} ended the turn with a hand-off note)` : ''}` +
+      `${r.guard.since ? ` since ${r.guard.since.slice(0, 10)}` : ''}.${inTranscripts}`,
   );
   if (t.loops > 0)
     out.push(
       c.dim(
-        `Money: list prices checked ${r.prices.checked}${r.prices.override ? ` (with ${r.prices.override} first)` : ''}; subscriptions bill differently. --prices FILE uses your own.`,
+        `Money: list prices checked ${r.prices.checked}` +
+          `${r.prices.override ? ` (with ${r.prices.override} first)` : ''}; subscriptions bill differently. ` +
+          `--prices FILE uses your own.`,
       ),
     );
   const mb = r.read.bytes / 1e6;
@@ -164,7 +179,8 @@ export function terminalReport(r: AuditReport, limit: number, c: Palette): strin
   ].filter(Boolean);
   out.push(
     c.dim(
-      `Read ${plural(r.read.files, 'transcript')} (${mb.toFixed(1)} MB) in ${fmtMs(r.read.ms)}${extra.length ? `; ${extra.join(', ')}` : ''}. Nothing left this machine.`,
+      `Read ${plural(r.read.files, 'transcript')} (${mb.toFixed(1)} MB) in ${fmtMs(r.read.ms)}` +
+        `${extra.length ? `; ${extra.join(', ')}` : ''}. Nothing left this machine.`,
     ),
   );
   for (const u of r.read.unreadable) out.push(c.yellow(`Could not read ${u.file}: ${u.error}`));

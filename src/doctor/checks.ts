@@ -58,7 +58,8 @@ function ignoredCheck(root: string, paths: readonly string[]): Check {
       )
     : fail(
         'repo.ignored',
-        `git ignores ${list} by a rule of this machine's, so \`git add -A\` here leaves ${rules.length > 1 ? 'them' : 'it'} out of the commit`,
+        `git ignores ${list} by a rule of this machine's, so \`git add -A\` here leaves ` +
+          `${rules.length > 1 ? 'them' : 'it'} out of the commit`,
         'take the rule out (or git add -f those files), then commit',
       );
 }

@@ -52,7 +52,8 @@ export function envSettingsCheck(
   if (waiting.length) {
     problems.push(`${where} sets ${waiting.join(', ')}, which waits for a person`);
     fixes.push(
-      `npx create-loop-guard --yes --force replaces ${waiting.length > 1 ? 'them' : 'it'} with ${show(Object.fromEntries(waiting.map((w) => w.split('=')[0] as string).map((k) => [k, AGENT_ENV[k] as string])))}`,
+      `npx create-loop-guard --yes --force replaces ${waiting.length > 1 ? 'them' : 'it'} with ` +
+        `${show(Object.fromEntries(waiting.map((w) => w.split('=')[0] as string).map((k) => [k, AGENT_ENV[k] as string])))}`,
     );
   }
   if (guardSwitchedOff(values?.LOOP_GUARD)) {
@@ -80,10 +81,12 @@ export function includeOnlyDrops(patterns: unknown): string[] {
     .map(
       (p) =>
         new RegExp(
-          `^${p
-            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-            .replace(/\*/g, '.*')
-            .replace(/\?/g, '.')}$`,
+          `^` +
+            `${p
+              .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+              .replace(/\*/g, '.*')
+              .replace(/\?/g, '.')}` +
+            `$`,
           'i',
         ),
     );

@@ -42,7 +42,9 @@ export function approvalReminder(
     ),
   );
   const seen = approved.length
-    ? `approvals are recorded for ${approved.join(', ')}${approved.length < events.length ? ` but not ${events.filter((e) => !approved.includes(e)).join(', ')}` : ''} (doctor cannot tell whether they match the current entries)`
+    ? `approvals are recorded for ${approved.join(', ')}` +
+      `${approved.length < events.length ? ` but not ${events.filter((e) => !approved.includes(e)).join(', ')}` : ''}` +
+      ` (doctor cannot tell whether they match the current entries)`
     : 'no approval is recorded for them yet';
   return note(id, `${how}; ${seen}`);
 }
@@ -106,15 +108,17 @@ export function profileEnvCheck(
   if (!profile.loaded) {
     return fail(
       id,
-      `${label} has no project setting for its agent's shell environment, and ${profile.where} does not set it, so ${label}'s agent keeps your own pager and editor`,
+      `${label} has no project setting for its agent's shell environment, and ${profile.where} does not ` +
+        `set it, so ${label}'s agent keeps your own pager and editor`,
       PROFILE_STEP,
     );
   }
   return pass(
     id,
-    `${snippet} is current and ${profile.where} sets ${Object.entries(AGENT_ENV)
-      .map(([k, v]) => `${k}=${v}`)
-      .join(', ')} in ${shellLabel}`,
+    `${snippet} is current and ${profile.where} sets ` +
+      `${Object.entries(AGENT_ENV)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')} in ${shellLabel}`,
   );
 }
 
@@ -125,7 +129,9 @@ export function alsoRunsCheck(tool: string, label: string, file: string, setting
     return pass(id, `${file} has no loop-guard hook, so ${label} starts the guard once per call`);
   return note(
     id,
-    `${label} also runs the hooks in ${file} (${setting}), so it starts the guard twice per shell call; the guard counts the two as one call, each call pays two hook starts. To run it once, turn that setting off in ${label}`,
+    `${label} also runs the hooks in ${file} (${setting}), so it starts the guard twice per shell call; ` +
+      `the guard counts the two as one call, each call pays two hook starts. To run it once, turn that ` +
+      `setting off in ${label}`,
   );
 }
 
@@ -145,7 +151,8 @@ export function knownEventsCheck(
   if (unknown.length)
     return fail(
       id,
-      `${file} names ${unknown.map((e) => `"${e}"`).join(', ')}, not an event in ${source}; ${label} ignores the whole file when one event is unknown to it, so no hook there runs`,
+      `${file} names ${unknown.map((e) => `"${e}"`).join(', ')}, not an event in ${source}; ${label}` +
+        ` ignores the whole file when one event is unknown to it, so no hook there runs`,
       `rename or remove ${unknown.length > 1 ? 'those events' : 'that event'} in ${file} (or update ${label})`,
     );
   return pass(id, `every event in ${file} is one ${label} knows (${source})`);

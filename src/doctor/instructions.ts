@@ -134,7 +134,8 @@ export function instructionsBudgetCheck(
   if (blockEnd !== null && blockEnd > budget) {
     return fail(
       id,
-      `the loop-guard block ends at byte ${blockEnd} of AGENTS.md, past ${label}'s ${kib(budget)} instruction budget, so ${label} never reads it`,
+      `the loop-guard block ends at byte ${blockEnd} of AGENTS.md, past ${label}'s ${kib(budget)}` +
+        ` instruction budget, so ${label} never reads it`,
       'move the loop-guard block (begin marker through end marker) to the top of AGENTS.md, or shorten the text above it',
     );
   }
@@ -151,7 +152,8 @@ export function instructionsBudgetCheck(
     return fail(
       id,
       `${label}'s instructions ${where} add up to ${kib(worst.bytes)}, over its ${kib(budget)} budget, so the end is cut off`,
-      `shorten those files (keep the loop-guard block near the top of AGENTS.md), or raise ${setting.key} in ${setting.configPath}`,
+      `shorten those files (keep the loop-guard block near the top of AGENTS.md), or raise ${setting.key}` +
+        ` in ${setting.configPath}`,
     );
   }
   const size = root ? `AGENTS.md is ${kib(root.bytes)}` : 'there is no AGENTS.md';

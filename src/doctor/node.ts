@@ -25,7 +25,9 @@ export function explainFailure(r: ProcResult, command: string): { message: strin
   if (r.status === 127 || /node: (command )?not found|node: No such file/.test(err)) {
     return {
       message: `\`node\` is not on the PATH the hook runs with: \`${command}\` ${describeExit(r)}`,
-      fix: 'install Node.js 18+ so that `node` is on the PATH of the shell the agent tool starts from (GUI apps may see a shorter PATH than your terminal)',
+      fix:
+        'install Node.js 18+ so that `node` is on the PATH of the shell the agent tool starts from (GUI apps ' +
+        'may see a shorter PATH than your terminal)',
     };
   }
   if (/Cannot find module|ERR_MODULE_NOT_FOUND|ENOENT/.test(err)) {

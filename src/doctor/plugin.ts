@@ -208,6 +208,8 @@ export function judgePlugin(
     );
   return pass(
     id,
-    `${path} loads with ${required.join(', ')}; it warned on the 3rd identical result, refused the 5th attempt, let it run after a new user message, and its shell.env sets ${Object.keys(AGENT_ENV).join(', ')}`,
+    `${path} loads with ${required.join(', ')}; it warned on the 3rd identical result, refused the 5th ` +
+      `attempt, let it run after a new user message, and its shell.env sets ` +
+      `${Object.keys(AGENT_ENV).join(', ')}`,
   );
 }

@@ -241,7 +241,8 @@ export async function replay(
   for (const e of ['pre', 'post', 'turn'] as const) {
     if (commands[driver.events[e]] === undefined)
       hint.push(
-        `no ${driver.events[e]} hook, so ${e === 'post' ? 'results never reach the guard' : e === 'pre' ? 'nothing can be denied' : 'a new user message never reaches it'}`,
+        `no ${driver.events[e]} hook, so ` +
+          `${e === 'post' ? 'results never reach the guard' : e === 'pre' ? 'nothing can be denied' : 'a new user message never reaches it'}`,
       );
   }
   if (driver.stop && commands[driver.stop.event] === undefined)
@@ -268,7 +269,8 @@ export async function replay(
     : kind(seventh) === 'handoff';
   if (!early && !handedOff && commands[driver.events.pre] !== undefined) {
     problems.push(
-      `the 7th attempt (after 2 refusals in the turn) was not a hand-off${driver.handoffIsDeny ? '' : ' that stops the turn'} (an older guard, or LOOP_GUARD_HANDOFF=0)`,
+      `the 7th attempt (after 2 refusals in the turn) was not a hand-off` +
+        `${driver.handoffIsDeny ? '' : ' that stops the turn'} (an older guard, or LOOP_GUARD_HANDOFF=0)`,
     );
   }
   const turn = at('turn', 8);
@@ -292,6 +294,9 @@ export async function replay(
   }
   return pass(
     id,
-    `replayed 7 identical failing \`${REPLAY_COMMAND}\` attempts through the configured hook commands: warned on the 3rd result, denied the 5th and 6th attempts, handed off on the 7th${driver.handoffIsDeny ? ' (a refusal that says the turn stops here)' : driver.stop ? ` (refused, and stopped the run from ${driver.stop.event})` : ' (refused and stopped the turn)'}, a new user message let it run again, and \`${HANG_COMMAND}\` was refused by the hang rules`,
+    `replayed 7 identical failing \`${REPLAY_COMMAND}\` attempts through the configured hook commands: ` +
+      `warned on the 3rd result, denied the 5th and 6th attempts, handed off on the 7th` +
+      `${driver.handoffIsDeny ? ' (a refusal that says the turn stops here)' : driver.stop ? ` (refused, and stopped the run from ${driver.stop.event})` : ' (refused and stopped the turn)'}` +
+      `, a new user message let it run again, and \`${HANG_COMMAND}\` was refused by the hang rules`,
   );
 }

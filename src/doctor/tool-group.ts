@@ -309,7 +309,8 @@ function ownedFileChecks(ctx: Ctx, tool: ToolName, record: ToolRecord): Check[] 
     if (!header || header.version !== ctx.version)
       return fail(
         id,
-        `${path} is ${header ? `v${header.version}` : 'not ours (no create-loop-guard header)'}; this create-loop-guard is v${ctx.version}`,
+        `${path} is ${header ? `v${header.version}` : 'not ours (no create-loop-guard header)'}; this ` +
+          `create-loop-guard is v${ctx.version}`,
         header ? `${RERUN} to upgrade it` : `move it away, then ${RERUN}`,
       );
     if (text.replace(/\r\n/g, '\n') !== ctx.assets[asset])

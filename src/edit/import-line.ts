@@ -78,7 +78,8 @@ export function ensureImportLine(before: string | null, importLine: string): Edi
   const inline = findInlineImports(before, importLine);
   if (inline.length > 0) {
     notes.push(
-      `The file already mentions ${importLine} inline (${inline.length === 1 ? 'line' : 'lines'} ${inline.join(', ')}), which Claude Code also ` +
+      `The file already mentions ${importLine} inline (${inline.length === 1 ? 'line' : 'lines'} ` +
+        `${inline.join(', ')}), which Claude Code also ` +
         `imports; an explicit ${importLine} line is added at the top so the import does not depend on prose.`,
     );
   }

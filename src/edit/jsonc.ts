@@ -290,7 +290,8 @@ export function jsonSyntaxError(text: string, err: unknown): FileFormatError {
   const line = e.line;
   const column = e.column + 1;
   return new FileFormatError(
-    `line ${line}, column ${column}: not valid JSON (comments and trailing commas allowed): ${why}${commaHint(text, line, column, why)}\n${excerpt(text, line, column)}`,
+    `line ${line}, column ${column}: not valid JSON (comments and trailing commas allowed): ${why}` +
+      `${commaHint(text, line, column, why)}\n${excerpt(text, line, column)}`,
     `Fix the JSON at line ${line}, column ${column}, then run again.`,
   );
 }

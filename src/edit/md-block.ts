@@ -272,7 +272,9 @@ export function upsertBlock(
         return {
           status: 'conflict',
           reason: `The ${spec.id} block (${span(scan)}) was edited by hand (its text no longer matches the hash in its begin marker).`,
-          fix: `Rerun with --force to replace it, or move your edits outside the block (then delete the block so a rerun writes it fresh).`,
+          fix:
+            `Rerun with --force to replace it, or move your edits outside the block (then delete the block so a ` +
+            `rerun writes it fresh).`,
         };
       }
       notes.push(

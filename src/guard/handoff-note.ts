@@ -43,13 +43,16 @@ const inline = (command: string) => `\`${command.replace(/\s+/g, ' ').replace(/`
 export function renderSection(r: HandoffRecord): string {
   const lines = [`${SECTION.trimStart()}${r.at} (${r.tool}, session ${r.session || 'unknown'})`, ''];
   lines.push(
-    `The loop guard stopped this turn after refusing ${inline(r.command)} again. Do not repeat these approaches; fix the cause first, then delete this file.`,
+    `The loop guard stopped this turn after refusing ${inline(r.command)} again. Do not repeat these ` +
+      `approaches; fix the cause first, then delete this file.`,
     '',
   );
   lines.push('### Refused');
   for (const c of r.refused) {
     lines.push(
-      `- ${inline(c.command)}: refused ${c.refusals} ${c.refusals === 1 ? 'time' : 'times'} after ${c.results} identical ${c.results === 1 ? 'result' : 'results'}${c.failure ? ` (${c.failure})` : ''}; last lines:`,
+      `- ${inline(c.command)}: refused ${c.refusals} ${c.refusals === 1 ? 'time' : 'times'} after ` +
+        `${c.results} identical ${c.results === 1 ? 'result' : 'results'}` +
+        `${c.failure ? ` (${c.failure})` : ''}; last lines:`,
       '',
       fence(c.lastLines),
       '',
@@ -59,7 +62,8 @@ export function renderSection(r: HandoffRecord): string {
     lines.push('### Also tried in this turn');
     for (const c of r.tried)
       lines.push(
-        `- ${inline(c.command)}: ${c.results} identical ${c.results === 1 ? 'result' : 'results'} in a row${c.failure ? ` (${c.failure})` : ''}; last lines:`,
+        `- ${inline(c.command)}: ${c.results} identical ${c.results === 1 ? 'result' : 'results'} in a row` +
+          `${c.failure ? ` (${c.failure})` : ''}; last lines:`,
         '',
         fence(c.lastLines),
         '',
@@ -69,7 +73,8 @@ export function renderSection(r: HandoffRecord): string {
 }
 
 const HEADER =
-  '# Loop-guard hand-off\n\nWritten by the loop guard when it stopped an agent that kept repeating a command. The next session reads this first.\n';
+  '# Loop-guard hand-off\n\nWritten by the loop guard when it stopped an agent that kept repeating a ' +
+  'command. The next session reads this first.\n';
 
 // O_NOFOLLOW: a symlink planted at the note's path must not redirect our write outside the repository.
 function readSmall(path: string, max: number): string {

@@ -236,7 +236,10 @@ export function readStdin(fd = 0, deadlineMs = STDIN_DEADLINE_MS): string | null
 /** What a person running the file by hand sees: the tool arguments the hook file reads (the plugins take none). */
 export function usageLine(): string {
   const tools = HOOK_FORMATS.join('|');
-  return `loop-guard: a hook for coding agents; it reads a hook payload on stdin. Usage: node loop-guard.cjs <${tools}> < payload.json\n`;
+  return (
+    `loop-guard: a hook for coding agents; it reads a hook payload on stdin. Usage: node loop-guard.cjs <` +
+    `${tools}> < payload.json\n`
+  );
 }
 
 /** Runs the hook on this process's stdin; returns the kind of event handled ('' for none). */

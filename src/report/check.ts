@@ -28,7 +28,10 @@ export function checkLines(o: CheckOutcome): string[] {
 /** The closing message and the exit it implies. */
 export function checkVerdict(o: CheckOutcome): { message: Message; code: 0 | 1; result: string } {
   const needsForce = o.drift.some((d) => d.change.action === 'conflict');
-  const fix = `Run npx create-loop-guard --yes${needsForce ? ' --force (a conflict needs it; review what it replaces with --dry-run --force first)' : ''} and commit the result.`;
+  const fix =
+    `Run npx create-loop-guard --yes` +
+    `${needsForce ? ' --force (a conflict needs it; review what it replaces with --dry-run --force first)' : ''}` +
+    ` and commit the result.`;
   const older = `set up by v${o.installed}; this is v${o.version}`;
   const count = o.drift.length + o.notSetUp.length;
   if (count) {
@@ -44,7 +47,9 @@ export function checkVerdict(o: CheckOutcome): { message: Message; code: 0 | 1; 
     };
   }
   if (o.outdated.length) {
-    const text = `Outdated: ${older}; ${o.outdated.length} file(s) untouched since. Run npx create-loop-guard@${o.version} --yes to upgrade and commit the result.`;
+    const text =
+      `Outdated: ${older}; ${o.outdated.length} file(s) untouched since. Run npx create-loop-guard@` +
+      `${o.version} --yes to upgrade and commit the result.`;
     return o.strict
       ? {
           message: { level: 'error', code: 'outdated', text: `${text} (--strict fails on this)` },

@@ -122,7 +122,9 @@ export function compactDiff(change: FileChange, c: Palette, label: string): stri
   });
   const places = patch.hunks.length;
   const n = (k: number, what: string) => `${k} line${k === 1 ? '' : 's'} ${what}`;
-  const counts = `${[added ? n(added, 'added') : '', removed ? n(removed, 'taken out') : ''].filter(Boolean).join(', ')} in ${places === 1 ? '1 place' : `${places} places`}`;
+  const counts =
+    `${[added ? n(added, 'added') : '', removed ? n(removed, 'taken out') : ''].filter(Boolean).join(', ')}` +
+    ` in ${places === 1 ? '1 place' : `${places} places`}`;
   return [
     `  ${c.bold(label)}  ${c.dim(counts)}`,
     ...body,

@@ -92,7 +92,8 @@ export function textReport(
   if (t.broken.length)
     lines.push(
       c.red(
-        `Broken: ${t.broken.length} problem${t.broken.length === 1 ? '' : 's'} in the repository or the install (${t.broken.map((x) => x.id).join(', ')}); ${passed}${t.steps.length ? `; ${left}` : ''}.`,
+        `Broken: ${t.broken.length} problem${t.broken.length === 1 ? '' : 's'} in the repository or the ` +
+          `install (${t.broken.map((x) => x.id).join(', ')}); ${passed}${t.steps.length ? `; ${left}` : ''}.`,
       ),
     );
   else if (t.steps.length)
@@ -106,5 +107,8 @@ export function textReport(
 }
 
 export function notSetUpText(root: string): string {
-  return `loop-guard is not set up in ${root}: no .agents/loop-guard.json, no guard file and no hook entries. Run npx create-loop-guard to set it up.\n`;
+  return (
+    `loop-guard is not set up in ${root}: no .agents/loop-guard.json, no guard file and no hook entries. ` +
+    `Run npx create-loop-guard to set it up.\n`
+  );
 }

@@ -16,7 +16,8 @@ export function annotations(changes: readonly FileChange[]): string {
     const what =
       ch.action === 'conflict'
         ? `create-loop-guard conflict: ${ch.reason}${ch.fix ? ` Fix: ${ch.fix}` : ''}`
-        : `create-loop-guard: ${ch.path} is out of date (${ch.action}: ${ch.reason}). Run npx create-loop-guard --yes and commit the result.`;
+        : `create-loop-guard: ${ch.path} is out of date (${ch.action}: ${ch.reason}). Run npx ` +
+          `create-loop-guard --yes and commit the result.`;
     lines.push(
       `::error file=${escapeProperty(ch.path)},title=${escapeProperty('loop-guard drift')}::${escapeData(what)}`,
     );

@@ -115,7 +115,8 @@ export function filesReport(
   if (upToDate) lines.push(c.dim(`  ${upToDate} more file(s) already up to date`));
   if (deferred)
     lines.push(
-      `  ${c.yellow('ask last'.padEnd(10))} ${shownPath(deferred, home).padEnd(width)}  ${c.dim(`${deferred.reason}: asked separately, default No`)}`,
+      `  ${c.yellow('ask last'.padEnd(10))} ${shownPath(deferred, home).padEnd(width)}  ` +
+        `${c.dim(`${deferred.reason}: asked separately, default No`)}`,
     );
   return `${lines.join('\n')}\n`;
 }

@@ -29,7 +29,8 @@ export function planRetired(path: string, replacedBy: string, before: string | n
       after: before,
       reason: 'not ours (no create-loop-guard header); left alone',
       notes: [
-        `${path} is not ours (no create-loop-guard header), so it is left alone; older versions installed the guard under this name, which is now ${replacedBy}.`,
+        `${path} is not ours (no create-loop-guard header), so it is left alone; older versions installed ` +
+          `the guard under this name, which is now ${replacedBy}.`,
       ],
     };
   }

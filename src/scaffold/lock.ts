@@ -78,7 +78,8 @@ export function lockRepository(root: string, waitMs = LOCK_WAIT_MS): Lock | null
       }
       if (Date.now() > deadline)
         throw new LockError(
-          `another create-loop-guard run (pid ${owner ?? 'unknown'}) is working on this repository; waited ${Math.round(waitMs / 1000)} s. If no such run exists, delete ${LOCK_FILE}.`,
+          `another create-loop-guard run (pid ${owner ?? 'unknown'}) is working on this repository; waited ` +
+            `${Math.round(waitMs / 1000)} s. If no such run exists, delete ${LOCK_FILE}.`,
         );
       sleep(50);
       continue;

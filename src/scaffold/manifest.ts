@@ -131,12 +131,16 @@ export function formatJson(value: unknown, indent = '', lead = 0): string {
   if (value && typeof value === 'object') {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     if (!entries.length) return '{}';
-    return `{\n${entries
-      .map(([k, v]) => {
-        const key = `${inner}${JSON.stringify(k)}: `;
-        return `${key}${formatJson(v, inner, key.length)}`;
-      })
-      .join(',\n')}\n${indent}}`;
+    return (
+      `{\n` +
+      `${entries
+        .map(([k, v]) => {
+          const key = `${inner}${JSON.stringify(k)}: `;
+          return `${key}${formatJson(v, inner, key.length)}`;
+        })
+        .join(',\n')}` +
+      `\n${indent}}`
+    );
   }
   return JSON.stringify(value);
 }

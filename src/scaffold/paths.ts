@@ -21,7 +21,9 @@ export class EscapeError extends Error {
     public readonly real: string,
   ) {
     super(
-      `${path}: ${link} is a symlink to ${real}, outside the repository; writing through it would change files that are not part of this repo. Replace the link with a real directory or file, or edit by hand.`,
+      `${path}: ${link} is a symlink to ${real}, outside the repository; writing through it would change ` +
+        `files that are not part of this repo. Replace the link with a real directory or file, or edit by ` +
+        `hand.`,
     );
     this.name = 'EscapeError';
   }
@@ -74,7 +76,8 @@ export function chooseRoot(cwd: string, opts: { cwd?: string; noGit?: boolean },
     note = `No git repository: working in ${start} as you asked (--no-git).`;
   } else {
     throw new RootError(
-      `no git repository at or above ${start}. create-loop-guard sets up one repository; run it in one, or, for a directory that is not under git, pass both --cwd ${opts.cwd ?? '.'} and --no-git.`,
+      `no git repository at or above ${start}. create-loop-guard sets up one repository; run it in one, ` +
+        `or, for a directory that is not under git, pass both --cwd ${opts.cwd ?? '.'} and --no-git.`,
     );
   }
   refuseUserLevel(root, home);
@@ -85,7 +88,9 @@ function refuseUserLevel(root: string, home: string): void {
   const r = real(root) ?? root;
   const h = real(home) ?? home;
   const why =
-    'A user-level install would put the hooks in your personal tool configs, so every project on this machine would run a hook file that exists only here; that is not supported. Run create-loop-guard inside each repository instead.';
+    'A user-level install would put the hooks in your personal tool configs, so every project on this ' +
+    'machine would run a hook file that exists only here; that is not supported. Run create-loop-guard ' +
+    'inside each repository instead.';
   if (r === h) throw new RootError(`${root} is your home directory, not a project. ${why}`);
   for (const rel of USER_LEVEL_FILES) {
     const inRoot = join(r, rel);
@@ -133,7 +138,11 @@ export function insidePath(root: string, rel: string): string {
  */
 export function hookPathProblem(root: string, guardPath: string): string | null {
   if (guardPath.endsWith('.mjs') && root.includes('\\')) {
-    return `the repository path ${JSON.stringify(root)} contains a backslash, and Node cannot run an ES module hook (${guardPath}) from such a path: every hook call would fail. Move or rename the directory without the backslash and rerun.`;
+    return (
+      `the repository path ${JSON.stringify(root)} contains a backslash, and Node cannot run an ES module ` +
+      `hook (${guardPath}) from such a path: every hook call would fail. Move or rename the directory ` +
+      `without the backslash and rerun.`
+    );
   }
   return null;
 }

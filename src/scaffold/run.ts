@@ -109,7 +109,9 @@ function nextSteps(
   repo.push(
     'Commit the result (git add -A && git commit): the setup lives in the repository, for everyone who clones it.',
     'Prove it works on this machine: npx create-loop-guard doctor',
-    `In CI, catch drift: npx create-loop-guard@${VERSION.split('.')[0] === '0' ? `0.${VERSION.split('.')[1]}` : VERSION.split('.')[0]} --check (add --strict to fail when the repository was set up by another version too).`,
+    `In CI, catch drift: npx create-loop-guard@` +
+      `${VERSION.split('.')[0] === '0' ? `0.${VERSION.split('.')[1]}` : VERSION.split('.')[0]} --check ` +
+      `(add --strict to fail when the repository was set up by another version too).`,
   );
   return { repo, machine };
 }
@@ -196,7 +198,10 @@ function formatterInput(root: string, tools: readonly ToolName[]): { prettierIgn
 function weakLine(root: string): string {
   const weak = detectWeak(root);
   if (!weak.length) return '';
-  return `\n  Also possible: ${weak.map((d) => `${TOOLS[d.name].label} (${d.evidence.join(', ')}; other tools use it too): --tools ${d.name}`).join('; ')}`;
+  return (
+    `\n  Also possible: ` +
+    `${weak.map((d) => `${TOOLS[d.name].label} (${d.evidence.join(', ')}; other tools use it too): --tools ${d.name}`).join('; ')}`
+  );
 }
 
 /** The flow under the repository lock, after an interrupted earlier run has been finished or undone. */
@@ -297,7 +302,8 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
         say(
           'info',
           'record-rebuilt',
-          `${MANIFEST_PATH} is missing: rebuilt what create-loop-guard owns from its marks in the files (${manifest.tools.map((t) => TOOLS[t].label).join(', ')}).`,
+          `${MANIFEST_PATH} is missing: rebuilt what create-loop-guard owns from its marks in the files (` +
+            `${manifest.tools.map((t) => TOOLS[t].label).join(', ')}).`,
           c.dim,
         );
       }
@@ -340,7 +346,8 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
         .join(', ');
       problem(
         'no-tools',
-        `no agent tool config found in ${ctx.root} (looked for ${looked}).${weakLine(ctx.root)}\n  Pass the tools you use: --tools ${TOOL_NAMES.join(',')} (or --tools all)`,
+        `no agent tool config found in ${ctx.root} (looked for ${looked}).${weakLine(ctx.root)}\n  Pass the ` +
+          `tools you use: --tools ${TOOL_NAMES.join(',')} (or --tools all)`,
       );
       return finish(EXIT.error, 'no-tools');
     }
@@ -358,7 +365,10 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       say(
         'info',
         'also-possible',
-        `Also possible, not set up: ${weak.map((d) => `${TOOLS[d.name].label} (${d.evidence.join(', ')} alone; other tools use it too)`).join('; ')}.\n  To set it up as well: npx create-loop-guard --tools ${[...ctx.tools, ...weak.map((d) => d.name)].join(',')}`,
+        `Also possible, not set up: ` +
+          `${weak.map((d) => `${TOOLS[d.name].label} (${d.evidence.join(', ')} alone; other tools use it too)`).join('; ')}` +
+          `.\n  To set it up as well: npx create-loop-guard --tools ` +
+          `${[...ctx.tools, ...weak.map((d) => d.name)].join(',')}`,
         c.dim,
       );
   }
@@ -369,14 +379,17 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       say(
         'info',
         'formatter',
-        `Prettier config found (${f.prettier}): the files we generate are listed in .prettierignore (a managed block), so prettier leaves them alone.`,
+        `Prettier config found (${f.prettier}): the files we generate are listed in .prettierignore (a ` +
+          `managed block), so prettier leaves them alone.`,
         c.dim,
       );
     if (f.biome)
       say(
         'info',
         'formatter',
-        `Biome config found (${f.biome}): a biome pass over the files we generate is not drift (--check compares their code). To keep biome off them, add "!**/.agents/hooks" and our plugin folders to files.includes.`,
+        `Biome config found (${f.biome}): a biome pass over the files we generate is not drift (--check ` +
+          `compares their code). To keep biome off them, add "!**/.agents/hooks" and our plugin folders to ` +
+          `files.includes.`,
         c.dim,
       );
   }
@@ -407,7 +420,8 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       if (!target) {
         problem(
           'usage',
-          `--shell-profile supports bash, zsh and fish ($SHELL is ${io.env.SHELL ?? 'unset'}). Add this line to your shell profile by hand:\n    ${PROFILE_LINE}`,
+          `--shell-profile supports bash, zsh and fish ($SHELL is ${io.env.SHELL ?? 'unset'}). Add this line ` +
+            `to your shell profile by hand:\n    ${PROFILE_LINE}`,
         );
         return finish(EXIT.error, 'usage-error');
       }
@@ -481,7 +495,9 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
 
   if (ignoreRefused.length) {
     const rules = ignoreRefused.map((r) => `    ${r.path}  (${ruleText(r)})`).join('\n');
-    const text = `git ignores ${ignoreRefused.length} file(s) create-loop-guard writes, by rules no clone of this repository has (or that a negation cannot undo):\n${rules}`;
+    const text =
+      `git ignores ${ignoreRefused.length} file(s) create-loop-guard writes, by rules no clone of this ` +
+      `repository has (or that a negation cannot undo):\n${rules}`;
     if (opts.force) {
       say(
         'warn',
@@ -495,7 +511,9 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     } else if (!opts.dryRun) {
       problem(
         'ignored',
-        `${text}\n  Nothing was written. Ways out: take the rule out (or add a negation such as !/${ignoreRefused[0]?.path} after it in the repository's .gitignore), or rerun with --force to write them anyway (each clone then needs its own install).`,
+        `${text}\n  Nothing was written. Ways out: take the rule out (or add a negation such as !/` +
+          `${ignoreRefused[0]?.path} after it in the repository's .gitignore), or rerun with --force to write ` +
+          `them anyway (each clone then needs its own install).`,
       );
       return finish(EXIT.drift, 'ignored', plan);
     } else say('warn', 'ignored', text, c.yellow);
@@ -518,7 +536,8 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
         say(
           'error',
           'not-set-up',
-          `loop-guard is not set up in ${ctx.root} (no ${MANIFEST_PATH}). Run npx create-loop-guard to set it up, then commit the result.`,
+          `loop-guard is not set up in ${ctx.root} (no ${MANIFEST_PATH}). Run npx create-loop-guard to set it ` +
+            `up, then commit the result.`,
           c.red,
         );
         return finish(EXIT.drift, 'not-set-up', plan);
@@ -573,9 +592,8 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       say(
         'warn',
         'kept-values',
-        `Your own values where loop-guard would set its own (kept; --yes --force puts ours back):\n${kept
-          .flatMap((ch) => ch.notes.map((n) => `  ${ch.path}: ${n}`))
-          .join('\n')}`,
+        `Your own values where loop-guard would set its own (kept; --yes --force puts ours back):\n` +
+          `${kept.flatMap((ch) => ch.notes.map((n) => `  ${ch.path}: ${n}`)).join('\n')}`,
         c.yellow,
       );
     const v = checkVerdict(outcome);
@@ -627,7 +645,9 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
     say(
       'error',
       'conflicts',
-      `${conflicts.length} conflict(s): nothing was written. Fix them as shown above, or ${opts.mode === 'remove' ? 'rerun with --remove --force to take them out anyway' : 'rerun with --force to replace them'}.`,
+      `${conflicts.length} conflict(s): nothing was written. Fix them as shown above, or ` +
+        `${opts.mode === 'remove' ? 'rerun with --remove --force to take them out anyway' : 'rerun with --force to replace them'}` +
+        `.`,
       c.red,
       true,
     );
@@ -651,7 +671,8 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       say(
         'error',
         'needs-yes',
-        `Nothing written: no terminal to ask on. Pass --yes to apply these changes (or --dry-run to preview, --check to verify).`,
+        `Nothing written: no terminal to ask on. Pass --yes to apply these changes (or --dry-run to preview, ` +
+          `--check to verify).`,
         (s) => s,
         true,
       );
@@ -706,7 +727,8 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       say(
         'info',
         'profile-kept',
-        `Kept the loop-guard block in ${left.path}: it is yours for every repository on this machine where Cursor runs, not this one only. Take it out with: npx create-loop-guard --remove --shell-profile`,
+        `Kept the loop-guard block in ${left.path}: it is yours for every repository on this machine where ` +
+          `Cursor runs, not this one only. Take it out with: npx create-loop-guard --remove --shell-profile`,
         (x) => x,
         true,
       );

@@ -35,7 +35,8 @@ export const claude: ToolRecord = {
     traces: { mentions: ['.claude/settings.json'] },
     shellLabel: "Claude Code's shell",
     envFix: (vars) =>
-      `set ${vars.map(([key, value]) => `"${key}": "${value}"`).join(' and ')} under "env" in .claude/settings.json (npx create-loop-guard --yes --force replaces your own value)`,
+      `set ${vars.map(([key, value]) => `"${key}": "${value}"`).join(' and ')} under "env" in ` +
+      `.claude/settings.json (npx create-loop-guard --yes --force replaces your own value)`,
     files: { local: { path: '.claude/settings.local.json' }, user: { path: '~/.claude/settings.json' } },
     hookEnv: { CLAUDE_PROJECT_DIR: '{root}' },
     // Claude Code gives its hooks and its shell the settings' env too; later layers win, as in Claude Code.
@@ -65,6 +66,7 @@ export const claude: ToolRecord = {
     },
   },
   nextSteps: [
-    'Claude Code picks up .claude/settings.json on its own; in an interactive session accept the workspace-trust prompt so project hooks run.',
+    'Claude Code picks up .claude/settings.json on its own; in an interactive session accept the ' +
+      'workspace-trust prompt so project hooks run.',
   ],
 };

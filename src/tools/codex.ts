@@ -35,7 +35,9 @@ export const codex: ToolRecord = {
     traces: { mentions: ['.codex/hooks.json', '.codex/config.toml'] },
     shellLabel: "Codex's shell",
     envFix: (vars) =>
-      `set ${vars.map(([key, value]) => `${key} = "${value}"`).join(' and ')} in [shell_environment_policy] set of .codex/config.toml (npx create-loop-guard --yes --force replaces your own value)`,
+      `set ${vars.map(([key, value]) => `${key} = "${value}"`).join(' and ')} in ` +
+      `[shell_environment_policy] set of .codex/config.toml (npx create-loop-guard --yes --force replaces ` +
+      `your own value)`,
     files: { user: { path: '~/.codex/config.toml', movedBy: [{ env: 'CODEX_HOME', dir: '~/.codex' }] } },
     // Hooks may also live in [hooks] of config.toml.
     hooksAlsoIn: ['env'],
@@ -62,7 +64,8 @@ export const codex: ToolRecord = {
       file: 'user',
       texts: {
         missing:
-          "{file} does not exist, so Codex trusts no folder yet and silently skips this repo's .codex/hooks.json and .codex/config.toml",
+          "{file} does not exist, so Codex trusts no folder yet and silently skips this repo's " +
+          '.codex/hooks.json and .codex/config.toml',
         unreadable: 'cannot read {file}: {error}; Codex cannot either, so the trust of this folder is unknown',
         trusted: '{file} trusts {root}, so Codex loads its .codex/ hooks and config',
         untrusted: "{file} {why}, so Codex silently skips this repo's .codex/hooks.json and .codex/config.toml",
@@ -73,7 +76,9 @@ export const codex: ToolRecord = {
       {
         kind: 'hook-approval',
         file: 'user',
-        how: 'Codex runs a project hook only after you approve it: open `codex`, type /hooks and trust the loop-guard entries (it asks again after every change to them)',
+        how:
+          'Codex runs a project hook only after you approve it: open `codex`, type /hooks and trust the ' +
+          'loop-guard entries (it asks again after every change to them)',
       },
       // Codex concatenates the instruction files from the repo root down and stops at project_doc_max_bytes.
       { kind: 'instructions-budget', file: 'user', key: 'project_doc_max_bytes', bytes: 32 * 1024 },

@@ -60,7 +60,8 @@ export const copilot: ToolRecord = {
         all: 'COPILOT_ALLOW_ALL=true trusts every folder, so .github/hooks load',
         trusted: '{file} trusts {hit}, so Copilot CLI loads .github/hooks',
         untrusted:
-          'Copilot CLI does not trust this folder, so it loads no .github/hooks and runs no loop-guard hook (it says nothing about it)',
+          'Copilot CLI does not trust this folder, so it loads no .github/hooks and runs no loop-guard hook ' +
+          '(it says nothing about it)',
         fix: 'start copilot here and trust the folder, or add "{root}" to "trustedFolders" in {file}',
       },
     },

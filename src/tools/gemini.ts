@@ -71,7 +71,8 @@ export const gemini: ToolRecord = {
         off: 'folder trust is off in {file}, so project hooks load',
         trusted: '{file} trusts this folder ({hit}), so Gemini CLI loads .gemini/settings.json and its hooks',
         untrusted:
-          'Gemini CLI does not trust this folder{denied}, so it skips .gemini/settings.json and runs no loop-guard hook (and --skip-trust drops them silently)',
+          'Gemini CLI does not trust this folder{denied}, so it skips .gemini/settings.json and runs no ' +
+          'loop-guard hook (and --skip-trust drops them silently)',
         denied: ' ({file} says DO_NOT_TRUST)',
         fix: 'start gemini here and choose "Trust folder", or add "{root}": "TRUST_FOLDER" to {file}',
       },
@@ -86,7 +87,9 @@ export const gemini: ToolRecord = {
       // The exit code lives only in llmContent; the process group id changes on every run.
       result: ({ output, exitCode, attempt }) => ({
         tool_response: {
-          llmContent: `<untrusted_context>\nOutput: ${output}\nExit Code: ${exitCode}\nProcess Group PGID: ${4000 + attempt}\n</untrusted_context>`,
+          llmContent:
+            `<untrusted_context>\nOutput: ${output}\nExit Code: ${exitCode}\nProcess Group PGID: ` +
+            `${4000 + attempt}\n</untrusted_context>`,
           returnDisplay: output,
         },
       }),

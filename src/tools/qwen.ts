@@ -56,7 +56,9 @@ export const qwen: ToolRecord = {
       callId: 'tool_use_id',
       prompt: ['prompt', 'submitted_prompt'],
       result: ({ command, output, exitCode }) => ({
-        error: `Command: ${command}\nDirectory: (root)\nOutput: ${output}\nError: (none)\nExit Code: ${exitCode}\nSignal: (none)\nProcess Group PGID: (none)`,
+        error:
+          `Command: ${command}\nDirectory: (root)\nOutput: ${output}\nError: (none)\nExit Code: ${exitCode}` +
+          `\nSignal: (none)\nProcess Group PGID: (none)`,
       }),
       answers: 'hook-specific-output',
       // continue:false on tool events does not stop Qwen; on the UserPromptSubmit it sends before the next model request

@@ -143,7 +143,8 @@ export function clineHooks(
         const reason =
           refused.map((r) => r.decision.message).join('\n\n') +
           (others > 0
-            ? `\n\n(The other ${others === 1 ? 'command' : `${others} commands`} of this call did not run either: run ${others === 1 ? 'it' : 'them'} in a call of ${others === 1 ? 'its' : 'their'} own.)`
+            ? `\n\n(The other ${others === 1 ? 'command' : `${others} commands`} of this call did not run either: ` +
+              `run ${others === 1 ? 'it' : 'them'} in a call of ${others === 1 ? 'its' : 'their'} own.)`
             : '');
         for (const r of refused) log(r.command, r.decision);
         const handoff = refused.find((r) => r.decision.action === 'handoff');

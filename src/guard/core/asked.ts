@@ -13,9 +13,10 @@ const DOLLAR_LINE_RE = /^[ \t]*[$>][ \t]+(\S[^\n]*)$/gm;
 // most 13 words. Plain sentences ("fix the bug") are not kept, so such a prompt writes no state (the reset stays a
 // lock-free read). Plain string work: a regex for this cost ~0.1 ms of every user turn to compile.
 const RUNNERS = new Set(
-  'npm pnpm yarn bun bunx npx deno node make just task cargo go python python3 uv poetry pytest docker podman kubectl rails bundle php mvn gradle'.split(
-    ' ',
-  ),
+  (
+    'npm pnpm yarn bun bunx npx deno node make just task cargo go python python3 uv poetry pytest docker ' +
+    'podman kubectl rails bundle php mvn gradle'
+  ).split(' '),
 );
 function isCommandLine(text: string): boolean {
   if (text.includes('\n')) return false;

@@ -6,17 +6,32 @@ import type { FailureClass } from './types.ts';
 /** One or two sentences of advice per class, for the warning that follows a repeated failure of that class. */
 export const FAILURE_ADVICE: Readonly<Record<FailureClass, string>> = {
   'command-not-found':
-    'The program is not installed or not on PATH, so the same command fails the same way every time. `command -v <name>` shows whether it exists; installing it, calling it through the project runner (npx, uv run, bundle exec) or using another tool changes the outcome.',
-  auth: 'The server answered and refused the credentials, and it will refuse them again until they change. A login, token, API key or SSH key has to be fixed first, which usually needs the user.',
+    'The program is not installed or not on PATH, so the same command fails the same way every time. ' +
+    '`command -v <name>` shows whether it exists; installing it, calling it through the project runner ' +
+    '(npx, uv run, bundle exec) or using another tool changes the outcome.',
+  auth:
+    'The server answered and refused the credentials, and it will refuse them again until they change. A ' +
+    'login, token, API key or SSH key has to be fixed first, which usually needs the user.',
   network:
-    'The host or service could not be reached (refused, unresolved or unreachable), and repeating the call does not start a server or repair DNS. Whether the service is running, and the host and port are right, is the thing to check, or the user can be told the network is unavailable.',
+    'The host or service could not be reached (refused, unresolved or unreachable), and repeating the ' +
+    'call does not start a server or repair DNS. Whether the service is running, and the host and port ' +
+    'are right, is the thing to check, or the user can be told the network is unavailable.',
   'missing-file':
-    'The path does not exist where the command looks for it, and a retry looks in the same place. `pwd` and `ls` show where the command runs and what is there; the path, the working directory or a missing build step is what needs to change.',
-  crlf: "The script has Windows (CRLF) line endings, so the shell reads a stray carriage return at the end of each line (`$'\\r'`, `^M`). Converting it once fixes it: `sed -i 's/\\r$//' <script>` (or `dos2unix <script>`).",
+    'The path does not exist where the command looks for it, and a retry looks in the same place. `pwd` ' +
+    'and `ls` show where the command runs and what is there; the path, the working directory or a ' +
+    'missing build step is what needs to change.',
+  crlf:
+    'The script has Windows (CRLF) line endings, so the shell reads a stray carriage return at the end ' +
+    "of each line (`$'\\r'`, `^M`). Converting it once fixes it: `sed -i 's/\\r$//' <script>` (or " +
+    '`dos2unix <script>`).',
   'deps-missing':
-    'A program that a package script runs is missing, which usually means the dependencies are not installed (no node_modules): `npm install` (or pnpm install, yarn, bun install) installs them. If the program is not a dependency, it has to be installed on the machine.',
+    'A program that a package script runs is missing, which usually means the dependencies are not ' +
+    'installed (no node_modules): `npm install` (or pnpm install, yarn, bun install) installs them. If ' +
+    'the program is not a dependency, it has to be installed on the machine.',
   'missing-script':
-    'package.json has no script of that name, so the package manager has nothing to run. `npm run` (or pnpm run, yarn run) lists the scripts there are; the name, or the directory it runs in, is what needs to change.',
+    'package.json has no script of that name, so the package manager has nothing to run. `npm run` (or ' +
+    'pnpm run, yarn run) lists the scripts there are; the name, or the directory it runs in, is what ' +
+    'needs to change.',
 };
 
 /**

@@ -25,7 +25,8 @@ export const LADDER_LIMITS = {
 } as const;
 
 const SHRINK =
-  'Two identical results in a row after the warning: the step is too big or aimed at the wrong cause. The next step is the smallest change that could possibly work, stated in one sentence first.';
+  'Two identical results in a row after the warning: the step is too big or aimed at the wrong cause. ' +
+  'The next step is the smallest change that could possibly work, stated in one sentence first.';
 
 /** Refused attempts allowed in a turn before the hand-off; 0 = never hand off. Failures retrying cannot fix climb faster. */
 export function handoffAfter(settings: GuardSettings, failure: FailureClass | undefined): number {
@@ -138,10 +139,14 @@ function handoff(
   const shown = `\`${showCommand(command)}\``;
   const failure = state.cmds[commandKey(command)]?.f;
   const message = clip(
-    `${MARKER} ${shown} was not run, and this turn stops here: ${refusedBefore} ${refusedBefore === 1 ? 'attempt was' : 'attempts were'} already refused in it. What was tried and what each returned is in ${HANDOFF_NOTE}; the next session starts from that note.`,
+    `${MARKER} ${shown} was not run, and this turn stops here: ${refusedBefore} ` +
+      `${refusedBefore === 1 ? 'attempt was' : 'attempts were'} already refused in it. What was tried and ` +
+      `what each returned is in ${HANDOFF_NOTE}; the next session starts from that note.`,
   );
   const stopReason = clip(
-    `loop-guard stopped the agent: ${shown} kept returning the same result${failure ? ` (${failure})` : ''} and was refused ${refusedBefore + 1} times. Why, and what was tried: ${HANDOFF_NOTE}`,
+    `loop-guard stopped the agent: ${shown} kept returning the same result` +
+      `${failure ? ` (${failure})` : ''} and was refused ${refusedBefore + 1} times. Why, and what was ` +
+      `tried: ${HANDOFF_NOTE}`,
   );
   return {
     action: 'handoff',

@@ -20,7 +20,9 @@ export function showCommand(command: string, max = MAX_COMMAND_CHARS): string {
 
 // Factual wording on purpose: Claude's docs warn that imperative out-of-band text trips prompt-injection defences.
 const GENERIC_ADVICE =
-  'Running it unchanged gives the same answer again. The cause is in that output: the next step is a change to the code, the command or its environment, or a note to the user on what is failing and why.';
+  'Running it unchanged gives the same answer again. The cause is in that output: the next step is a ' +
+  'change to the code, the command or its environment, or a note to the user on what is failing and ' +
+  'why.';
 
 /**
  * The note on a long-running command the user asked for: it runs; the background form and a bounded readiness wait
@@ -30,7 +32,11 @@ export function askedNote(command: string, backgroundOption?: string): string {
   const shown = showCommand(command, 60);
   const viaTool = backgroundOption ? ` (or ${backgroundOption})` : '';
   return clip(
-    `${MARKER} \`${shown}\` runs because the user asked for it. It keeps running in the foreground, so this call returns when it exits or at the tool's time limit. Started in the background it returns at once: \`nohup ${shown} > /tmp/loop-guard-bg.log 2>&1 &\`${viaTool}; a bounded readiness wait then: \`timeout 60 sh -c 'tail -n +1 -f /tmp/loop-guard-bg.log | grep -m1 -iE "ready|listening|local"'\`.`,
+    `${MARKER} \`${shown}\` runs because the user asked for it. It keeps running in the foreground, so ` +
+      `this call returns when it exits or at the tool's time limit. Started in the background it returns ` +
+      `at once: \`nohup ${shown} > /tmp/loop-guard-bg.log 2>&1 &\`${viaTool}; a bounded readiness wait ` +
+      `then: \`timeout 60 sh -c 'tail -n +1 -f /tmp/loop-guard-bg.log | grep -m1 -iE ` +
+      `"ready|listening|local"'\`.`,
   );
 }
 
@@ -48,10 +54,15 @@ const MAX_PATH_CHARS = 140;
 /** What a repeated result the agent could not see whole needs instead of another identical run. */
 export function unseenAdvice(unseen: Unseen): string {
   if (unseen.kind === 'timeout') {
-    return "It was stopped at the timeout again; a longer timeout does not help a command that waits for input or never exits. It can run in the background with its output in a file (`cmd > run.log 2>&1 &`), then a bounded wait: `timeout 60 sh -c 'until grep -q ready run.log; do sleep 2; done'`.";
+    return (
+      'It was stopped at the timeout again; a longer timeout does not help a command that waits for input ' +
+      'or never exits. It can run in the background with its output in a file (`cmd > run.log 2>&1 &`), ' +
+      "then a bounded wait: `timeout 60 sh -c 'until grep -q ready run.log; do sleep 2; done'`."
+    );
   }
   const narrow = unseen.savedTo
-    ? `The full output is in ${showCommand(unseen.savedTo, MAX_PATH_CHARS)}: \`grep -n -iE 'error|fail'\` or \`tail -50\` on that file shows the part not seen.`
+    ? `The full output is in ${showCommand(unseen.savedTo, MAX_PATH_CHARS)}: \`grep -n -iE 'error|fail'\` ` +
+      `or \`tail -50\` on that file shows the part not seen.`
     : "Narrowing it to the failing lines (`2>&1 | grep -n -iE 'error|fail'`, or `| tail -50`) shows the part not seen.";
   return `That output was cut before it was shown, so the cause may be in the part not seen. ${narrow}`;
 }
@@ -69,9 +80,11 @@ export function repeatWarning(
   const next =
     left <= 0
       ? 'The next identical attempt will not be run until the user writes again.'
-      : `After ${left} more identical ${plural(left, 'result', 'results')}, further attempts will not be run until the user writes again.`;
+      : `After ${left} more identical ${plural(left, 'result', 'results')}, further attempts will not be run ` +
+        `until the user writes again.`;
   return clip(
-    `${MARKER} \`${showCommand(command)}\` returned the same result ${n} ${plural(n, 'time', 'times')} in a row. ${advice} ${next}`,
+    `${MARKER} \`${showCommand(command)}\` returned the same result ${n} ${plural(n, 'time', 'times')}` +
+      ` in a row. ${advice} ${next}`,
   );
 }
 
@@ -80,7 +93,9 @@ export function repeatBlock(command: string, n: number, failure: FailureClass | 
   const subject = sayThisCommand ? 'This command' : `\`${showCommand(command)}\``;
   const advice = failure ? `${CLASS_ADVICE[failure]} ` : '';
   return clip(
-    `${MARKER} ${subject} was not run: its last ${n} runs returned the identical result. ${advice}Something has to change first (the code, the command or its environment), or the user needs to know what is failing. It can run again after the user's next message.`,
+    `${MARKER} ${subject} was not run: its last ${n} runs returned the identical result. ${advice}` +
+      `Something has to change first (the code, the command or its environment), or the user needs to know ` +
+      `what is failing. It can run again after the user's next message.`,
   );
 }
 
@@ -91,9 +106,11 @@ export function cycleWarning(commands: string[], reps: number, block: number): s
   const next =
     left <= 0
       ? 'Continuing the cycle will not be run until the user writes again.'
-      : `After ${left} more ${plural(left, 'round', 'rounds')}, continuing the cycle will not be run until the user writes again.`;
+      : `After ${left} more ${plural(left, 'round', 'rounds')}, continuing the cycle will not be run until ` +
+        `the user writes again.`;
   return clip(
-    `${MARKER} the sequence ${list} has repeated ${reps} times with the same results each time, so it is not making progress. ${next}`,
+    `${MARKER} the sequence ${list} has repeated ${reps} times with the same results each time, so it is ` +
+      `not making progress. ${next}`,
   );
 }
 
@@ -102,6 +119,8 @@ export function cycleBlock(commands: string[], reps: number, sayThisCommand = fa
   const list = commands.map((c) => `\`${showCommand(c)}\``).join(' → ');
   const subject = sayThisCommand ? 'This command' : `\`${showCommand(commands[0] ?? '')}\``;
   return clip(
-    `${MARKER} ${subject} was not run: the sequence ${list} has already repeated ${reps} times with identical results. A different approach is needed, or the user needs to know what is failing. It can run again after the user's next message.`,
+    `${MARKER} ${subject} was not run: the sequence ${list} has already repeated ${reps} times with ` +
+      `identical results. A different approach is needed, or the user needs to know what is failing. It ` +
+      `can run again after the user's next message.`,
   );
 }

@@ -304,10 +304,12 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'saved-output-path',
       description:
-        'Where OpenCode and Claude Code saved an over-long output ("Full output saved to: <path>"); the file name is a fresh id every call.',
+        'Where OpenCode and Claude Code saved an over-long output ("Full output saved to: <path>"); the file ' +
+        'name is a fresh id every call.',
       example: {
         before:
-          '...output truncated...\n\nFull output saved to: /home/dev/.local/share/opencode/tool-output/tool_bbde9601d001lV7EWFjkXjCnXF',
+          '...output truncated...\n\nFull output saved to: ' +
+          '/home/dev/.local/share/opencode/tool-output/tool_bbde9601d001lV7EWFjkXjCnXF',
         after: '...output truncated...\n\nFull output saved to: <saved>',
       },
       re: /(Full output saved to:?[ \t]*)[^\n]+/g,
@@ -329,7 +331,8 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'truncated-count',
       description:
-        'Counts in truncation markers: Claude Code "[12345 characters truncated]", OpenCode "...90 lines truncated...", Codex "…33930 tokens truncated…", "original token count: N", "Total output lines: N".',
+        'Counts in truncation markers: Claude Code "[12345 characters truncated]", OpenCode "...90 lines ' +
+        'truncated...", Codex "…33930 tokens truncated…", "original token count: N", "Total output lines: N".',
       example: {
         before: 'head\n... [12345 characters truncated] ...\ntail',
         after: 'head\n... [<n> characters truncated] ...\ntail',
@@ -341,7 +344,12 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'temp-path',
       description:
-        'A path under a temp directory (/tmp, /var/tmp, /private/tmp, macOS /var/folders/…/T, Windows …\\AppData\\Local\\Temp and C:\\Windows\\Temp, %TEMP%, $TMPDIR) keeps everything but its random segments: the directory made just under the temp root (mkdtemp "vitest-a8Xk2", mktemp "tmp.AbC123xYz0", npm "npm-1234-5678", Python "tmpk3j2_x9q"), pytest\'s "pytest-N" and the two macOS per-user folders become <rand>/<n>. The file name, the rest of the path and a repository that lives under /tmp are kept.',
+        'A path under a temp directory (/tmp, /var/tmp, /private/tmp, macOS /var/folders/…/T, Windows ' +
+        '…\\AppData\\Local\\Temp and C:\\Windows\\Temp, %TEMP%, $TMPDIR) keeps everything but its random ' +
+        'segments: the directory made just under the temp root (mkdtemp "vitest-a8Xk2", mktemp ' +
+        '"tmp.AbC123xYz0", npm "npm-1234-5678", Python "tmpk3j2_x9q"), pytest\'s "pytest-N" and the two ' +
+        'macOS per-user folders become <rand>/<n>. The file name, the rest of the path and a repository that ' +
+        'lives under /tmp are kept.',
       example: {
         before:
           "Error: /tmp/vitest-a8Xk2/src/a.test.ts:12:5 failed\nENOENT: '/tmp/pytest-of-dev/pytest-7/test_load0/users.csv'",
@@ -351,7 +359,9 @@ function buildTokenRules(): TokenRule[] {
       re: new RegExp(
         [
           `(?<![\\w.~/-])(?:/private)?(?:/var/folders/|/(?:var/)?tmp(?![\\w.-]))${PATH_BODY}`,
-          `(?<![\\w])[A-Za-z]:[\\\\/](?:(?:Users|Documents and Settings)[\\\\/][^\\\\/\\n'"<>|:*?]+[\\\\/](?:AppData[\\\\/]Local|Local Settings)|Windows)[\\\\/]Te?mp(?![\\w.-])${PATH_BODY}`,
+          `(?<![\\w])[A-Za-z]:[\\\\/](?:(?:Users|Documents and ` +
+            `Settings)[\\\\/][^\\\\/\\n'"<>|:*?]+[\\\\/](?:AppData[\\\\/]Local|Local ` +
+            `Settings)|Windows)[\\\\/]Te?mp(?![\\w.-])${PATH_BODY}`,
           `(?:%TE?MP%|\\$\\{?TMPDIR\\}?|\\$env:TE?MP)(?![\\w])${PATH_BODY}`,
         ].join('|'),
         'gi',
@@ -374,7 +384,9 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'seed',
       description:
-        'Random seeds that test runners print when they shuffle: rspec "Randomized with seed 1234", pytest-randomly "--randomly-seed=N", jest "Seed: N", vitest "with seed N", "random seed: N". A seed anywhere else (an argument in an error) is kept.',
+        'Random seeds that test runners print when they shuffle: rspec "Randomized with seed 1234", ' +
+        'pytest-randomly "--randomly-seed=N", jest "Seed: N", vitest "with seed N", "random seed: N". A seed ' +
+        'anywhere else (an argument in an error) is kept.',
       example: {
         before: 'Randomized with seed 1234\nUsing --randomly-seed=3141863\nSeed:        -1795830470',
         after: 'Randomized with seed <seed>\nUsing --randomly-seed=<seed>\nSeed:        <seed>',
@@ -397,7 +409,10 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'request-id',
       description:
-        'Request, trace, span, build and correlation ids: a token of 8+ letters, digits, "_" or "-" with a digit in it, right after "request", "request id", "x-request-id:", "req_id=", "trace_id=", "span_id=", "Build ID:", "correlation-id". Words after them ("request from 10.0.0.5", "Request failed") are kept.',
+        'Request, trace, span, build and correlation ids: a token of 8+ letters, digits, "_" or "-" with a ' +
+        'digit in it, right after "request", "request id", "x-request-id:", "req_id=", "trace_id=", ' +
+        '"span_id=", "Build ID:", "correlation-id". Words after them ("request from 10.0.0.5", "Request ' +
+        'failed") are kept.',
       example: {
         before: '[x] request 9f1c2ab8-1a2f POST /api/login -> 500; trace_id=4bf92f3577b34da6',
         after: '[x] request <id> POST /api/login -> 500; trace_id=<id>',
@@ -430,12 +445,16 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'docker-endpoint',
       description:
-        'The 64-hex endpoint id Docker prints when it cannot publish a port ("on endpoint app-web-1 (<id>)"): a new one each `compose up`, the same failure.',
+        'The 64-hex endpoint id Docker prints when it cannot publish a port ("on endpoint app-web-1 ' +
+        '(<id>)"): a new one each `compose up`, the same failure.',
       example: {
         before:
-          'driver failed programming external connectivity on endpoint app-web-1 (3f9a1c2b7d4e5f60718293a4b5c6d7e8f90123456789abcdef0123456789abcd): Bind for 0.0.0.0:3000 failed: port is already allocated',
+          'driver failed programming external connectivity on endpoint app-web-1 ' +
+          '(3f9a1c2b7d4e5f60718293a4b5c6d7e8f90123456789abcdef0123456789abcd): Bind for 0.0.0.0:3000 failed: ' +
+          'port is already allocated',
         after:
-          'driver failed programming external connectivity on endpoint app-web-1 (<id>): Bind for 0.0.0.0:3000 failed: port is already allocated',
+          'driver failed programming external connectivity on endpoint app-web-1 (<id>): Bind for 0.0.0.0:3000 ' +
+          'failed: port is already allocated',
       },
       re: /(\bendpoint [\w.-]{1,200} \()[0-9a-f]{64}(?=\))/g,
       to: '$1<id>',
@@ -445,7 +464,8 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'docker-build-step',
       description:
-        'The classic Docker builder\'s per-step ids: "---> Running in <12 hex>" (a new container each build) and the " ---> <12 hex>" layer id a step ends with.',
+        'The classic Docker builder\'s per-step ids: "---> Running in <12 hex>" (a new container each build) ' +
+        'and the " ---> <12 hex>" layer id a step ends with.',
       example: {
         before: 'Step 3/5 : RUN npm ci\n ---> Running in 8d2f1a3b4c5e\nnpm error code ERESOLVE\n ---> 1c2d3e4f5a6b',
         after: 'Step 3/5 : RUN npm ci\n ---> Running in <id>\nnpm error code ERESOLVE\n ---> <id>',
@@ -458,10 +478,13 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'build-progress-digest',
       description:
-        'Digests on BuildKit progress lines ("#7 writing image sha256:…", "=> => naming … sha256:…", "#5 sha256:… 12.3MB / 45.1MB"): the build reports them as it goes. A digest on any other line (docker pull\'s "Digest:", `sha256sum`) is kept.',
+        'Digests on BuildKit progress lines ("#7 writing image sha256:…", "=> => naming … sha256:…", "#5 ' +
+        'sha256:… 12.3MB / 45.1MB"): the build reports them as it goes. A digest on any other line (docker ' +
+        'pull\'s "Digest:", `sha256sum`) is kept.',
       example: {
         before:
-          '#7 writing image sha256:4bf92f3577b34da6a3ce929d0e0e4736aa0e1d8b2f3c4d5e6f7a8b9c0d1e2f3a done\nDigest: sha256:0123456789abcdef',
+          '#7 writing image sha256:4bf92f3577b34da6a3ce929d0e0e4736aa0e1d8b2f3c4d5e6f7a8b9c0d1e2f3a ' +
+          'done\nDigest: sha256:0123456789abcdef',
         after: '#7 writing image sha256:<digest> done\nDigest: sha256:0123456789abcdef',
       },
       re: /^((?:#\d+ |\s*=> )[^\n]{0,200}?sha256:)[0-9a-f]{12,64}(?![0-9a-f])/gm,
@@ -479,7 +502,8 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'iso-datetime',
       description:
-        'ISO 8601 date-times with optional seconds, fraction and offset, also the file-name form with "_" or "-" between the time fields (npm\'s 2026-11-30T02_40_33_123Z-debug-0.log).',
+        'ISO 8601 date-times with optional seconds, fraction and offset, also the file-name form with "_" or ' +
+        '"-" between the time fields (npm\'s 2026-11-30T02_40_33_123Z-debug-0.log).',
       example: {
         before: '[2026-11-30T02:40:33.123Z] start; log in ~/.npm/_logs/2026-11-30T02_40_33_123Z-debug-0.log',
         after: '[<time>] start; log in ~/.npm/_logs/<time>-debug-0.log',
@@ -504,10 +528,13 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'ctime',
       description:
-        'syslog, date(1), git, ls -l and JS Date.toString forms: "Nov 30 02:40:33", "Mon Nov 30 02:40:33 UTC 2026", "Nov 30 02:40", "Mon Nov 30 2026 02:40:33 GMT+0000 (…)".',
+        'syslog, date(1), git, ls -l and JS Date.toString forms: "Nov 30 02:40:33", "Mon Nov 30 02:40:33 UTC ' +
+        '2026", "Nov 30 02:40", "Mon Nov 30 2026 02:40:33 GMT+0000 (…)".',
       example: { before: 'Nov 30 02:40:33 box sshd[4242]: ok', after: '<time> box sshd[<pid>]: ok' },
       re: new RegExp(
-        `(?:${DAY} )?${MON} +\\d{1,2}(?: \\d{4})? \\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?!\\d)(?: (?:GMT|UTC)?[+-]\\d{4}(?: \\([^)\\n]{1,60}\\))?| [A-Z]{2,5}(?![\\w]))?(?: \\d{4}(?!\\d))?(?: [+-]\\d{4})?`,
+        `(?:${DAY} )?${MON} +\\d{1,2}(?: \\d{4})? \\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?!\\d)(?: ` +
+          `(?:GMT|UTC)?[+-]\\d{4}(?: \\([^)\\n]{1,60}\\))?| [A-Z]{2,5}(?![\\w]))?(?: \\d{4}(?!\\d))?(?: ` +
+          `[+-]\\d{4})?`,
         'g',
       ),
       to: '<time>',
@@ -517,10 +544,12 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'date',
       description:
-        'Calendar dates: 2026-11-30, 2026/11/30, 11/30/2026, "30 Nov 2026", "Nov 30, 2026", ls -l "Nov 30  2025". Dotted forms are left alone (calendar versions).',
+        'Calendar dates: 2026-11-30, 2026/11/30, 11/30/2026, "30 Nov 2026", "Nov 30, 2026", ls -l "Nov 30  ' +
+        '2025". Dotted forms are left alone (calendar versions).',
       example: { before: 'backup-2026-11-30.tar written 2026/11/30', after: 'backup-<date>.tar written <date>' },
       re: new RegExp(
-        `(?<!\\d)(?:\\d{4}([-/])\\d{2}\\1\\d{2}|\\d{1,2}/\\d{1,2}/\\d{4}|\\d{1,2} ${MON} \\d{4})(?!\\d)|(?:${DAY},? )?${MON} +\\d{1,2},? +\\d{4}(?!\\d)`,
+        `(?<!\\d)(?:\\d{4}([-/])\\d{2}\\1\\d{2}|\\d{1,2}/\\d{1,2}/\\d{4}|\\d{1,2} ${MON} \\d{4})(?!\\d)|(?:` +
+          `${DAY},? )?${MON} +\\d{1,2},? +\\d{4}(?!\\d)`,
         'g',
       ),
       to: '<date>',
@@ -576,7 +605,8 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'duration',
       description:
-        'Durations, also compound: 1.23s, 45ms, 2.3 s, (123 ms), 2.5 sec, 0.12 seconds, 1m 2s, 0m0.004s, 1h 2m, µs/us/ns. A number without a time unit (3 tests, line 42, exit code 2, v20.1.2) is kept.',
+        'Durations, also compound: 1.23s, 45ms, 2.3 s, (123 ms), 2.5 sec, 0.12 seconds, 1m 2s, 0m0.004s, 1h ' +
+        '2m, µs/us/ns. A number without a time unit (3 tests, line 42, exit code 2, v20.1.2) is kept.',
       example: {
         before: 'Duration  1.52s (transform 20ms, setup 0ms, tests 5ms)\nreal\t0m0.004s\n3 tests, took 3m 2s',
         after: 'Duration  <dur> (transform <dur>, setup <dur>, tests <dur>)\nreal\t<dur>\n3 tests, took <dur>',
@@ -588,7 +618,9 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'hex-address',
       description:
-        'Memory addresses: 0x followed by 6+ hex digits (stack frames, object reprs), and Java identity hashes (Foo@1b6d3586). A "caller address 0x…" names what failed and is kept; other bare hex (git SHAs, hashes) is kept: a changed commit is a real change.',
+        'Memory addresses: 0x followed by 6+ hex digits (stack frames, object reprs), and Java identity ' +
+        'hashes (Foo@1b6d3586). A "caller address 0x…" names what failed and is kept; other bare hex (git ' +
+        'SHAs, hashes) is kept: a changed commit is a real change.',
       example: {
         before: '<Foo object at 0x7f3a2c1b9e50>; expected: Foo@1b6d3586; commit 1a2b3c4d',
         after: '<Foo object at <hex>>; expected: Foo@<hex>; commit 1a2b3c4d',
@@ -601,7 +633,8 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'pid',
       description:
-        'Process ids: "pid 12345", "PID: 12345", "pid=12345", JSON "pid":12345, "process 12345", "(node:12345)", and "name[12345]:" log prefixes (3+ digits, so an index like items[2]: stays).',
+        'Process ids: "pid 12345", "PID: 12345", "pid=12345", JSON "pid":12345, "process 12345", ' +
+        '"(node:12345)", and "name[12345]:" log prefixes (3+ digits, so an index like items[2]: stays).',
       example: {
         before: '(node:48213) Warning: x\nnode[48213]: listening (pid 48213)',
         after: '(node:<pid>) Warning: x\nnode[<pid>]: listening (pid <pid>)',
@@ -614,12 +647,14 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'loopback-port',
       description:
-        'Ephemeral ports (5 digits, 10000+) on loopback hosts (localhost, 127.0.0.1, 0.0.0.0, [::1], [::]) after ":" or curl\'s " port ". Lower ports (:3000, :8080) are kept: they are configured, not random.',
+        'Ephemeral ports (5 digits, 10000+) on loopback hosts (localhost, 127.0.0.1, 0.0.0.0, [::1], [::]) ' +
+        'after ":" or curl\'s " port ". Lower ports (:3000, :8080) are kept: they are configured, not random.',
       example: {
         before:
           'Listening on http://localhost:53211 and 127.0.0.1:3000\ncurl: (7) Failed to connect to 127.0.0.1 port 49152 after 0 ms',
         after:
-          'Listening on http://localhost:<port> and 127.0.0.1:3000\ncurl: (7) Failed to connect to 127.0.0.1 port <port> after <dur>',
+          'Listening on http://localhost:<port> and 127.0.0.1:3000\ncurl: (7) Failed to connect to 127.0.0.1 ' +
+          'port <port> after <dur>',
       },
       re: /(?<![\w.-])(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\])(:| port )\d{5}(?!\d)/gi,
       to: '$1$2<port>',
@@ -629,7 +664,8 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'pytest-progress',
       description:
-        'The running percentage after a pytest file line ("tests/test_a.py ..F [ 50%]"): it depends on the order files ran in, not on their results.',
+        'The running percentage after a pytest file line ("tests/test_a.py ..F [ 50%]"): it depends on the ' +
+        'order files ran in, not on their results.',
       example: {
         before: 'tests/test_b.py ..F  [ 50%]\ntests/test_a.py ....  [100%]',
         after: 'tests/test_a.py ....\ntests/test_b.py ..F',
@@ -641,7 +677,8 @@ function buildTokenRules(): TokenRule[] {
     {
       name: 'rule-line',
       description:
-        'Runs of 4 or more of one rule character (= - _ ~ * ─ ━ ═ ⎯) shorten to 3: pytest and others pad centred banners to the terminal width around volatile text.',
+        'Runs of 4 or more of one rule character (= - _ ~ * ─ ━ ═ ⎯) shorten to 3: pytest and others pad ' +
+        'centred banners to the terminal width around volatile text.',
       example: {
         before: '======================== 1 failed, 2 passed in 0.12s =========================',
         after: '=== 1 failed, 2 passed in <dur> ===',
@@ -879,40 +916,47 @@ const LINE_RULES: NormalizeRule[] = [
   {
     name: 'ansi-osc',
     description:
-      "OSC/DCS strings (hyperlinks \\e]8;;url\\a, window titles \\e]0;title\\a) are removed; a hyperlink's visible text is kept.",
+      "OSC/DCS strings (hyperlinks \\e]8;;url\\a, window titles \\e]0;title\\a) are removed; a hyperlink's " +
+      'visible text is kept.',
     example: { before: '\x1b]0;vitest\x07see \x1b]8;;https://x.dev/a\x07docs\x1b]8;;\x07', after: 'see docs' },
   },
   {
     name: 'ansi-csi',
     description:
-      'CSI/SGR sequences (colours, cursor moves) and other escapes are removed; "erase line" and "cursor to column 1" count as a carriage return.',
+      'CSI/SGR sequences (colours, cursor moves) and other escapes are removed; "erase line" and "cursor ' +
+      'to column 1" count as a carriage return.',
     example: { before: '\x1b[31m\x1b[1mFAIL\x1b[22m\x1b[39m src/a.test.ts', after: 'FAIL src/a.test.ts' },
   },
   {
     name: 'control-chars',
     description:
-      'Other control characters are removed (tab and newline stay); a character overstruck with backspace keeps only the second one.',
+      'Other control characters are removed (tab and newline stay); a character overstruck with backspace ' +
+      'keeps only the second one.',
     example: { before: 'N\bNA\bAM\bME\x07\x00', after: 'NAME' },
   },
   {
     name: 'carriage-return',
     description:
-      'Within a line only the text after the last carriage return is kept, as a terminal would show it; trailing carriage returns are ignored.',
+      'Within a line only the text after the last carriage return is kept, as a terminal would show it; ' +
+      'trailing carriage returns are ignored.',
     example: { before: 'Downloading 10%\rDownloading 55%\rDownloaded\r\n', after: 'Downloaded' },
   },
   {
     name: 'spinner',
     description:
-      'Lines that are only spinner frames (braille ⠋⠙⠹, ◐◓, a lone | / - \\) are dropped; a leading spinner frame before text is removed.',
+      'Lines that are only spinner frames (braille ⠋⠙⠹, ◐◓, a lone | / - \\) are dropped; a leading ' +
+      'spinner frame before text is removed.',
     example: { before: '⠋\n⠙ Installing dependencies\n|\ndone', after: 'Installing dependencies\ndone' },
   },
   {
     name: 'progress-bar',
     description:
-      'Lines with a percentage and a bar ([=====>   ] 45%, 45%|████▌ |, ####>), only a percentage, or a curl transfer-meter row are dropped; "Coverage: 85%" stays.',
+      'Lines with a percentage and a bar ([=====>   ] 45%, 45%|████▌ |, ####>), only a percentage, or a ' +
+      'curl transfer-meter row are dropped; "Coverage: 85%" stays.',
     example: {
       before:
-        '[=====>    ] 45%\n 45%|████▌     | 45/100\n  99%\n100  1234  100  1234    0     0  56789      0 --:--:-- --:--:-- --:--:-- 56789\nCoverage: 85%',
+        '[=====>    ] 45%\n 45%|████▌     | 45/100\n  99%\n100  1234  100  1234    0     0  56789      0 ' +
+        '--:--:-- --:--:-- --:--:-- 56789\nCoverage: 85%',
       after: 'Coverage: 85%',
     },
   },
@@ -930,10 +974,12 @@ const LINE_RULES: NormalizeRule[] = [
   {
     name: 'codex-header',
     description:
-      'Codex\'s exec header lines "Chunk ID: …", "Wall time: … seconds", "Original token count: N" are dropped; "Process exited with code N" stays.',
+      'Codex\'s exec header lines "Chunk ID: …", "Wall time: … seconds", "Original token count: N" are ' +
+      'dropped; "Process exited with code N" stays.',
     example: {
       before:
-        "Chunk ID: 7582b4\nWall time: 0.0000 seconds\nProcess exited with code 2\nOriginal token count: 16\nOutput:\nls: cannot access '/nonexistent-dir': No such file or directory\n",
+        'Chunk ID: 7582b4\nWall time: 0.0000 seconds\nProcess exited with code 2\nOriginal token count: ' +
+        "16\nOutput:\nls: cannot access '/nonexistent-dir': No such file or directory\n",
       after: "Process exited with code 2\nOutput:\nls: cannot access '/nonexistent-dir': No such file or directory",
     },
   },
@@ -944,23 +990,31 @@ const CONTEXT_RULES: NormalizeRule[] = [
   {
     name: 'meaning-lines',
     description:
-      'Dates, clock times and durations on a line that says what failed (expected/received/actual/assert…, toBe/toEqual, p50–p999, latency, throughput, budget, threshold) are kept: there they are the result. A timestamp that opens the line (a log prefix) is still removed.',
+      'Dates, clock times and durations on a line that says what failed (expected/received/actual/assert…, ' +
+      'toBe/toEqual, p50–p999, latency, throughput, budget, threshold) are kept: there they are the ' +
+      'result. A timestamp that opens the line (a log prefix) is still removed.',
     example: {
       before:
-        "→ expected '2024-03-10T00:00:00Z' to be '2024-03-10T01:00:00Z'\n  p95 latency 900ms\n[2026-11-30T12:01:11Z] expected 3 to be 4\n   Duration  1.52s",
+        "→ expected '2024-03-10T00:00:00Z' to be '2024-03-10T01:00:00Z'\n  p95 latency " +
+        '900ms\n[2026-11-30T12:01:11Z] expected 3 to be 4\n   Duration  1.52s',
       after:
-        "→ expected '2024-03-10T00:00:00Z' to be '2024-03-10T01:00:00Z'\n  p95 latency 900ms\n[<time>] expected 3 to be 4\n   Duration  <dur>",
+        "→ expected '2024-03-10T00:00:00Z' to be '2024-03-10T01:00:00Z'\n  p95 latency 900ms\n[<time>] " +
+        'expected 3 to be 4\n   Duration  <dur>',
     },
   },
   {
     name: 'test-file-order',
     description:
-      'Runs of per-file result blocks (vitest "✓/❯/× file", jest "PASS/FAIL file", pytest "file.py ..F [ 50%]", each with its more-indented lines) are put in a fixed order: parallel runners print files as they finish.',
+      'Runs of per-file result blocks (vitest "✓/❯/× file", jest "PASS/FAIL file", pytest "file.py ..F [ ' +
+      '50%]", each with its more-indented lines) are put in a fixed order: parallel runners print files as ' +
+      'they finish.',
     example: {
       before:
-        ' ❯ src/c.test.ts (2 tests | 1 failed) 14ms\n   × c > adds\n ✓ src/a.test.ts (4 tests) 12ms\n\n Test Files  1 failed | 1 passed (2)',
+        ' ❯ src/c.test.ts (2 tests | 1 failed) 14ms\n   × c > adds\n ✓ src/a.test.ts (4 tests) 12ms\n\n Test ' +
+        'Files  1 failed | 1 passed (2)',
       after:
-        ' ✓ src/a.test.ts (4 tests) <dur>\n ❯ src/c.test.ts (2 tests | 1 failed) <dur>\n   × c > adds\n\n Test Files  1 failed | 1 passed (2)',
+        ' ✓ src/a.test.ts (4 tests) <dur>\n ❯ src/c.test.ts (2 tests | 1 failed) <dur>\n   × c > adds\n\n ' +
+        'Test Files  1 failed | 1 passed (2)',
     },
   },
 ];

@@ -8,12 +8,16 @@ function plural(n: number, one: string, many: string): string {
 /** The one note when the same failure came back after each of several changes. */
 export function thrashNote(command: string, runs: number): string {
   return clip(
-    `${MARKER} \`${showCommand(command)}\` returned the identical failure on its last ${runs} runs, each after a change to the files. The failure did not move with those edits, so its cause may be elsewhere: in another file, the test's setup or data, the environment, or the command itself. (A note, not a limit: runs after a change are never refused.)`,
+    `${MARKER} \`${showCommand(command)}\` returned the identical failure on its last ${runs} runs, each ` +
+      `after a change to the files. The failure did not move with those edits, so its cause may be ` +
+      `elsewhere: in another file, the test's setup or data, the environment, or the command itself. (A ` +
+      `note, not a limit: runs after a change are never refused.)`,
   );
 }
 
 const POLL_ADVICE =
-  "A blocking wait returns as soon as the thing is ready and ends the guessing: wait on the background job itself, or bound the wait, e.g. `timeout 60 sh -c 'until <check>; do sleep 2; done'`.";
+  'A blocking wait returns as soon as the thing is ready and ends the guessing: wait on the background ' +
+  "job itself, or bound the wait, e.g. `timeout 60 sh -c 'until <check>; do sleep 2; done'`.";
 
 /** Warning after the n-th identical result of a poll, with nothing changed in between. */
 export function pollWarning(command: string, n: number, block: number): string {
@@ -21,9 +25,11 @@ export function pollWarning(command: string, n: number, block: number): string {
   const next =
     left <= 0
       ? 'The next identical poll will not be run until the user writes again.'
-      : `After ${left} more identical ${plural(left, 'result', 'results')}, further polls will not be run until the user writes again.`;
+      : `After ${left} more identical ${plural(left, 'result', 'results')}, further polls will not be run ` +
+        `until the user writes again.`;
   return clip(
-    `${MARKER} the poll \`${showCommand(command)}\` returned the same result ${n} times in a row and nothing in the working tree changed. ${POLL_ADVICE} ${next}`,
+    `${MARKER} the poll \`${showCommand(command)}\` returned the same result ${n} times in a row and ` +
+      `nothing in the working tree changed. ${POLL_ADVICE} ${next}`,
   );
 }
 
@@ -31,7 +37,9 @@ export function pollWarning(command: string, n: number, block: number): string {
 export function pollBlock(command: string, n: number, sayThisCommand = false): string {
   const subject = sayThisCommand ? 'This poll' : `The poll \`${showCommand(command)}\``;
   return clip(
-    `${MARKER} ${subject} was not run: its last ${n} results were identical and nothing changed in between, so what it waits for is not coming by itself. ${POLL_ADVICE} Or tell the user what it is waiting for. It can run again after a change or the user's next message.`,
+    `${MARKER} ${subject} was not run: its last ${n} results were identical and nothing changed in ` +
+      `between, so what it waits for is not coming by itself. ${POLL_ADVICE} Or tell the user what it is ` +
+      `waiting for. It can run again after a change or the user's next message.`,
   );
 }
 

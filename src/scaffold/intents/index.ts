@@ -18,7 +18,8 @@ function keptNotes(kept: Array<{ key: string; value: string }>): string[] {
     .filter(({ key, value }) => valueWaits(key, value))
     .map(
       ({ key, value }) =>
-        `Agents may hang on ${key}=${JSON.stringify(value)}: it waits for a person (ours is ${JSON.stringify(AGENT_ENV[key] ?? '')}).`,
+        `Agents may hang on ${key}=${JSON.stringify(value)}: it waits for a person (ours is ` +
+        `${JSON.stringify(AGENT_ENV[key] ?? '')}).`,
     );
 }
 

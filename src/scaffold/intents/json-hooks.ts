@@ -296,8 +296,10 @@ function planEnv(
       kept.push({ key, value: theirs });
       plan.notes.push(
         step.changed
-          ? `Kept your ${label}.${key}=${JSON.stringify(theirs)}: you changed loop-guard's ${JSON.stringify(value)}, so it is yours now (--force puts ours back).`
-          : `Kept your ${label}.${key}=${JSON.stringify(theirs)}; loop-guard would set ${JSON.stringify(value)} (use --force to replace it).`,
+          ? `Kept your ${label}.${key}=${JSON.stringify(theirs)}: you changed loop-guard's ` +
+              `${JSON.stringify(value)}, so it is yours now (--force puts ours back).`
+          : `Kept your ${label}.${key}=${JSON.stringify(theirs)}; loop-guard would set ${JSON.stringify(value)}` +
+              ` (use --force to replace it).`,
       );
     }
   }
@@ -360,7 +362,8 @@ function unreadable(body: string, err: unknown, fix: string): FileFormatError {
     return new FileFormatError(`create-loop-guard cannot edit this file byte by byte: ${what}`, fix);
   const { line, column } = lineColumn(body, offset);
   return new FileFormatError(
-    `line ${line}, column ${column}: ${what}; the file parses, but create-loop-guard edits JSON byte by byte and cannot read this spot\n${excerpt(body, line, column)}`,
+    `line ${line}, column ${column}: ${what}; the file parses, but create-loop-guard edits JSON byte by ` +
+      `byte and cannot read this spot\n${excerpt(body, line, column)}`,
     fix,
   );
 }
@@ -395,7 +398,9 @@ export function mergeJson(before: string | null, spec: MergeSpec): JsonEditResul
   if ('problem' in done || shape !== null) {
     return result({
       status: 'conflict',
-      reason: `Could not merge loop-guard's settings into this file: ${'problem' in done ? done.problem : `the result would have ${shape}`}.`,
+      reason:
+        `Could not merge loop-guard's settings into this file: ` +
+        `${'problem' in done ? done.problem : `the result would have ${shape}`}.`,
       fix: `Add these by hand:\n${snippet(spec)}`,
     });
   }
@@ -445,7 +450,10 @@ export function removeFromJson(before: string, spec: RemoveSpec): { outcome: Edi
       outcome: {
         status: 'conflict',
         reason: `Could not take loop-guard's entries out of this file: ${done.problem}.`,
-        fix: `Delete by hand every hook entry whose command contains "${spec.marker}"${spec.ownedEnv ? ` and the ${pathLabel(spec.ownedEnv.path)} keys ${Object.keys(spec.ownedEnv.values).join(', ')}` : ''}.`,
+        fix:
+          `Delete by hand every hook entry whose command contains "${spec.marker}"` +
+          `${spec.ownedEnv ? ` and the ${pathLabel(spec.ownedEnv.path)} keys ${Object.keys(spec.ownedEnv.values).join(', ')}` : ''}` +
+          `.`,
       },
       becameEmpty: false,
     };

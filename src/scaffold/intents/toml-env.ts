@@ -373,9 +373,9 @@ function conflict(r: Refusal, wanted: ReadonlyArray<readonly [string, string]>):
   let fix: string;
   switch (r.kind) {
     case 'root-dotted':
-      fix = `Add these lines among the top-level keys of .codex/config.toml (above the first [table] header):\n${wanted
-        .map(([k, v]) => `${POLICY}.set.${kv(k, v)}`)
-        .join('\n')}`;
+      fix =
+        `Add these lines among the top-level keys of .codex/config.toml (above the first [table] header):\n` +
+        `${wanted.map(([k, v]) => `${POLICY}.set.${kv(k, v)}`).join('\n')}`;
       break;
     case 'root-inline':
       fix =
@@ -386,14 +386,14 @@ function conflict(r: Refusal, wanted: ReadonlyArray<readonly [string, string]>):
       fix = `Add these lines under [${POLICY}]:\n${wanted.map(([k, v]) => `set.${kv(k, v)}`).join('\n')}`;
       break;
     case 'multiline-inline':
-      fix = `Add these lines inside the braces of set = { … } under [${POLICY}]:\n${wanted
-        .map(([k, v]) => `  ${kv(k, v)},`)
-        .join('\n')}`;
+      fix =
+        `Add these lines inside the braces of set = { … } under [${POLICY}]:\n` +
+        `${wanted.map(([k, v]) => `  ${kv(k, v)},`).join('\n')}`;
       break;
     default:
-      fix = `Make ${POLICY}.set contain these keys by hand, e.g. as lines of a [${POLICY}.set] table:\n${wanted
-        .map(([k, v]) => kv(k, v))
-        .join('\n')}`;
+      fix =
+        `Make ${POLICY}.set contain these keys by hand, e.g. as lines of a [${POLICY}.set] table:\n` +
+        `${wanted.map(([k, v]) => kv(k, v)).join('\n')}`;
   }
   return { status: 'conflict', reason: `Cannot add our keys to ${POLICY}.set: ${r.reason}.`, fix };
 }

@@ -61,7 +61,8 @@ function vimRunsUnattended(name: string, args: readonly string[]): boolean {
 }
 
 export const EDIT_ALTERNATIVE =
-  "Files can be changed with the file-editing tool, or from the shell with `sed -i`, `perl -pi -e` or a heredoc (`cat > file <<'EOF'`).";
+  'Files can be changed with the file-editing tool, or from the shell with `sed -i`, `perl -pi -e` or ' +
+  "a heredoc (`cat > file <<'EOF'`).";
 
 export function editorFinding(name: string, args: string[], cmd: SimpleCommand, env = cmd.env): Finding | null {
   const waits = WAIT_FLAGS[name];
@@ -69,7 +70,9 @@ export function editorFinding(name: string, args: string[], cmd: SimpleCommand, 
     if (!hasAny(args, waits)) return null;
     return {
       rule: 'editor',
-      why: `${name} was told to wait, so the command stays open until someone closes the editor window. Without that flag it returns at once. ${EDIT_ALTERNATIVE}`,
+      why:
+        `${name} was told to wait, so the command stays open until someone closes the editor window. Without ` +
+        `that flag it returns at once. ${EDIT_ALTERNATIVE}`,
     };
   }
   if (name === 'ed' || name === 'ex') {
@@ -77,7 +80,9 @@ export function editorFinding(name: string, args: string[], cmd: SimpleCommand, 
     if (name === 'ex' && vimRunsUnattended(name, args)) return null;
     return {
       rule: 'editor',
-      why: `${name} reads its editing commands from the keyboard. Given a script on stdin it runs unattended, e.g. \`printf '%s\\n' ',s/old/new/g' w q | ${name} -s file\`; the file-editing tool works too.`,
+      why:
+        `${name} reads its editing commands from the keyboard. Given a script on stdin it runs unattended, ` +
+        `e.g. \`printf '%s\\n' ',s/old/new/g' w q | ${name} -s file\`; the file-editing tool works too.`,
     };
   }
   if (!TERMINAL_EDITORS.has(name)) return launcherFinding(name, args, env);
@@ -93,7 +98,9 @@ export function editorFinding(name: string, args: string[], cmd: SimpleCommand, 
   const batch = name === 'emacs' ? ' (`emacs --batch` also runs without a screen)' : '';
   return {
     rule: 'editor',
-    why: `${name} is an interactive editor and waits for keystrokes that nobody in this session can type. ${EDIT_ALTERNATIVE.slice(0, -1)}${batch}.`,
+    why:
+      `${name} is an interactive editor and waits for keystrokes that nobody in this session can type. ` +
+      `${EDIT_ALTERNATIVE.slice(0, -1)}${batch}.`,
   };
 }
 
@@ -143,7 +150,10 @@ export function pagerFinding(name: string, args: string[], cmd: SimpleCommand): 
   if (name === 'less' && (hasLong(args, '--quit-if-one-screen') || inCluster(args, 'F', 'bhjkoOpPtTxyz#'))) return null;
   return {
     rule: 'pager',
-    why: `${name} is a pager: on a terminal it waits for keys to scroll and to quit. Output can be read without one: \`cat file\`, \`head -n 100 file\`, or \`… | head -n 100\` at the end of a pipe (for git, \`git --no-pager …\`).`,
+    why:
+      `${name} is a pager: on a terminal it waits for keys to scroll and to quit. Output can be read ` +
+      `without one: \`cat file\`, \`head -n 100 file\`, or \`… | head -n 100\` at the end of a pipe (for ` +
+      `git, \`git --no-pager …\`).`,
   };
 }
 
@@ -171,7 +181,10 @@ export function initFinding(
   if (name === 'bun' && args.some((a) => a.startsWith('-'))) return null;
   return {
     rule: 'npm-init',
-    why: `${name} init asks a series of questions and waits for the answers. \`${name} init -y\` writes the defaults without asking; fields can be changed afterwards (\`npm pkg set name=…\` or by editing package.json).`,
+    why:
+      `${name} init asks a series of questions and waits for the answers. \`${name} init -y\` writes the ` +
+      `defaults without asking; fields can be changed afterwards (\`npm pkg set name=…\` or by editing ` +
+      `package.json).`,
   };
 }
 
@@ -190,7 +203,9 @@ export function variableFinding(word: string, cmd: SimpleCommand, env: Map<strin
     if (cmd.pipedOut || cmd.stdoutToFile || (value !== undefined && !/^(?:less|more|most)\b/.test(value))) return null;
     return {
       rule: 'pager',
-      why: `$${variable} is the user's pager, which waits on a terminal for keys to scroll and quit. \`cat file\` or \`head -n 100 file\` prints without one.`,
+      why:
+        `$${variable} is the user's pager, which waits on a terminal for keys to scroll and quit. \`cat ` +
+        `file\` or \`head -n 100 file\` prints without one.`,
     };
   }
   if (value !== undefined && !editorWaits(value)) return null;

@@ -64,14 +64,18 @@ export function gitFinding(
       if (seq !== undefined && !editorWaits(seq)) return null;
       return {
         rule: 'git-rebase-interactive',
-        why: 'an interactive rebase opens its todo list in an editor and waits for it to be saved. Without -i the rebase runs unattended (`git rebase main`); fixup! commits can be folded in without an editor with `GIT_SEQUENCE_EDITOR=true git rebase -i --autosquash main`.',
+        why:
+          'an interactive rebase opens its todo list in an editor and waits for it to be saved. Without -i the ' +
+          'rebase runs unattended (`git rebase main`); fixup! commits can be folded in without an editor with ' +
+          '`GIT_SEQUENCE_EDITOR=true git rebase -i --autosquash main`.',
       };
     }
     case 'add':
       if (hasAny(rest, ['--patch', '--interactive', '--edit']) || ['p', 'i', 'e'].some((l) => inCluster(rest, l))) {
         return gitInteractive(
           'git add -p/-i/-e asks about each change and waits for answers typed at the keyboard.',
-          'Files can be staged by path (`git add src/file.ts`), or a prepared patch staged with `git apply --cached change.patch`.',
+          'Files can be staged by path (`git add src/file.ts`), or a prepared patch staged with `git apply ' +
+            '--cached change.patch`.',
         );
       }
       return null;
@@ -101,7 +105,9 @@ export function gitFinding(
       if (!hasAny(rest, ['-e', '--edit']) || editorIsSet) return null;
       return {
         rule: 'editor',
-        why: 'git config --edit opens the config file in an editor and waits for it to be closed. Single settings can be changed with `git config <key> <value>`.',
+        why:
+          'git config --edit opens the config file in an editor and waits for it to be closed. Single settings ' +
+          'can be changed with `git config <key> <value>`.',
       };
     case 'mergetool':
     case 'difftool':
@@ -121,7 +127,8 @@ export function gitFinding(
     case 'revert':
       if (editorIsSet || lastOf(rest, ['-e', '--edit'], ['--no-edit']) !== true) return null;
       return gitEditor(
-        `git ${sub} --edit opens the ${sub === 'revert' || sub === 'cherry-pick' ? 'commit' : 'merge'} message in an editor and waits for it to be saved and closed.`,
+        `git ${sub} --edit opens the ${sub === 'revert' || sub === 'cherry-pick' ? 'commit' : 'merge'}` +
+          ` message in an editor and waits for it to be saved and closed.`,
         sub === 'merge' || sub === 'pull'
           ? `Without -e/--edit git ${sub} writes its own message (\`--no-edit\`), and \`-m "…"\` gives one inline.`
           : `Without -e/--edit git ${sub} keeps the original message; \`git commit --amend -m "…"\` changes it afterwards.`,
@@ -217,7 +224,10 @@ function gitHelp(args: string[], env: Map<string, string>, out: GitOutput): Find
   const page = /^[\w.-]{1,40}$/.test(word) ? word : '<command>';
   return {
     rule: 'manual',
-    why: `git help opens the manual page in a pager that waits for keys to scroll and quit. \`git ${page} -h\` prints its options and returns; \`git help ${page} | cat\` (or \`man -P cat git-${page}\`) prints the whole page.`,
+    why:
+      `git help opens the manual page in a pager that waits for keys to scroll and quit. \`git ${page}` +
+      ` -h\` prints its options and returns; \`git help ${page} | cat\` (or \`man -P cat git-${page}\`) ` +
+      `prints the whole page.`,
   };
 }
 
@@ -292,7 +302,10 @@ function gitCommit(args: string[], editorIsSet: boolean): Finding | null {
   if (!opensEditor) return null;
   return {
     rule: 'git-commit-editor',
-    why: 'without a message on the command line git commit opens an editor and waits for someone to write one and close it. The message can be passed inline, `git commit -m "subject" -m "body"`, or from a file with `-F msg.txt`; `git commit --amend --no-edit` keeps the previous message.',
+    why:
+      'without a message on the command line git commit opens an editor and waits for someone to write one ' +
+      'and close it. The message can be passed inline, `git commit -m "subject" -m "body"`, or from a file ' +
+      'with `-F msg.txt`; `git commit --amend --no-edit` keeps the previous message.',
   };
 }
 
@@ -351,6 +364,8 @@ function gitTag(args: string[], editorIsSet: boolean): Finding | null {
   if (!(annotated && !message) && !(edit && (annotated || message))) return null;
   return {
     rule: 'git-tag-editor',
-    why: 'an annotated or signed tag without -m opens an editor for the tag message and waits. Giving the message inline creates it without one: `git tag -a v1.2.3 -m "Release 1.2.3"` (or `-F notes.txt`).',
+    why:
+      'an annotated or signed tag without -m opens an editor for the tag message and waits. Giving the ' +
+      'message inline creates it without one: `git tag -a v1.2.3 -m "Release 1.2.3"` (or `-F notes.txt`).',
   };
 }

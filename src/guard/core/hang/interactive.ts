@@ -41,7 +41,8 @@ const python: Row = (args) => {
   if (runs && !forced) return null;
   return repl(
     forced ? 'python -i' : 'python without a script',
-    'A script or inline code runs and exits: `python3 script.py`, `python3 -c "print(1)"`, or a heredoc (`python3 - <<\'EOF\' … EOF`).',
+    'A script or inline code runs and exits: `python3 script.py`, `python3 -c "print(1)"`, or a heredoc ' +
+      "(`python3 - <<'EOF' … EOF`).",
   );
 };
 
@@ -115,7 +116,10 @@ const mysql: Row = (args) => {
   if (all.some((a) => a === '-p' || a === '--password')) {
     return {
       rule: 'repl',
-      why: 'mysql -p with no password attached asks for the password and waits for it to be typed. The password can come from the environment (`MYSQL_PWD`), an option file (`--defaults-extra-file=my.cnf`), or be attached (`-pSECRET`), with the query given by `-e`.',
+      why:
+        'mysql -p with no password attached asks for the password and waits for it to be typed. The password ' +
+        'can come from the environment (`MYSQL_PWD`), an option file (`--defaults-extra-file=my.cnf`), or be ' +
+        'attached (`-pSECRET`), with the query given by `-e`.',
     };
   }
   if (startsAny(all, ['-e', '--execute', ...HELP]) || all.some((a) => /^-[BNrstvX]*e/.test(a))) return null;
@@ -143,7 +147,8 @@ const sqlite3: Row = (args) => {
   if (positionals(args, SQLITE_VALUES()).length >= 2) return null;
   return repl(
     'sqlite3 without SQL',
-    'SQL given after the database file runs and exits: `sqlite3 app.db "select count(*) from users;"` (or `sqlite3 app.db < script.sql`).',
+    'SQL given after the database file runs and exits: `sqlite3 app.db "select count(*) from users;"` ' +
+      '(or `sqlite3 app.db < script.sql`).',
   );
 };
 
@@ -234,7 +239,8 @@ const ssh: Row = (args) => {
   if (positionals(args, SSH_VALUES()).length !== 1) return null;
   return remote(
     'ssh with no remote command',
-    "A command given after the host runs there and returns: `ssh host 'uptime'` (or a script on stdin: `ssh host bash -s < script.sh`).",
+    "A command given after the host runs there and returns: `ssh host 'uptime'` (or a script on stdin: " +
+      '`ssh host bash -s < script.sh`).',
   );
 };
 
@@ -289,9 +295,13 @@ const NO_STDIN: SimpleCommand = {
 const DOCKER_RUN_VALUES = once(
   () =>
     new Set(
-      '-e --env -v --volume -p --publish --name -w --workdir --network --net --entrypoint -u --user --env-file --mount --platform -l --label --add-host --cpus -m --memory --restart -h --hostname --device --cap-add --cap-drop --security-opt --shm-size --ulimit --pull --log-driver --log-opt --gpus --tmpfs --dns --ipc --pid --runtime --stop-signal --cidfile --volumes-from --link --expose --detach-keys -c --cpu-shares --memory-swap --group-add'.split(
-        ' ',
-      ),
+      (
+        '-e --env -v --volume -p --publish --name -w --workdir --network --net --entrypoint -u --user ' +
+        '--env-file --mount --platform -l --label --add-host --cpus -m --memory --restart -h --hostname ' +
+        '--device --cap-add --cap-drop --security-opt --shm-size --ulimit --pull --log-driver --log-opt ' +
+        '--gpus --tmpfs --dns --ipc --pid --runtime --stop-signal --cidfile --volumes-from --link --expose ' +
+        '--detach-keys -c --cpu-shares --memory-swap --group-add'
+      ).split(' '),
     ),
 );
 const docker =
@@ -313,7 +323,8 @@ const docker =
     if (!innerWaits(inner)) return null;
     return remote(
       `${name} ${sub} -it with a shell`,
-      `Without -it a command runs in the container and returns: \`${name} ${sub === 'run' ? 'run --rm <image>' : 'exec <container>'} <command>\` (e.g. \`sh -c '…'\`).`,
+      `Without -it a command runs in the container and returns: \`${name} ` +
+        `${sub === 'run' ? 'run --rm <image>' : 'exec <container>'} <command>\` (e.g. \`sh -c '…'\`).`,
     );
   };
 
@@ -420,7 +431,8 @@ const TMUX_OK = once(
 // Manual pages.
 
 export const MAN_INSTEAD =
-  'The page prints and returns with `man -P cat <page>` (or `man <page> | head -n 200`); most commands also print their options with `--help`.';
+  'The page prints and returns with `man -P cat <page>` (or `man <page> | head -n 200`); most commands ' +
+  'also print their options with `--help`.';
 
 const man: Row = (args, cmd, env) => {
   if (cmd.pipedOut || cmd.stdoutToFile || env.has('MANPAGER') || env.has('PAGER')) return null;
@@ -470,7 +482,9 @@ const info: Row = (args, cmd) =>
     ? null
     : {
         rule: 'manual',
-        why: 'info opens an interactive browser that waits for keys. `info <topic> | cat` (or `info -o - <topic>`) prints the node and returns.',
+        why:
+          'info opens an interactive browser that waits for keys. `info <topic> | cat` (or `info -o - ' +
+          '<topic>`) prints the node and returns.',
       };
 
 // ---------------------------------------------------------------------------------------------
@@ -482,7 +496,8 @@ const login = (what: string, instead: string): Finding => ({
 });
 
 const NPM_LOGIN =
-  'A token can be set without prompts: `npm config set //registry.npmjs.org/:_authToken=$NPM_TOKEN` (or NPM_TOKEN referenced from .npmrc).';
+  'A token can be set without prompts: `npm config set //registry.npmjs.org/:_authToken=$NPM_TOKEN` ' +
+  '(or NPM_TOKEN referenced from .npmrc).';
 
 /** `<program> <sub …>` sign-in commands: the words that select it, what makes it non-interactive, the advice. */
 const SIGN_INS: Record<
@@ -540,7 +555,8 @@ const SIGN_INS: Record<
       sub: ['login'],
       ok: ['--service-principal', '--identity', '--federated-token'],
       instead:
-        'A service principal or managed identity signs in without prompts: `az login --service-principal -u <app-id> -p <secret-or-cert> --tenant <tenant>`.',
+        'A service principal or managed identity signs in without prompts: `az login --service-principal -u ' +
+        '<app-id> -p <secret-or-cert> --tenant <tenant>`.',
     },
   ],
   gcloud: [
@@ -953,7 +969,8 @@ function build(): Map<string, Row> {
     'tmux',
     screenRow(
       'tmux attached to a session',
-      'A detached session runs a command and returns: `tmux new-session -d -s work "npm run dev"`; `tmux capture-pane -p -t work` reads its screen.',
+      'A detached session runs a command and returns: `tmux new-session -d -s work "npm run dev"`; `tmux ' +
+        'capture-pane -p -t work` reads its screen.',
       (a) => {
         const first = a.find((w) => !w.startsWith('-'));
         if (first === undefined) return hasAny(a, ['-V']);
@@ -1069,9 +1086,15 @@ const REPL_NAMES = once(
 const NAMES = once(
   () =>
     new Set(
-      'node nodejs ipython bpython ptpython pdb ipdb ts-node tsx deno bun irb pry rails manage.py django-admin php lua luajit julia R ghci scala clj clojure iex erl ocaml utop swift jshell kotlinc kotlinc-jvm sbt psql mysql mariadb sqlite3 sqlite duckdb mongosh mongo redis-cli cqlsh clickhouse-client gdb lldb bc dc ssh mosh telnet sftp ftp docker podman kubectl oc top iotop iftop nethogs nload bmon ncdu tig lazygit gitui lazydocker ctop k9s ranger mc nnn vifm lf yazi fzf sk tmux screen zellij w3m lynx links elinks mutt neomutt vd visidata dialog whiptail man info cargo su passwd bash sh zsh fish dash ksh htop btop bpytop bashtop atop gotop ytop btm zenith nvtop glances'.split(
-        ' ',
-      ),
+      (
+        'node nodejs ipython bpython ptpython pdb ipdb ts-node tsx deno bun irb pry rails manage.py ' +
+        'django-admin php lua luajit julia R ghci scala clj clojure iex erl ocaml utop swift jshell kotlinc ' +
+        'kotlinc-jvm sbt psql mysql mariadb sqlite3 sqlite duckdb mongosh mongo redis-cli cqlsh ' +
+        'clickhouse-client gdb lldb bc dc ssh mosh telnet sftp ftp docker podman kubectl oc top iotop iftop ' +
+        'nethogs nload bmon ncdu tig lazygit gitui lazydocker ctop k9s ranger mc nnn vifm lf yazi fzf sk ' +
+        'tmux screen zellij w3m lynx links elinks mutt neomutt vd visidata dialog whiptail man info cargo su ' +
+        'passwd bash sh zsh fish dash ksh htop btop bpytop bashtop atop gotop ytop btm zenith nvtop glances'
+      ).split(' '),
     ),
 );
 

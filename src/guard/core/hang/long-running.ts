@@ -14,9 +14,12 @@ export interface LongRun {
 
 const SERVER_WHY = 'a server keeps running until it is stopped, so this call would not return.';
 const WATCH_WHY =
-  'watch mode keeps running and rebuilds on every change, so this call would not return. A single run without the watch flag reports once and exits.';
+  'watch mode keeps running and rebuilds on every change, so this call would not return. A single run ' +
+  'without the watch flag reports once and exits.';
 const FOLLOW_WHY =
-  'following a log waits for new lines and never exits on its own. The same command without -f/--follow prints what is there now and returns; to wait for one line, a time limit bounds it: `timeout 60 tail -f app.log | grep -m1 ready`.';
+  'following a log waits for new lines and never exits on its own. The same command without ' +
+  '-f/--follow prints what is there now and returns; to wait for one line, a time limit bounds it: ' +
+  '`timeout 60 tail -f app.log | grep -m1 ready`.';
 
 const server = (): LongRun => ({ rule: 'dev-server', why: SERVER_WHY, hint: true });
 /** The server verdict, for a script body that starts one (hang/scripts.ts). */
@@ -45,19 +48,25 @@ const PM_BUILTINS = once(
   (): Record<string, ReadonlySet<string>> => ({
     npm: new Set(), // npm only runs scripts through run/run-script/test/start
     pnpm: new Set(
-      'add i install update up upgrade remove rm uninstall un link ln unlink import rebuild rb prune fetch patch patch-commit audit list ls outdated why exec dlx create init publish pack store env setup config c root bin licenses deploy doctor server help install-test it'.split(
-        ' ',
-      ),
+      (
+        'add i install update up upgrade remove rm uninstall un link ln unlink import rebuild rb prune fetch ' +
+        'patch patch-commit audit list ls outdated why exec dlx create init publish pack store env setup ' +
+        'config c root bin licenses deploy doctor server help install-test it'
+      ).split(' '),
     ),
     yarn: new Set(
-      'add install remove upgrade up info init create dlx exec run workspace workspaces why config cache pack publish bin link unlink set plugin npm version node constraints help global upgrade-interactive dedupe rebuild explain patch patch-commit stage search tag team owner login logout audit list licenses outdated import generate-lock-entry check autoclean policy'.split(
-        ' ',
-      ),
+      (
+        'add install remove upgrade up info init create dlx exec run workspace workspaces why config cache ' +
+        'pack publish bin link unlink set plugin npm version node constraints help global ' +
+        'upgrade-interactive dedupe rebuild explain patch patch-commit stage search tag team owner login ' +
+        'logout audit list licenses outdated import generate-lock-entry check autoclean policy'
+      ).split(' '),
     ),
     bun: new Set(
-      'run test x add a install i remove rm update link unlink pm build init create c upgrade repl exec outdated publish patch audit info why help'.split(
-        ' ',
-      ),
+      (
+        'run test x add a install i remove rm update link unlink pm build init create c upgrade repl exec ' +
+        'outdated publish patch audit info why help'
+      ).split(' '),
     ),
   }),
 );
@@ -167,7 +176,10 @@ const FOREGROUND = once(
       if (pos.length === 0) return null;
       return {
         rule: 'watch',
-        why: 'watch reruns its command until someone presses Ctrl-C, so this call would not return. Running the command once shows its current state; a bounded loop polls a few times: `for i in 1 2 3 4 5; do <command>; sleep 2; done`.',
+        why:
+          'watch reruns its command until someone presses Ctrl-C, so this call would not return. Running the ' +
+          'command once shows its current state; a bounded loop polls a few times: `for i in 1 2 3 4 5; do ' +
+          '<command>; sleep 2; done`.',
         hint: false,
       };
     },
@@ -175,13 +187,15 @@ const FOREGROUND = once(
       pingBounded(args)
         ? null
         : endless(
-            'ping without a count sends packets until it is stopped, so this call would not return. `ping -c 3 host` sends three and exits (`-w 5` bounds it to five seconds).',
+            'ping without a count sends packets until it is stopped, so this call would not return. `ping -c 3 ' +
+              'host` sends three and exits (`-w 5` bounds it to five seconds).',
           ),
     ping6: (args) =>
       pingBounded(args)
         ? null
         : endless(
-            'ping without a count sends packets until it is stopped, so this call would not return. `ping -c 3 host` sends three and exits.',
+            'ping without a count sends packets until it is stopped, so this call would not return. `ping -c 3 ' +
+              'host` sends three and exits.',
           ),
     nc: listener,
     ncat: listener,
@@ -383,7 +397,9 @@ function containerFinding(name: string, args: string[]): LongRun | null {
   }
   return {
     rule: 'dev-server',
-    why: '`compose up` without -d stays attached to the containers and does not return while they run. `docker compose up -d` starts them and returns; `docker compose logs --tail 100` shows their output.',
+    why:
+      '`compose up` without -d stays attached to the containers and does not return while they run. ' +
+      '`docker compose up -d` starts them and returns; `docker compose logs --tail 100` shows their output.',
     hint: false,
   };
 }

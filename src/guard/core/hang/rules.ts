@@ -20,7 +20,10 @@ export const HANG_RULES: ReadonlyArray<{ rule: string; summary: string }> = [
   {
     rule: 'editor',
     summary:
-      'Interactive editors (vi, vim, nvim, nano, emacs without --batch, pico, micro, joe, …), ed/ex with no script on stdin, GUI editors told to wait (code --wait, subl -w), commands that open one (crontab -e, kubectl edit, visudo, systemctl edit, git config -e), `$EDITOR file`, and editors started through `xargs` or `find -exec`.',
+      'Interactive editors (vi, vim, nvim, nano, emacs without --batch, pico, micro, joe, …), ed/ex with ' +
+      'no script on stdin, GUI editors told to wait (code --wait, subl -w), commands that open one ' +
+      '(crontab -e, kubectl edit, visudo, systemctl edit, git config -e), `$EDITOR file`, and editors ' +
+      'started through `xargs` or `find -exec`.',
   },
   {
     rule: 'pager',
@@ -30,13 +33,15 @@ export const HANG_RULES: ReadonlyArray<{ rule: string; summary: string }> = [
   {
     rule: 'git-commit-editor',
     summary:
-      'git commit (and --amend) with no -m, -F, -C, --no-edit or --fixup=<commit>, or with -e/--edit, unless GIT_EDITOR or core.editor is set to a non-interactive command.',
+      'git commit (and --amend) with no -m, -F, -C, --no-edit or --fixup=<commit>, or with -e/--edit, ' +
+      'unless GIT_EDITOR or core.editor is set to a non-interactive command.',
   },
   { rule: 'git-tag-editor', summary: 'git tag -a/-s/-u without -m or -F.' },
   {
     rule: 'git-editor',
     summary:
-      'git merge/pull/cherry-pick/revert -e (--edit), git notes add/append without -m or -F, git notes edit, git branch --edit-description (unless an editor setting is non-interactive).',
+      'git merge/pull/cherry-pick/revert -e (--edit), git notes add/append without -m or -F, git notes ' +
+      'edit, git branch --edit-description (unless an editor setting is non-interactive).',
   },
   {
     rule: 'git-rebase-interactive',
@@ -45,7 +50,8 @@ export const HANG_RULES: ReadonlyArray<{ rule: string; summary: string }> = [
   {
     rule: 'git-interactive',
     summary:
-      'git add -p/-i/-e, commit -p/--interactive, checkout/reset/restore -p, stash [push] -p, clean -i, am -i, mergetool, difftool.',
+      'git add -p/-i/-e, commit -p/--interactive, checkout/reset/restore -p, stash [push] -p, clean -i, am ' +
+      '-i, mergetool, difftool.',
   },
   {
     rule: 'npm-init',
@@ -54,22 +60,34 @@ export const HANG_RULES: ReadonlyArray<{ rule: string; summary: string }> = [
   {
     rule: 'scaffolder',
     summary:
-      'Project scaffolders without the options that make them ask nothing: npm create / npm init <initializer> / yarn, pnpm, bun create / npx create-*; known: create-vite (--template), create-next-app (--yes), create-astro (--yes), create-vue (--default), create-react-router, create-remix, create-expo-app (--yes), create-t3-app (--CI), create-hono, create-cloudflare, create-turbo, create-nuxt, create-playwright (--quiet); an unknown create-* only when given no arguments.',
+      'Project scaffolders without the options that make them ask nothing: npm create / npm init ' +
+      '<initializer> / yarn, pnpm, bun create / npx create-*; known: create-vite (--template), ' +
+      'create-next-app (--yes), create-astro (--yes), create-vue (--default), create-react-router, ' +
+      'create-remix, create-expo-app (--yes), create-t3-app (--CI), create-hono, create-cloudflare, ' +
+      'create-turbo, create-nuxt, create-playwright (--quiet); an unknown create-* only when given no ' +
+      'arguments.',
   },
   {
     rule: 'repl',
     summary:
-      'REPLs and database shells with nothing to run and nothing on stdin: python (or -i), node, ipython, deno, bun repl, ts-node, tsx, irb, pry, rails console, manage.py shell, artisan tinker, php -a, lua, julia, R, ghci, iex, erl, scala, clojure, swift, jshell, sbt, psql (no -c/-f), mysql (no -e, or -p asking a password), sqlite3 (no SQL), duckdb, mongosh, redis-cli, cqlsh, gdb/lldb without batch mode, pdb, bc, bare shells.',
+      'REPLs and database shells with nothing to run and nothing on stdin: python (or -i), node, ipython, ' +
+      'deno, bun repl, ts-node, tsx, irb, pry, rails console, manage.py shell, artisan tinker, php -a, ' +
+      'lua, julia, R, ghci, iex, erl, scala, clojure, swift, jshell, sbt, psql (no -c/-f), mysql (no -e, ' +
+      'or -p asking a password), sqlite3 (no SQL), duckdb, mongosh, redis-cli, cqlsh, gdb/lldb without ' +
+      'batch mode, pdb, bc, bare shells.',
   },
   {
     rule: 'remote-shell',
     summary:
-      'ssh host with no remote command, mosh, telnet, sftp/ftp without a batch, docker/podman run/exec -it with a shell or no command, docker attach, kubectl exec/run/attach -it with a shell.',
+      'ssh host with no remote command, mosh, telnet, sftp/ftp without a batch, docker/podman run/exec -it ' +
+      'with a shell or no command, docker attach, kubectl exec/run/attach -it with a shell.',
   },
   {
     rule: 'full-screen',
     summary:
-      'top (without -b/-n), htop, btop, atop, glances, iotop, iftop, nethogs, ncdu, tig, lazygit, lazydocker, k9s, ranger, mc, nnn, fzf (without --filter), tmux/screen/zellij attaching, text browsers, mutt, dialog.',
+      'top (without -b/-n), htop, btop, atop, glances, iotop, iftop, nethogs, ncdu, tig, lazygit, ' +
+      'lazydocker, k9s, ranger, mc, nnn, fzf (without --filter), tmux/screen/zellij attaching, text ' +
+      'browsers, mutt, dialog.',
   },
   {
     rule: 'manual',
@@ -78,7 +96,10 @@ export const HANG_RULES: ReadonlyArray<{ rule: string; summary: string }> = [
   {
     rule: 'login',
     summary:
-      'Interactive sign-ins: gh auth login (no --with-token), npm/pnpm/yarn login, docker login (no --password-stdin), az login, gcloud auth login / init, aws configure / sso login, firebase, vercel, netlify, heroku, wrangler, fly, railway, supabase, doctl, terraform, glab, huggingface-cli, cargo login, su, passwd.',
+      'Interactive sign-ins: gh auth login (no --with-token), npm/pnpm/yarn login, docker login (no ' +
+      '--password-stdin), az login, gcloud auth login / init, aws configure / sso login, firebase, vercel, ' +
+      'netlify, heroku, wrangler, fly, railway, supabase, doctl, terraform, glab, huggingface-cli, cargo ' +
+      'login, su, passwd.',
   },
   {
     rule: 'follow',
@@ -88,12 +109,15 @@ export const HANG_RULES: ReadonlyArray<{ rule: string; summary: string }> = [
   {
     rule: 'watch-mode',
     summary:
-      'Watchers in the foreground: tsc/jest/vitest/webpack/… --watch, nodemon, tsx watch, node --watch, cargo watch, npm run watch.',
+      'Watchers in the foreground: tsc/jest/vitest/webpack/… --watch, nodemon, tsx watch, node --watch, ' +
+      'cargo watch, npm run watch.',
   },
   {
     rule: 'dev-server',
     summary:
-      'Servers in the foreground: npm/pnpm/yarn/bun start and run dev|serve|preview, next dev, vite, webpack serve, *-dev-server, python -m http.server, php -S, rails s, flask run, uvicorn, docker compose up without -d, nc -l, ….',
+      'Servers in the foreground: npm/pnpm/yarn/bun start and run dev|serve|preview, next dev, vite, ' +
+      'webpack serve, *-dev-server, python -m http.server, php -S, rails s, flask run, uvicorn, docker ' +
+      'compose up without -d, nc -l, ….',
   },
   { rule: 'endless', summary: 'ping without -c/-w in the foreground.' },
 ];
@@ -222,5 +246,8 @@ function findExecs(args: readonly string[]): string[][] {
 function backgroundHint(argv: string[], backgroundOption: string | undefined, rule: LongRun['rule']): string {
   const viaTool = backgroundOption ? ` (or with ${backgroundOption})` : '';
   const check = rule === 'dev-server' ? 'reading the log or requesting its port' : 'reading the log';
-  return `To keep it running, it can be started in the background: \`nohup ${joinArgs(argv)} > /tmp/loop-guard-bg.log 2>&1 &\`${viaTool}, then checked by ${check}.`;
+  return (
+    `To keep it running, it can be started in the background: \`nohup ${joinArgs(argv)} > ` +
+    `/tmp/loop-guard-bg.log 2>&1 &\`${viaTool}, then checked by ${check}.`
+  );
 }

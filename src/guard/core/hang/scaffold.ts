@@ -134,6 +134,9 @@ export function scaffoldFinding(
   const example = known ? known.example : `npm create ${display}@latest my-app -- <its options>`;
   return {
     rule: 'scaffolder',
-    why: `${call.pkg} asks questions (project name, template, …) and waits for answers typed at the keyboard.${npmNote} Given a directory and its options it asks nothing: \`${example}\`${known ? '' : ' (its --help lists them)'}.`,
+    why:
+      `${call.pkg} asks questions (project name, template, …) and waits for answers typed at the keyboard.` +
+      `${npmNote} Given a directory and its options it asks nothing: \`${example}\`` +
+      `${known ? '' : ' (its --help lists them)'}.`,
   };
 }
