@@ -149,11 +149,11 @@ function planNestedEvent(
 ): void {
   const hits: Array<{ gi: number; hi: number }> = [];
   arr.forEach((el, gi) => {
-    if (isObj(el) && Array.isArray(el.hooks))
-      for (const [hi, h] of el.hooks.entries())
-        if (isOurs(h, spec.marker)) hits.push({ gi, hi });
-        // An entry of ours sitting directly in the event array is the wrong shape; it is replaced below.
-        else if (isOurs(el, spec.marker)) plan.removals.push({ kind: 'remove', path: [...path, gi] });
+    if (isObj(el) && Array.isArray(el.hooks)) {
+      for (const [hi, h] of el.hooks.entries()) if (isOurs(h, spec.marker)) hits.push({ gi, hi });
+    }
+    // An entry of ours sitting directly in the event array is the wrong shape; it is replaced below.
+    else if (isOurs(el, spec.marker)) plan.removals.push({ kind: 'remove', path: [...path, gi] });
   });
   const group = (gi: number): JsonObject => arr[gi] as JsonObject;
   const groupHooks = (gi: number): Json[] => group(gi).hooks as Json[];
