@@ -46,7 +46,11 @@ export function guardFileCheck(text: string | null, expected: string, version: s
       `${RERUN} to move it to the new name and update the hook entries`,
     );
   if (text === null)
-    return fail(id, `${GUARD_PATH} is missing, so every hook command fails`, `${RERUN} to reinstall it`);
+    return fail(
+      id,
+      `${GUARD_PATH} is missing, so every hook command passes each call through unguarded (a clone without the file, or a deleted file)`,
+      `${RERUN} to reinstall it`,
+    );
   const header = readOwnedHeader(text);
   if (!header)
     return fail(

@@ -2,6 +2,7 @@
 // env, git, trust and its further checks; a tool with a plugin gets the plugin's; any other tool the git check.
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { innerGuardCommand } from '../tools/hook-command.ts';
 import { isOurHookCommand } from '../tools/markers.ts';
 import { readDist } from '../assets.ts';
 import { readOwnedHeader, withOwnedHeader } from '../edit/owned-file.ts';
@@ -89,10 +90,12 @@ async function wiredChecks(
   const run = hookRunner(ctx, extraEnv);
   const driver = driverFor(tool, ctx.root);
   // Separate state dirs, so the two can run side by side.
+  // Run what our fail-open shape wraps: its `|| true` would hide a missing node or a crash from these checks.
+  const inner = Object.fromEntries(Object.entries(audit.commands).map(([e, c]) => [e, innerGuardCommand(c)]));
   const [node, replayed] = await Promise.all([
-    nodeCheck(tool, Object.values(audit.commands), hookRunner(ctx, extraEnv)),
+    nodeCheck(tool, Object.values(inner), hookRunner(ctx, extraEnv)),
     driver
-      ? replay(tool, driver, audit.commands, (command, payload) => run(command, JSON.stringify(payload)), configPath)
+      ? replay(tool, driver, inner, (command, payload) => run(command, JSON.stringify(payload)), configPath)
       : Promise.resolve(
           note(
             `${tool}.replay`,

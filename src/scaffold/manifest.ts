@@ -16,6 +16,8 @@ export interface FileRecord {
   importAdded?: boolean;
   /** JSON containers we created (e.g. "hooks/PreToolUse"), so --remove deletes only those once emptied. */
   containers?: string[];
+  /** A .gitignore holding our negation block (lets our files past the repository's own ignore rules). */
+  ignoreBlock?: boolean;
 }
 
 export interface Manifest {
@@ -26,6 +28,8 @@ export interface Manifest {
   shellProfile?: boolean;
   /** A hash of our part of each file as written (outdated.ts), so --check tells an old version's output from an edit. */
   hashes?: Record<string, string>;
+  /** Tools taken out with --remove --tools: detection does not set them up again, only --tools does. */
+  removed?: ToolName[];
 }
 
 export function emptyManifest(version: string): Manifest {
@@ -59,6 +63,9 @@ export function parseManifest(text: string): Manifest {
     files: m.files as Record<string, FileRecord>,
     ...(m.shellProfile === true ? { shellProfile: true } : {}),
     ...(m.hashes && typeof m.hashes === 'object' ? { hashes: m.hashes } : {}),
+    ...(Array.isArray(m.removed)
+      ? { removed: m.removed.filter((t): t is ToolName => (TOOL_NAMES as readonly string[]).includes(t)) }
+      : {}),
   };
 }
 
@@ -73,6 +80,7 @@ export function renderManifest(m: Manifest): string {
     if (rec.tableCreated) clean.tableCreated = true;
     if (rec.importAdded) clean.importAdded = true;
     if (rec.containers?.length) clean.containers = [...new Set(rec.containers)].sort();
+    if (rec.ignoreBlock) clean.ignoreBlock = true;
     if (Object.keys(clean).length) files[path] = clean;
   }
   const body = {
@@ -82,6 +90,7 @@ export function renderManifest(m: Manifest): string {
     tools: [...m.tools].sort(),
     files,
     ...(m.shellProfile ? { shellProfile: true } : {}),
+    ...(m.removed?.length ? { removed: [...new Set(m.removed)].sort() } : {}),
     ...(m.hashes
       ? {
           hashes: Object.fromEntries(

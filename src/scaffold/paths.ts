@@ -137,3 +137,17 @@ export function hookPathProblem(root: string, guardPath: string): string | null 
   }
   return null;
 }
+
+/** Each path's real file relative to the root, for the paths that are symlinks (or lie under one) inside the repository. */
+export function repoRealPaths(root: string, rels: readonly string[]): Map<string, string> {
+  const realRoot = real(root) ?? root;
+  const out = new Map<string, string>();
+  for (const rel of rels) {
+    const abs = insidePath(root, rel);
+    const r = relative(realRoot, real(abs) ?? abs)
+      .split(sep)
+      .join('/');
+    if (r !== rel) out.set(rel, r);
+  }
+  return out;
+}

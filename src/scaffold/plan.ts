@@ -1,8 +1,8 @@
 // intents + current files → FileChange[]. Pure: every mode (apply, --dry-run, --check, --remove) uses this one plan.
-import { type BlockSpec, removeBlock, upsertBlock } from '../edit/md-block.ts';
+import { type BlockSpec, hasBlock, removeBlock, upsertBlock } from '../edit/md-block.ts';
 import { planOwnedFile, readOwnedHeader } from '../edit/owned-file.ts';
 import { type EditOutcome, FileFormatError } from '../edit/splice.ts';
-import { AGENTS_GITIGNORE, BLOCK_ID } from '../tools/markers.ts';
+import { AGENTS_GITIGNORE, BLOCK_ID, IGNORE_BLOCK_ID } from '../tools/markers.ts';
 import { type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { handlerFor } from './intents/index.ts';
 import type { Assets, IntentContext } from './intents/types.ts';
@@ -37,7 +37,18 @@ export interface PlanInput {
   /** Rendered text of what we own. */
   assets: Assets;
   profile?: ProfileTarget;
+  /** Each planned path's real file, repo-relative (a symlink in the repository resolved); absent = the path itself.
+   *  Paths with the same real file are planned as one file: their edits in turn, one change. */
+  realPaths?: ReadonlyMap<string, string>;
+  /** .gitignore path → the body of our negation block there; null takes an earlier block out (scaffold/ignored.ts). */
+  ignoreBlocks?: ReadonlyMap<string, string | null>;
+  /** --remove / --check with --tools: these tools only; files another recorded tool needs stay, the record is kept. */
+  only?: readonly ToolName[];
 }
+
+/** The .gitignore a negation block goes in when the repository's root rules ignore our files; --remove looks there
+ *  even without a record. */
+export const ROOT_GITIGNORE = '.gitignore';
 
 export interface Plan {
   changes: FileChange[];
@@ -53,7 +64,14 @@ export function intentsFor(tools: readonly ToolName[]): Intent[] {
   if (tools.length) byPath.set('AGENTS.md', { kind: 'block', path: 'AGENTS.md', template: 'agents-block' });
   // The guard of every tool may write the hand-off note, so keeping it out of git is common too.
   if (tools.length)
-    byPath.set(AGENTS_GITIGNORE, { kind: 'owned', path: AGENTS_GITIGNORE, asset: 'agents-gitignore', mode: 0o644 });
+    byPath.set(AGENTS_GITIGNORE, {
+      kind: 'owned',
+      path: AGENTS_GITIGNORE,
+      asset: 'agents-gitignore',
+      mode: 0o644,
+      // .agents/ is shared with other tools (skills/, hooks.json, plugins/): a .gitignore there may be the user's.
+      shared: 'shell-block',
+    });
   return [...byPath.values()];
 }
 
@@ -65,6 +83,7 @@ export function planPaths(tools: readonly ToolName[], manifest: Manifest | null)
     for (const p of Object.keys(manifest.files)) paths.add(p);
   }
   for (const p of retiredPaths(paths)) paths.add(p);
+  paths.add(ROOT_GITIGNORE);
   paths.add(MANIFEST_PATH);
   return [...paths];
 }
@@ -106,8 +125,26 @@ function context(input: PlanInput, before: string | null): IntentContext {
   return { before, force: input.force, version: input.version, assets: input.assets };
 }
 
-function planApplyIntent(intent: Intent, input: PlanInput, rec: FileRecord): { change: FileChange; owned: FileRecord } {
-  const before = input.files.get(intent.path) ?? null;
+/** The real file of a planned path (itself when it is no symlink). */
+function realOf(input: Pick<PlanInput, 'realPaths'>, path: string): string {
+  return input.realPaths?.get(path) ?? path;
+}
+
+/** An import of a file into itself (CLAUDE.md a symlink to AGENTS.md): the file already holds what it would import. */
+function selfImport(intent: Intent, input: PlanInput): boolean {
+  return intent.kind === 'import' && realOf(input, intent.path) === realOf(input, intent.line.replace(/^@/, ''));
+}
+
+function planApplyIntent(
+  intent: Intent,
+  input: PlanInput,
+  rec: FileRecord,
+  before: string | null,
+): { change: FileChange; owned: FileRecord } {
+  if (intent.kind === 'import' && selfImport(intent, input)) {
+    const reason = `is ${intent.line.replace(/^@/, '')} itself (a symlink): nothing to import`;
+    return { change: { path: intent.path, action: 'noop', before, after: before, reason, notes: [] }, owned: {} };
+  }
   if (before === null) rec.created = true;
   const r = wrap(intent.path, () => handlerFor(intent).plan(intent, context(input, before), rec));
   const c = change(intent.path, before, r.outcome, r.reason, r.extra);
@@ -115,11 +152,16 @@ function planApplyIntent(intent: Intent, input: PlanInput, rec: FileRecord): { c
   return { change: c, owned: r.owned };
 }
 
-function planRemoveIntent(intent: Intent, input: PlanInput, rec: FileRecord | undefined): FileChange {
+function planRemoveIntent(
+  intent: Intent,
+  input: PlanInput,
+  rec: FileRecord | undefined,
+  before: string | null,
+): FileChange {
   const path = intent.path;
-  const before = input.files.get(path) ?? null;
   const noop = (reason: string): FileChange => ({ path, action: 'noop', before, after: before, reason, notes: [] });
   if (before === null) return noop('not present');
+  if (selfImport(intent, input)) return noop('the file itself (a symlink): no import of ours');
   const r = wrap(path, () => handlerFor(intent).remove(intent, { ...context(input, before), before }, rec));
   if (r.kind === 'noop') return noop(r.reason);
   if (r.kind === 'delete')
@@ -173,14 +215,132 @@ function planRetiredFiles(planned: string[], input: PlanInput): FileChange[] {
   );
 }
 
+/** The text each real file has reached while its intents are planned in turn. */
+class SameFileTexts {
+  private readonly texts = new Map<string, string | null>();
+  constructor(private readonly input: PlanInput) {}
+  get(path: string): string | null {
+    const real = realOf(this.input, path);
+    return this.texts.has(real) ? (this.texts.get(real) as string | null) : (this.input.files.get(path) ?? null);
+  }
+  set(path: string, change: FileChange): void {
+    if (change.action !== 'conflict') this.texts.set(realOf(this.input, path), change.after);
+  }
+  final(path: string): string | null {
+    return this.get(path);
+  }
+}
+
+/** One change per real file: the edits of paths that are one file (symlinks in the repository) joined in order. */
+function joinSameFile(changes: FileChange[], input: PlanInput): FileChange[] {
+  const groups = new Map<string, FileChange[]>();
+  for (const c of changes) {
+    const real = realOf(input, c.path);
+    groups.set(real, [...(groups.get(real) ?? []), c]);
+  }
+  const out: FileChange[] = [];
+  for (const [real, group] of groups) {
+    if (group.length === 1) {
+      out.push(group[0] as FileChange);
+      continue;
+    }
+    const conflicts = group.filter((c) => c.action === 'conflict');
+    if (conflicts.length) {
+      out.push(...conflicts);
+      continue;
+    }
+    const first = group[0] as FileChange;
+    const last = group[group.length - 1] as FileChange;
+    const paths = group.map((c) => c.path);
+    const path = paths.includes(real) ? real : first.path;
+    const links = paths.filter((p) => p !== path);
+    const before = first.before;
+    const after = last.after;
+    const action: FileChange['action'] =
+      before === after ? 'noop' : after === null ? 'remove' : before === null ? 'create' : 'update';
+    const acting = group.filter((c) => c.action !== 'noop');
+    out.push({
+      ...first,
+      path,
+      action,
+      before,
+      after,
+      reason: (acting.length ? acting : group).map((c) => c.reason).join('; '),
+      notes: [
+        ...group.flatMap((c) => c.notes),
+        ...(action === 'noop'
+          ? []
+          : [`${links.join(', ')} ${links.length > 1 ? 'are' : 'is'} a symlink to ${path}: one file, edited once.`]),
+      ],
+    });
+  }
+  return out;
+}
+
+/** --remove --tools X while other tools stay set up: X's files go, the shared ones stay, and the record says so. */
+function planRemoveSome(input: PlanInput, prev: Manifest, others: ToolName[]): Plan {
+  const keep = new Set(intentsFor(others).map((i) => i.path));
+  const texts = new SameFileTexts(input);
+  const changes: FileChange[] = [];
+  for (const intent of intentsFor(input.only ?? [])) {
+    if (keep.has(intent.path)) continue;
+    const c = planRemoveIntent(intent, input, prev.files[intent.path], texts.get(intent.path));
+    texts.set(intent.path, c);
+    changes.push(c);
+  }
+  const removed = [...new Set([...(prev.removed ?? []), ...(input.only ?? [])])];
+  const next: Manifest = {
+    ...prev,
+    tools: others,
+    files: { ...prev.files },
+    hashes: { ...(prev.hashes ?? {}) },
+    removed,
+  };
+  for (const c of changes) {
+    if (keep.has(c.path)) continue;
+    delete next.files[c.path];
+    delete next.hashes?.[c.path];
+  }
+  const mBefore = input.files.get(MANIFEST_PATH) ?? null;
+  const mAfter = renderManifest(next);
+  changes.push({
+    path: MANIFEST_PATH,
+    action: mBefore === mAfter ? 'noop' : mBefore === null ? 'create' : 'update',
+    before: mBefore,
+    after: mAfter,
+    reason: `what create-loop-guard owns here (still set up for ${others.map((t) => TOOLS[t].label).join(', ')})`,
+    notes: [],
+    mode: 0o644,
+    generated: true,
+  });
+  return { changes: joinSameFile(changes, input), manifest: next };
+}
+
 export function buildPlan(input: PlanInput): Plan {
   const prev = input.manifest ?? emptyManifest(input.version);
   const changes: FileChange[] = [];
 
+  const others = input.only && input.manifest ? input.manifest.tools.filter((t) => !input.only?.includes(t)) : [];
+  if (input.mode === 'remove' && others.length) return planRemoveSome(input, prev, others);
   if (input.mode === 'remove') {
     const tools = input.manifest ? input.manifest.tools : input.tools;
     const intents = intentsFor([...new Set([...tools, ...input.tools])]);
-    for (const intent of intents) changes.push(planRemoveIntent(intent, input, prev.files[intent.path]));
+    const texts = new SameFileTexts(input);
+    for (const intent of intents) {
+      const c = planRemoveIntent(intent, input, prev.files[intent.path], texts.get(intent.path));
+      texts.set(intent.path, c);
+      changes.push(c);
+    }
+    const ignoreFiles = new Set([ROOT_GITIGNORE, ...Object.keys(prev.files).filter((p) => prev.files[p]?.ignoreBlock)]);
+    for (const path of ignoreFiles) {
+      const before = texts.get(path);
+      if (before === null || !hasBlock(before, IGNORE_BLOCK_ID, 'shell')) continue;
+      const r = wrap(path, () => removeBlock(before, { id: IGNORE_BLOCK_ID, style: 'shell' }, { force: input.force }));
+      const c = change(path, before, r.outcome, 'take out the negations of our files');
+      texts.set(path, c);
+      changes.push(c);
+    }
+    changes.splice(0, changes.length, ...joinSameFile(changes, input));
     changes.push(
       ...planRetiredFiles(
         intents.map((i) => i.path),
@@ -204,15 +364,39 @@ export function buildPlan(input: PlanInput): Plan {
   }
 
   const next: Manifest = { version: input.version, tools: [...new Set(input.tools)].sort(), files: {}, hashes: {} };
-  for (const intent of intentsFor(input.tools)) {
+  const stillRemoved = (prev.removed ?? []).filter((t) => !input.tools.includes(t));
+  if (stillRemoved.length) next.removed = stillRemoved;
+  const texts = new SameFileTexts(input);
+  const planned = intentsFor(input.tools).map((intent) => {
     // Ownership carries over from earlier runs; a fresh record is built from what this run finds.
-    const planned = planApplyIntent(intent, input, { ...(prev.files[intent.path] ?? {}) });
-    changes.push(planned.change);
-    next.files[intent.path] = planned.owned;
-    const c = planned.change;
-    const hash = c.action === 'conflict' ? prev.hashes?.[intent.path] : partHash(intent, c.after, planned.owned);
+    const p = planApplyIntent(intent, input, { ...(prev.files[intent.path] ?? {}) }, texts.get(intent.path));
+    texts.set(intent.path, p.change);
+    next.files[intent.path] = p.owned;
+    return { intent, ...p };
+  });
+  for (const { intent, change: c, owned } of planned) {
+    // Hashed on the file as it ends up, so a second edit of the same file (a symlink) is part of what --check sees.
+    const hash =
+      c.action === 'conflict' ? prev.hashes?.[intent.path] : partHash(intent, texts.final(intent.path), owned);
     if (hash) next.hashes![intent.path] = hash;
   }
+  const ignoreChanges: FileChange[] = [];
+  for (const [path, body] of input.ignoreBlocks ?? []) {
+    const before = texts.get(path);
+    if (body === null) {
+      if (before === null || !hasBlock(before, IGNORE_BLOCK_ID, 'shell')) continue;
+      const r = wrap(path, () => removeBlock(before, { id: IGNORE_BLOCK_ID, style: 'shell' }, { force: input.force }));
+      ignoreChanges.push(change(path, before, r.outcome, 'take out the negations no longer needed'));
+    } else {
+      const outcome = wrap(path, () =>
+        upsertBlock(before, { ...blockSpec(input, 'shell', body), id: IGNORE_BLOCK_ID }, { force: input.force }),
+      );
+      next.files[path] = { ...(prev.files[path] ?? {}), ignoreBlock: true };
+      ignoreChanges.push(change(path, before, outcome, 'let the files we write past its ignore rules'));
+    }
+    texts.set(path, ignoreChanges[ignoreChanges.length - 1] as FileChange);
+  }
+  changes.push(...joinSameFile([...planned.map((p) => p.change), ...ignoreChanges], input));
   changes.push(
     ...planRetiredFiles(
       intentsFor(input.tools).map((i) => i.path),

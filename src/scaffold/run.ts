@@ -2,9 +2,10 @@
 import { ApplyError, applyPlan, OUR_DIRS } from './apply.ts';
 import { recover } from './journal.ts';
 import { acquireLock, type Lock, LockError } from './lock.ts';
-import { chooseRoot, EscapeError, hookPathProblem, insidePath, RootError } from './paths.ts';
+import { chooseRoot, EscapeError, hookPathProblem, insidePath, repoRealPaths, RootError } from './paths.ts';
 import { GUARD_PATH } from '../tools/markers.ts';
 import { ConfigReadError, readConfig } from './read-config.ts';
+import { type IgnoreRule, planIgnores, ruleText } from './ignored.ts';
 import { buildAssets, VERSION } from '../assets.ts';
 import { type DetectedTool, detectTools } from './detect.ts';
 import { MANIFEST_PATH, type Manifest, parseManifest } from './manifest.ts';
@@ -204,10 +205,14 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       }
       tools = parsed.tools;
     } else {
-      tools = detected.map((d) => d.name);
+      // A tool taken out with --remove --tools stays out until --tools names it again; --check judges what is set up.
+      tools = detected.map((d) => d.name).filter((t) => !manifest?.removed?.includes(t));
+      if (opts.mode === 'check' && manifest) tools = tools.filter((t) => manifest.tools.includes(t));
     }
-    // An upgrade keeps every tool an earlier run set up, even if its folder was not detected this time.
-    for (const t of manifest?.tools ?? []) if (!tools.includes(t)) tools.push(t);
+    // An upgrade keeps every tool an earlier run set up, even if its folder was not detected this time; --remove and
+    // --check with --tools work on the named tools only.
+    if (opts.mode === 'apply' || opts.tools === undefined)
+      for (const t of manifest?.tools ?? []) if (!tools.includes(t)) tools.push(t);
     ctx = { root, detected, tools, manifest };
   } catch (err) {
     return readFailure(err);
@@ -283,13 +288,15 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
   }
 
   let plan: Plan;
+  let ignoreRefused: IgnoreRule[] = [];
   try {
     const paths = planPaths(ctx.tools, ctx.manifest);
     const files = new Map<string, string | null>();
     for (const p of paths) files.set(p, readRepoFile(ctx.root, p));
     if (profile) files.set(profile.path, readConfig(profile.path, profile.path));
-    plan = buildPlan({
-      mode: opts.mode === 'remove' ? 'remove' : 'apply',
+    const realPaths = repoRealPaths(ctx.root, paths);
+    const input = {
+      mode: opts.mode === 'remove' ? ('remove' as const) : ('apply' as const),
       tools: ctx.tools,
       files,
       manifest: ctx.manifest,
@@ -297,9 +304,58 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       force: opts.force,
       assets: buildAssets(VERSION),
       ...(profile ? { profile } : {}),
-    });
+      realPaths,
+      ...(opts.tools !== undefined && opts.mode !== 'apply' ? { only: ctx.tools } : {}),
+    };
+    plan = buildPlan(input);
+    if (opts.mode !== 'remove') {
+      // Ask git which of the files we write it would leave out of a commit (scaffold/ignored.ts).
+      const after = new Map(plan.changes.filter((c) => !c.home).map((c) => [c.path, c.after]));
+      const targets = plan.changes.filter((c) => !c.home && c.after !== null && c.action !== 'conflict');
+      const read = (rel: string): string | null => {
+        if (after.has(rel)) return after.get(rel) ?? null;
+        if (!files.has(rel)) files.set(rel, readRepoFile(ctx.root, rel));
+        return files.get(rel) ?? null;
+      };
+      const recorded = Object.keys(ctx.manifest?.files ?? {}).filter((p) => ctx.manifest?.files[p]?.ignoreBlock);
+      const ig = planIgnores(
+        ctx.root,
+        targets.map((c) => c.path),
+        read,
+        recorded,
+      );
+      if (ig) {
+        ignoreRefused = ig.refused;
+        if (ig.blocks.size) {
+          for (const p of ig.blocks.keys()) read(p);
+          plan = buildPlan({ ...input, ignoreBlocks: ig.blocks });
+        }
+      }
+    }
   } catch (err) {
     return readFailure(err);
+  }
+
+  if (ignoreRefused.length) {
+    const rules = ignoreRefused.map((r) => `    ${r.path}  (${ruleText(r)})`).join('\n');
+    const text = `git ignores ${ignoreRefused.length} file(s) create-loop-guard writes, by rules no clone of this repository has (or that a negation cannot undo):\n${rules}`;
+    if (opts.force) {
+      say(
+        'warn',
+        'ignored',
+        `${text}\n  Written anyway (--force): add them with git add -f, or set each clone up itself.`,
+        c.yellow,
+      );
+    } else if (opts.mode === 'check') {
+      say('error', 'ignored', `${text}\n  A clone has hooks that point at files it does not have.`, c.red);
+      return finish(EXIT.drift, 'ignored', plan);
+    } else if (!opts.dryRun) {
+      problem(
+        'ignored',
+        `${text}\n  Nothing was written. Ways out: take the rule out (or add a negation such as !/${ignoreRefused[0]?.path} after it in the repository's .gitignore), or rerun with --force to write them anyway (each clone then needs its own install).`,
+      );
+      return finish(EXIT.drift, 'ignored', plan);
+    } else say('warn', 'ignored', text, c.yellow);
   }
 
   const changes = plan.changes;
@@ -309,7 +365,10 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
   /** --check: drift (exit 1) apart from outdated (exit 0 with a notice, 1 under --strict). Read-only. */
   const finishCheck = (): number => {
     const manifest = ctx.manifest;
-    const differing = changes.filter((ch) => ch.action !== 'noop');
+    // --check --tools X plans X's files only, so the record (which lists every tool) is not X's to judge.
+    const differing = changes.filter(
+      (ch) => ch.action !== 'noop' && !(opts.tools !== undefined && ch.path === MANIFEST_PATH),
+    );
     if (!manifest) {
       const anyOurs = changes.some((ch) => ch.action === 'noop' && ch.before !== null);
       if (!anyOurs) {
@@ -338,7 +397,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       outdated: judged.filter((j) => j.verdict.kind === 'outdated'),
       notSetUp: manifest
         ? ctx.detected
-            .filter((d) => !manifest.tools.includes(d.name))
+            .filter((d) => !manifest.tools.includes(d.name) && !manifest.removed?.includes(d.name))
             .map((d) => ({ label: TOOLS[d.name].label, evidence: d.evidence }))
         : [],
       installed: manifest?.version ?? VERSION,

@@ -1,3 +1,4 @@
+import { guardCommand } from './hook-command.ts';
 import { GUARD_INTENT, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
 
 export const claude: ToolRecord = {
@@ -22,7 +23,7 @@ export const claude: ToolRecord = {
           { event: 'PostToolUseFailure', matcher: 'Bash' },
           { event: 'UserPromptSubmit' },
         ],
-        command: 'node "$CLAUDE_PROJECT_DIR"/.agents/hooks/loop-guard.cjs claude',
+        command: guardCommand('"$CLAUDE_PROJECT_DIR"/.agents/hooks/loop-guard.cjs', 'claude'),
         timeout: HOOK_TIMEOUT_SECONDS,
         marker: HOOK_MARKER,
       },

@@ -1,3 +1,4 @@
+import { guardCommand } from './hook-command.ts';
 import { GUARD_INTENT, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
 
 export const codex: ToolRecord = {
@@ -21,7 +22,10 @@ export const codex: ToolRecord = {
           { event: 'UserPromptSubmit' },
         ],
         // Codex runs hooks in the session's cwd, which may be a subdirectory, so the path is rooted at the repo.
-        command: 'node "$(git rev-parse --show-toplevel 2>/dev/null || pwd)/.agents/hooks/loop-guard.cjs" codex',
+        command: guardCommand(
+          '"$(git rev-parse --show-toplevel 2>/dev/null || pwd)/.agents/hooks/loop-guard.cjs"',
+          'codex',
+        ),
         timeout: HOOK_TIMEOUT_SECONDS,
         marker: HOOK_MARKER,
       },

@@ -1,3 +1,4 @@
+import { guardCommand } from './hook-command.ts';
 import { GUARD_INTENT, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
 
 export const CURSOR_ENV_SNIPPET = '.cursor/loop-guard-env.sh';
@@ -24,7 +25,7 @@ export const cursor: ToolRecord = {
           { event: 'afterFileEdit' },
         ],
         // Cursor runs project hooks from the project root.
-        command: 'node .agents/hooks/loop-guard.cjs cursor',
+        command: guardCommand('.agents/hooks/loop-guard.cjs', 'cursor'),
         timeout: HOOK_TIMEOUT_SECONDS,
         marker: HOOK_MARKER,
       },

@@ -1,3 +1,4 @@
+import { guardCommand } from './hook-command.ts';
 import { exportArgs } from './env-fix.ts';
 import { GUARD_INTENT, GUARD_PATH, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
 
@@ -21,7 +22,7 @@ export const gemini: ToolRecord = {
           { event: 'BeforeAgent' },
         ],
         // Gemini runs hooks with cwd = the project dir, so the path is relative (its $GEMINI_PROJECT_DIR is substituted pre-escaped).
-        command: `node ${GUARD_PATH} gemini`,
+        command: guardCommand(GUARD_PATH, 'gemini'),
         // Gemini's hook timeout is in milliseconds.
         timeout: HOOK_TIMEOUT_SECONDS * 1000,
         marker: HOOK_MARKER,

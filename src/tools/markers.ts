@@ -8,6 +8,8 @@ export const GUARD_PATH = '.agents/hooks/loop-guard.cjs';
 export const OLD_GUARD_PATH = '.agents/hooks/loop-guard.mjs';
 /** The id in our managed blocks' markers (AGENTS.md, shell profile). */
 export const BLOCK_ID = 'loop-guard';
+/** The id of our negation block in a .gitignore (its own id: the same file may also hold our lines, .agents/.gitignore). */
+export const IGNORE_BLOCK_ID = 'loop-guard-unignore';
 /** Keeps the hand-off note (.agents/handoff.md and .json) out of git: a file of ours, so --check and --remove cover it. */
 export const AGENTS_GITIGNORE = '.agents/.gitignore';
 /** Where the ownership manifest lives. */

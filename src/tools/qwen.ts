@@ -1,3 +1,4 @@
+import { guardCommand } from './hook-command.ts';
 import { exportArgs } from './env-fix.ts';
 import { GUARD_INTENT, GUARD_PATH, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
 
@@ -21,7 +22,7 @@ export const qwen: ToolRecord = {
           { event: 'PostToolUseFailure', matcher: 'run_shell_command' },
           { event: 'UserPromptSubmit' },
         ],
-        command: `node "$QWEN_PROJECT_DIR"/${GUARD_PATH} qwen`,
+        command: guardCommand(`"$QWEN_PROJECT_DIR"/${GUARD_PATH}`, 'qwen'),
         timeout: HOOK_TIMEOUT_SECONDS,
         marker: HOOK_MARKER,
       },

@@ -27,7 +27,15 @@ export type OwnedAsset =
   | 'agents-gitignore';
 
 export type Intent =
-  | { kind: 'owned'; path: string; asset: OwnedAsset; mode: number }
+  | {
+      kind: 'owned';
+      path: string;
+      asset: OwnedAsset;
+      mode: number;
+      /** The file may already be the user's (a shared folder such as .agents/): our lines then go in as a managed
+       *  block in this comment style instead of a conflict. */
+      shared?: 'shell-block';
+    }
   | { kind: 'json'; path: string; hooks: HookEntrySpec; env?: { path: string[] }; ensureTop?: Record<string, unknown> }
   | { kind: 'toml-env'; path: string }
   | { kind: 'block'; path: string; template: 'agents-block' }

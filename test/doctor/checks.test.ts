@@ -161,7 +161,10 @@ describe('broken at run time', () => {
     );
     writeFileSync(
       at('.cursor/hooks.json'),
-      readFileSync(at('.cursor/hooks.json'), 'utf8').replaceAll('"node .agents', '"env PATH=/nonexistent node .agents'),
+      readFileSync(at('.cursor/hooks.json'), 'utf8').replaceAll(
+        '&& node .agents',
+        '&& env PATH=/nonexistent node .agents',
+      ),
     );
     const noop = `export const LoopGuard = async () => ({ 'tool.execute.before': async () => {}, 'tool.execute.after': async () => {}, 'chat.message': async () => {}, 'shell.env': async () => {} });\n`;
     writeFileSync(at('.opencode/plugins/loop-guard.js'), withOwnedHeader(noop, '//', VERSION));
@@ -172,7 +175,7 @@ describe('broken at run time', () => {
   it.each([
     ['repo.guard', 'differs from the guard'],
     // A hook that runs another file (here one that is not there) is not our hook: path-equal, not a substring.
-    ['claude.hooks', "loop-guard-moved.mjs claude`, which is not this repository's guard file"],
+    ['claude.hooks', "loop-guard-moved.mjs claude || true`, which is not this repository's guard file"],
     ['claude.replay', 'no PreToolUse hook'],
     ['codex.replay', 'no warning on the 3rd identical result; the 5th attempt was not denied'],
     ['cursor.node', '`node` is not on the PATH the hook runs with'],

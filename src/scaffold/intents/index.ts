@@ -1,5 +1,5 @@
 // Each intent kind: plan (put ours in place) and remove (take out only what is ours), over the format editors.
-import { type BlockSpec, removeBlock, upsertBlock } from '../../edit/md-block.ts';
+import { type BlockSpec, hasBlock, removeBlock, upsertBlock } from '../../edit/md-block.ts';
 import { ensureImportLine, removeImportLine } from '../../edit/lines.ts';
 import { planOwnedFile, readOwnedHeader } from '../../edit/owned-file.ts';
 import { AGENT_ENV, type Intent } from '../../tools/index.ts';
@@ -37,8 +37,28 @@ function blockSpec(ctx: IntentContext, style: BlockSpec['style'], body: string):
   return { id: BLOCK_ID, version: ctx.version, body, style };
 }
 
+/** Our owned text as a block body: without the header line and the comments that only speak for a whole file. */
+function sharedBody(asset: string): string {
+  return asset
+    .split('\n')
+    .filter((l) => !readOwnedHeader(l))
+    .join('\n')
+    .replace(/\n+$/, '');
+}
+
+/** The user's own file where ours would go: not empty and without our header. */
+function isUsers(before: string | null): before is string {
+  return before !== null && before.trim() !== '' && !readOwnedHeader(before);
+}
+
 const owned: IntentHandler<Of<'owned'>> = {
   plan(intent, ctx, record) {
+    if (intent.shared && isUsers(ctx.before)) {
+      const outcome = upsertBlock(ctx.before, blockSpec(ctx, 'shell', sharedBody(ctx.assets[intent.asset])), {
+        force: ctx.force,
+      });
+      return { outcome, owned: record, reason: 'our lines as a managed block in your file' };
+    }
     const outcome = planOwnedFile(ctx.before, ctx.assets[intent.asset], { force: ctx.force });
     // Wholly ours: summarized in reports (--diff shows the lines).
     return {
@@ -48,7 +68,11 @@ const owned: IntentHandler<Of<'owned'>> = {
       extra: { mode: intent.mode, generated: true },
     };
   },
-  remove(_intent, ctx) {
+  remove(intent, ctx) {
+    if (intent.shared && isUsers(ctx.before) && hasBlock(ctx.before, BLOCK_ID, 'shell')) {
+      const r = removeBlock(ctx.before, { id: BLOCK_ID, style: 'shell' }, { force: ctx.force });
+      return { kind: 'edit', ...r, reason: 'take out our block' };
+    }
     if (!readOwnedHeader(ctx.before))
       return { kind: 'noop', reason: 'not ours (no create-loop-guard header); left alone' };
     return { kind: 'delete', reason: 'delete' };
