@@ -19,6 +19,7 @@ const STEPS = [
   'rerun',
   'format',
   'check after format',
+  'clone check',
   'clone hooks answer',
   'clone without guard',
   'remove',
@@ -113,6 +114,9 @@ async function life(layout: Layout): Promise<Map<Step, Outcome>> {
   git(['clone', '-q', ...m.cloneArgs, m.top, clone], m.base, m.home);
   const state = join(m.base, 'state');
   mkdirSync(state);
+  // The clone holds everything the install needs: its own --check is green.
+  const cloneCheck = await cli(['--check', ...tools], join(clone, layout.cwd), m.home);
+  out.set('clone check', cloneCheck.status === 0 ? null : said(cloneCheck));
   const hooks = installedHooks(clone, scratch);
   const bad: string[] = [];
   if (installed.length === 0) bad.push('the install wired no hook');
