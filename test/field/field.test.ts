@@ -38,6 +38,7 @@ const layouts = loadLayouts();
 const results = new Map<string, Promise<Map<Step, Outcome>>>();
 /** What the report should say about a formatter pass (plugins left out, a file of theirs it cannot parse). */
 const formatNotes = new Map<string, string>();
+const durations = new Map<string, number>();
 const keep = process.env.LOOP_GUARD_FIELD_KEEP === '1';
 const bases: string[] = [];
 
@@ -177,7 +178,14 @@ function limited<T>(jobs: (() => Promise<T>)[]): Promise<T>[] {
 
 beforeAll(() => {
   requireBuilt();
-  const runs = limited(layouts.map((l) => () => life(l)));
+  const runs = limited(
+    layouts.map((l) => async () => {
+      const started = Date.now();
+      const r = await life(l);
+      durations.set(l.name, Date.now() - started);
+      return r;
+    }),
+  );
   layouts.forEach((l, i) => {
     const run = runs[i]!;
     run.catch(() => undefined); // reported by the layout's own tests
@@ -192,6 +200,7 @@ afterAll(async () => {
     for (const [name, p] of results) {
       table[name] = Object.fromEntries(await p.catch((e: Error) => new Map([['apply', String(e)]])));
       if (formatNotes.has(name)) table[name]['format note'] = formatNotes.get(name) ?? null;
+      table[name].ms = String(durations.get(name) ?? '');
     }
     const { writeFileSync } = await import('node:fs');
     writeFileSync(process.env.LOOP_GUARD_FIELD_REPORT, `${JSON.stringify(table, null, 2)}\n`);
