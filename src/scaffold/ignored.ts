@@ -42,6 +42,13 @@ export function checkIgnore(cwd: string, paths: readonly string[], gitArgs: stri
   return out;
 }
 
+/** Which of `paths` git tracks in `cwd`. */
+function trackedFiles(cwd: string, paths: readonly string[]): string[] {
+  if (!paths.length) return [];
+  const r = spawnSync('git', ['ls-files', '-z', '--', ...paths], { cwd, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.split('\0').filter(Boolean) : [];
+}
+
 /** A rule in a .gitignore of the repository (which every clone has), not a personal one. */
 export function isRepoGitignore(source: string): boolean {
   return !source.startsWith('/') && !source.startsWith('.git/') && posix.basename(source) === '.gitignore';
@@ -79,16 +86,22 @@ function withoutOurBlock(text: string): string {
 
 /** The rules of the repository's .gitignore files (`texts`: path → text, null = absent), asked in a scratch repository
  *  holding only those files, so neither our own block nor this machine's personal excludes take part. */
-function scratchCheck(texts: ReadonlyMap<string, string | null>, paths: readonly string[]): IgnoreRule[] | null {
+function scratchCheck(
+  texts: ReadonlyMap<string, string | null>,
+  paths: readonly string[],
+  dirs: readonly string[] = [],
+): IgnoreRule[] | null {
   const dir = mkdtempSync(join(tmpdir(), 'loop-guard-ignore-'));
   try {
     if (spawnSync('git', ['init', '-q'], { cwd: dir }).status !== 0) return null;
+    // Directories are asked as they are on disk: git reads `dir/` with a slash as matching `dir/*` too.
+    for (const d of dirs) mkdirSync(join(dir, d), { recursive: true });
     for (const [rel, text] of texts) {
       if (text === null) continue;
       mkdirSync(dirname(join(dir, rel)), { recursive: true });
       writeFileSync(join(dir, rel), text);
     }
-    return checkIgnore(dir, paths, ['-c', 'core.excludesFile=/dev/null']);
+    return checkIgnore(dir, [...paths, ...dirs], ['-c', 'core.excludesFile=/dev/null']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -121,17 +134,20 @@ export function planIgnores(
   if (real === null) return null;
   const refused = real.filter((r) => !isRepoGitignore(r.source));
   const personal = new Set(refused.map((r) => r.path));
-  const wanted = targets.filter((t) => !personal.has(t));
+  // A tracked file is committed whatever the rules say, so only the files we would add are judged.
+  const tracked = new Set(trackedFiles(root, targets));
+  const wanted = targets.filter((t) => !personal.has(t) && !tracked.has(t));
 
   const files = gitignoresFor(wanted);
   const texts = new Map(files.map((f) => [f, ((t) => (t === null ? null : withoutOurBlock(t)))(read(f))]));
   const dirsOf = [...new Set(wanted.flatMap((t) => ancestors(t)))];
-  const found = scratchCheck(texts, [...wanted, ...dirsOf.map((d) => `${d}/`)]);
+  const found = scratchCheck(texts, wanted, dirsOf);
   if (found === null) return null;
-  const ignoredDirs = new Set(found.filter((r) => r.path.endsWith('/')).map((r) => r.path.slice(0, -1)));
+  const isDir = new Set(dirsOf);
+  const ignoredDirs = new Set(found.filter((r) => isDir.has(r.path)).map((r) => r.path));
   const byFile = new Map<string, IgnoreRule[]>();
   for (const r of found)
-    if (!r.path.endsWith('/') && isRepoGitignore(r.source)) byFile.set(r.source, [...(byFile.get(r.source) ?? []), r]);
+    if (!isDir.has(r.path) && isRepoGitignore(r.source)) byFile.set(r.source, [...(byFile.get(r.source) ?? []), r]);
 
   const after = new Map(texts);
   for (const [source, rules] of byFile) {
@@ -158,7 +174,7 @@ export function planIgnores(
     after.set(source, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${body}\n`);
   }
   // What our blocks could not let in (a rule in a deeper .gitignore wins over ours, a negation git does not allow).
-  const still = byFile.size ? scratchCheck(after, wanted) : [];
+  const still = byFile.size ? (scratchCheck(after, wanted, dirsOf) ?? []).filter((r) => !isDir.has(r.path)) : [];
   if (still === null) return null;
   for (const r of still) if (!refused.some((x) => x.path === r.path)) refused.push(r);
   return { blocks, refused };

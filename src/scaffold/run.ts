@@ -413,6 +413,17 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       }
       if (io.env.GITHUB_ACTIONS === 'true') io.out(annotations(outcome.drift.map((d) => d.change)));
     }
+    // Values of ours the user has changed are theirs: not drift, but said, so a reviewer sees them.
+    const kept = changes.filter((ch) => ch.action === 'noop' && ch.notes.some((n) => n.startsWith('Kept your')));
+    if (kept.length)
+      say(
+        'warn',
+        'kept-values',
+        `Your own values where loop-guard would set its own (kept; --yes --force puts ours back):\n${kept
+          .flatMap((ch) => ch.notes.map((n) => `  ${ch.path}: ${n}`))
+          .join('\n')}`,
+        c.yellow,
+      );
     const v = checkVerdict(outcome);
     say(
       v.message.level,

@@ -75,6 +75,22 @@ describe('targets git ignores', () => {
     });
   }
 
+  it("a folder's contents ignored with the user's own negation after it (astral-sh/uv): only what we add is let in", async () => {
+    const dir = fixtureRepo(null);
+    writeFileSync(join(dir, '.gitignore'), '.codex/*\n!.codex/hooks.json\n');
+    mkdirSync(join(dir, '.codex'));
+    writeFileSync(join(dir, '.codex/hooks.json'), '{"hooks": {}}\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'init');
+    const r = await runCliAsync(['--yes'], { cwd: dir });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const block = readFileSync(join(dir, '.gitignore'), 'utf8');
+    expect(block).toContain('!/.codex/config.toml');
+    expect(block).not.toContain('/.codex/*\n');
+    expect(spawnSync('git', ['check-ignore', '.codex/config.toml', '.codex/hooks.json'], { cwd: dir }).status).toBe(1);
+    expect(spawnSync('git', ['check-ignore', '.codex/other.json'], { cwd: dir }).status).toBe(0);
+  });
+
   it('--check is red when our negation block was taken out', async () => {
     const dir = repo('.agents/*\n');
     expect((await runCliAsync(['--yes'], { cwd: dir })).status).toBe(0);

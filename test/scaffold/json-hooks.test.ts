@@ -635,7 +635,7 @@ describe('env', () => {
     expect(removed(r.outcome.text)).toBe(before);
   });
 
-  test('force, or a key we own, replaces the value in place', () => {
+  test('force replaces the value in place; a key we own that the user changed is theirs now', () => {
     const before = withEnv('    "GIT_PAGER": "delta", // mine\n    "FOO": "1"');
     const expected = withEnv('    "GIT_PAGER": "cat", // mine\n    "FOO": "1",\n    "PAGER": "cat"');
     const forced = mergeJson(before, { env: env({ force: true }) });
@@ -645,11 +645,15 @@ describe('env', () => {
       text: expected,
       notes: ['Replaced your env.GIT_PAGER="delta" with "cat" (--force).'],
     });
-    expect(mergeJson(before, { env: env({ owned: ['GIT_PAGER'] }) }).outcome).toMatchObject({
+    const changed = mergeJson(before, { env: env({ owned: ['GIT_PAGER'] }) });
+    expect(changed.outcome).toMatchObject({
       status: 'changed',
-      text: expected,
-      notes: [],
+      text: withEnv('    "GIT_PAGER": "delta", // mine\n    "FOO": "1",\n    "PAGER": "cat"'),
+      notes: [
+        'Kept your env.GIT_PAGER="delta": you changed loop-guard\'s "cat", so it is yours now (--force puts ours back).',
+      ],
     });
+    expect(changed.setKeys).toEqual(['PAGER']);
   });
 
   test('an owned key we no longer want is removed', () => {

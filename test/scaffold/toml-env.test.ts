@@ -223,10 +223,12 @@ describe('values already there', () => {
     expect(r.outcome.status === 'changed' && r.outcome.notes[0]).toMatch(/Replaced your GIT_PAGER = "delta"/);
   });
 
-  it('an owned key with a changed value is replaced without a note', () => {
+  it('an owned key the user changed is theirs now: kept, said, and no longer recorded as ours', () => {
     const r = merge(table, { owned: ['GIT_PAGER'] });
-    expect(textOf(r)).toContain('GIT_PAGER = "cat" # mine\n');
-    expect(r.outcome.status === 'changed' && r.outcome.notes).toEqual([]);
+    expect(textOf(r)).not.toContain('GIT_PAGER = "cat"');
+    expect(r.kept.map((k) => k.key)).toEqual(['GIT_PAGER']);
+    expect(r.setKeys).not.toContain('GIT_PAGER');
+    expect(r.outcome.status === 'changed' && r.outcome.notes.join('\n')).toContain('so it is yours now');
   });
 
   it('--force inside an inline table, including a multi-line string value', () => {

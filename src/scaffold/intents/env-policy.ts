@@ -1,6 +1,6 @@
 // The one rule for our environment keys in a user's config, whatever the format: add what is missing; a value
-// equal to ours is ours only if an earlier run recorded it; a different value is replaced only when it is ours
-// or --force is given; otherwise the user's value is kept and reported.
+// equal to ours is ours only if an earlier run recorded it; a different value is the user's, even where an earlier
+// run set it (they changed ours, so it is theirs now): kept and reported, replaced only with --force.
 
 export interface EnvPolicySpec {
   /** The values we want. */
@@ -17,7 +17,8 @@ export type EnvStep =
   | { key: string; value: string; action: 'same'; ours: boolean }
   /** A different value replaced; `forced` when it was the user's (not recorded as ours). */
   | { key: string; value: string; action: 'replace'; current: unknown; forced: boolean }
-  | { key: string; value: string; action: 'keep'; current: unknown };
+  /** `changed`: an earlier run set this key, and the user has changed its value since. */
+  | { key: string; value: string; action: 'keep'; current: unknown; changed: boolean };
 
 export interface EnvPolicy {
   steps: EnvStep[];
@@ -38,11 +39,11 @@ export function envPolicy(spec: EnvPolicySpec, lookup: (key: string) => { has: b
     } else if (found.value === value) {
       steps.push({ key, value, action: 'same', ours: owned.has(key) });
       if (owned.has(key)) setKeys.push(key);
-    } else if (owned.has(key) || spec.force) {
-      steps.push({ key, value, action: 'replace', current: found.value, forced: !owned.has(key) });
+    } else if (spec.force) {
+      steps.push({ key, value, action: 'replace', current: found.value, forced: true });
       setKeys.push(key);
     } else {
-      steps.push({ key, value, action: 'keep', current: found.value });
+      steps.push({ key, value, action: 'keep', current: found.value, changed: owned.has(key) });
     }
   }
   return { steps, setKeys };

@@ -292,7 +292,9 @@ function planEnv(
       const theirs = typeof step.current === 'string' ? step.current : JSON.stringify(step.current);
       kept.push({ key, value: theirs });
       plan.notes.push(
-        `Kept your ${label}.${key}=${JSON.stringify(theirs)}; loop-guard would set ${JSON.stringify(value)} (use --force to replace it).`,
+        step.changed
+          ? `Kept your ${label}.${key}=${JSON.stringify(theirs)}: you changed loop-guard's ${JSON.stringify(value)}, so it is yours now (--force puts ours back).`
+          : `Kept your ${label}.${key}=${JSON.stringify(theirs)}; loop-guard would set ${JSON.stringify(value)} (use --force to replace it).`,
       );
     }
   }

@@ -89,7 +89,9 @@ export function mergeCodexEnv(before: string | null, spec: EnvPolicySpec): TomlE
         );
     } else if (step.action === 'keep') {
       kept.push({ key, value: typeof step.current === 'string' ? step.current : display(step.current) });
-      const why = `ours would be ${quote(value)}; --force replaces it`;
+      const why = step.changed
+        ? `you changed loop-guard's ${quote(value)}, so it is yours now; --force puts ours back`
+        : `ours would be ${quote(value)}; --force replaces it`;
       notes.push(`Kept your ${key} = ${display(step.current)} in [${POLICY}] set (${why}).`);
     }
   }
