@@ -1,7 +1,8 @@
 // The field corpus: for each repository layout cut from a real public repository (test/fixtures/field), the life of
 // an install as a team lives it. Apply, `--check`, a rerun that changes nothing, the repository's own formatter over
 // the whole tree, `--check`, commit, a fresh clone whose installed hooks answer a real payload (and, with the guard
-// file gone, stay silent and allow), `--remove`, and the tree is the one the layout had (after the same formatter).
+// file gone, stay silent and allow), a clone that lost the ownership record (`--yes` then `--remove` give its tree
+// back), `--remove`, and the tree is the one the layout had (after the same formatter).
 // Each layout runs its whole life once (several at a time); every step is its own test of what that run saw.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
@@ -22,6 +23,7 @@ const STEPS = [
   'clone check',
   'clone hooks answer',
   'clone without guard',
+  'lost record',
   'remove',
 ] as const;
 type Step = (typeof STEPS)[number];
@@ -144,6 +146,22 @@ async function life(layout: Layout): Promise<Map<Step, Outcome>> {
         loud.push(`${h.label}: exit ${r.status} ${firstLine(r.stderr || r.stdout)}`);
     }
     out.set('clone without guard', loud.length ? loud.join('\n') : null);
+  }
+
+  // A clone that lost the ownership record: a rerun rebuilds it from our marks, and --remove then takes out all we
+  // wrote and nothing of the repository's.
+  const lost = join(m.base, 'lost');
+  git(['clone', '-q', ...m.cloneArgs, m.top, lost], m.base, m.home);
+  const record = join(lost, layout.cwd, '.agents', 'loop-guard.json');
+  const rootRecord = join(lost, '.agents', 'loop-guard.json');
+  rmSync(record, { force: true });
+  rmSync(rootRecord, { force: true });
+  const rebuilt = await cli(['--yes', ...tools], join(lost, layout.cwd), m.home);
+  const gone = rebuilt.status === 0 ? await cli(['--remove', '--yes'], join(lost, layout.cwd), m.home) : rebuilt;
+  if (gone.status !== 0) out.set('lost record', said(gone));
+  else {
+    const diff = treeDiff(want, snapshot(lost));
+    out.set('lost record', diff.length ? `after --yes and --remove: ${diff.join(', ')}` : null);
   }
 
   const remove = await cli(['--remove', '--yes'], m.cwd, m.home);
