@@ -41,6 +41,7 @@ const results = new Map<string, Promise<Map<Step, Outcome>>>();
 /** What the report should say about a formatter pass (plugins left out, a file of theirs it cannot parse). */
 const formatNotes = new Map<string, string>();
 const durations = new Map<string, number>();
+const hookCounts = new Map<string, number>();
 const keep = process.env.LOOP_GUARD_FIELD_KEEP === '1';
 const bases: string[] = [];
 
@@ -121,6 +122,7 @@ async function life(layout: Layout): Promise<Map<Step, Outcome>> {
   const cloneCheck = await cli(['--check', ...tools], join(clone, layout.cwd), m.home);
   out.set('clone check', cloneCheck.status === 0 ? null : said(cloneCheck));
   const hooks = installedHooks(clone, scratch);
+  hookCounts.set(layout.name, hooks.length);
   const bad: string[] = [];
   if (installed.length === 0) bad.push('the install wired no hook');
   const inClone = new Set(hooks.map((h) => h.label));
@@ -219,6 +221,7 @@ afterAll(async () => {
       table[name] = Object.fromEntries(await p.catch((e: Error) => new Map([['apply', String(e)]])));
       if (formatNotes.has(name)) table[name]['format note'] = formatNotes.get(name) ?? null;
       table[name].ms = String(durations.get(name) ?? '');
+      table[name].hooks = String(hookCounts.get(name) ?? '');
     }
     const { writeFileSync } = await import('node:fs');
     writeFileSync(process.env.LOOP_GUARD_FIELD_REPORT, `${JSON.stringify(table, null, 2)}\n`);
