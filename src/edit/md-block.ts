@@ -24,8 +24,20 @@ function normalizeBody(body: string): string {
   return body.replace(/\r\n/g, '\n').replace(/\n+$/, '');
 }
 
-/** First 12 hex digits of sha256 over the normalized body; short enough to read, long enough to never collide by accident. */
+/** The body as a formatter cannot change it: every run of whitespace one space (prettier rewraps prose with
+ *  proseWrap, and puts blank lines around the markers). */
+function looseBody(body: string): string {
+  return body.replace(/\s+/g, ' ').trim();
+}
+
+/** First 12 hex digits of sha256 over the body with its whitespace runs collapsed, so a formatter's rewrap or blank
+ *  lines are not a hand edit; short enough to read, long enough to never collide by accident. */
 export function bodyHash(body: string): string {
+  return createHash('sha256').update(looseBody(body), 'utf8').digest('hex').slice(0, 12);
+}
+
+/** The hash markers written before whitespace was collapsed held: still read as ours, untouched. */
+function exactHash(body: string): string {
   return createHash('sha256').update(normalizeBody(body), 'utf8').digest('hex').slice(0, 12);
 }
 
@@ -53,7 +65,9 @@ export function endMarker(spec: Pick<BlockSpec, 'id' | 'style'>): string {
 /** The block's lines without terminators: begin marker, body, end marker. */
 export function renderBlock(spec: BlockSpec): string[] {
   const body = normalizeBody(spec.body);
-  return [beginMarker(spec), ...(body === '' ? [] : body.split('\n')), endMarker(spec)];
+  // Markdown gets a blank line inside each marker, as prettier puts one around an HTML comment before a heading.
+  const pad = spec.style === 'markdown' && body !== '' ? [''] : [];
+  return [beginMarker(spec), ...pad, ...(body === '' ? [] : body.split('\n')), ...pad, endMarker(spec)];
 }
 
 function escapeRegExp(s: string): string {
@@ -86,6 +100,8 @@ type Scan =
       sha: string | undefined;
       /** Hash of the text between the markers, compared with `sha` to spot hand edits. */
       innerHash: string;
+      /** The same in the form markers held before (whitespace kept). */
+      innerExact: string;
     };
 
 interface Parsed {
@@ -170,6 +186,7 @@ function parse(text: string, id: string, style: CommentStyle): Parsed {
       version: /\sv=([0-9A-Za-z][0-9A-Za-z.+-]*)/.exec(head)?.[1],
       sha: /\ssha=([0-9a-f]{12})(?![0-9a-f])/.exec(head)?.[1],
       innerHash: bodyHash(inner),
+      innerExact: exactHash(inner),
     };
   }
   return { bom, lines, eol, scan, unclosedFence };
@@ -180,8 +197,8 @@ function span(scan: { begin: number; end: number }): string {
   return `lines ${scan.begin + 1}–${scan.end + 1}`;
 }
 
-function isHandEdited(scan: { sha: string | undefined; innerHash: string }): boolean {
-  return scan.sha === undefined || scan.sha !== scan.innerHash;
+function isHandEdited(scan: { sha: string | undefined; innerHash: string; innerExact: string }): boolean {
+  return scan.sha === undefined || (scan.sha !== scan.innerHash && scan.sha !== scan.innerExact);
 }
 
 function classify(parsed: Parsed, spec: BlockSpec): { state: BlockState; version?: string; detail?: string } {

@@ -55,6 +55,10 @@ export function planOwnedFile(before: string | null, desired: string, opts: { fo
   if (before === desired) return { status: 'unchanged', text: before, notes: [] };
 
   const have = readOwnedHeader(before);
+  // Our file as a formatter left it (prettier, biome): the same code, so it is kept as it is, not called edited.
+  // CRLF is not a formatter's doing to keep: a sourced shell snippet breaks on it, so it is rewritten below.
+  if (have?.version === want.version && !before.includes('\r') && codeFingerprint(before) === codeFingerprint(desired))
+    return { status: 'unchanged', text: before, notes: [] };
   const notes: string[] = [];
   if (have === null) {
     if (before.trim() === '') {
@@ -99,4 +103,13 @@ function compareVersions(a: string, b: string): number {
   if (x.pre === undefined) return 1;
   if (y.pre === undefined) return -1;
   return x.pre < y.pre ? -1 : 1;
+}
+
+/**
+ * What a formatter cannot change in a script: the text without whitespace, semicolons, commas, parentheses, quotes
+ * and backslashes (prettier and biome re-indent, re-quote, add or drop semicolons, trailing commas and parentheses
+ * around arrow parameters). Any edit of a name, a number, an operator or a word in a string still shows.
+ */
+export function codeFingerprint(text: string): string {
+  return splitBom(text).rest.replace(/[\s;,()'"`\\]+/g, '');
 }

@@ -101,5 +101,30 @@ export function renderManifest(m: Manifest): string {
         }
       : {}),
   };
-  return `${JSON.stringify(body, null, 2)}\n`;
+  return `${formatJson(body)}\n`;
+}
+
+/** JSON as prettier 3 prints it by default (and biome 2, but for its tabs): objects one key a line, an array of plain
+ *  values on one line when it fits in 80 columns. A formatter pass over the record then changes nothing. */
+export function formatJson(value: unknown, indent = '', lead = 0): string {
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (!value.length) return '[]';
+    const flat = value.every((v) => v === null || typeof v !== 'object');
+    const one = `[${value.map((v) => JSON.stringify(v)).join(', ')}]`;
+    // `lead` is what comes before the value on its line; a trailing comma may follow.
+    if (flat && lead + one.length + 1 <= 80) return one;
+    return `[\n${value.map((v) => `${inner}${formatJson(v, inner, inner.length)}`).join(',\n')}\n${indent}]`;
+  }
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    if (!entries.length) return '{}';
+    return `{\n${entries
+      .map(([k, v]) => {
+        const key = `${inner}${JSON.stringify(k)}: `;
+        return `${key}${formatJson(v, inner, key.length)}`;
+      })
+      .join(',\n')}\n${indent}}`;
+  }
+  return JSON.stringify(value);
 }

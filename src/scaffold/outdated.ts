@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { isObj, parseUserFile } from '../edit/jsonc.ts';
 import { hasImportLine } from '../edit/lines.ts';
+import { codeFingerprint } from '../edit/owned-file.ts';
 import { splitBom } from '../edit/splice.ts';
 import { isTable, parseOrThrow } from '../edit/toml-scan.ts';
 import { BLOCK_ID, isOurHookCommand, MANIFEST_PATH } from '../tools/markers.ts';
@@ -39,7 +40,8 @@ function valueAt(model: unknown, path: readonly string[]): unknown {
 
 /** What in `text` is ours, as one canonical string: the user's own parts of a shared file do not count. */
 const PART: { [K in Intent['kind']]: (intent: Of<K>, text: string, rec: FileRecord) => string } = {
-  owned: (_i, text) => text,
+  // The code a formatter leaves alone, so the record's hash survives a prettier or biome pass over the file.
+  owned: (_i, text) => codeFingerprint(text),
   json: (intent, text, rec) => {
     const model = parseUserFile(splitBom(text).rest);
     const env = intent.env
@@ -127,7 +129,11 @@ export function verdict(ch: FileChange, input: CheckInput): CheckVerdict {
   // A manifest from before hashes were recorded cannot tell an edit from an old version; conflicts still show edits.
   if (!manifest.hashes) return { kind: 'outdated', why: `set up by v${manifest.version} (no hashes recorded)` };
   if (recorded === undefined) return { kind: 'outdated', why: `new in v${version}` };
-  return partHash(intent, ch.before, manifest.files[ch.path] ?? {}) === recorded
+  const untouched =
+    partHash(intent, ch.before, manifest.files[ch.path] ?? {}) === recorded ||
+    // Records written before owned files were hashed by their code hashed the whole text.
+    (intent.kind === 'owned' && createHash('sha256').update(ch.before, 'utf8').digest('hex').slice(0, 16) === recorded);
+  return untouched
     ? { kind: 'outdated', why: `as v${manifest.version} wrote it` }
     : { kind: 'drift', why: 'our part was edited since it was written' };
 }

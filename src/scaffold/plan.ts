@@ -215,6 +215,25 @@ function planRetiredFiles(planned: string[], input: PlanInput): FileChange[] {
   );
 }
 
+/** Two JSON texts with the same data, key order aside. */
+function sameJson(a: string, b: string): boolean {
+  const canon = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canon)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  try {
+    return JSON.stringify(canon(JSON.parse(a))) === JSON.stringify(canon(JSON.parse(b)));
+  } catch {
+    return false;
+  }
+}
+
 /** The text each real file has reached while its intents are planned in turn. */
 class SameFileTexts {
   private readonly texts = new Map<string, string | null>();
@@ -408,7 +427,8 @@ export function buildPlan(input: PlanInput): Plan {
   if (profile || prev.shellProfile) next.shellProfile = true;
 
   const mBefore = input.files.get(MANIFEST_PATH) ?? null;
-  const mAfter = renderManifest(next);
+  // The same record in a formatter's layout (biome's tabs) is kept as it is: a reformat is not a change.
+  const mAfter = mBefore !== null && sameJson(mBefore, renderManifest(next)) ? mBefore : renderManifest(next);
   changes.push({
     path: MANIFEST_PATH,
     action: mBefore === null ? 'create' : mBefore === mAfter ? 'noop' : 'update',

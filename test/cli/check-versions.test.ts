@@ -92,10 +92,7 @@ describe('--check across versions', () => {
       'our hook entry edited',
       (d) => edit(d, '.claude/settings.json', (t) => t.replace('"timeout": 10', '"timeout": 99')),
     ],
-    [
-      'our env value edited',
-      (d) => edit(d, '.claude/settings.json', (t) => t.replace('"GIT_PAGER": "cat"', '"GIT_PAGER": "less"')),
-    ],
+    // Our env value changed by the user is theirs now, not drift (test/field/user-values.test.ts).
     ['the guard file edited', (d) => edit(d, guard, (t) => `${t}\n// mine\n`)],
     ['the guard file removed', (d) => rmSync(join(d, guard))],
     ['the Codex env key removed', (d) => edit(d, '.codex/config.toml', (t) => t.replace(/^GIT_EDITOR = .*\r?\n/m, ''))],
