@@ -6,6 +6,7 @@ import { chooseRoot, EscapeError, hookPathProblem, insidePath, repoRealPaths, Ro
 import { GUARD_PATH } from '../tools/markers.ts';
 import { ConfigReadError, readConfig } from './read-config.ts';
 import { type IgnoreRule, planIgnores, ruleText } from './ignored.ts';
+import { rebuildManifest } from './rebuild.ts';
 import { buildAssets, VERSION } from '../assets.ts';
 import { type DetectedTool, detectTools } from './detect.ts';
 import { MANIFEST_PATH, type Manifest, parseManifest } from './manifest.ts';
@@ -191,10 +192,26 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
   };
 
   let ctx: Context;
+  let recordLost = false;
   try {
     report.root = root;
     for (const note of notes) say('info', 'root', note, c.dim);
-    const manifest = loadManifest(root);
+    let manifest = loadManifest(root);
+    if (!manifest) {
+      // A lost record: rebuilt from our marks, so nothing we wrote is taken for the user's (scaffold/rebuild.ts).
+      const all = planPaths(TOOL_NAMES, null);
+      const texts = new Map(all.map((p) => [p, readRepoFile(root, p)] as const));
+      manifest = rebuildManifest(texts, intentsFor, { version: VERSION, assets: buildAssets(VERSION) });
+      if (manifest) {
+        recordLost = true;
+        say(
+          'info',
+          'record-rebuilt',
+          `${MANIFEST_PATH} is missing: rebuilt what create-loop-guard owns from its marks in the files (${manifest.tools.map((t) => TOOLS[t].label).join(', ')}).`,
+          c.dim,
+        );
+      }
+    }
     const detected = detectTools(root);
     let tools: ToolName[];
     if (opts.tools !== undefined) {
@@ -388,9 +405,13 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       version: VERSION,
       setUp,
     };
+    const lost = {
+      kind: 'drift' as const,
+      why: `${MANIFEST_PATH} is missing; run npx create-loop-guard --yes to rebuild it from the files, then commit it`,
+    };
     const judged = differing.map((change) => ({
       change,
-      verdict: manifest ? verdict(change, input) : { kind: 'drift' as const, why: `${MANIFEST_PATH} is missing` },
+      verdict: !manifest || (recordLost && change.path === MANIFEST_PATH) ? lost : verdict(change, input),
     }));
     const outcome = {
       drift: judged.filter((j) => j.verdict.kind === 'drift'),
