@@ -55,9 +55,9 @@ export function planOwnedFile(before: string | null, desired: string, opts: { fo
   if (before === desired) return { status: 'unchanged', text: before, notes: [] };
 
   const have = readOwnedHeader(before);
-  // Our file as a formatter left it (prettier, biome): the same code, so it is kept as it is, not called edited.
-  // CRLF is not a formatter's doing to keep: a sourced shell snippet breaks on it, so it is rewritten below.
-  if (have?.version === want.version && !before.includes('\r') && codeFingerprint(before) === codeFingerprint(desired))
+  // Our file as a formatter left it (prettier, biome), or as a core.autocrlf checkout gives it (CRLF): the same code,
+  // so it is kept as it is, not called edited (a rewrite to LF would come back as CRLF at the next checkout).
+  if (have?.version === want.version && codeFingerprint(before) === codeFingerprint(desired))
     return { status: 'unchanged', text: before, notes: [] };
   const notes: string[] = [];
   if (have === null) {

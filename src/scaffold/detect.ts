@@ -38,6 +38,18 @@ export function detectTools(root: string): DetectedTool[] {
   return found;
 }
 
+/** Tools only suggested by weak evidence (and not detected by strong evidence): "also possible". */
+export function detectWeak(root: string): DetectedTool[] {
+  const strong = new Set(detectTools(root).map((d) => d.name));
+  const found: DetectedTool[] = [];
+  for (const name of TOOL_NAMES) {
+    if (strong.has(name)) continue;
+    const evidence = (TOOLS[name].weakEvidence ?? []).filter((rel) => present(root, rel));
+    if (evidence.length) found.push({ name, evidence });
+  }
+  return found;
+}
+
 /** Parse a --tools value; unknown names are a usage error. */
 export function parseToolList(value: string): { tools: ToolName[]; unknown: string[] } {
   const names = value

@@ -127,6 +127,7 @@ export function planIgnores(
   targets: readonly string[],
   read: (rel: string) => string | null,
   recorded: readonly string[],
+  ours: ReadonlySet<string> = new Set(),
 ): IgnorePlan | null {
   const blocks = new Map<string, string | null>();
   for (const r of recorded) blocks.set(r, null);
@@ -134,8 +135,9 @@ export function planIgnores(
   if (real === null) return null;
   const refused = real.filter((r) => !isRepoGitignore(r.source));
   const personal = new Set(refused.map((r) => r.path));
-  // A tracked file is committed whatever the rules say, so only the files we would add are judged.
-  const tracked = new Set(trackedFiles(root, targets));
+  // A tracked file of the user's is committed whatever the rules say; ours are judged by the rules alone, so the
+  // block does not come and go with `git add` (and a file a later run creates is let in too).
+  const tracked = new Set(trackedFiles(root, targets).filter((p) => !ours.has(p)));
   const wanted = targets.filter((t) => !personal.has(t) && !tracked.has(t));
 
   const files = gitignoresFor(wanted);

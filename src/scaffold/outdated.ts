@@ -57,7 +57,14 @@ const PART: { [K in Intent['kind']]: (intent: Of<K>, text: string, rec: FileReco
     const lines = splitBom(text).rest.split(/\r?\n/);
     const begin = lines.findIndex((l) => l.includes(`${BLOCK_ID}:begin`));
     const end = lines.findIndex((l, i) => i > begin && l.includes(`${BLOCK_ID}:end`));
-    return begin === -1 || end === -1 ? '' : lines.slice(begin, end + 1).join('\n');
+    // Whitespace runs collapsed, as the block's own hash: a formatter's rewrap is not an edit of our part.
+    return begin === -1 || end === -1
+      ? ''
+      : lines
+          .slice(begin, end + 1)
+          .join('\n')
+          .replace(/\s+/g, ' ')
+          .trim();
   },
   import: (intent, text) => String(hasImportLine(text, intent.line)),
 };
@@ -71,6 +78,20 @@ export function partHash(intent: Intent, text: string | null, rec: FileRecord): 
   } catch {
     return null;
   }
+}
+
+/** The hash records held before owned files were hashed by their code and blocks by their collapsed text. */
+function legacyPartHash(intent: Intent, text: string): string | null {
+  let part: string;
+  if (intent.kind === 'owned') part = text;
+  else if (intent.kind === 'block') {
+    const lines = splitBom(text).rest.split(/\r?\n/);
+    const begin = lines.findIndex((l) => l.includes(`${BLOCK_ID}:begin`));
+    const end = lines.findIndex((l, i) => i > begin && l.includes(`${BLOCK_ID}:end`));
+    if (begin === -1 || end === -1) return null;
+    part = lines.slice(begin, end + 1).join('\n');
+  } else return null;
+  return createHash('sha256').update(part, 'utf8').digest('hex').slice(0, 16);
 }
 
 export type CheckVerdict = { kind: 'drift' | 'outdated'; why: string };
@@ -132,7 +153,7 @@ export function verdict(ch: FileChange, input: CheckInput): CheckVerdict {
   const untouched =
     partHash(intent, ch.before, manifest.files[ch.path] ?? {}) === recorded ||
     // Records written before owned files were hashed by their code hashed the whole text.
-    (intent.kind === 'owned' && createHash('sha256').update(ch.before, 'utf8').digest('hex').slice(0, 16) === recorded);
+    legacyPartHash(intent, ch.before) === recorded;
   return untouched
     ? { kind: 'outdated', why: `as v${manifest.version} wrote it` }
     : { kind: 'drift', why: 'our part was edited since it was written' };

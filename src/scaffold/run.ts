@@ -8,7 +8,7 @@ import { ConfigReadError, readConfig } from './read-config.ts';
 import { type IgnoreRule, planIgnores, ruleText } from './ignored.ts';
 import { rebuildManifest } from './rebuild.ts';
 import { buildAssets, VERSION } from '../assets.ts';
-import { type DetectedTool, detectTools } from './detect.ts';
+import { type DetectedTool, detectTools, detectWeak } from './detect.ts';
 import { MANIFEST_PATH, type Manifest, parseManifest } from './manifest.ts';
 import { buildPlan, type FileChange, type Plan, PlanError, planPaths } from './plan.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -99,6 +99,13 @@ function nextSteps(tools: readonly ToolName[], profileDone: boolean): string[] {
     `In CI, catch drift: npx create-loop-guard@${VERSION.split('.')[0] === '0' ? `0.${VERSION.split('.')[1]}` : VERSION.split('.')[0]} --check (add --strict to fail when the repository was set up by another version too).`,
   );
   return steps;
+}
+
+/** The tools only weak evidence suggests, for the no-tools message. */
+function weakLine(root: string): string {
+  const weak = detectWeak(root);
+  if (!weak.length) return '';
+  return `\n  Also possible: ${weak.map((d) => `${TOOLS[d.name].label} (${d.evidence.join(', ')}; other tools use it too): --tools ${d.name}`).join('; ')}`;
 }
 
 /** The flow under the repository lock, after an interrupted earlier run has been finished or undone. */
@@ -250,7 +257,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
         .join(', ');
       problem(
         'no-tools',
-        `no agent tool config found in ${ctx.root} (looked for ${looked}).\n  Pass the tools you use: --tools ${TOOL_NAMES.join(',')} (or --tools all)`,
+        `no agent tool config found in ${ctx.root} (looked for ${looked}).${weakLine(ctx.root)}\n  Pass the tools you use: --tools ${TOOL_NAMES.join(',')} (or --tools all)`,
       );
       return finish(EXIT.error, 'no-tools');
     }
@@ -260,6 +267,17 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
   if (pathProblem) {
     io.err(`create-loop-guard: ${pathProblem}\n  Nothing was written.\n`);
     return finish(EXIT.error, 'unsafe-path');
+  }
+
+  if (opts.mode === 'apply' && opts.tools === undefined) {
+    const weak = detectWeak(ctx.root).filter((d) => !ctx.tools.includes(d.name));
+    if (weak.length)
+      say(
+        'info',
+        'also-possible',
+        `Also possible, not set up: ${weak.map((d) => `${TOOLS[d.name].label} (${d.evidence.join(', ')} alone; other tools use it too)`).join('; ')}.\n  To set it up as well: npx create-loop-guard --tools ${[...ctx.tools, ...weak.map((d) => d.name)].join(',')}`,
+        c.dim,
+      );
   }
 
   const toolRows: DetectedTool[] = ctx.tools.map((name) => ({
@@ -335,11 +353,18 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
         return files.get(rel) ?? null;
       };
       const recorded = Object.keys(ctx.manifest?.files ?? {}).filter((p) => ctx.manifest?.files[p]?.ignoreBlock);
+      // Ours: files this run creates, files an earlier run created, and the files we own outright.
+      const ours = new Set(
+        targets
+          .filter((c) => c.before === null || c.generated || ctx.manifest?.files[c.path]?.created)
+          .map((c) => c.path),
+      );
       const ig = planIgnores(
         ctx.root,
         targets.map((c) => c.path),
         read,
         recorded,
+        ours,
       );
       if (ig) {
         ignoreRefused = ig.refused;

@@ -5,7 +5,9 @@ export const copilot: ToolRecord = {
   name: 'copilot',
   label: 'GitHub Copilot CLI',
   userLevel: ['.copilot/config.json'],
-  evidence: ['.github/copilot-instructions.md', '.github/hooks/'],
+  evidence: ['.github/hooks/'],
+  // IDE Copilot reads copilot-instructions.md too, so alone it does not mean anyone runs Copilot CLI here.
+  weakEvidence: ['.github/copilot-instructions.md'],
   intents: [
     GUARD_INTENT,
     {

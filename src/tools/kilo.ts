@@ -10,7 +10,9 @@ export const kilo: ToolRecord = {
   userLevel: ['.config/kilo/kilo.json', '.config/kilo/kilo.jsonc'],
   // Kilo's project config: .kilo/ (and the legacy .kilocode/), kilo.json or kilo.jsonc. It also reads opencode.json,
   // which is OpenCode's evidence, so that file alone does not mean Kilo.
-  evidence: ['.kilo/', '.kilocode/', 'kilo.json', 'kilo.jsonc'],
+  evidence: ['.kilo/', 'kilo.json', 'kilo.jsonc', '.kilocode/plugins/', '.kilocode/plugin/'],
+  // .kilocode/ alone is most often the VS Code extension's folder (rules, workflows), not the CLI's.
+  weakEvidence: ['.kilocode/'],
   // Kilo is an OpenCode fork with the same plugin API: the OpenCode plugin, built with Kilo's name for notes and logs,
   // carries the guard and the shell environment (its shell.env hook) in-process. Kilo reads AGENTS.md itself.
   intents: [{ kind: 'owned', path: KILO_PLUGIN, asset: 'kilo-plugin', mode: 0o644 }],

@@ -213,6 +213,9 @@ export interface ToolRecord {
   aliases?: string[];
   /** Repo-relative paths whose existence shows the tool is in use (a trailing / means a directory). */
   evidence: string[];
+  /** Paths that only suggest it (often there for another product of the same name): listed as "also possible" with
+   *  the --tools line that adds it, never installed on their own. */
+  weakEvidence?: string[];
   intents: Intent[];
   /** The tool's agent shell takes our environment only from the user's shell profile (opt-in --shell-profile). */
   needsShellProfile?: boolean;

@@ -32,7 +32,7 @@ function repoWith(files: Record<string, string>): string {
 describe.concurrent('kilo', () => {
   it.for([
     ['kilo.json', { 'kilo.json': USER_CONFIG }],
-    ['.kilocode/ (the legacy folder)', { '.kilocode/rules/style.md': '# Style\n' }],
+    ['.kilocode/plugins/ (the legacy folder, with CLI plugins)', { '.kilocode/plugins/mine.js': 'export {};\n' }],
     ['.kilo/', { '.kilo/command/ship.md': 'Ship it.\n' }],
   ] as const)(
     'detected by %s; installed, rerun no-op, --check clean then catches an edit, --remove restores',

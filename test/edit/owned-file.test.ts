@@ -72,10 +72,9 @@ describe('planOwnedFile', () => {
     expect(out.status === 'changed' && out.notes[0]).toMatch(/differed/);
   });
 
-  it('ours with CRLF line endings → rewritten as LF with a note', () => {
-    const out = planOwnedFile(HOOK.replace(/\n/g, '\r\n'), HOOK, { force: false });
-    expect(out).toMatchObject({ status: 'changed', text: HOOK });
-    expect(out.status === 'changed' && out.notes[0]).toMatch(/line endings/);
+  it('ours with CRLF line endings (a core.autocrlf checkout) → unchanged: git gives it LF again on commit', () => {
+    const crlf = HOOK.replace(/\n/g, '\r\n');
+    expect(planOwnedFile(crlf, HOOK, { force: false })).toEqual({ status: 'unchanged', text: crlf, notes: [] });
   });
 
   it('not ours → conflict with reason and fix; --force overwrites', () => {

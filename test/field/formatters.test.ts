@@ -61,6 +61,28 @@ describe('formatters over an installed repository', () => {
     }, 60_000);
   }
 
+  it("prettier with the repo's own config (gemini-cli: proseWrap always, width 80) rewraps our block: not drift", async () => {
+    const dir = repo();
+    writeFileSync(join(dir, '.prettierrc.json'), '{ "proseWrap": "always", "printWidth": 80 }\n');
+    expect((await runCliAsync(['--yes'], { cwd: dir })).status).toBe(0);
+    const agents = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
+    format(dir, [bin('prettier'), '--write', '.']);
+    expect(readFileSync(join(dir, 'AGENTS.md'), 'utf8')).not.toBe(agents);
+    const check = await runCliAsync(['--check'], { cwd: dir });
+    expect(check.status, check.stdout + check.stderr).toBe(0);
+    const removed = await runCliAsync(['--remove', '--yes'], { cwd: dir });
+    expect(removed.status, removed.stdout + removed.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'AGENTS.md'), 'utf8')).toBe('# Rules\n\nSome text.\n');
+  }, 60_000);
+
+  it('a core.autocrlf checkout (every file CRLF) is not drift', async () => {
+    const dir = repo();
+    expect((await runCliAsync(['--yes'], { cwd: dir })).status).toBe(0);
+    for (const [p, text] of readTree(dir)) writeFileSync(join(dir, p), text.replace(/\r?\n/g, '\r\n'));
+    const check = await runCliAsync(['--check'], { cwd: dir });
+    expect(check.status, check.stdout + check.stderr).toBe(0);
+  });
+
   it('a real edit of the guard file is still drift', async () => {
     const dir = repo();
     expect((await runCliAsync(['--yes'], { cwd: dir })).status).toBe(0);

@@ -61,6 +61,11 @@ describe('targets git ignores', () => {
       const clone = join(mkdtempSync(join(tmpdir(), 'lg-clone-')), 'c');
       git(dir, 'clone', '-q', dir, clone);
       expect(existsSync(join(clone, GUARD_PATH))).toBe(true);
+      // Committed, the block is still needed and still ours: --check is green here and in the clone.
+      for (const where of [dir, clone]) {
+        const c = await runCliAsync(['--check'], { cwd: where });
+        expect(c.status, c.stdout + c.stderr).toBe(0);
+      }
       const hook = spawnSync('node', [join(clone, GUARD_PATH), 'claude'], {
         cwd: clone,
         input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'hi', cwd: clone, session_id: 's' }),
