@@ -1,7 +1,7 @@
 // Cut a field layout out of a fetched repository: only its agent-config files, .gitignores, formatter and pre-commit
 // configs, stored as one JSON manifest (test/fixtures/field/<name>/layout.json) that the field test materialises.
 // Usage: node scripts/field-layout.mjs <git-dir> <name> <owner/repo> <licence> [--under dir]... [--shape s]...
-//        [--extra path]... [--cwd dir] [--tools a,b] [--note text] [--noFormatter why]
+//        [--extra path]... [--cwd dir] [--tools a,b] [--weak tool]... [--note text] [--noFormatter why]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,17 @@ if (!gitDir || !name || !repo || !licence) {
   console.error('usage: node scripts/field-layout.mjs <git-dir> <name> <owner/repo> <licence> [options]');
   process.exit(2);
 }
-const opt = { under: [], extra: [], shape: [], cwd: '.', tools: null, kind: 'plain', note: '', noFormatter: '' };
+const opt = {
+  under: [],
+  extra: [],
+  shape: [],
+  weak: [],
+  cwd: '.',
+  tools: null,
+  kind: 'plain',
+  note: '',
+  noFormatter: '',
+};
 for (let i = 0; i < rest.length; i += 2) {
   const key = rest[i].replace(/^--/, '');
   const value = rest[i + 1];
@@ -92,6 +102,7 @@ const layout = {
   shapes: opt.shape,
   note: opt.note,
   ...(opt.noFormatter ? { noFormatter: opt.noFormatter } : {}),
+  ...(opt.weak.length ? { weak: opt.weak } : {}),
   cut: omitted.length
     ? `${omitted.length} file(s) kept as stubs (script bodies not copied, long prose cut): ${omitted.slice(0, 6).join(', ')}${omitted.length > 6 ? ', …' : ''}`
     : '',

@@ -15,6 +15,7 @@ import { deleteGuardFiles, hookEnv, installedHooks } from './hooks.ts';
 import { git, type Layout, loadLayouts, materialise, snapshot, treeDiff } from './layout.ts';
 
 const STEPS = [
+  'detection',
   'apply',
   'check',
   'rerun',
@@ -63,7 +64,23 @@ async function life(layout: Layout): Promise<Map<Step, Outcome>> {
   const out = new Map<Step, Outcome>(STEPS.map((s) => [s, 'not reached']));
   const m = materialise(layout);
   bases.push(m.base);
-  const tools = layout.tools ? ['--tools', layout.tools.join(',')] : [];
+  // Weak evidence alone is listed with the --tools line that adds it, and nothing is planned for it.
+  const weakOnly = Boolean(layout.weak?.length) && detectsNothingElse(layout);
+  if (layout.weak?.length) {
+    const dry = await cli(['--dry-run'], m.cwd, m.home);
+    const text = dry.stdout + dry.stderr;
+    const wrong: string[] = [];
+    if (dry.status !== (weakOnly ? 2 : 0)) wrong.push(`exit ${dry.status}, want ${weakOnly ? 2 : 0}`);
+    if (!/Also possible/.test(text)) wrong.push('no "Also possible" line');
+    for (const t of layout.weak) {
+      if (!new RegExp(`--tools [\\w,]*\\b${t}\\b`).test(text)) wrong.push(`no --tools line naming ${t}`);
+      if (WEAK_TARGET[t]?.test(text)) wrong.push(`plans ${t}'s files`);
+    }
+    out.set('detection', wrong.length ? `${wrong.join('; ')}\n${said(dry)}` : null);
+  } else out.set('detection', 'n/a');
+  // Then the user takes the suggestion for a repository with nothing else.
+  const chosen = layout.tools ?? (weakOnly ? layout.weak : null);
+  const tools = chosen ? ['--tools', chosen.join(',')] : [];
   const formatters = formattersOf(layout);
   const notes: string[] = layout.noFormatter ? [layout.noFormatter] : [];
   if (layout.noFormatter) formatNotes.set(layout.name, layout.noFormatter);
@@ -175,6 +192,18 @@ async function life(layout: Layout): Promise<Map<Step, Outcome>> {
   return out;
 }
 
+/** A plan line that writes a tool's hook files, so a plan for a weakly hinted tool shows. */
+const WEAK_TARGET: Record<string, RegExp> = {
+  copilot: /^\s*(create|update)\s+\.github\/hooks\//m,
+  kilo: /^\s*(create|update)\s+\.kilo\/plugins\//m,
+};
+/** A layout whose only agent evidence is the weak kind (by the files the layout has). */
+function detectsNothingElse(layout: Layout): boolean {
+  const strong =
+    /^(\.claude|\.codex|\.cursor|\.opencode|\.gemini|\.qwen|\.cline|\.clinerules|\.kilo)(\/|$)|^(CLAUDE|GEMINI|QWEN)\.md$|^\.cursorrules$|^(opencode|kilo)\.jsonc?$|^\.github\/hooks\//;
+  return !layout.files.some((f) => strong.test(f.path));
+}
+
 /** At most this many layouts alive at once: each run is mostly waiting on node and git child processes. */
 const PARALLEL = 4;
 function limited<T>(jobs: (() => Promise<T>)[]): Promise<T>[] {
@@ -237,7 +266,10 @@ describe.each(layouts)('$name ($source.repo)', (layout) => {
   const unformatted = formattersOf(layout).length === 0;
   for (const step of STEPS) {
     const known = KNOWN[layout.name]?.[step];
-    const skip = known || (unformatted && (step === 'format' || step === 'check after format'));
+    const skip =
+      known ||
+      (unformatted && (step === 'format' || step === 'check after format')) ||
+      (!layout.weak?.length && step === 'detection');
     (skip ? it.skip : it)(
       step,
       async () => {

@@ -38,6 +38,8 @@ export interface Layout {
   tools: string[] | null;
   shapes: string[];
   note: string;
+  /** Tools the repository hints at only weakly (Copilot instructions, a .kilocode/ folder): listed, never installed. */
+  weak?: string[];
   /** Why the repository's formatter cannot run here (a config for another major version), when it cannot. */
   noFormatter?: string;
   /** A derived layout names the real one it is built from and says how. */
