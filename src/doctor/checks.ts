@@ -12,9 +12,11 @@ import { type Ctx, type DoctorInput, readAbs } from './context.ts';
 import { guardSwitchedOff } from './env-settings.ts';
 import { gitRunner } from './git-env.ts';
 import { guardFileCheck, manifestCheck, readManifestText } from './install.ts';
+import { checkIgnore, isRepoGitignore, ruleText } from '../scaffold/ignored.ts';
+import { intentsFor } from '../scaffold/plan.ts';
 import { agentsBlockCheck } from './instructions.ts';
 import { toolGroup } from './tool-group.ts';
-import { type Check, type Env, fail, type Group, pass, RERUN } from './types.ts';
+import { type Check, type Env, fail, type Group, note, pass, RERUN } from './types.ts';
 
 export type { DoctorInput } from './context.ts';
 
@@ -38,6 +40,27 @@ export function configuredTools(read: (rel: string) => string | null, manifestTo
 }
 
 // ───────────────────────────── the list ─────────────────────────────
+
+/** `repo.ignored`: no installed file is one git would leave out of a commit, so a clone has them all. */
+function ignoredCheck(root: string, paths: readonly string[]): Check {
+  const rules = checkIgnore(root, paths);
+  if (rules === null)
+    return note('repo.ignored', 'git could not say which installed files it ignores (not a git repository?)');
+  if (!rules.length) return pass('repo.ignored', 'git ignores none of the installed files, so every clone gets them');
+  const shared = rules.filter((r) => isRepoGitignore(r.source));
+  const list = rules.map((r) => `${r.path} (${ruleText(r)})`).join(', ');
+  return shared.length
+    ? fail(
+        'repo.ignored',
+        `git ignores ${list}, so a clone lacks ${rules.length > 1 ? 'them' : 'it'} and its hooks find no guard`,
+        `${RERUN} to add a negation block to the repository's .gitignore; then commit`,
+      )
+    : fail(
+        'repo.ignored',
+        `git ignores ${list} by a rule of this machine's, so \`git add -A\` here leaves ${rules.length > 1 ? 'them' : 'it'} out of the commit`,
+        'take the rule out (or git add -f those files), then commit',
+      );
+}
 
 export async function runChecks(input: DoctorInput): Promise<DoctorResult> {
   const { root } = input;
@@ -84,6 +107,12 @@ export async function runChecks(input: DoctorInput): Promise<DoctorResult> {
             'unset LOOP_GUARD (and remove it from your shell profile)',
           )
         : pass('repo.switch', 'LOOP_GUARD is not switched off in this environment'),
+    );
+    repo.push(
+      ignoredCheck(
+        root,
+        [...new Set([...intentsFor(tools).map((i) => i.path), MANIFEST_PATH])].filter((p) => read(p) !== null),
+      ),
     );
     if (!tools.length)
       repo[0] = fail(

@@ -2,7 +2,7 @@
 // the import of AGENTS.md, a hook-approval reminder, an instruction budget, our environment through the shell profile.
 import { basename } from 'node:path';
 import type { DoctorCheck } from '../tools/index.ts';
-import { BLOCK_ID } from '../tools/markers.ts';
+import { BLOCK_ID, HOOK_MARKER } from '../tools/markers.ts';
 import { AGENT_ENV } from '../tools/env.ts';
 import { inspectBlock } from '../edit/md-block.ts';
 import { readOwnedHeader } from '../edit/owned-file.ts';
@@ -118,6 +118,39 @@ export function profileEnvCheck(
       .map(([k, v]) => `${k}=${v}`)
       .join(', ')} in ${shellLabel}`,
   );
+}
+
+/** Pure: `<tool>.twice`, when the tool also runs another tool's hook file that holds our entries too. */
+export function alsoRunsCheck(tool: string, label: string, file: string, setting: string, text: string | null): Check {
+  const id = `${tool}.twice`;
+  if (text === null || !text.includes(HOOK_MARKER))
+    return pass(id, `${file} has no loop-guard hook, so ${label} starts the guard once per call`);
+  return note(
+    id,
+    `${label} also runs the hooks in ${file} (${setting}), so it starts the guard twice per shell call; the guard counts the two as one call, each call pays two hook starts. To run it once, turn that setting off in ${label}`,
+  );
+}
+
+/** Pure: `<tool>.events`, every event in the hooks file known to the tool (an unknown one voids the whole file). */
+export function knownEventsCheck(
+  tool: string,
+  label: string,
+  file: string,
+  doc: unknown,
+  known: readonly string[],
+  source: string,
+): Check {
+  const id = `${tool}.events`;
+  const hooks = obj(obj(doc)?.hooks);
+  if (!hooks) return note(id, `${file} has no "hooks" to check`);
+  const unknown = Object.keys(hooks).filter((e) => !known.includes(e));
+  if (unknown.length)
+    return fail(
+      id,
+      `${file} names ${unknown.map((e) => `"${e}"`).join(', ')}, not an event in ${source}; ${label} ignores the whole file when one event is unknown to it, so no hook there runs`,
+      `rename or remove ${unknown.length > 1 ? 'those events' : 'that event'} in ${file} (or update ${label})`,
+    );
+  return pass(id, `every event in ${file} is one ${label} knows (${source})`);
 }
 
 export type { DoctorCheck };

@@ -10,7 +10,14 @@ import { AGENT_ENV, GUARD_PATH, type Intent, TOOLS, type ToolName, type ToolReco
 import { brokenRule, type LoadedFile, loadFiles, stringsOf, valueAt, type Where } from './config-files.ts';
 import { type Ctx, childEnv, hookRunner, readAbs, realpathOr } from './context.ts';
 import { envSettingsCheck, guardSwitchedOff, includeOnlyDrops } from './env-settings.ts';
-import { approvalReminder, budgetOf, profileEnvCheck, profileLoads } from './extra-checks.ts';
+import {
+  alsoRunsCheck,
+  approvalReminder,
+  budgetOf,
+  knownEventsCheck,
+  profileEnvCheck,
+  profileLoads,
+} from './extra-checks.ts';
 import { gitEnvCheck, type Overlay } from './git-env.ts';
 import { auditHooks, type HookCommand, listHookCommands } from './hooks.ts';
 import { runsOurFile } from './hook-command.ts';
@@ -230,6 +237,10 @@ async function hookGroup(ctx: Ctx, tool: ToolName, record: ToolRecord, spec: Jso
           paths.map((p) => ({ path: p, text: ctx.read(p), symlinkToAgents: linksTo(ctx, p, target) })),
         ),
       );
+    } else if (c.kind === 'also-runs') {
+      checks.push(alsoRunsCheck(tool, record.label, c.file, c.setting, ctx.read(c.file)));
+    } else if (c.kind === 'known-events') {
+      checks.push(knownEventsCheck(tool, record.label, hooksFile.path, hooksFile.doc, c.known, c.source));
     } else if (c.kind === 'hook-approval') {
       checks.push(
         approvalReminder(

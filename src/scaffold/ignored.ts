@@ -42,13 +42,6 @@ export function checkIgnore(cwd: string, paths: readonly string[], gitArgs: stri
   return out;
 }
 
-/** Which of `paths` git tracks in `cwd`. */
-function trackedFiles(cwd: string, paths: readonly string[]): string[] {
-  if (!paths.length) return [];
-  const r = spawnSync('git', ['ls-files', '-z', '--', ...paths], { cwd, encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.split('\0').filter(Boolean) : [];
-}
-
 /** A rule in a .gitignore of the repository (which every clone has), not a personal one. */
 export function isRepoGitignore(source: string): boolean {
   return !source.startsWith('/') && !source.startsWith('.git/') && posix.basename(source) === '.gitignore';
@@ -127,7 +120,6 @@ export function planIgnores(
   targets: readonly string[],
   read: (rel: string) => string | null,
   recorded: readonly string[],
-  ours: ReadonlySet<string> = new Set(),
 ): IgnorePlan | null {
   const blocks = new Map<string, string | null>();
   for (const r of recorded) blocks.set(r, null);
@@ -135,10 +127,9 @@ export function planIgnores(
   if (real === null) return null;
   const refused = real.filter((r) => !isRepoGitignore(r.source));
   const personal = new Set(refused.map((r) => r.path));
-  // A tracked file of the user's is committed whatever the rules say; ours are judged by the rules alone, so the
-  // block does not come and go with `git add` (and a file a later run creates is let in too).
-  const tracked = new Set(trackedFiles(root, targets).filter((p) => !ours.has(p)));
-  const wanted = targets.filter((t) => !personal.has(t) && !tracked.has(t));
+  // Judged by the rules alone, tracked or not, so the block does not come and go with `git add` (a tracked file the
+  // rules ignore gets its negation line too, which changes nothing for git but keeps the block stable).
+  const wanted = targets.filter((t) => !personal.has(t));
 
   const files = gitignoresFor(wanted);
   const texts = new Map(files.map((f) => [f, ((t) => (t === null ? null : withoutOurBlock(t)))(read(f))]));

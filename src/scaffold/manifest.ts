@@ -18,6 +18,8 @@ export interface FileRecord {
   containers?: string[];
   /** A .gitignore holding our negation block (lets our files past the repository's own ignore rules). */
   ignoreBlock?: boolean;
+  /** A formatter's ignore file (.prettierignore) holding our block of generated files. */
+  formatterBlock?: boolean;
 }
 
 export interface Manifest {
@@ -81,6 +83,7 @@ export function renderManifest(m: Manifest): string {
     if (rec.importAdded) clean.importAdded = true;
     if (rec.containers?.length) clean.containers = [...new Set(rec.containers)].sort();
     if (rec.ignoreBlock) clean.ignoreBlock = true;
+    if (rec.formatterBlock) clean.formatterBlock = true;
     if (Object.keys(clean).length) files[path] = clean;
   }
   const body = {

@@ -42,6 +42,8 @@ export interface PlanInput {
   realPaths?: ReadonlyMap<string, string>;
   /** .gitignore path → the body of our negation block there; null takes an earlier block out (scaffold/ignored.ts). */
   ignoreBlocks?: ReadonlyMap<string, string | null>;
+  /** The body of our block in .prettierignore (our generated files), when the repository has a prettier config. */
+  prettierIgnore?: string;
   /** --remove / --check with --tools: these tools only; files another recorded tool needs stay, the record is kept. */
   only?: readonly ToolName[];
 }
@@ -49,6 +51,8 @@ export interface PlanInput {
 /** The .gitignore a negation block goes in when the repository's root rules ignore our files; --remove looks there
  *  even without a record. */
 export const ROOT_GITIGNORE = '.gitignore';
+/** Prettier's ignore file: our generated files go in a block there when the repository has a prettier config. */
+export const PRETTIER_IGNORE = '.prettierignore';
 
 export interface Plan {
   changes: FileChange[];
@@ -84,6 +88,7 @@ export function planPaths(tools: readonly ToolName[], manifest: Manifest | null)
   }
   for (const p of retiredPaths(paths)) paths.add(p);
   paths.add(ROOT_GITIGNORE);
+  paths.add(PRETTIER_IGNORE);
   paths.add(MANIFEST_PATH);
   return [...paths];
 }
@@ -213,6 +218,39 @@ function planRetiredFiles(planned: string[], input: PlanInput): FileChange[] {
   return RETIRED.filter((r) => wanted.has(r.path)).flatMap(
     (r) => planRetired(r.path, r.replacedBy, input.files.get(r.path) ?? null) ?? [],
   );
+}
+
+/** Our block of generated files in .prettierignore: put in (apply, with a prettier config), or taken out (remove, or
+ *  no config any more), the file deleted again when we created it and nothing else is left. */
+function planPrettierIgnore(
+  input: PlanInput,
+  prev: Manifest,
+  texts: SameFileTexts,
+): { change: FileChange; owned?: FileRecord } | null {
+  const before = texts.get(PRETTIER_IGNORE);
+  const rec = prev.files[PRETTIER_IGNORE] ?? {};
+  const body = input.mode === 'apply' ? input.prettierIgnore : undefined;
+  if (body !== undefined) {
+    const outcome = wrap(PRETTIER_IGNORE, () =>
+      upsertBlock(before, blockSpec(input, 'shell', body), { force: input.force }),
+    );
+    const owned: FileRecord = { ...rec, formatterBlock: true, ...(before === null ? { created: true } : {}) };
+    return { change: change(PRETTIER_IGNORE, before, outcome, 'keep prettier off the files we generate'), owned };
+  }
+  if (before === null || !hasBlock(before, BLOCK_ID, 'shell')) return null;
+  const r = wrap(PRETTIER_IGNORE, () => removeBlock(before, { id: BLOCK_ID, style: 'shell' }, { force: input.force }));
+  if (r.outcome.status === 'changed' && r.outcome.text.trim() === '' && rec.created)
+    return {
+      change: {
+        path: PRETTIER_IGNORE,
+        action: 'remove',
+        before,
+        after: null,
+        reason: 'delete (created by create-loop-guard)',
+        notes: [],
+      },
+    };
+  return { change: change(PRETTIER_IGNORE, before, r.outcome, 'take out our generated files') };
 }
 
 /** Two JSON texts with the same data, key order aside. */
@@ -350,6 +388,8 @@ export function buildPlan(input: PlanInput): Plan {
       texts.set(intent.path, c);
       changes.push(c);
     }
+    const fmt = planPrettierIgnore(input, prev, texts);
+    if (fmt) changes.push(fmt.change);
     const ignoreFiles = new Set([ROOT_GITIGNORE, ...Object.keys(prev.files).filter((p) => prev.files[p]?.ignoreBlock)]);
     for (const path of ignoreFiles) {
       const before = texts.get(path);
@@ -414,6 +454,11 @@ export function buildPlan(input: PlanInput): Plan {
       ignoreChanges.push(change(path, before, outcome, 'let the files we write past its ignore rules'));
     }
     texts.set(path, ignoreChanges[ignoreChanges.length - 1] as FileChange);
+  }
+  const fmt = planPrettierIgnore(input, prev, texts);
+  if (fmt) {
+    ignoreChanges.push(fmt.change);
+    if (fmt.owned) next.files[PRETTIER_IGNORE] = fmt.owned;
   }
   changes.push(...joinSameFile([...planned.map((p) => p.change), ...ignoreChanges], input));
   changes.push(

@@ -2,13 +2,13 @@
 // our env values next to them, our import lines and blocks, our headers. Pure: the files' texts in, a record out, so
 // a rerun records them again and --remove takes out what we wrote and nothing the user wrote.
 import { hasBlock } from '../edit/md-block.ts';
-import { hasImportLine } from '../edit/lines.ts';
 import { isObj, parseUserFile } from '../edit/jsonc.ts';
 import { readOwnedHeader } from '../edit/owned-file.ts';
 import { splitBom } from '../edit/splice.ts';
 import { isTable, parseOrThrow } from '../edit/toml-scan.ts';
 import { AGENT_ENV, type Intent, TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
-import { BLOCK_ID, HOOK_MARKER } from '../tools/markers.ts';
+import { posix } from 'node:path';
+import { BLOCK_ID, HOOK_MARKER, IGNORE_BLOCK_ID } from '../tools/markers.ts';
 import { handlerFor } from './intents/index.ts';
 import type { Assets } from './intents/types.ts';
 import type { FileRecord, Manifest } from './manifest.ts';
@@ -47,12 +47,31 @@ function marks(intent: Intent, text: string): FileRecord | null {
     case 'toml-env': {
       const set = valueAt(parseOrThrow(splitBom(text).rest), ['shell_environment_policy', 'set']);
       const env = ourEnvKeys(set);
-      return env.length ? { env, tableCreated: true } : null;
+      if (!env.length) return null;
+      // The table is ours to drop only when it holds nothing but our values.
+      const onlyOurs = isTable(set) && Object.keys(set).every((k) => env.includes(k));
+      return onlyOurs ? { env, tableCreated: true } : { env };
     }
+    // A bare `@AGENTS.md` is the common pointer file people commit themselves: without our record it stays theirs.
     case 'import':
-      return hasImportLine(text, intent.line) ? { importAdded: true } : null;
+      return null;
     case 'block':
       return hasBlock(text, BLOCK_ID, 'markdown') ? {} : null;
+  }
+}
+
+/** The file holds nothing of anyone's once our part is out: empty, or (JSON) only the top-level values we ensure. A
+ *  comment, a key or a value of the user's keeps it theirs. */
+function nothingLeft(intent: Intent, text: string): boolean {
+  if (text.trim() === '') return true;
+  if (intent.kind !== 'json') return false;
+  try {
+    const data = JSON.parse(splitBom(text).rest) as unknown;
+    if (!isObj(data)) return false;
+    const top = intent.ensureTop ?? {};
+    return Object.keys(data).every((k) => k in top && JSON.stringify(data[k]) === JSON.stringify(top[k]));
+  } catch {
+    return false;
   }
 }
 
@@ -90,10 +109,15 @@ export function rebuildManifest(
     }
     if (!rec) continue;
     if (intent.kind !== 'owned') {
-      const r = handlerFor(intent).remove(intent, { before: text, force: false, ...ctx }, { ...rec, created: true });
-      if (r.kind === 'edit' && r.becameEmpty) rec.created = true;
+      const r = handlerFor(intent).remove(intent, { before: text, force: false, ...ctx }, rec);
+      if (r.kind === 'edit' && r.outcome.status === 'changed' && nothingLeft(intent, r.outcome.text))
+        rec.created = true;
     }
     out[intent.path] = rec;
   }
+  // Our negation blocks in .gitignore files, wherever the rules needed one.
+  for (const [path, text] of files)
+    if (posix.basename(path) === '.gitignore' && text && hasBlock(text, IGNORE_BLOCK_ID, 'shell'))
+      out[path] = { ...(out[path] ?? {}), ignoreBlock: true };
   return { version: ctx.version, tools, files: out };
 }

@@ -139,7 +139,13 @@ export type DoctorCheck =
    *  env intent's file, else `bytes`). */
   | { kind: 'instructions-budget'; file: string; key: string; bytes: number }
   /** `env`: the tool's shell gets our values only from the user's shell profile, through the owned `snippet`. */
-  | { kind: 'profile-env'; snippet: string };
+  | { kind: 'profile-env'; snippet: string }
+  /** `twice`: the tool also runs another tool's hook file (`file`, repo-relative) by a default setting (`setting`), so
+   *  with our entries in both it starts the guard twice per call. */
+  | { kind: 'also-runs'; file: string; setting: string }
+  /** `events`: every event name in the hooks file is one the tool knows (`known`, from `source`): an unknown one
+   *  makes it ignore the whole file. */
+  | { kind: 'known-events'; known: string[]; source: string };
 
 /**
  * How doctor replays a tool's hook payloads: 7 attempts of one failing command, a user turn, one more attempt, and a

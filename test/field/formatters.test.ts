@@ -83,6 +83,23 @@ describe('formatters over an installed repository', () => {
     expect(check.status, check.stdout + check.stderr).toBe(0);
   });
 
+  it('with a prettier config: our generated files go in .prettierignore, prettier --check . passes, --remove restores', async () => {
+    const dir = repo();
+    writeFileSync(join(dir, '.prettierrc.json'), '{ "singleQuote": true }\n');
+    const original = readTree(dir);
+    const r = await runCliAsync(['--yes'], { cwd: dir });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('Prettier config found (.prettierrc.json)');
+    expect(readFileSync(join(dir, '.prettierignore'), 'utf8')).toContain('/.agents/hooks/loop-guard.cjs');
+    const check = spawnSync(bin('prettier'), ['--check', '.'], { cwd: dir, encoding: 'utf8' });
+    expect(check.status, check.stdout + check.stderr).toBe(0);
+    expect((await runCliAsync(['--check'], { cwd: dir })).status).toBe(0);
+    const rerun = await runCliAsync(['--yes'], { cwd: dir });
+    expect(rerun.stdout).toContain('Everything is up to date.');
+    expect((await runCliAsync(['--remove', '--yes'], { cwd: dir })).status).toBe(0);
+    expect(readTree(dir)).toEqual(original);
+  }, 60_000);
+
   it('a real edit of the guard file is still drift', async () => {
     const dir = repo();
     expect((await runCliAsync(['--yes'], { cwd: dir })).status).toBe(0);

@@ -20,6 +20,37 @@ function repo(): string {
 }
 
 describe('a lost record', () => {
+  it("the user's own files stay: a long .codex/config.toml with our values, a CLAUDE.md that is only @AGENTS.md", async () => {
+    const dir = fixtureRepo(null);
+    const config = '# mine\nmodel = "gpt-5"\n';
+    mkdirSync(join(dir, '.codex'));
+    writeFileSync(join(dir, '.codex/config.toml'), config);
+    writeFileSync(join(dir, 'CLAUDE.md'), '@AGENTS.md\n');
+    writeFileSync(join(dir, 'AGENTS.md'), '# Rules\n');
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude/keep'), 'x\n');
+    const original = readTree(dir);
+    expect((await runCliAsync(['--yes'], { cwd: dir })).status).toBe(0);
+    rmSync(join(dir, MANIFEST_PATH));
+    expect((await runCliAsync(['--yes'], { cwd: dir })).status).toBe(0);
+    const removed = await runCliAsync(['--remove', '--yes'], { cwd: dir });
+    expect(removed.status, removed.stdout + removed.stderr).toBe(0);
+    expect(readTree(dir)).toEqual(original);
+  });
+
+  it('a negation block in a nested .gitignore is found again and taken out', async () => {
+    const dir = fixtureRepo(null);
+    mkdirSync(join(dir, '.opencode'));
+    writeFileSync(join(dir, '.opencode/.gitignore'), 'node_modules\n*\n!.gitignore\n');
+    const original = readTree(dir);
+    expect((await runCliAsync(['--yes'], { cwd: dir })).status).toBe(0);
+    expect(readTree(dir).get('.opencode/.gitignore')).toContain('loop-guard-unignore:begin');
+    rmSync(join(dir, MANIFEST_PATH));
+    expect((await runCliAsync(['--yes'], { cwd: dir })).status).toBe(0);
+    expect((await runCliAsync(['--remove', '--yes'], { cwd: dir })).status).toBe(0);
+    expect(readTree(dir)).toEqual(original);
+  });
+
   for (const rerunFirst of [true, false]) {
     it(`${rerunFirst ? 'rerun, then ' : ''}--remove gives back the repository byte for byte`, async () => {
       const dir = repo();
@@ -41,7 +72,13 @@ describe('a lost record', () => {
       }
       const removed = await runCliAsync(['--remove', '--yes'], { cwd: dir });
       expect(removed.status, removed.stdout + removed.stderr).toBe(0);
-      expect(readTree(dir)).toEqual(original);
+      // A bare `@AGENTS.md` pointer is what people commit themselves: without the record it is left as theirs.
+      const left = readTree(dir);
+      for (const pointer of ['CLAUDE.md', 'GEMINI.md']) {
+        expect(left.get(pointer)).toBe('@AGENTS.md\n');
+        left.delete(pointer);
+      }
+      expect(left).toEqual(original);
     });
   }
 });
