@@ -35,7 +35,25 @@ type Outcome = null | 'n/a' | string;
  * Steps that still fail, each with the defect it shows (written up in the notes for the fix). A listed step is
  * skipped, so the suite stays green while the defect is open; remove the line once it passes.
  */
-const KNOWN: Record<string, Partial<Record<Step, string>>> = {};
+// Defect: with .agents/loop-guard.json gone, the rerun does not re-record the pointer files we created (CLAUDE.md or
+// GEMINI.md holding only `@AGENTS.md`), our import line in the user's CLAUDE.md/GEMINI.md, or our .prettierignore
+// block, so --remove leaves them behind (the safer rebuild no longer claims a whole file it cannot tell from the user's).
+const LOST_RECORD = 'a rebuilt record leaves our pointer file, import line or .prettierignore block behind';
+const KNOWN: Record<string, Partial<Record<Step, string>>> = {
+  '1password-agent-hooks': { 'lost record': LOST_RECORD },
+  brewform: { 'lost record': LOST_RECORD },
+  cline: { 'lost record': LOST_RECORD },
+  'cordys-crm': { 'lost record': LOST_RECORD },
+  'everything-claude-code': { 'lost record': LOST_RECORD },
+  'gemini-cli': { 'lost record': LOST_RECORD },
+  'gemini-cli-submodule': { 'lost record': LOST_RECORD },
+  'mcp-typescript-sdk': { 'lost record': LOST_RECORD },
+  miometory: { 'lost record': LOST_RECORD },
+  openimageio: { 'lost record': LOST_RECORD },
+  openstatus: { 'lost record': LOST_RECORD },
+  'pydantic-ai': { 'lost record': LOST_RECORD },
+  'pydantic-ai-worktree': { 'lost record': LOST_RECORD },
+};
 
 const layouts = loadLayouts();
 const results = new Map<string, Promise<Map<Step, Outcome>>>();
