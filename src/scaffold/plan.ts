@@ -2,7 +2,7 @@
 import { type BlockSpec, hasBlock, removeBlock, upsertBlock } from '../edit/md-block.ts';
 import { planOwnedFile, readOwnedHeader } from '../edit/owned-file.ts';
 import { type EditOutcome, FileFormatError } from '../edit/outcome.ts';
-import { AGENTS_GITIGNORE, BLOCK_ID, GITATTRIBUTES, IGNORE_BLOCK_ID } from '../tools/markers.ts';
+import { AGENTS_GITIGNORE, BLOCK_ID, GITATTRIBUTES, IGNORE_BLOCK_ID, PRETTIER_IGNORE } from '../tools/markers.ts';
 import { type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { handlerFor } from './intents/index.ts';
 import type { Assets, IntentContext } from './intents/types.ts';
@@ -51,8 +51,7 @@ export interface PlanInput {
 /** The .gitignore a negation block goes in when the repository's root rules ignore our files; --remove looks there
  *  even without a record. */
 export const ROOT_GITIGNORE = '.gitignore';
-/** Prettier's ignore file: our generated files go in a block there when the repository has a prettier config. */
-export const PRETTIER_IGNORE = '.prettierignore';
+export { PRETTIER_IGNORE } from '../tools/markers.ts';
 
 export interface Plan {
   changes: FileChange[];

@@ -1,14 +1,14 @@
 // A lost record (.agents/loop-guard.json deleted) rebuilt from our marks in the files: hook entries that run our guard,
 // our env values next to them, our import lines and blocks, our headers. Pure: the files' texts in, a record out, so
 // a rerun records them again and --remove takes out what we wrote and nothing the user wrote.
-import { hasBlock } from '../edit/md-block.ts';
+import { hasBlock, removeBlock } from '../edit/md-block.ts';
 import { isObj, parseUserFile } from '../edit/jsonc.ts';
 import { readOwnedHeader } from '../edit/owned-file.ts';
 import { splitBom } from '../edit/text.ts';
 import { isTable, parseOrThrow } from '../edit/toml-scan.ts';
 import { AGENT_ENV, type Intent, TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
 import { posix } from 'node:path';
-import { BLOCK_ID, HOOK_MARKER, IGNORE_BLOCK_ID } from '../tools/markers.ts';
+import { BLOCK_ID, HOOK_MARKER, IGNORE_BLOCK_ID, PRETTIER_IGNORE } from '../tools/markers.ts';
 import { blockStyle, handlerFor } from './intents/index.ts';
 import type { Assets } from './intents/types.ts';
 import type { FileRecord, Manifest } from './manifest.ts';
@@ -119,5 +119,12 @@ export function rebuildManifest(
   for (const [path, text] of files)
     if (posix.basename(path) === '.gitignore' && text && hasBlock(text, IGNORE_BLOCK_ID, 'shell'))
       out[path] = { ...(out[path] ?? {}), ignoreBlock: true };
+  // Our block of generated files in .prettierignore: the file is ours to delete when nothing else is in it.
+  const prettierIgnore = files.get(PRETTIER_IGNORE);
+  if (prettierIgnore && hasBlock(prettierIgnore, BLOCK_ID, 'shell')) {
+    const rest = removeBlock(prettierIgnore, { id: BLOCK_ID, style: 'shell' }, { force: false });
+    const empty = rest.outcome.status === 'changed' && rest.outcome.text.trim() === '';
+    out[PRETTIER_IGNORE] = { formatterBlock: true, ...(empty ? { created: true } : {}) };
+  }
   return { version: ctx.version, tools, files: out };
 }

@@ -16,6 +16,8 @@ export const IGNORE_BLOCK_ID = 'loop-guard-unignore';
 export const AGENTS_GITIGNORE = '.agents/.gitignore';
 /** Marks the guard file as generated (linguist-generated), so GitHub folds it in pull-request diffs: our block there. */
 export const GITATTRIBUTES = '.gitattributes';
+/** Where our block of generated files goes when the repository has a prettier config. */
+export const PRETTIER_IGNORE = '.prettierignore';
 /** Where the ownership manifest lives. */
 export const MANIFEST_PATH = '.agents/loop-guard.json';
 
