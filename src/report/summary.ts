@@ -134,7 +134,3 @@ export function previewReport(input: PreviewInput, c: Palette): string {
   }
   return parts.filter(Boolean).join('\n');
 }
-
-export function isDrift(ch: FileChange): boolean {
-  return ch.action !== 'noop';
-}

@@ -38,19 +38,3 @@ export function detectWeak(root: string): DetectedTool[] {
   }
   return found;
 }
-
-/** Parse a --tools value; unknown names are a usage error. */
-export function parseToolList(value: string): { tools: ToolName[]; unknown: string[] } {
-  const names = value
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
-  const tools: ToolName[] = [];
-  const unknown: string[] = [];
-  for (const n of names) {
-    if ((TOOL_NAMES as readonly string[]).includes(n)) {
-      if (!tools.includes(n as ToolName)) tools.push(n as ToolName);
-    } else unknown.push(n);
-  }
-  return { tools, unknown };
-}
