@@ -349,4 +349,4 @@ export class SessionJudge<M> {
 
 // The guard's own log of what it did, read for "stopped since install" (kept here: this file is audit's one link to src/guard).
 export { readGuardLog, type GuardLogEntry } from '../guard/event-log.ts';
-export { resolveStateDir } from '../guard/state.ts';
+export { resolveStateDir } from '../guard/state-dir.ts';

@@ -4,7 +4,7 @@
 import { appendFileSync, closeSync, mkdirSync, openSync, readSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Decision } from './core/types.ts';
-import { resolveStateDir } from './state.ts';
+import { resolveStateDir } from './state-dir.ts';
 
 export const EVENT_LOG = 'events.log';
 /** The log rotates into events.log.1 past this size, so both together never exceed twice this. */

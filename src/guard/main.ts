@@ -22,7 +22,8 @@ import { treeFingerprint } from './tree.ts';
 import { writeHandoff } from './handoff-note.ts';
 import { sleep } from './sleep.ts';
 import { stopCodexExec } from './stop-codex.ts';
-import { pruneOldSessions, readState, resolveStateDir, sessionFileName, updateState } from './state.ts';
+import { pruneOldSessions, readState, sessionFileName, updateState } from './state.ts';
+import { resolveStateDir } from './state-dir.ts';
 
 /** Payloads above this are not read whole; the guard allows and moves on. */
 export const MAX_STDIN_BYTES = 32 * 1024 * 1024;

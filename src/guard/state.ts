@@ -12,8 +12,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
-import { builtin } from './builtin.ts';
+import { join } from 'node:path';
 import { hash64 } from './core/hash.ts';
 import {
   acquireLock,
@@ -44,26 +43,6 @@ const SAFE_FILE = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,200}$/;
 // O_NONBLOCK keeps a FIFO planted in the state file's place from hanging the hook; O_NOFOLLOW refuses symlinks.
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 const STAMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
-
-/** LOOP_GUARD_STATE_DIR, else $XDG_STATE_HOME/loop-guard, else ~/.local/state/loop-guard (os.homedir()). Pure: takes env. */
-export function resolveStateDir(env: NodeJS.ProcessEnv): string {
-  // Relative values are ignored (as the XDG spec asks) because a hook's cwd changes with the agent's.
-  const explicit = env.LOOP_GUARD_STATE_DIR;
-  if (explicit && isAbsolute(explicit)) return explicit;
-  const xdg = env.XDG_STATE_HOME;
-  if (xdg && isAbsolute(xdg)) return join(xdg, 'loop-guard');
-  return join(homeDir(), '.local', 'state', 'loop-guard');
-}
-
-/**
- * os.homedir() without loading node:os on the hot path (~0.2 ms of a hook's start-up): on POSIX, homedir() is
- * $HOME whenever that is set and not empty, so only the rare process without HOME (and Windows) loads the module.
- */
-function homeDir(): string {
-  const home = process.platform === 'win32' ? undefined : process.env.HOME;
-  if (home) return home;
-  return builtin<typeof import('node:os')>('node:os').homedir();
-}
 
 /** File-system-safe name for a (tool, session) key: a hash, never the raw id. */
 export function sessionFileName(tool: string, sessionKey: string): string {

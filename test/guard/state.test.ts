@@ -22,7 +22,8 @@ import { fileURLToPath } from 'node:url';
 import { repoRoot } from '../helpers/paths.ts';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pruneOldSessions, readState, resolveStateDir, sessionFileName, updateState } from '../../src/guard/state.ts';
+import { pruneOldSessions, readState, sessionFileName, updateState } from '../../src/guard/state.ts';
+import { resolveStateDir } from '../../src/guard/state-dir.ts';
 
 type Counter = { count: number };
 

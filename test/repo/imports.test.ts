@@ -90,7 +90,7 @@ describe('import rules (docs/architecture.md, module map)', () => {
     const auditJudge = (e: { from: string; to: string }) =>
       e.from === 'audit/judge.ts' &&
       (e.to.startsWith('guard/core/') ||
-        ['guard/adapters/index.ts', 'guard/event-log.ts', 'guard/state.ts'].includes(e.to));
+        ['guard/adapters/index.ts', 'guard/event-log.ts', 'guard/state-dir.ts'].includes(e.to));
     expect(
       edges.filter((e) => isScaffolder(e.from) && e.to.startsWith('guard/') && !auditJudge(e) && !isSharedLeaf(e.to)),
     ).toEqual([]);
