@@ -6,9 +6,10 @@
 // The body is readable on purpose: the install is a pull request, and this code sees every command.
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import * as prettier from 'prettier';
+import { esmToScript } from './esm-to-script.mjs';
 import { cutLongStrings, readableSourcePlugin } from './readable-source.mjs';
 
 /** Where the body starts and ends (loader.ts reads the same markers). */
@@ -16,6 +17,35 @@ const BODY_OPEN = '\n/*@loop-guard-body\n';
 const BODY_CLOSE = '\n*/\n';
 /** No line may be longer: a reviewer reads the file in a diff view (the longest, 207, is one regular expression). */
 export const MAX_LINE = 210;
+
+/** The modules the loader part carries that the body imports too: the body takes them from the loader (SHARED_ID). */
+const SHARED_MODULES = [
+  'src/guard/core/hash.ts',
+  'src/guard/builtin.ts',
+  'src/guard/state-dir.ts',
+  'src/guard/adapters/quiet.ts',
+];
+const SHARED_ID = 'loop-guard:loader';
+
+/** An esbuild plugin that makes the body import SHARED_MODULES from SHARED_ID instead of bundling a second copy. */
+function sharedFromLoader(root) {
+  const shared = new Set(SHARED_MODULES.map((p) => join(root, p)));
+  return {
+    name: 'shared-from-loader',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (args) =>
+        shared.has(resolve(args.resolveDir, args.path)) ? { path: SHARED_ID, external: true } : undefined,
+      );
+    },
+  };
+}
+
+/** The names loader.ts puts in SHARED (`const SHARED = { ... }`). */
+function sharedNames(root) {
+  const list = /const SHARED = \{([^}]+)\}/.exec(readFileSync(join(root, 'src/guard/loader.ts'), 'utf8'))?.[1];
+  if (!list) throw new Error('build: const SHARED = { ... } not found in src/guard/loader.ts');
+  return new Set(list.split(',').map((n) => n.trim()));
+}
 
 /** The tool arguments the hook reads (HOOK_FORMATS in src/guard/adapters/index.ts), for the header's usage line. */
 function hookFormats() {
@@ -59,13 +89,18 @@ export async function buildGuardFile({ root, dist, version, define, guardOptions
     entryPoints: [join(root, 'src/guard/entry.ts')],
     write: false,
     outfile: out,
-    format: 'cjs',
+    format: 'esm',
     legalComments: 'inline',
-    plugins: [readableSourcePlugin],
+    plugins: [sharedFromLoader(root), readableSourcePlugin],
   });
-  const bodyFile = body.outputFiles[0];
+  // An ES-module bundle made CommonJS by hand (esm-to-script.mjs says why); the loader runs it as a module's code.
+  const { code, imports } = esmToScript(body.outputFiles[0].text, {
+    [SHARED_ID]: 'From the loader part above, which needs these too (one copy in the file).',
+  });
+  const missing = (imports.get(SHARED_ID) ?? []).filter((n) => !sharedNames(root).has(n));
+  if (missing.length) throw new Error(`build: the body imports ${missing.join(', ')}; add them to SHARED in loader.ts`);
   // esbuild's /* @__PURE__ */ marks mean nothing once bundled; dropped, they leave no "*/" that could end the comment.
-  const bundled = bodyFile.text.replaceAll('/* @__PURE__ */ ', '');
+  const bundled = code.replaceAll('/* @__PURE__ */ ', '');
   // Printed by prettier at the source's width, which breaks long expressions the way the source has them, indented
   // with tabs (12 KB less than spaces); long strings are cut first (cutLongStrings). A block comment esbuild kept (a
   // class member's doc, an array item's note) becomes a line comment.
@@ -86,22 +121,21 @@ export async function buildGuardFile({ root, dist, version, define, guardOptions
     entryPoints: [join(root, 'src/guard/loader.ts')],
     write: false,
     outfile: out,
-    format: 'cjs',
+    format: 'esm',
     legalComments: 'inline',
     plugins: [readableSourcePlugin],
     define: { ...define, __BODY_HASH__: JSON.stringify(bodyHash) },
     // loader.ts is CommonJS by design (it sets module.exports for the plugin loaders).
     logOverride: { 'commonjs-variable-in-esm': 'silent' },
   });
-  const bad = [...nonBuiltinImports(body), ...nonBuiltinImports(loader)];
+  const bad = [...nonBuiltinImports(body), ...nonBuiltinImports(loader)].filter((id) => id !== SHARED_ID);
   if (bad.length) throw new Error(`${out} imports non-builtin modules: ${bad.join(', ')}`);
   // The loader part is what prettier (default options) prints, so a repository's formatter has nothing to change
   // there; the body is inside a comment, which formatters leave as it is.
+  const loaderCode = esmToScript(loader.outputFiles[0].text).code;
   const loaderText = await prettier.format(
-    loader.outputFiles[0].text.replaceAll('/* @__PURE__ */ ', '').replace(/^([ \t]*)\/\/!/gm, '$1//'),
-    {
-      parser: 'babel',
-    },
+    loaderCode.replaceAll('/* @__PURE__ */ ', '').replace(/^([ \t]*)\/\/!/gm, '$1//'),
+    { parser: 'babel' },
   );
   // The body is stored inside the CommonJS wrapper (see loader.ts), so the loader compiles the slice it reads as is.
   const wrapped = `(function (exports, require, module, __filename, __dirname) {\n${bodyText}\n})`;

@@ -111,7 +111,7 @@ export function cutLongStrings(source) {
 }
 
 /** Properties that document the normalization rules (`description`, `example`): docs/judging.md and the tests read
- * them from the source; the hook never does, so the guard file leaves them out (about 14 KB of its size budget). */
+ * them from the source; the hook never does, so the guard file leaves them out (about 10 KB of its size budget). */
 const RULE_DOCS = new Set(['description', 'example']);
 
 /** `source` without the rule-documenting properties of its object literals. */

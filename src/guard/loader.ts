@@ -6,9 +6,11 @@
 import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
+import { formatFromArg, quietOutput } from './adapters/quiet.ts';
+import { builtin } from './builtin.ts';
 import { cacheKey, KIND_BITS, readCache, trustedDir, writeCache, type CacheEntry } from './code-cache.ts';
-import { resolveStateDir } from './state.ts';
-import { quietOutput } from './adapters/quiet.ts';
+import { hash64 } from './core/hash.ts';
+import { resolveStateDir } from './state-dir.ts';
 
 declare const __BODY_HASH__: string;
 /**
@@ -47,6 +49,18 @@ function failOpen(): void {
   process.exitCode = 0;
 }
 
+/**
+ * The modules this loader needs that the body needs too, kept once in the file: the build points the body's imports
+ * of them at SHARED_ID (scripts/build-guard.mjs, which also checks that every name the body imports is here).
+ */
+const SHARED_ID = 'loop-guard:loader';
+const SHARED = { builtin, formatFromArg, hash64, quietOutput, resolveStateDir };
+
+/** The body's require: the shared modules above, or Node's. */
+function bodyRequire(id: string): unknown {
+  return id === SHARED_ID ? SHARED : require(id);
+}
+
 /** What the body exports (entry.ts). */
 interface Body {
   main?: () => string;
@@ -56,7 +70,7 @@ interface Body {
 /** Runs the compiled body as a CommonJS module's code and returns its exports. */
 function evaluate(script: Script, file: string): Body {
   const mod: { exports: Body } = { exports: {} };
-  (script.runInThisContext() as (...args: unknown[]) => void)(mod.exports, require, mod, file, dirname(file));
+  (script.runInThisContext() as (...args: unknown[]) => void)(mod.exports, bodyRequire, mod, file, dirname(file));
   return mod.exports;
 }
 

@@ -69,13 +69,28 @@ const pre = (): Json => loadPayload('claude/PreToolUse-failure.json');
 describe('dist/loop-guard.cjs', () => {
   requireBuilt();
 
-  it('requires nothing but node: builtins and is LF-only', () => {
+  it('requires nothing but node: builtins (the body takes a few functions from the loader part) and is LF-only', () => {
     const text = readFileSync(cjsFile, 'utf8');
     const required = [...text.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
     expect(required.length).toBeGreaterThan(0);
-    expect(required.filter((r) => !r?.startsWith('node:'))).toEqual([]);
+    expect(required.filter((r) => !r?.startsWith('node:'))).toEqual(['loop-guard:loader']);
+    // The loader serves that id itself; nothing else in the file could.
+    expect(text.slice(0, text.indexOf('\n/*@loop-guard-body\n'))).toContain('SHARED_ID = "loop-guard:loader";');
     expect(text.includes('\r')).toBe(false);
     expect(text.split('\n')[0]).toMatch(/^\/\/ create-loop-guard v\d+\.\d+\.\d+/);
+  });
+
+  it('holds each source module once: the loader part and the body share none (the body imports the shared ones)', () => {
+    const text = readFileSync(cjsFile, 'latin1');
+    const at = text.indexOf('\n/*@loop-guard-body\n');
+    const modules = (part: string) => new Set([...part.matchAll(/^\t*\/\/ (src\/\S+\.ts)$/gm)].map((m) => m[1]));
+    const loader = modules(text.slice(0, at));
+    const body = modules(text.slice(at));
+    expect([...loader]).toEqual(expect.arrayContaining(['src/guard/loader.ts', 'src/guard/core/hash.ts']));
+    expect(body.size).toBeGreaterThan(40);
+    expect([...loader].filter((m) => body.has(m))).toEqual([]);
+    // The body's code names them as the source does, not through esbuild's CommonJS interop.
+    expect(text).not.toMatch(/\(0, import_/);
   });
 
   it('is ASCII, and stores its body already wrapped as a CommonJS module (the loader compiles the slice as is)', () => {
