@@ -4,6 +4,7 @@
 // source and is about 5 KB smaller. The conversion is exact: a bundle's imports are all at its top level, and the
 // builtins they name have no load order to keep, so each module id becomes one destructuring `require` at the top.
 import ts from 'typescript';
+import { applyEdits } from './source-edits.mjs';
 
 /** Every name a declaration other than an import binds (variables, parameters, functions, classes, catch clauses). */
 function declaredNames(sf) {
@@ -137,15 +138,8 @@ export function esmToScript(source, notes = {}) {
   const renames = refs
     .filter((r) => rename.has(r.text) && !inCut(r))
     .map((r) => ({ pos: r.getStart(), end: r.end, text: rename.get(r.text) }));
-  const edits = [...cuts, ...renames].sort((a, b) => a.pos - b.pos);
-  let rest = '';
-  let at = 0;
-  for (const e of edits) {
-    rest += source.slice(at, e.pos) + e.text;
-    at = e.end;
-  }
   // A module's marker comment (`// src/guard/x.ts`) that headed only its imports now heads nothing.
-  rest = (rest + source.slice(at)).replace(/^\/\/ src\/\S+\n(?=\n)/gm, '');
+  const rest = applyEdits(source, [...cuts, ...renames]).replace(/^\/\/ src\/\S+\n(?=\n)/gm, '');
   const modules = new Map();
   for (const { id, bindings } of imports) {
     const set = modules.get(id) ?? new Map();

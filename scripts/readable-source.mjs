@@ -7,6 +7,7 @@
 //   line of the file is wider than a diff view (the value is the same string).
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
+import { applyEdits } from './source-edits.mjs';
 
 /** Strings longer than this are cut into pieces of about this length. */
 const LONG_STRING = 110;
@@ -70,19 +71,17 @@ function legalLines(text, kind, indent) {
 export function readableSource(source, fileName = 'source.ts') {
   const sf = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const first = sf.statements[0];
-  let out = '';
-  let at = 0;
-  for (const r of first ? (ts.getLeadingCommentRanges(source, first.pos) ?? []) : []) {
+  const ranges = first ? (ts.getLeadingCommentRanges(source, first.pos) ?? []) : [];
+  const edits = ranges.map((r) => {
     const lineStart = source.lastIndexOf('\n', r.pos - 1) + 1;
     const indent = /^[ \t]*/.exec(source.slice(lineStart))[0];
     const eol = source.indexOf('\n', r.end);
     const restOfLine = source.slice(r.end, eol === -1 ? undefined : eol);
     // Code after a block comment on the same line must not fall into the new line comment.
-    out += source.slice(at, r.pos) + legalLines(source.slice(r.pos, r.end), r.kind, indent);
-    out += restOfLine.trim() ? `\n${indent}` : '';
-    at = r.end;
-  }
-  return out + source.slice(at);
+    const text = legalLines(source.slice(r.pos, r.end), r.kind, indent) + (restOfLine.trim() ? `\n${indent}` : '');
+    return { pos: r.pos, end: r.end, text };
+  });
+  return applyEdits(source, edits);
 }
 
 /** Long string literals of `source` (JavaScript) cut into concatenations (esbuild would fold them back, so this runs
@@ -101,13 +100,7 @@ export function cutLongStrings(source) {
     ts.forEachChild(node, strings);
   };
   strings(sf);
-  let out = '';
-  let at = 0;
-  for (const e of edits) {
-    out += source.slice(at, e.pos) + e.text;
-    at = e.end;
-  }
-  return out + source.slice(at);
+  return applyEdits(source, edits);
 }
 
 /** Properties that document the normalization rules (`description`, `example`): docs/judging.md and the tests read
@@ -121,19 +114,13 @@ export function withoutRuleDocs(source, fileName = 'source.ts') {
   const visit = (node) => {
     if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && RULE_DOCS.has(node.name.text)) {
       const comma = /^\s*,/.exec(source.slice(node.end));
-      cuts.push({ pos: node.getFullStart(), end: node.end + (comma ? comma[0].length : 0) });
+      cuts.push({ pos: node.getFullStart(), end: node.end + (comma ? comma[0].length : 0), text: '' });
       return;
     }
     ts.forEachChild(node, visit);
   };
   visit(sf);
-  let out = '';
-  let at = 0;
-  for (const c of cuts) {
-    out += source.slice(at, c.pos);
-    at = c.end;
-  }
-  return out + source.slice(at);
+  return applyEdits(source, cuts);
 }
 
 export const readableSourcePlugin = {

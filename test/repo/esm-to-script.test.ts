@@ -4,6 +4,7 @@
 import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { esmToScript } from '../../scripts/esm-to-script.mjs';
+import { applyEdits } from '../../scripts/source-edits.mjs';
 
 /** Runs converted code as the loader does (a CommonJS module's code) and returns its exports. */
 function run(code: string, req: (id: string) => unknown = (id) => require(id)): Record<string, unknown> {
@@ -98,5 +99,21 @@ describe('esmToScript', () => {
     expect(() => esmToScript('var a = 1;\nexport { a };\nexport { a as b };\n')).toThrow(/one local/);
     expect(() => esmToScript('export function f() {}\n')).toThrow(/exported declaration/);
     expect(() => esmToScript('export { x } from "./x.js";\n')).toThrow(/one local/);
+  });
+});
+
+describe("applyEdits (the build scripts' one way to rewrite source by position)", () => {
+  it('applies edits given in any order, and refuses overlapping ones', () => {
+    const edits = [
+      { pos: 6, end: 11, text: 'there' },
+      { pos: 0, end: 5, text: 'Hi' },
+    ];
+    expect(applyEdits('hello world!', edits)).toBe('Hi there!');
+    expect(() =>
+      applyEdits('hello world', [
+        { pos: 0, end: 5, text: '' },
+        { pos: 3, end: 7, text: 'x' },
+      ]),
+    ).toThrow(/overlaps/);
   });
 });
