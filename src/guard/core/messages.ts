@@ -45,8 +45,18 @@ export function clip(message: string): string {
   return message.length < MAX_MESSAGE_CHARS ? message : `${message.slice(0, MAX_MESSAGE_CHARS - 2)}…`;
 }
 
-function plural(n: number, one: string, many: string): string {
+export function plural(n: number, one: string, many: string): string {
   return n === 1 ? one : many;
+}
+
+/**
+ * The last sentence of a warning: when refusing starts. `left` more repeats (each a `unit`, singular and plural) until
+ * `later` is refused; none left, and `now` is.
+ */
+export function limitSentence(left: number, unit: [string, string], now: string, later: string): string {
+  return left <= 0
+    ? `${now} will not be run until the user writes again.`
+    : `After ${left} more ${plural(left, ...unit)}, ${later} will not be run until the user writes again.`;
 }
 
 const MAX_PATH_CHARS = 140;
@@ -76,12 +86,12 @@ export function repeatWarning(
   unseen?: Unseen | null,
 ): string {
   const advice = unseen ? unseenAdvice(unseen) : failure ? CLASS_ADVICE[failure] : GENERIC_ADVICE;
-  const left = block - n;
-  const next =
-    left <= 0
-      ? 'The next identical attempt will not be run until the user writes again.'
-      : `After ${left} more identical ${plural(left, 'result', 'results')}, further attempts will not be run ` +
-        `until the user writes again.`;
+  const next = limitSentence(
+    block - n,
+    ['identical result', 'identical results'],
+    'The next identical attempt',
+    'further attempts',
+  );
   return clip(
     `${MARKER} \`${showCommand(command)}\` returned the same result ${n} ${plural(n, 'time', 'times')}` +
       ` in a row. ${advice} ${next}`,
@@ -102,12 +112,7 @@ export function repeatBlock(command: string, n: number, failure: FailureClass | 
 /** Warning when a short sequence of commands keeps repeating with the same results. */
 export function cycleWarning(commands: string[], reps: number, block: number): string {
   const list = commands.map((c) => `\`${showCommand(c)}\``).join(' → ');
-  const left = block - reps;
-  const next =
-    left <= 0
-      ? 'Continuing the cycle will not be run until the user writes again.'
-      : `After ${left} more ${plural(left, 'round', 'rounds')}, continuing the cycle will not be run until ` +
-        `the user writes again.`;
+  const next = limitSentence(block - reps, ['round', 'rounds'], 'Continuing the cycle', 'continuing the cycle');
   return clip(
     `${MARKER} the sequence ${list} has repeated ${reps} times with the same results each time, so it is ` +
       `not making progress. ${next}`,

@@ -1,9 +1,5 @@
 // The texts of the change-aware rules: the thrash note and the poll warning/refusal. Factual, under 600 characters.
-import { clip, MARKER, showCommand } from './messages.ts';
-
-function plural(n: number, one: string, many: string): string {
-  return n === 1 ? one : many;
-}
+import { clip, limitSentence, MARKER, showCommand } from './messages.ts';
 
 /** The one note when the same failure came back after each of several changes. */
 export function thrashNote(command: string, runs: number): string {
@@ -21,12 +17,12 @@ const POLL_ADVICE =
 
 /** Warning after the n-th identical result of a poll, with nothing changed in between. */
 export function pollWarning(command: string, n: number, block: number): string {
-  const left = block - n;
-  const next =
-    left <= 0
-      ? 'The next identical poll will not be run until the user writes again.'
-      : `After ${left} more identical ${plural(left, 'result', 'results')}, further polls will not be run ` +
-        `until the user writes again.`;
+  const next = limitSentence(
+    block - n,
+    ['identical result', 'identical results'],
+    'The next identical poll',
+    'further polls',
+  );
   return clip(
     `${MARKER} the poll \`${showCommand(command)}\` returned the same result ${n} times in a row and ` +
       `nothing in the working tree changed. ${POLL_ADVICE} ${next}`,
@@ -46,11 +42,7 @@ export function pollBlock(command: string, n: number, sayThisCommand = false): s
 /** Warning when a cycle that includes a poll or a wait keeps returning the same results. */
 export function pollCycleWarning(commands: string[], reps: number, block: number): string {
   const list = commands.map((c) => `\`${showCommand(c)}\``).join(' → ');
-  const left = block - reps;
-  const next =
-    left <= 0
-      ? 'Continuing will not be run until the user writes again.'
-      : `After ${left} more ${plural(left, 'round', 'rounds')}, continuing will not be run until the user writes again.`;
+  const next = limitSentence(block - reps, ['round', 'rounds'], 'Continuing', 'continuing');
   return clip(
     `${MARKER} the polling sequence ${list} has repeated ${reps} times with the same results. ${POLL_ADVICE} ${next}`,
   );
