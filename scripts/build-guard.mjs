@@ -25,26 +25,27 @@ const SHARED_MODULES = [
   'src/guard/state-dir.ts',
   'src/guard/adapters/quiet.ts',
 ];
-const SHARED_ID = 'loop-guard:loader';
 
-/** An esbuild plugin that makes the body import SHARED_MODULES from SHARED_ID instead of bundling a second copy. */
-function sharedFromLoader(root) {
+/** What loader.ts hands the body, read from it (one place): `SHARED_ID`, and the names in `const SHARED = { ... }`. */
+function loaderShared(root) {
+  const source = readFileSync(join(root, 'src/guard/loader.ts'), 'utf8');
+  const id = /const SHARED_ID = '([^']+)'/.exec(source)?.[1];
+  const list = /const SHARED = \{([^}]+)\}/.exec(source)?.[1];
+  if (!id || !list) throw new Error('build: SHARED_ID or const SHARED = { ... } not found in src/guard/loader.ts');
+  return { id, names: new Set(list.split(',').map((n) => n.trim())) };
+}
+
+/** An esbuild plugin that makes the body import SHARED_MODULES from `id` instead of bundling a second copy. */
+function sharedFromLoader(root, id) {
   const shared = new Set(SHARED_MODULES.map((p) => join(root, p)));
   return {
     name: 'shared-from-loader',
     setup(b) {
       b.onResolve({ filter: /^\.\.?\// }, (args) =>
-        shared.has(resolve(args.resolveDir, args.path)) ? { path: SHARED_ID, external: true } : undefined,
+        shared.has(resolve(args.resolveDir, args.path)) ? { path: id, external: true } : undefined,
       );
     },
   };
-}
-
-/** The names loader.ts puts in SHARED (`const SHARED = { ... }`). */
-function sharedNames(root) {
-  const list = /const SHARED = \{([^}]+)\}/.exec(readFileSync(join(root, 'src/guard/loader.ts'), 'utf8'))?.[1];
-  if (!list) throw new Error('build: const SHARED = { ... } not found in src/guard/loader.ts');
-  return new Set(list.split(',').map((n) => n.trim()));
 }
 
 /** The tool arguments the hook reads (HOOK_FORMATS in src/guard/adapters/index.ts), for the header's usage line. */
@@ -82,6 +83,7 @@ function header(version) {
 
 export async function buildGuardFile({ root, dist, version, define, guardOptions, nonBuiltinImports }) {
   const out = join(dist, 'loop-guard.cjs');
+  const shared = loaderShared(root);
   // Not minified, so it can be reviewed (the code cache makes the size matter on the first run only). esbuild keeps
   // the source's names (it renames only on a clash, adding a digit), so keepNames, which would wrap every function
   // in a __name() call, is not needed; legalComments 'inline' keeps the comments readable-source.mjs marked.
@@ -92,13 +94,13 @@ export async function buildGuardFile({ root, dist, version, define, guardOptions
     outfile: out,
     format: 'esm',
     legalComments: 'inline',
-    plugins: [sharedFromLoader(root), readableSourcePlugin],
+    plugins: [sharedFromLoader(root, shared.id), readableSourcePlugin],
   });
   // An ES-module bundle made CommonJS by hand (esm-to-script.mjs says why); the loader runs it as a module's code.
   const { code, imports } = esmToScript(body.outputFiles[0].text, {
-    [SHARED_ID]: 'From the loader part above, which needs these too (one copy in the file).',
+    [shared.id]: 'From the loader part above, which needs these too (one copy in the file).',
   });
-  const missing = (imports.get(SHARED_ID) ?? []).filter((n) => !sharedNames(root).has(n));
+  const missing = (imports.get(shared.id) ?? []).filter((n) => !shared.names.has(n));
   if (missing.length) throw new Error(`build: the body imports ${missing.join(', ')}; add them to SHARED in loader.ts`);
   // esbuild's /* @__PURE__ */ marks mean nothing once bundled; dropped, they leave no "*/" that could end the comment.
   const bundled = code.replaceAll('/* @__PURE__ */ ', '');
@@ -129,7 +131,7 @@ export async function buildGuardFile({ root, dist, version, define, guardOptions
     // loader.ts is CommonJS by design (it sets module.exports for the plugin loaders).
     logOverride: { 'commonjs-variable-in-esm': 'silent' },
   });
-  const bad = [...nonBuiltinImports(body), ...nonBuiltinImports(loader)].filter((id) => id !== SHARED_ID);
+  const bad = [...nonBuiltinImports(body), ...nonBuiltinImports(loader)].filter((id) => id !== shared.id);
   if (bad.length) throw new Error(`${out} imports non-builtin modules: ${bad.join(', ')}`);
   // The loader part is what prettier (default options) prints, so a repository's formatter has nothing to change
   // there; the body is inside a comment, which formatters leave as it is.
