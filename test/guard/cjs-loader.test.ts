@@ -126,6 +126,48 @@ describe('dist/loop-guard.cjs', () => {
     expect(denied.hookSpecificOutput.permissionDecision).toBe('deny');
   });
 
+  // A clone interrupted mid-checkout, a merge that left a half file, a hand edit: whatever the damage, the guard
+  // allows. A body that does not compile or run (or lacks what the loader hands it) is the loader's to catch, so node
+  // itself exits 0 in silence. A file cut short leaves the body's comment open, which Node cannot parse at all: that
+  // error, like a broken loader part, is what the installed hook command's `|| true` turns into "no opinion".
+  it('a guard file cut short or damaged anywhere allows the command, even where the intact file refuses it', () => {
+    const dir = stateDir();
+    for (const n of [1, 2, 3, 4]) run(cjsFile, 'claude', post(n), dir);
+    const intact = readFileSync(cjsFile, 'latin1');
+    const at = intact.indexOf('\n/*@loop-guard-body\n');
+    const damaged: Array<[string, string, boolean]> = [
+      // [what, text, whether the loader itself is intact and answers with exit 0]
+      ['cut in the loader part', intact.slice(0, Math.floor(at / 2)), false],
+      ['cut just after the body starts', intact.slice(0, at + 200), false],
+      ['cut halfway through the body', intact.slice(0, at + Math.floor((intact.length - at) / 2)), false],
+      ['cut before the body closes', intact.slice(0, intact.length - 4), false],
+      ['a syntax error in the body', intact.replace('function decide(', 'function decide(@@ '), true],
+      [
+        'the loader hands the body no hash64',
+        intact.replace(/var SHARED = \{ ([^}]*)hash64, /, 'var SHARED = { $1'),
+        true,
+      ],
+      ['empty', '', true],
+    ];
+    const hookDir = stateDir();
+    const file = join(hookDir, 'loop-guard.cjs');
+    writeFileSync(file, intact);
+    expect(run(file, 'claude', pre(), dir).stdout, 'the intact file refuses').toMatch(/"permissionDecision":"deny"/);
+    for (const [what, text, loaderAnswers] of damaged) {
+      expect(text, what).not.toBe(intact);
+      writeFileSync(file, text);
+      const hook = spawnSync('sh', ['-c', `test -f "$1" && node "$1" claude || true`, 'sh', file], {
+        input: JSON.stringify(pre()),
+        env: guardEnv(dir),
+        encoding: 'utf8',
+      });
+      expect({ what, status: hook.status, stdout: hook.stdout }).toEqual({ what, status: 0, stdout: '' });
+      if (!loaderAnswers) continue;
+      const direct = run(file, 'claude', pre(), dir);
+      expect({ what, ...direct }).toEqual({ what, status: 0, stdout: '', stderr: '' });
+    }
+  });
+
   it('writes a private cache once per kind of event, then only reads it', () => {
     const dir = stateDir();
     run(cjsFile, 'claude', post(1), dir);
