@@ -707,13 +707,13 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
 
   try {
     const result = applyPlan(ctx.root, toWrite, io.env);
-    say(
-      'info',
-      'applied',
-      `${opts.mode === 'remove' ? 'Removed' : 'Wrote'} ${result.written.length + result.removed.length} file(s).`,
-      c.green,
-      true,
-    );
+    const files = result.written.length + result.removed.length;
+    // A removal deletes the files we created and edits ours out of the user's; "Removed 8 file(s)" read as 8 deleted.
+    const done =
+      opts.mode === 'remove'
+        ? `Removed loop-guard from ${files} file(s): ${result.removed.length} deleted, ${result.written.length} edited.`
+        : `Wrote ${files} file(s).`;
+    say('info', 'applied', done, c.green, true);
   } catch (err) {
     if (err instanceof ApplyError) {
       problem('write-error', `${err.message}${err.partial ? '' : '\n  Nothing was written.'}`);

@@ -195,10 +195,19 @@ describe('interactive CLI in a PTY', () => {
     expect(rerun.stdout).toContain('Everything is up to date.');
     expect(readFileSync(bashrc, 'utf8')).toBe(withBlock);
     // Non-interactive --remove without the opt-in: the repository is restored, $HOME is not touched.
+    const installed = readTree(dir);
     const remove = runCli(['--remove', '--yes'], { cwd: dir, env });
     expect(remove.stderr).toBe('');
     expect(remove.status).toBe(0);
     expect(readTree(dir)).toEqual(before);
+    // It says what it did: the files it created deleted, the user's own edited (not "removed").
+    const created = [...installed.keys()].filter((p) => !before.has(p)).length;
+    const edited = [...installed].filter(([p, text]) => before.has(p) && before.get(p) !== text).length;
+    expect(created).toBeGreaterThan(0);
+    expect(edited).toBeGreaterThan(0);
+    expect(remove.stdout).toContain(
+      `Removed loop-guard from ${created + edited} file(s): ${created} deleted, ${edited} edited.`,
+    );
     expect(readFileSync(bashrc, 'utf8')).toBe(withBlock);
     // With the opt-in, the block comes out and the user's bytes are as they were.
     const removeProfile = runCli(['--remove', '--yes', '--shell-profile'], { cwd: dir, env });
