@@ -5,11 +5,12 @@
 //
 // LOOP_GUARD_SAVE_TRANSCRIPTS=<dir>: also copy the session files the CLIs wrote into <dir>/<tool>/ (how the fixtures in
 // test/fixtures/transcripts/{qwen,cline,kilo} were made).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentStatus, describeRun, removeDir, type AgentRun } from './runners/index.ts';
 import { listFiles, LOOP_CMD, PROGRESS_CMD, runAudit as audit, saveTranscripts } from './audit-helpers.ts';
+import { paused, writePausedScripts } from './slow-pipes.ts';
 import { makeRepo } from './helpers.ts';
 import { startMockServer, type MockModelServer } from './mock-server.ts';
 import { killProcesses, processesUsingHome, runAgent } from './runners/index.ts';
@@ -18,26 +19,12 @@ const AGENTS = ['qwen', 'cline', 'kilo'] as const;
 type Agent = (typeof AGENTS)[number];
 /** Below the CLIs' own stop at 5 identical calls (Qwen Code, Cline); Kilo has none. */
 const ATTEMPTS: Record<Agent, number> = { qwen: 4, cline: 4, kilo: 6 };
-/**
- * The sessions' commands per CLI. Qwen Code 0.24.4 settles a headless shell call on the child's 'exit' without waiting for
- * its pipes (ShellExecutionService.childProcessFallback with streamStdout off), so a command that exits right after
- * writing is recorded as "Output: (empty)" about one time in three: that splits the loop's run of identical results, and
- * two in a row make a loop of the progress session. Its sessions run project scripts that pause after writing, so the
- * output arrives first (a `sleep` in the command itself would make the command a poll, which the guard never counts).
- */
-const LOOP_COMMANDS: Record<Agent, string> = {
-  qwen: 'echo ran >> ran.txt; ./check.sh',
-  cline: LOOP_CMD,
-  kilo: LOOP_CMD,
-};
+/** The sessions' commands per CLI: Qwen Code's pause after writing (slow-pipes.ts says why). */
+const LOOP_COMMANDS: Record<Agent, string> = { qwen: paused(LOOP_CMD), cline: LOOP_CMD, kilo: LOOP_CMD };
 const PROGRESS_COMMANDS: Record<Agent, string> = {
-  qwen: 'echo ran >> ran.txt; ./count.sh',
+  qwen: paused(PROGRESS_CMD),
   cline: PROGRESS_CMD,
   kilo: PROGRESS_CMD,
-};
-const SCRIPTS = {
-  'check.sh': '#!/bin/sh\nls /definitely-missing-dir\ns=$?\nsleep 1\nexit $s\n',
-  'count.sh': '#!/bin/sh\nwc -l < ran.txt\nsleep 1\n',
 };
 /** Where each CLI keeps its sessions inside an isolated HOME (the places audit looks). */
 const SESSION_ROOTS: Record<Agent, string[]> = {
@@ -105,8 +92,7 @@ for (const agent of AGENTS) {
       if (!status.ok) throw new Error(`${agent} CLI unavailable: ${status.reason}`);
       const loopRepo = makeRepo();
       const progressRepo = makeRepo();
-      for (const repo of [loopRepo, progressRepo])
-        for (const [name, text] of Object.entries(SCRIPTS)) writeFileSync(join(repo, name), text, { mode: 0o755 });
+      for (const repo of [loopRepo, progressRepo]) writePausedScripts(repo);
       const runs: AgentRun[] = [];
       let home: string | undefined;
       try {

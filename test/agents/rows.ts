@@ -49,7 +49,7 @@ export interface AgentRow {
   beforeEdits?(repo: string): Array<string | ToolStep>;
   /** Settings the edit tool needs headless, written into the scaffolded repo. */
   prepareEdits?(repo: string): void;
-  /** The test script waits a moment after writing: the CLI can settle a shell call on exit before its pipes. */
+  /** The CLI can settle a shell call on exit before its pipes: the scripted commands pause after writing (slow-pipes.ts). */
   slowPipes?: true;
   /** Once per file, before the row's scenarios (outside their timings). */
   warm?(): Promise<unknown>;

@@ -24,6 +24,7 @@ import {
 } from './mock-server.ts';
 import { killProcesses, processesUsingHome } from './runners/index.ts';
 import { ROWS, type AgentRow, type ScenarioId } from './rows.ts';
+import { paused, writePausedScripts } from './slow-pipes.ts';
 
 const LOOP_CMD = 'echo ran >> ran.txt; ls /definitely-missing-dir';
 const PROGRESS_CMD = 'echo ran >> ran.txt; wc -l < ran.txt';
@@ -175,6 +176,17 @@ function shellEditScript(repo: string, file: string): Script {
   return { turns: [{ commands }] };
 }
 
+/** `script` with each command that writes and exits run through its pausing script (slow-pipes.ts). */
+function withPausedCommands(script: Script): Script {
+  return {
+    ...script,
+    turns: script.turns.map((t) => ({
+      ...t,
+      commands: t.commands.map((c) => (typeof c === 'string' ? paused(c) : c)),
+    })),
+  };
+}
+
 /** `n` asks for one command, worded as the row's model repeats it. */
 function repeated(row: AgentRow, command: string, n: number): string[] {
   return Array.from({ length: n }, (_, i) => row.repeat?.(command, i) ?? command);
@@ -187,6 +199,12 @@ function gitStatus(dir: string): string {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir },
   });
 }
+
+// A command left out of slow-pipes.ts would run as is there and bring back the lost-output flake.
+it('a slow-pipes CLI runs each command the scenarios repeat through a pausing script', () => {
+  for (const c of [LOOP_CMD, PROGRESS_CMD, CYCLE_A, CYCLE_B, FAILING])
+    expect(paused(c), c).toMatch(/; \.\/[a-z-]+\.sh$/);
+});
 
 for (const row of ROWS) {
   const { agent } = row;
@@ -230,7 +248,9 @@ for (const row of ROWS) {
         let ok = false;
         try {
           await scaffold(repo, agent, row.writes);
-          const script = typeof scriptOf === 'function' ? scriptOf(repo) : scriptOf;
+          const asked = typeof scriptOf === 'function' ? scriptOf(repo) : scriptOf;
+          if (row.slowPipes) writePausedScripts(repo);
+          const script = row.slowPipes ? withPausedCommands(asked) : asked;
           server.setScript(script);
           s = new Scenario(row, repo, script, server, guardEnv, slot);
           await body(s);
