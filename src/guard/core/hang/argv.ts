@@ -204,3 +204,10 @@ export function once<T>(build: () => T): () => T {
     return value as T;
   };
 }
+
+/** The options that only print help or a version and exit. */
+export const HELP = ['--help', '-h', '--version', '-V', '-v'];
+
+/** Some option starts with one of the prefixes (`--output=x` for `--output`). */
+export const startsAny = (opts: readonly string[], prefixes: readonly string[]): boolean =>
+  opts.some((o) => prefixes.some((p) => o === p || (p.startsWith('--') && o.startsWith(p + '='))));

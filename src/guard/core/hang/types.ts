@@ -1,4 +1,5 @@
 // Shapes shared by the hang rules.
+import type { SimpleCommand } from '../shell/split.ts';
 import type { GuardToolFacts } from '../types.ts';
 
 /** What the rules know about the call: whether it already runs in the background, and the calling tool's facts. */
@@ -20,3 +21,6 @@ export interface ProjectFiles {
   /** The text of a file of the command's directory (its head), or undefined. */
   read(name: string): string | undefined;
 }
+
+/** One program's row in the table of programs that wait for a person: its finding, or null when it asks nothing. */
+export type Row = (args: string[], cmd: SimpleCommand, env: Map<string, string>) => Finding | null;
