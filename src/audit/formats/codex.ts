@@ -4,6 +4,34 @@
 import { EDIT_TOOL_NAMES, num, obj, str, timeOf, type AuditEvent, type Obj, type SessionInfo } from '../events.ts';
 import { Pending, type RecordParser } from './types.ts';
 
+const OUTPUT_TYPES = ['function_call_output', 'custom_tool_call_output', 'local_shell_call_output'];
+const CALL_ID = '"call_id":"';
+
+/**
+ * The call id of a line that is a response_item holding a call's output, or undefined when the line is not one (or
+ * not plainly one): `{"timestamp":…,"type":"response_item","payload":{"type":"…_output",…"call_id":"…"` with the call
+ * id before the output. JSON escapes every quote inside a string, so these keys cannot come from a string's text.
+ */
+function outputCallId(view: string, start: number, end: number): string | undefined {
+  const t = view.indexOf('"type":"', start);
+  if (t === -1 || t > end || !view.startsWith('"type":"response_item","payload":{"type":"', t)) return undefined;
+  const from = t + '"type":"response_item","payload":{"type":"'.length;
+  if (!OUTPUT_TYPES.some((o) => view.startsWith(`${o}"`, from))) return undefined;
+  const c = view.indexOf(CALL_ID, from);
+  const o = view.indexOf('"output":', from);
+  if (c === -1 || c > end || (o !== -1 && o < c)) return undefined;
+  const to = view.indexOf('"', c + CALL_ID.length);
+  return to === -1 || to > end ? undefined : view.slice(c + CALL_ID.length, to);
+}
+
+/** The line's own time: Codex writes it as the first key. */
+function lineTime(view: string, start: number, end: number): number | undefined {
+  const head = '{"timestamp":"';
+  if (!view.startsWith(head, start)) return undefined;
+  const to = view.indexOf('"', start + head.length);
+  return to === -1 || to > end ? undefined : timeOf(view.slice(start + head.length, to));
+}
+
 const SHELL_TOOLS = new Set(['shell', 'exec_command', 'local_shell', 'container.exec', 'shell_command']);
 
 function commandText(v: unknown): string | undefined {
@@ -75,6 +103,26 @@ export function createCodexParser(): RecordParser {
 
   return {
     info,
+    skipLine(view: string, start: number, end: number, emit: (e: AuditEvent) => void): boolean {
+      // The output of a call that is not a shell command (apply_patch), or of one whose executed-command record
+      // already gave its result: known from the call id alone, without parsing the output it holds.
+      if (info.cwd === undefined) return false;
+      const id = outputCallId(view, start, end);
+      const call = id === undefined ? undefined : calls.get(id);
+      if (id === undefined || !call || (call.command !== undefined && !call.done)) return false;
+      const at = call.done ? undefined : lineTime(view, start, end);
+      if (!call.done && at === undefined) return false;
+      calls.take(id);
+      if (call.done) return true;
+      emit({
+        kind: 'tool',
+        name: call.name,
+        edit: EDIT_TOOL_NAMES.has(call.name),
+        ...(at !== undefined ? { at } : {}),
+        callId: id,
+      });
+      return true;
+    },
     push(r: Obj, emit: (e: AuditEvent) => void): boolean {
       const type = str(r.type);
       const p = obj(r.payload);
