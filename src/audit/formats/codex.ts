@@ -95,6 +95,35 @@ export const CODEX_NEEDLES = [
   '"exec_command_end"',
 ] as const;
 
+const HEAD_WORTH = new Set(['session_meta', 'turn_context']);
+const PAYLOAD_WORTH = new Set(['token_count', 'user_message', 'item_completed', 'exec_command_end']);
+
+/**
+ * Whether a line is worth parsing, read from its head: `{"timestamp":…,"type":"T","payload":{"type":"P"`, the types
+ * CODEX_NEEDLES stand for, without searching the whole line for them. Undefined when the head is not plainly that
+ * shape (a brace or bracket before the type, a line that does not end in a brace): then the needles decide.
+ */
+export function codexLineWorth(view: string, start: number, end: number): boolean | undefined {
+  if (view.charCodeAt(end - 1) !== 0x7d) return undefined;
+  const t = view.indexOf('"type":"', start + 1);
+  if (t === -1 || t > start + 160) return undefined;
+  for (let i = start + 1; i < t; i++) {
+    const c = view.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) return undefined;
+  }
+  const from = t + 8;
+  const to = view.indexOf('"', from);
+  if (to === -1 || to > end) return undefined;
+  const type = view.slice(from, to);
+  if (HEAD_WORTH.has(type)) return true;
+  const head = '","payload":{"type":"';
+  if (!view.startsWith(head, to)) return undefined;
+  const pto = view.indexOf('"', to + head.length);
+  if (pto === -1 || pto > end) return undefined;
+  const ptype = view.slice(to + head.length, pto);
+  return ptype.includes('_call') || PAYLOAD_WORTH.has(ptype);
+}
+
 export function createCodexParser(): RecordParser {
   const info: SessionInfo = {};
   /** The model of the current turn (turn_context), for pricing its usage. */
