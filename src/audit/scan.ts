@@ -90,8 +90,10 @@ const FORMATS: Readonly<Partial<Record<Source['tool'], Format>>> = {
  */
 function notSidechainAtHead(view: string, start: number, end: number): boolean {
   const key = '"isSidechain":';
-  const k = view.indexOf(key, start + 1);
-  if (k === -1 || k > start + 200 || k > end) return false;
+  // Searched in the head only: a line without the key must not send the search through the rest of the chunk.
+  const at = view.slice(start, Math.min(end, start + 200)).indexOf(key);
+  if (at === -1) return false;
+  const k = start + at;
   for (let i = start + 1; i < k; i++) {
     const c = view.charCodeAt(i);
     if (c === 0x7b || c === 0x5b) return false;
@@ -188,7 +190,9 @@ export function scanSource(
           // Sub-agent turns (isSidechain) go to their own lane, which only a parsed record can tell.
           if (
             parser.skipLine &&
-            (notSidechainAtHead(view, start, end) || !sidechain.has(view, '"isSidechain":true', start, end)) &&
+            (!format.sidechains ||
+              notSidechainAtHead(view, start, end) ||
+              !sidechain.has(view, '"isSidechain":true', start, end)) &&
             parser.skipLine(view, start, end, emit)
           )
             return true;

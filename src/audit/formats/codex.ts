@@ -105,8 +105,9 @@ const PAYLOAD_WORTH = new Set(['token_count', 'user_message', 'item_completed', 
  */
 export function codexLineWorth(view: string, start: number, end: number): boolean | undefined {
   if (view.charCodeAt(end - 1) !== 0x7d) return undefined;
-  const t = view.indexOf('"type":"', start + 1);
-  if (t === -1 || t > start + 160) return undefined;
+  const at = view.slice(start, Math.min(end, start + 160)).indexOf('"type":"');
+  if (at === -1) return undefined;
+  const t = start + at;
   for (let i = start + 1; i < t; i++) {
     const c = view.charCodeAt(i);
     if (c === 0x7b || c === 0x5b) return undefined;
