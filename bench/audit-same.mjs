@@ -32,7 +32,14 @@ function fixtureHome(home) {
 }
 
 async function outputs(build, home, name) {
-  const env = { ...process.env, HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') };
+  // The guard's own events.log is read from its state dir: the HOME's, not this machine's (which hooks running
+  // elsewhere append to between the two builds' runs).
+  const env = {
+    ...process.env,
+    HOME: home,
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    LOOP_GUARD_STATE_DIR: join(home, '.local', 'state', 'loop-guard'),
+  };
   const res = {};
   for (const [label, opts] of [
     ['--json', { all: true, json: true, redact: false }],
