@@ -1,4 +1,5 @@
 // Benchmark: `create-loop-guard audit` on the real transcripts and on generated ones (printed, never asserted).
+// The fixture copies are far lighter per MB than real histories; bench/audit-real.mjs measures a real-shaped one.
 //   real fixtures  a HOME of test/fixtures/transcripts (real Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code
 //                  sessions), each JSONL copied until BENCH_AUDIT_FIXTURE_MB (default 70 MB): MB per CPU second and
 //                  per wall second, before (the audit at BENCH_AUDIT_BASE, default the commit before this audit

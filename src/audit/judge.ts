@@ -1,6 +1,7 @@
 // The audit's judgment: replays a session's events through the guard's own decide() (the function the hook and the
 // OpenCode plugin call), so the audit flags exactly what the installed guard would have flagged. This is the only
-// audit file that imports from src/guard; when the guard's judgment changes, this file is where audit follows it.
+// audit file that imports from src/guard (with lazy-results.ts, its helper); when the guard's judgment changes, this file
+// is where audit follows it.
 import { TOOL_FACTS } from '../guard/adapters/index.ts';
 import { decide, type SessionStore } from '../guard/core/decide.ts';
 import { commandKey } from '../guard/core/fingerprint.ts';
@@ -9,6 +10,7 @@ import { MARKER } from '../guard/core/messages.ts';
 import { readSettings } from '../guard/core/settings.ts';
 import type { Decision, GuardEvent, GuardSettings, ToolName } from '../guard/core/types.ts';
 import { SUBAGENT_TOOL_NAMES, type AuditEvent } from './events.ts';
+import { LazyResults } from './lazy-results.ts';
 
 export type { GuardSettings };
 
@@ -106,6 +108,7 @@ class MemoryStore implements SessionStore {
  */
 export class SessionJudge<M> {
   private readonly store = new MemoryStore();
+  private readonly lazy: LazyResults;
   /** Per command key: where its current run of identical results began, and the run's open loop. */
   private runs = new Map<string, { start: Attempt<M>; open?: Open<M> | undefined }>();
   private cycle: Open<M> | undefined;
@@ -123,7 +126,11 @@ export class SessionJudge<M> {
     private readonly tool: ToolName,
     private readonly settings: GuardSettings,
     private readonly mark: () => M,
-  ) {}
+    /** False replays every result with its text (the test that proves the stand-ins change nothing compares both). */
+    lazy = true,
+  ) {
+    this.lazy = new LazyResults(settings, lazy);
+  }
 
   private decide(event: GuardEvent): Decision {
     // No tree look (a transcript's working tree is long gone; its edits come as events) and no hand-off note.
@@ -163,6 +170,8 @@ export class SessionJudge<M> {
     const attempt: Attempt<M> = { mark: this.mark(), ...(e.at !== undefined ? { at: e.at } : {}), g: this.counted + 1 };
     const call = e.callId ? { callId: e.callId } : {};
     const ck = commandKey(e.command);
+    // A command seen before in this state: its earlier result gets its real key first (see lazy-results.ts).
+    this.store.state = this.lazy.settle(this.store.state, ck);
 
     // Before it runs: what the guard would have answered (a hang refusal, a loop refusal, or the hand-off).
     const pre = this.decide({ kind: 'pre', command: e.command, background: false, ...call });
@@ -172,15 +181,14 @@ export class SessionJudge<M> {
       this.waits.push({ command: e.command, rule: pre.rule, ...(e.at !== undefined ? { at: e.at } : {}) });
 
     // After it ran (it did, in the real session): the guard's count and decision.
-    const seq = this.store.state?.seq ?? 0;
-    const post = this.decide({
-      kind: 'post',
-      command: e.command,
-      output: e.output,
-      ...(e.exitCode !== undefined ? { exitCode: e.exitCode } : {}),
-      ...call,
-    });
+    const before = coerceState(this.store.state);
+    const seq = before?.seq ?? 0;
+    const output = this.lazy.standIn(before, ck, e.output);
+    const exit = e.exitCode !== undefined ? { exitCode: e.exitCode } : {};
+    const post = this.decide({ kind: 'post', command: e.command, output, ...exit, ...call });
     const next = coerceState(this.store.state);
+    if (output !== e.output)
+      this.lazy.keep(ck, before, next, { command: e.command, output: e.output, ...exit, ...call });
     if (!next || next.seq === seq) return; // a duplicate delivery of a call already counted
     this.counted++;
     this.recent.push(attempt);

@@ -5,7 +5,7 @@ import { TOOLS } from '../tools/index.ts';
 import { claudeProjectDir, type Source } from './discover.ts';
 import { obj, type AuditEvent, type Obj, type SessionInfo } from './events.ts';
 import { CLAUDE_NEEDLES, createClaudeParser } from './formats/claude.ts';
-import { CODEX_NEEDLES, createCodexParser } from './formats/codex.ts';
+import { CODEX_NEEDLES, codexLineWorth, createCodexParser } from './formats/codex.ts';
 import { createClineParser } from './formats/cline.ts';
 import { createCopilotParser } from './formats/copilot.ts';
 import { createGeminiParser } from './formats/gemini.ts';
@@ -63,6 +63,8 @@ interface Format {
    * bookkeeping or conversation text, known without a JSON.parse or even decoding them.
    */
   needles?: readonly string[];
+  /** The same answer as the needles, read from the line's head; undefined when the head does not tell. */
+  worthAtHead?: (view: string, start: number, end: number) => boolean | undefined;
   /** Whole-JSON files read before the transcript (Cline keeps the session's cwd in a metadata file beside it). */
   companions?: (path: string) => string[];
 }
@@ -70,7 +72,7 @@ interface Format {
 /** What the scanner needs per transcript format. OpenCode and Kilo are databases, read apart. */
 const FORMATS: Readonly<Partial<Record<Source['tool'], Format>>> = {
   claude: { parser: createClaudeParser, sidechains: true, needles: CLAUDE_NEEDLES },
-  codex: { parser: createCodexParser, needles: CODEX_NEEDLES },
+  codex: { parser: createCodexParser, needles: CODEX_NEEDLES, worthAtHead: codexLineWorth },
   gemini: { parser: createGeminiParser },
   copilot: { parser: createCopilotParser },
   qwen: { parser: createQwenParser },
@@ -81,6 +83,23 @@ const FORMATS: Readonly<Partial<Record<Source['tool'], Format>>> = {
   opencode: {},
   kilo: {},
 };
+
+/**
+ * True when the line's own isSidechain key, among its first ones (`{"parentUuid":…,"isSidechain":false`), is false:
+ * then no search of the whole line for `"isSidechain":true` is needed. False when the head does not tell.
+ */
+function notSidechainAtHead(view: string, start: number, end: number): boolean {
+  const key = '"isSidechain":';
+  // Searched in the head only: a line without the key must not send the search through the rest of the chunk.
+  const at = view.slice(start, Math.min(end, start + 200)).indexOf(key);
+  if (at === -1) return false;
+  const k = start + at;
+  for (let i = start + 1; i < k; i++) {
+    const c = view.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) return false;
+  }
+  return view.startsWith('false', k + key.length);
+}
 
 /** Claude Code's folder name rules a session in or out before a byte of it is read. */
 function pathMayBeInScope(src: Source, scope: Scope): boolean {
@@ -159,7 +178,11 @@ export function scanSource(
         src.path,
         (buf, start, end, view) => {
           if (start === end) return true;
-          if (worth && parser.info.cwd !== undefined && !worth.any(view, start, end)) {
+          if (
+            worth &&
+            parser.info.cwd !== undefined &&
+            !(format.worthAtHead?.(view, start, end) ?? worth.any(view, start, end))
+          ) {
             // Not decoded: a known record type (bookkeeping), unless it does not even look like one.
             if (buf[start] !== 0x7b || !typed.any(view, start, end)) stats.unknownLines++;
             return true;
@@ -167,7 +190,9 @@ export function scanSource(
           // Sub-agent turns (isSidechain) go to their own lane, which only a parsed record can tell.
           if (
             parser.skipLine &&
-            !sidechain.has(view, '"isSidechain":true', start, end) &&
+            (!format.sidechains ||
+              notSidechainAtHead(view, start, end) ||
+              !sidechain.has(view, '"isSidechain":true', start, end)) &&
             parser.skipLine(view, start, end, emit)
           )
             return true;

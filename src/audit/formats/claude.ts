@@ -1,17 +1,7 @@
 // Claude Code: ~/.claude/projects/<project>/<session>.jsonl (and <session>/subagents/agent-*.jsonl). One JSON object
 // per line; `type` user/assistant lines carry the conversation, the rest (attachments, api-request records, …) are
 // bookkeeping. Shapes: test/fixtures/transcripts/claude (written by Claude Code 2.1.332).
-import {
-  EDIT_TOOL_NAMES,
-  num,
-  obj,
-  str,
-  SUBAGENT_TOOL_NAMES,
-  timeOf,
-  type AuditEvent,
-  type Obj,
-  type SessionInfo,
-} from '../events.ts';
+import { EDIT_TOOL_NAMES, num, obj, str, timeOf, type AuditEvent, type Obj, type SessionInfo } from '../events.ts';
 import { Finder } from '../lines.ts';
 import { Pending, textOf, type RecordParser } from './types.ts';
 
@@ -32,9 +22,9 @@ export function createClaudeParser(): RecordParser {
   return {
     info,
     skipLine(view: string, start: number, end: number, emit: (e: AuditEvent) => void): boolean {
-      // A user line of tool results only for calls that are neither shell commands nor change (a read, a search):
-      // the judge does nothing with them but note the time, so they need no JSON.parse. JSON escapes every quote
-      // inside a string, so `"tool_use_id":"` can only be a key.
+      // A user line of tool results only for calls that are not shell commands (a read, a search, an edit, a
+      // sub-agent): the judge needs only the call's name and the time, so they need no JSON.parse (an edit's line holds
+      // the whole file it edited). JSON escapes every quote inside a string, so `"tool_use_id":"` can only be a key.
       if (info.cwd === undefined || !find.has(view, '"type":"user"', start, end)) return false;
       const ids: string[] = [];
       for (let at = find.find(view, RESULT_ID, start); at !== -1 && at < end; at = find.find(view, RESULT_ID, at + 1)) {
@@ -43,8 +33,7 @@ export function createClaudeParser(): RecordParser {
         if (to === -1 || to > end) return false;
         const id = view.slice(from, to);
         const call = calls.get(id);
-        if (!call || call.command !== undefined || EDIT_TOOL_NAMES.has(call.name) || SUBAGENT_TOOL_NAMES.has(call.name))
-          return false;
+        if (!call || call.command !== undefined) return false;
         ids.push(id);
       }
       if (ids.length === 0) return false;
@@ -53,7 +42,8 @@ export function createClaudeParser(): RecordParser {
         t !== -1 && t < end ? timeOf(view.slice(t + TIME.length, view.indexOf('"', t + TIME.length))) : undefined;
       for (const id of ids) {
         const call = calls.take(id) as { name: string };
-        emit({ kind: 'tool', name: call.name, edit: false, ...(at !== undefined ? { at } : {}), callId: id });
+        const edit = EDIT_TOOL_NAMES.has(call.name);
+        emit({ kind: 'tool', name: call.name, edit, ...(at !== undefined ? { at } : {}), callId: id });
       }
       return true;
     },

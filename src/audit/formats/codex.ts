@@ -4,6 +4,34 @@
 import { EDIT_TOOL_NAMES, num, obj, str, timeOf, type AuditEvent, type Obj, type SessionInfo } from '../events.ts';
 import { Pending, type RecordParser } from './types.ts';
 
+const OUTPUT_TYPES = ['function_call_output', 'custom_tool_call_output', 'local_shell_call_output'];
+const CALL_ID = '"call_id":"';
+
+/**
+ * The call id of a line that is a response_item holding a call's output, or undefined when the line is not one (or
+ * not plainly one): `{"timestamp":…,"type":"response_item","payload":{"type":"…_output",…"call_id":"…"` with the call
+ * id before the output. JSON escapes every quote inside a string, so these keys cannot come from a string's text.
+ */
+function outputCallId(view: string, start: number, end: number): string | undefined {
+  const t = view.indexOf('"type":"', start);
+  if (t === -1 || t > end || !view.startsWith('"type":"response_item","payload":{"type":"', t)) return undefined;
+  const from = t + '"type":"response_item","payload":{"type":"'.length;
+  if (!OUTPUT_TYPES.some((o) => view.startsWith(`${o}"`, from))) return undefined;
+  const c = view.indexOf(CALL_ID, from);
+  const o = view.indexOf('"output":', from);
+  if (c === -1 || c > end || (o !== -1 && o < c)) return undefined;
+  const to = view.indexOf('"', c + CALL_ID.length);
+  return to === -1 || to > end ? undefined : view.slice(c + CALL_ID.length, to);
+}
+
+/** The line's own time: Codex writes it as the first key. */
+function lineTime(view: string, start: number, end: number): number | undefined {
+  const head = '{"timestamp":"';
+  if (!view.startsWith(head, start)) return undefined;
+  const to = view.indexOf('"', start + head.length);
+  return to === -1 || to > end ? undefined : timeOf(view.slice(start + head.length, to));
+}
+
 const SHELL_TOOLS = new Set(['shell', 'exec_command', 'local_shell', 'container.exec', 'shell_command']);
 
 function commandText(v: unknown): string | undefined {
@@ -67,6 +95,36 @@ export const CODEX_NEEDLES = [
   '"exec_command_end"',
 ] as const;
 
+const HEAD_WORTH = new Set(['session_meta', 'turn_context']);
+const PAYLOAD_WORTH = new Set(['token_count', 'user_message', 'item_completed', 'exec_command_end']);
+
+/**
+ * Whether a line is worth parsing, read from its head: `{"timestamp":…,"type":"T","payload":{"type":"P"`, the types
+ * CODEX_NEEDLES stand for, without searching the whole line for them. Undefined when the head is not plainly that
+ * shape (a brace or bracket before the type, a line that does not end in a brace): then the needles decide.
+ */
+export function codexLineWorth(view: string, start: number, end: number): boolean | undefined {
+  if (view.charCodeAt(end - 1) !== 0x7d) return undefined;
+  const at = view.slice(start, Math.min(end, start + 160)).indexOf('"type":"');
+  if (at === -1) return undefined;
+  const t = start + at;
+  for (let i = start + 1; i < t; i++) {
+    const c = view.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) return undefined;
+  }
+  const from = t + 8;
+  const to = view.indexOf('"', from);
+  if (to === -1 || to > end) return undefined;
+  const type = view.slice(from, to);
+  if (HEAD_WORTH.has(type)) return true;
+  const head = '","payload":{"type":"';
+  if (!view.startsWith(head, to)) return undefined;
+  const pto = view.indexOf('"', to + head.length);
+  if (pto === -1 || pto > end) return undefined;
+  const ptype = view.slice(to + head.length, pto);
+  return ptype.includes('_call') || PAYLOAD_WORTH.has(ptype);
+}
+
 export function createCodexParser(): RecordParser {
   const info: SessionInfo = {};
   /** The model of the current turn (turn_context), for pricing its usage. */
@@ -75,6 +133,26 @@ export function createCodexParser(): RecordParser {
 
   return {
     info,
+    skipLine(view: string, start: number, end: number, emit: (e: AuditEvent) => void): boolean {
+      // The output of a call that is not a shell command (apply_patch), or of one whose executed-command record
+      // already gave its result: known from the call id alone, without parsing the output it holds.
+      if (info.cwd === undefined) return false;
+      const id = outputCallId(view, start, end);
+      const call = id === undefined ? undefined : calls.get(id);
+      if (id === undefined || !call || (call.command !== undefined && !call.done)) return false;
+      const at = call.done ? undefined : lineTime(view, start, end);
+      if (!call.done && at === undefined) return false;
+      calls.take(id);
+      if (call.done) return true;
+      emit({
+        kind: 'tool',
+        name: call.name,
+        edit: EDIT_TOOL_NAMES.has(call.name),
+        ...(at !== undefined ? { at } : {}),
+        callId: id,
+      });
+      return true;
+    },
     push(r: Obj, emit: (e: AuditEvent) => void): boolean {
       const type = str(r.type);
       const p = obj(r.payload);
