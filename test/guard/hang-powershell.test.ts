@@ -53,7 +53,7 @@ const REFUSED: ReadonlyArray<readonly [string, string, string]> = [
   ['cmd', 'repl', 'cmd /c'],
   ['cmd /k build.bat', 'repl', 'cmd /c'],
   ['powershell -NoProfile -Command "Read-Host x"', 'prompt', 'parameter'],
-  ['pwsh -c \'Get-Content log.txt -Wait\'', 'follow', '-Tail 50'],
+  ["pwsh -c 'Get-Content log.txt -Wait'", 'follow', '-Tail 50'],
   // Unix editors and pagers in a PowerShell line are still found by the POSIX rules.
   ['Set-Location C:\\repo; vim .\\src\\app.ts', 'editor', 'sed -i'],
   ['git log | more', 'pager', 'head -n 100'],
@@ -103,7 +103,7 @@ const ALLOWED: readonly string[] = [
   'git stash list',
   // real lines from Windows sessions
   'php artisan test --filter="PortalEstudianteTest::test_portal_con_autenticacion" --verbose 2>&1 | Select-String -Pattern "401|Unauthenticated" -Context 0,0',
-  "Get-ChildItem -Force | Measure-Object | Select-Object -ExpandProperty Count",
+  'Get-ChildItem -Force | Measure-Object | Select-Object -ExpandProperty Count',
   'Get-ChildItem $env:CODEX_HOME/skills',
   'Set-Content -Path a.txt -Value x',
   'Invoke-Pester -Path tests',
@@ -143,7 +143,9 @@ describe('PowerShell hang rules: allowed', () => {
 
 describe('powershellStatements', () => {
   it('splits on ; | && || and newlines, and reads groups as one argument', () => {
-    const st = powershellStatements('Get-Content (Join-Path $d "a b.log") -Wait | Select-Object -Last 5; npm test && echo ok');
+    const st = powershellStatements(
+      'Get-Content (Join-Path $d "a b.log") -Wait | Select-Object -Last 5; npm test && echo ok',
+    );
     expect(st.map((s) => s.words)).toEqual([
       ['Join-Path', '$d', 'a b.log'],
       ['Get-Content', '(…)', '-Wait'],
