@@ -14,8 +14,14 @@ interface Statement {
 }
 
 /** Cheap gate, so a POSIX line pays one regex test: every rule below needs one of these words. */
-const GATE_RE =
-  /read-host|get-credential|pause|notepad|wordpad|write\.exe|-wai|\/wait|wait-|ping|readline|readkey|promptfor|out-gridview|ogv|show-command|enter-pssession|etsn|pwsh|powershell|\bcmd\b|cmd\.exe|choice|out-host|\boh\b|-verb/i;
+const GATE_RE = new RegExp(
+  [
+    'read-host|get-credential|pause|choice|notepad|wordpad|write\\.exe|readline|readkey|promptfor',
+    '-wai|\\/wait|wait-|ping|out-gridview|ogv|out-host|\\boh\\b|show-command|enter-pssession|etsn',
+    'pwsh|powershell|\\bcmd\\b|-verb',
+  ].join('|'),
+  'i',
+);
 
 /** The statements of a PowerShell line; never throws, best effort on syntax it does not follow. */
 export function powershellStatements(line: string): Statement[] {
@@ -178,7 +184,7 @@ function hasParam(st: Statement, param: string, min = 2): boolean {
 function commandWords(st: Statement): { name: string; args: string[]; quoted: boolean[] } | null {
   let k = 0;
   let w = st.words;
-  if (w[0]?.startsWith('$') && /^[-+*/%?]?=$/.test(w[1] ?? '')) k = 2;
+  if (w[0]?.startsWith('$') && /^[-+%?*\/]?=$/.test(w[1] ?? '')) k = 2;
   else if (/^\$[\w:]+=./.test(w[0] ?? '')) w = [w[0]!.slice(w[0]!.indexOf('=') + 1), ...w.slice(1)];
   const called = w[k] === '&' || w[k] === '.';
   if (called) k++;
