@@ -184,7 +184,7 @@ function hasParam(st: Statement, param: string, min = 2): boolean {
 function commandWords(st: Statement): { name: string; args: string[]; quoted: boolean[] } | null {
   let k = 0;
   let w = st.words;
-  if (w[0]?.startsWith('$') && /^[-+%?*/]?=$/.test(w[1] ?? '')) k = 2;
+  if (w[0]?.startsWith('$') && /^(?:[-+%?*]|\/)?=$/.test(w[1] ?? '')) k = 2;
   else if (/^\$[\w:]+=./.test(w[0] ?? '')) w = [w[0]!.slice(w[0]!.indexOf('=') + 1), ...w.slice(1)];
   const called = w[k] === '&' || w[k] === '.';
   if (called) k++;
