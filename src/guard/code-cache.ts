@@ -18,13 +18,13 @@ import {
   openSync,
   readdirSync,
   readSync,
+  renameSync,
   type Stats,
   unlinkSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { hash64 } from './core/hash.ts';
-import { renameReplacing } from './replace-file.ts';
 
 /** Event kinds a cache file has seen run; a run of a kind not yet covered rewrites it with that kind's functions. */
 export const KIND_BITS: Record<string, number> = { pre: 1, post: 2, userTurn: 4 };
@@ -149,7 +149,8 @@ export function writeCache(
     }
     closeSync(fd);
     fd = undefined;
-    renameReplacing(tmp, target);
+    // No retry on a busy rename (replace-file.ts): a cache that is not written only costs the next run its compile.
+    renameSync(tmp, target);
     pruneCaches(dir, target);
   } catch {
     try {

@@ -5,7 +5,6 @@ import { closeSync, constants, lstatSync, mkdirSync, readSync, fstatSync, writeF
 import { posix, win32 } from 'node:path';
 import { gitRootOf } from './git-root.ts';
 import { openNoFollow, renameReplacing } from './replace-file.ts';
-import { windowsAbsolute } from './state-dir.ts';
 import { HANDOFF_JSON, HANDOFF_NOTE } from './core/ladder.ts';
 import type { HandoffNote } from './core/types.ts';
 
@@ -100,8 +99,15 @@ export function handoffPaths(
 ): { root: string; dir: string; md: string; json: string } | undefined {
   const path = platform === 'win32' ? win32 : posix;
   const override = env.LOOP_GUARD_HANDOFF_DIR;
+  // A drive or share path on Windows (not drive-relative `C:x` or `\\x`); the state dir's reading of it stays in the loader.
   const absolute =
-    platform === 'win32' ? windowsAbsolute(override) : override && posix.isAbsolute(override) ? override : undefined;
+    platform === 'win32'
+      ? override && /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/])/.test(override)
+        ? override
+        : undefined
+      : override && posix.isAbsolute(override)
+        ? override
+        : undefined;
   const root = absolute ?? gitRootOf(cwd, path, exists);
   if (!root) return undefined;
   return {

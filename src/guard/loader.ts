@@ -10,7 +10,7 @@ import { formatFromArg, quietOutput } from './adapters/quiet.ts';
 import { builtin } from './builtin.ts';
 import { cacheKey, KIND_BITS, readCache, trustedDir, writeCache, type CacheEntry } from './code-cache.ts';
 import { hash64 } from './core/hash.ts';
-import { resolveStateDir, windowsAbsolute } from './state-dir.ts';
+import { resolveStateDir } from './state-dir.ts';
 
 declare const __BODY_HASH__: string;
 /**
@@ -54,7 +54,7 @@ function failOpen(): void {
  * of them at SHARED_ID (scripts/build-guard.mjs, which also checks that every name the body imports is here).
  */
 const SHARED_ID = 'loop-guard:loader';
-const SHARED = { builtin, formatFromArg, hash64, quietOutput, resolveStateDir, windowsAbsolute };
+const SHARED = { builtin, formatFromArg, hash64, quietOutput, resolveStateDir };
 
 /** The body's require: the shared modules above, or Node's. */
 function bodyRequire(id: string): unknown {
