@@ -1473,6 +1473,240 @@ cls(
 );
 
 // ---------------------------------------------------------------------------------------------------------
+// Windows (issue 29, item 4): PowerShell command lines and their results, from public sessions recorded on Windows
+// (test/fixtures/PROVENANCE.md, "Windows"). The real lines are marked `real`; CRLF where PowerShell writes it.
+// Claude Code's rows use its Bash payload until its PowerShell tool's payloads are wired (issue 29, item 2).
+
+const crlf = (text) => text.replace(/\r?\n/g, '\r\n');
+const LARAVEL = 'D:\\Proyectos\\opencode\\laravel-app';
+// real: the OpenCode session's `php artisan test --filter=…` on Windows, its failure verbatim but for the durations.
+const artisanFail = (test, line, got, secs, total) =>
+  `\n   FAIL  Tests\\Feature\\PortalEstudianteTest\n  ⨯ ${test.replace(/^test_/, '').replace(/_/g, ' ')}${' '.repeat(60)}${secs}s  \n` +
+  `   FAILED  Tests\\Feature\\PortalEstudianteTest > ${test.replace(/^test_/, '').replace(/_/g, ' ')}\n` +
+  `  Expected response status code [200] but received ${got}.\nFailed asserting that ${got} is identical to 200.\n\n` +
+  `  at tests\\Feature\\PortalEstudianteTest.php:${line}\n\n  Tests:    1 failed (1 assertions)\n  Duration: ${total}s\n\n`;
+const artisanPass = (test, secs, total) =>
+  `\n   PASS  Tests\\Feature\\PortalEstudianteTest\n  ✓ ${test.replace(/^test_/, '').replace(/_/g, ' ')}${' '.repeat(60)}${secs}s  \n\n` +
+  `  Tests:    1 passed (4 assertions)\n  Duration: ${total}s\n\n`;
+// real: Windows PowerShell's record for a word it cannot run, as the session's PowerShell printed it (in Spanish).
+const psNotFound = (word, line, echo) =>
+  `${word} : El término '${word}' no se reconoce como nombre de un cmdlet, función, archivo de script o programa ejecutable. \n` +
+  'Compruebe si escribió correctamente el nombre o, si incluyó una ruta de acceso, compruebe que dicha ruta es correcta e \n' +
+  `inténtelo de nuevo.\nEn línea: ${line} Carácter: 1\n+ ${echo}\n+ ${'~'.repeat(word.length)}\n` +
+  `    + CategoryInfo          : ObjectNotFound: (${word}:String) [], CommandNotFoundException\n` +
+  '    + FullyQualifiedErrorId : CommandNotFoundException\n \n';
+// The English record (Windows PowerShell 5.1), with the command line echoed.
+const psNotFoundEn = (word, echo) =>
+  crlf(
+    `${word} : The term '${word}' is not recognized as the name of a cmdlet, function, script file, or operable\n` +
+      'program. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.\n' +
+      `At line:1 char:1\n+ ${echo}\n+ ${'~'.repeat(word.length)}\n` +
+      `    + CategoryInfo          : ObjectNotFound: (${word}:String) [], CommandNotFoundException\n` +
+      '    + FullyQualifiedErrorId : CommandNotFoundException\n \n',
+  );
+const vitestWin = (failed, total, ms, at) =>
+  crlf(
+    ` ❯ src/cart.test.ts (${total} tests | ${failed} failed) ${ms}ms\n   × cart > totals\n     → expected ${at} to be 30\n\n` +
+      ` Test Files  1 failed (1)\n      Tests  ${failed} failed | ${total - failed} passed (${total})\n   Start at  1${ms % 10}:0${ms % 6}:1${ms % 9}\n   Duration  ${(ms / 100).toFixed(2)}s\n`,
+  );
+
+cls(
+  'windows',
+  'work',
+  'Work on Windows in PowerShell: a Laravel test fixed in a real session, PowerShell reads, views with Select-Object, CRLF, a new missing file under AppData\\Local\\Temp each run.',
+  (s, v) => {
+    if (v === 0) {
+      // real: the session's commands, in its order; the fix between the runs is an edit of the test's setup.
+      const test = 'test_portal_con_autenticacion';
+      const cmd = `cd ${LARAVEL}; php artisan test --filter="${test}" 2>&1`;
+      s.shell(cmd, artisanFail(test, 159, 401, '0.47', '0.72'), 1);
+      s.shell(
+        `php artisan route:list --path=estudiantes 2>&1`,
+        '\n  POST            api/v1/estudiantes/portal ....... Api\\V1\\Estudiantes\\EstudianteAuthController@portal\n\n                                                                    Showing [19] routes\n\n',
+        0,
+      );
+      s.edit(
+        'tests/Feature/PortalEstudianteTest.php',
+        "'password' => 'password',",
+        "'password' => Hash::make('password'),",
+      );
+      s.shell(cmd, artisanFail(test, 159, 500, '0.52', '0.80'), 1);
+      s.edit(
+        'app/Http/Controllers/Api/V1/Estudiantes/PortalEstudianteController.php',
+        "'planCobro.detalle',",
+        "'planCobro.detalles',",
+      );
+      s.shell(cmd, artisanPass(test, '0.49', '0.77'), 0);
+      s.shell(
+        `cd ${LARAVEL}; php artisan test 2>&1 | Select-Object -Last 5`,
+        '\n  Tests:    14 passed (61 assertions)\n  Duration: 3.12s\n\n',
+        0,
+      );
+    } else if (v === 1) {
+      // PowerShell reads, each once (real lines: Codex's and the session's; the hang rules must let every one run).
+      const reads = [
+        ['Get-ChildItem -Force | Measure-Object | Select-Object -ExpandProperty Count', '23\r\n'],
+        ['Get-Location', '\r\nPath\r\n----\r\nD:\\Proyectos\\opencode\\laravel-app\r\n\r\n'],
+        [
+          'Get-Content storage\\logs\\laravel.log -Tail 20',
+          '[2026-07-24 14:11:02] testing.ERROR: Call to undefined method App\\Models\\PlanCobro::detalle()\r\n',
+        ],
+        [
+          'Select-String -Path routes\\api.php -Pattern "estudiantes"',
+          "routes\\api.php:41:Route::prefix('v1/estudiantes')->group(function () {\r\nroutes\\api.php:47:Route::middleware('auth.estudiante')->prefix('v1/estudiantes')->group(function () {\r\n",
+        ],
+        [
+          'Get-Content package.json | ConvertFrom-Json | Select-Object -ExpandProperty scripts',
+          '\r\ndev   : vite\r\nbuild : vite build\r\n\r\n',
+        ],
+        ['git status --short', ' M app/Models/PlanCobro.php\r\n M tests/Feature/PortalEstudianteTest.php\r\n'],
+        ['Start-Process notepad storage\\logs\\laravel.log', ''],
+        [
+          'Invoke-Pester -Path tests',
+          'Tests completed in 1.42s\r\nTests Passed: 12, Failed: 0, Skipped: 0 NotRun: 0\r\n',
+        ],
+      ];
+      for (const [c, out] of reads) s.shell(c, out, 0);
+    } else if (v === 2) {
+      // Rerun after each edit through a PowerShell view: CRLF output, another failure and duration each time.
+      const cmd = 'npm test 2>&1 | Select-Object -Last 20';
+      s.shell(cmd, vitestWin(2, 8, 311, 25), 1);
+      s.edit('src/cart.ts', 'return sum;', 'return sum + tax;');
+      s.shell(cmd, vitestWin(1, 8, 287, 28), 1);
+      s.edit('src/cart.ts', 'sum + tax', 'sum + tax + fee');
+      s.shell(
+        cmd,
+        crlf(
+          ' ✓ src/cart.test.ts (8 tests) 12ms\n\n Test Files  1 passed (1)\n      Tests  8 passed (8)\n   Duration  2.95s\n',
+        ),
+        0,
+      );
+      s.shell(
+        'npm test *>&1 | Out-String',
+        crlf(
+          ' ✓ src/cart.test.ts (8 tests) 14ms\n\n Test Files  1 passed (1)\n      Tests  8 passed (8)\n   Duration  3.01s\n',
+        ),
+        0,
+      );
+    } else if (v === 4) {
+      // A server started in the background, polled with PowerShell until it answers (4 identical refusals first).
+      s.shell("Start-Process -NoNewWindow php -ArgumentList 'artisan','serve'", '', 0);
+      const poll = 'Start-Sleep 2; Invoke-WebRequest http://127.0.0.1:8000/api/v1/up -UseBasicParsing';
+      const refused = crlf(
+        'Invoke-WebRequest : Unable to connect to the remote server\nAt line:1 char:16\n+ ' +
+          'Start-Sleep 2; Invoke-WebRequest http://127.0.0.1:8000/api/v1/up -UseBa ...\n+                ' +
+          `${'~'.repeat(56)}\n    + CategoryInfo          : InvalidOperation: (System.Net.HttpWebRequest:HttpWebRequest) ` +
+          '[Invoke-WebRequest], WebException\n    + FullyQualifiedErrorId : ' +
+          'WebCmdletWebResponseException,Microsoft.PowerShell.Commands.InvokeWebRequestCommand\n',
+      );
+      for (let i = 0; i < 4; i++) s.shell(poll, refused, 1);
+      s.shell(
+        poll,
+        crlf('\nStatusCode        : 200\nStatusDescription : OK\nContent           : {"status":"ok"}\n\n'),
+        0,
+      );
+    } else {
+      // Each run names another missing file under the user's temp dir (a path with a space): six different results.
+      for (const [i, f] of ['config', 'routes', 'db', 'users', 'auth', 'cache'].entries()) {
+        s.shell(
+          'npx vitest run src/load.test.ts',
+          crlf(
+            ` FAIL  src/load.test.ts > loads ${f}\nError: ENOENT: no such file or directory, open 'C:\\Users\\Dev User\\AppData\\Local\\Temp\\vitest-${['a8Xk2', 'Q3mZ9', 'p0Lw7', 'Zt4nB', 'k9Hq2', 'Xr5cV'][i]}\\${f}.json'\n` +
+              ` Test Files  1 failed (1)\n   Duration  ${(1.1 + i / 10).toFixed(2)}s\n`,
+          ),
+          1,
+        );
+      }
+    }
+  },
+  5,
+);
+
+cls(
+  'windows-loop',
+  'loop',
+  "Loops on Windows: the real session's failing tinker call, a missing program reworded through PowerShell views, CLIXML progress on one run, Measure-Command timings.",
+  (s, v) => {
+    const runs = [
+      // real: the OpenCode session's tinker call, whose `2>&1` on its own line PowerShell could not run.
+      () => {
+        const cmd = `php artisan tinker --execute="\n \`$resp = \\Illuminate\\Support\\Facades\\Http::withHeaders(['Authorization' => 'Bearer test'])->post('http://127.0.0.1:8000/api/v1/estudiantes/portal', []); echo $resp->status();"\n2>&1`;
+        const out =
+          '\n   Psy\\Exception\\ParseErrorException \n\n  PHP Parse error: Syntax error, unexpected T_OBJECT_OPERATOR on line 2\n\n  at vendor\\psy\\psysh\\src\\Exception\\ParseErrorException.php:44\n\n' +
+          psNotFound('2>&1', 3, '2>&1');
+        for (let i = 1; i <= 8; i++) s.shell(cmd, out, 1, { attempt: i });
+      },
+      // One missing program, the line reworded each time: the record echoes each wording at the same place.
+      () => {
+        const words = [
+          'pnpm test',
+          'pnpm test 2>&1',
+          'pnpm test 2>&1 | Select-Object -Last 20',
+          'pnpm test *>&1 | Out-String',
+        ];
+        for (let i = 1; i <= 8; i++) {
+          const c = words[(i - 1) % words.length];
+          s.shell(c, psNotFoundEn('pnpm', c), 1, { attempt: i });
+        }
+      },
+      // A redirected PowerShell writes a progress record on its first run only (real shape, PROVENANCE.md).
+      () => {
+        const progress =
+          '<Obj S="progress" RefId="0"><TN RefId="0"><T>System.Management.Automation.PSCustomObject</T><T>System.Object</T></TN><MS><I64 N="SourceId">1</I64><PR N="Record"><AV>Preparing modules for first use.</AV><AI>0</AI><Nil /><PI>-1</PI><PC>-1</PC><T>Completed</T><SR>-1</SR><SD> </SD></PR></MS></Obj>';
+        const out = (first) =>
+          `#< CLIXML\r\n<Objs Version="1.1.0.1" xmlns="http://schemas.microsoft.com/powershell/2004/04">${first ? progress : ''}<S S="Error">Get-Item : Cannot find path 'D:\\app\\dist\\index.js' because it does not exist._x000D__x000A_</S></Objs>`;
+        for (let i = 1; i <= 8; i++)
+          s.shell('pwsh -NoProfile -Command "Get-Item dist\\index.js"', out(i === 1), 1, { attempt: i });
+      },
+      // Measure-Command hides the build's output: only the time span changes.
+      () => {
+        const span = (ms) =>
+          crlf(
+            `\nDays              : 0\nHours             : 0\nMinutes           : 0\nSeconds           : ${Math.floor(ms / 1000)}\nMilliseconds      : ${ms % 1000}\n` +
+              `Ticks             : ${ms * 10000}\nTotalDays         : ${ms / 86400000}\nTotalHours        : ${ms / 3600000}\n` +
+              `TotalMinutes      : ${ms / 60000}\nTotalSeconds      : ${ms / 1000}\nTotalMilliseconds : ${ms}\n\n`,
+          );
+        for (let i = 1; i <= 8; i++)
+          s.shell('Measure-Command { npm run build }', span(4000 + i * 137), 0, { attempt: i });
+      },
+    ];
+    runs[v]();
+  },
+  4,
+  { expect: REPEAT },
+);
+
+const WINDOWS_HANG = [
+  'Read-Host "Continue?"',
+  '$answer = Read-Host -Prompt "Password" -AsSecureString',
+  'Get-Credential',
+  'npm run build; pause',
+  'notepad .env',
+  'Get-Content storage\\logs\\laravel.log -Wait',
+  'gc .\\server.log -Tail 20 -Wait',
+  'Start-Process notepad.exe -ArgumentList notes.txt -Wait',
+  '$Host.UI.RawUI.ReadKey("NoEcho,IncludeKeyDown")',
+  'Wait-Event -SourceIdentifier FileCreated',
+  'Get-Process | Out-GridView -PassThru',
+  'pwsh -NoExit -Command "cd src"',
+];
+cls(
+  'windows-hang',
+  'loop',
+  'PowerShell commands that wait for a person or never exit (Read-Host, Get-Credential, pause, notepad, Get-Content -Wait, …): refused before they run.',
+  (s, v) => {
+    s.shell(WINDOWS_HANG[v], '', 143, { attempt: 1, timeout: true });
+  },
+  WINDOWS_HANG.length,
+  {
+    expect: HANG,
+    rotateTools: true,
+    // Codex hands a long run back, so a follower or an endless wait is no hang there: those rows go to Claude Code.
+    notInCodex: new Set([5, 6, 9]),
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------------
 
 function buildAll() {
   const byClass = new Map();

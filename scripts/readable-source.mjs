@@ -128,7 +128,9 @@ export const readableSourcePlugin = {
   setup(build) {
     build.onLoad({ filter: /\.ts$/ }, (args) => {
       const text = readFileSync(args.path, 'utf8');
-      const source = /[\\/]guard[\\/]core[\\/]normalize\.ts$/.test(args.path) ? withoutRuleDocs(text, args.path) : text;
+      const source = /[\\/]guard[\\/]core[\\/]normalize(?:-windows)?\.ts$/.test(args.path)
+        ? withoutRuleDocs(text, args.path)
+        : text;
       return { contents: readableSource(source, args.path), loader: 'ts' };
     });
   },

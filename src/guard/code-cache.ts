@@ -39,9 +39,12 @@ export interface CacheEntry {
   kinds: number;
 }
 
-/** The user this process runs as, or undefined where ownership cannot be checked (Windows): then no cache. */
-function currentUid(): number | undefined {
-  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+/**
+ * The user this process runs as, or undefined where ownership cannot be checked: Windows has no uid (process.getuid
+ * is missing) and its fs.Stats mode says nothing of the folder's ACL, so there is no cache on Windows (docs/decisions.md).
+ */
+export function currentUid(proc: { getuid?: () => number } = process): number | undefined {
+  return typeof proc.getuid === 'function' ? proc.getuid() : undefined;
 }
 
 /** True when `st` is owned by `uid` and grants nothing to group or others (what a 0700 state dir looks like). */
@@ -50,9 +53,8 @@ function privateTo(st: Stats, uid: number, mask: number): boolean {
 }
 
 /** The state dir is usable for a cache only if it is ours alone. */
-export function trustedDir(dir: string): boolean {
-  const uid = currentUid();
-  if (uid === undefined) return false;
+export function trustedDir(dir: string, uid: number | null = currentUid() ?? null): boolean {
+  if (uid === null) return false;
   try {
     const st = lstatSync(dir);
     return st.isDirectory() && privateTo(st, uid, 0o077);
@@ -89,10 +91,9 @@ export function cacheKey(hookFile: Stats, bodyHash: string): string {
 }
 
 /** Reads the cache for `key`; { data: undefined } when missing, untrusted, stale or unreadable. */
-export function readCache(dir: string, key: string): CacheEntry {
+export function readCache(dir: string, key: string, uid: number | null = currentUid() ?? null): CacheEntry {
   const none: CacheEntry = { data: undefined, kinds: 0 };
-  const uid = currentUid();
-  if (uid === undefined || !trustedDir(dir)) return none;
+  if (uid === null || !trustedDir(dir, uid)) return none;
   let fd: number;
   try {
     fd = openSync(join(dir, cacheFileName(key)), READ_FLAGS);
@@ -128,8 +129,14 @@ export function readCache(dir: string, key: string): CacheEntry {
 }
 
 /** Writes the cache atomically (private temp file + rename). Never throws; a failed write only costs the next run. */
-export function writeCache(dir: string, key: string, kinds: number, data: Buffer): void {
-  if (!trustedDir(dir) || data.length === 0 || data.length > MAX_CACHE_BYTES) return;
+export function writeCache(
+  dir: string,
+  key: string,
+  kinds: number,
+  data: Buffer,
+  uid: number | null = currentUid() ?? null,
+): void {
+  if (!trustedDir(dir, uid) || data.length === 0 || data.length > MAX_CACHE_BYTES) return;
   const target = join(dir, cacheFileName(key));
   const tmp = `${target}.${process.pid.toString(36)}-${Math.floor(Math.random() * 0x7fffffff).toString(36)}.tmp`;
   let fd: number | undefined;
@@ -142,6 +149,7 @@ export function writeCache(dir: string, key: string, kinds: number, data: Buffer
     }
     closeSync(fd);
     fd = undefined;
+    // No retry on a busy rename (replace-file.ts): a cache that is not written only costs the next run its compile.
     renameSync(tmp, target);
     pruneCaches(dir, target);
   } catch {

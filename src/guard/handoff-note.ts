@@ -1,19 +1,10 @@
 // The hand-off note: when the ladder stops a turn, .agents/handoff.md (for the next session and the person) and
 // .agents/handoff.json (for scripts) say what was refused and what else was tried, each with its last lines.
 // Written only inside the repository the agent works in; appended per hand-off, bounded; every failure is ignored.
-import {
-  closeSync,
-  constants,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  renameSync,
-  fstatSync,
-  writeFileSync,
-} from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { closeSync, constants, lstatSync, mkdirSync, readSync, fstatSync, writeFileSync } from 'node:fs';
+import { posix, win32 } from 'node:path';
 import { gitRootOf } from './git-root.ts';
+import { openNoFollow, renameReplacing } from './replace-file.ts';
 import { HANDOFF_JSON, HANDOFF_NOTE } from './core/ladder.ts';
 import type { HandoffNote } from './core/types.ts';
 
@@ -76,11 +67,12 @@ const HEADER =
   '# Loop-guard hand-off\n\nWritten by the loop guard when it stopped an agent that kept repeating a ' +
   'command. The next session reads this first.\n';
 
-// O_NOFOLLOW: a symlink planted at the note's path must not redirect our write outside the repository.
+// No following: a symlink planted at the note's path must not pull another file into the note (openNoFollow: an
+// lstat on Windows, which has no O_NOFOLLOW); the write renames over the path, so it replaces a link, never follows it.
 function readSmall(path: string, max: number): string {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    fd = openNoFollow(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch {
     return '';
   }
@@ -94,10 +86,42 @@ function readSmall(path: string, max: number): string {
   }
 }
 
+/**
+ * Where the note goes: `.agents/` at the root of the repository `cwd` is in (or LOOP_GUARD_HANDOFF_DIR, absolute: doctor's
+ * replay points it at its throw-away dir). Pure of the platform: Windows paths (drive letters, spaces, \\?\ prefixes)
+ * are walked with path.win32. `exists` answers for the walk's `.git` look.
+ */
+export function handoffPaths(
+  cwd: string,
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
+  exists?: (path: string) => boolean,
+): { root: string; dir: string; md: string; json: string } | undefined {
+  const path = platform === 'win32' ? win32 : posix;
+  const override = env.LOOP_GUARD_HANDOFF_DIR;
+  // A drive or share path on Windows (not drive-relative `C:x` or `\\x`); the state dir's reading of it stays in the loader.
+  const absolute =
+    platform === 'win32'
+      ? override && /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/])/.test(override)
+        ? override
+        : undefined
+      : override && posix.isAbsolute(override)
+        ? override
+        : undefined;
+  const root = absolute ?? gitRootOf(cwd, path, exists);
+  if (!root) return undefined;
+  return {
+    root,
+    dir: path.join(root, '.agents'),
+    md: path.join(root, HANDOFF_NOTE),
+    json: path.join(root, HANDOFF_JSON),
+  };
+}
+
 function writeAtomic(path: string, text: string): void {
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
   writeFileSync(tmp, text, { mode: 0o644, flag: 'wx' });
-  renameSync(tmp, path);
+  renameReplacing(tmp, path);
 }
 
 /** The header and as many of the latest sections as fit in `max` bytes: the oldest hand-offs go first. */
@@ -123,19 +147,15 @@ export function writeHandoff(
   env: Record<string, string | undefined> = {},
 ): string | undefined {
   try {
-    // LOOP_GUARD_HANDOFF_DIR (absolute) sends the note elsewhere: doctor's replay points it at its throw-away dir.
-    const override = env.LOOP_GUARD_HANDOFF_DIR;
-    const root = override && isAbsolute(override) ? override : gitRootOf(cwd);
-    if (!root) return undefined;
-    const dir = join(root, '.agents');
+    const paths = handoffPaths(cwd, env);
+    if (!paths) return undefined;
+    const { dir, md, json: jsonPath } = paths;
     try {
       if (!lstatSync(dir).isDirectory()) return undefined; // a symlink or a file: not ours to follow
     } catch {
       mkdirSync(dir, { mode: 0o755 });
     }
-    const md = join(root, HANDOFF_NOTE);
     writeAtomic(md, appendBounded(readSmall(md, 4 * HANDOFF_MAX_BYTES), renderSection(record)));
-    const jsonPath = join(root, HANDOFF_JSON);
     let list: HandoffRecord[] = [];
     try {
       const parsed = JSON.parse(readSmall(jsonPath, 8 * HANDOFF_MAX_BYTES)) as { handoffs?: unknown };

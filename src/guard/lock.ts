@@ -28,12 +28,12 @@ import {
   utimesSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { busyCodes } from './replace-file.ts';
 import { sleep } from './sleep.ts';
 
-const IS_WINDOWS = process.platform === 'win32';
 // Errors that mean "the lock is taken", not "this cannot work" (Windows also reports a file pending deletion or in
 // use this way). Anything else fails at once, so an unusable state dir costs no waiting.
-const WINDOWS_BUSY = IS_WINDOWS ? ['EPERM', 'EACCES', 'EBUSY'] : [];
+const WINDOWS_BUSY = busyCodes(process.platform);
 /** From creating the lock file with O_EXCL. */
 const FILE_LOCK_BUSY = new Set(['EEXIST', ...WINDOWS_BUSY]);
 /** From renaming a staged dir onto a directory lock (ENOTDIR: a stray file sits in its place). */

@@ -8,7 +8,6 @@ import {
   openSync,
   readdirSync,
   readSync,
-  renameSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -25,6 +24,7 @@ import {
   tryRmdir,
   tryUnlink,
 } from './lock.ts';
+import { openNoFollow, renameReplacing } from './replace-file.ts';
 
 // Hooks may take 10 s, so a heavily loaded machine gets time to serialize parallel calls before a count is given up.
 const DEFAULT_LOCK_TIMEOUT_MS = 5000;
@@ -40,7 +40,8 @@ const SESSION_ARTIFACT =
 /** File names updateState/readState accept: one plain path component, so nothing can escape `dir`. */
 const SAFE_FILE = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,200}$/;
 
-// O_NONBLOCK keeps a FIFO planted in the state file's place from hanging the hook; O_NOFOLLOW refuses symlinks.
+// O_NONBLOCK keeps a FIFO planted in the state file's place from hanging the hook; O_NOFOLLOW (on Windows an lstat:
+// openNoFollow) refuses symlinks.
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 const STAMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
 
@@ -104,7 +105,7 @@ export function pruneOldSessions(dir: string, maxAgeMs: number = DEFAULT_MAX_AGE
     const interval = Math.min(PRUNE_INTERVAL_MS, maxAgeMs / 10);
     if (interval > 0 && now - (lstatOrUndefined(stamp)?.mtimeMs ?? -Infinity) < interval) return;
     try {
-      const fd = openSync(stamp, STAMP_FLAGS, 0o600);
+      const fd = openNoFollow(stamp, STAMP_FLAGS, 0o600);
       try {
         futimesSync(fd, now / 1000, now / 1000);
       } finally {
@@ -132,7 +133,7 @@ export function pruneOldSessions(dir: string, maxAgeMs: number = DEFAULT_MAX_AGE
 function readJson<S>(path: string, maxBytes: number): S | undefined {
   let fd: number;
   try {
-    fd = openSync(path, READ_FLAGS);
+    fd = openNoFollow(path, READ_FLAGS);
   } catch {
     return undefined;
   }
@@ -176,7 +177,7 @@ function persist(target: string, json: string, lock: Held, maxBytes: number): bo
     fd = undefined;
     // No fsync: a torn file after a power cut reads as corrupt and the session starts fresh, which is fine.
     if (!stillHeld(lock)) throw new Error('lock taken over');
-    renameSync(tmp, target);
+    renameReplacing(tmp, target);
     return true;
   } catch {
     if (fd !== undefined) {

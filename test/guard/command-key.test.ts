@@ -43,6 +43,21 @@ describe('rewordings share one key', () => {
     ['> /dev/null', 'make build', 'make build > /dev/null 2>&1'],
     ['whitespace', 'npm   test', ' npm test\n'],
     ['all of them at once', 'npm test', '# rerun\nCI=1 npm t 2>&1 | tail -60 || true'],
+    // PowerShell's views of the output, case-insensitive and abbreviated as PowerShell allows
+    ['| Select-Object -Last N', 'npm test 2>&1 | tail -20', 'npm test 2>&1 | Select-Object -Last 20'],
+    ['| select -first N', 'npm test | head -5', 'npm test | select -first 5'],
+    ['| Select-Object -Last:N', 'npm test', 'npm test 2>&1 | Select-Object -Last:40'],
+    ['| Select -l N', 'npm test', 'npm test | Select -l 10'],
+    ['| Out-String', 'npm test', 'npm test 2>&1 | Out-String'],
+    ['| Out-String -Width N', 'npm test', 'npm test | Out-String -Width 200'],
+    ['| Out-Host', 'npm test', 'npm test | Out-Host'],
+    ['| Select-String -NotMatch', 'npm test', 'npm test 2>&1 | Select-String -NotMatch "npm warn"'],
+    ['| sls -NotMatch -Pattern', 'npm test', 'npm test | sls -NotMatch -Pattern warn'],
+    ['*>&1', 'npm test', 'npm test *>&1'],
+    ['2>$null', 'cargo build', 'cargo build 2>$null'],
+    ['*> $null | Out-Null', 'make build', 'make build *> $null'],
+    ['| Out-Null', 'make build > /dev/null', 'make build | Out-Null'],
+    ['both trims', 'npm test 2>&1 | tail -20', 'npm test *>&1 | Select-Object -Last 20 | Out-String'],
   ])('%s', (_label, a, b) => {
     expect(commandShape(b).key).toBe(commandShape(a).key);
     expect(commandKey(b)).toBe(commandKey(a));
@@ -64,6 +79,12 @@ describe('what can change what runs keeps its own key', () => {
     ['a quoted $ expands', 'echo "$HOME"', "echo '$HOME'"],
     ['the background', 'npm run dev', 'npm run dev &'],
     ['a different script', 'npm run test', 'npm run test:unit'],
+    ['Select-Object of a property is what the result is', 'Get-Process', 'Get-Process | Select-Object Name'],
+    ['Select-Object -Property', 'Get-Process', 'Get-Process | Select-Object -Property Name -First 5'],
+    ['a positive Select-String selects what the result is', 'npm test', 'npm test | Select-String FAIL'],
+    ['Out-Host -Paging is a pager', 'npm test', 'npm test | Out-Host -Paging'],
+    ['Out-File writes a file', 'npm test', 'npm test | Out-File out.txt'],
+    ['Windows paths keep their backslashes', 'type C:\\ab\\c.txt', 'type C:\\a\\bc.txt'],
   ])('%s', (_label, a, b) => {
     expect(commandKey(b)).not.toBe(commandKey(a));
   });

@@ -596,6 +596,10 @@ const DENIED: ReadonlyArray<readonly [string, string, string]> = [
   ['$EDITOR src/app.ts', 'editor', 'sed -i'],
   ['"${VISUAL:-vi}" notes.md', 'editor', 'file-editing tool'],
   ['$PAGER log.txt', 'pager', 'head -n 100'],
+  // PowerShell (more in hang-powershell.test.ts)
+  ['Read-Host "Continue?"', 'prompt', 'environment variable'],
+  ['Get-Content .\\logs\\app.log -Wait', 'follow', '-Tail 50'],
+  ['notepad $PROFILE', 'editor', 'Set-Content'],
 ];
 
 const LONG_RUNNING = new Set(['follow', 'watch', 'watch-mode', 'dev-server', 'endless']);

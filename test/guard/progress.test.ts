@@ -166,6 +166,17 @@ describe('polling', () => {
     ['npm test', null],
     ['curl https://api.github.com/repos/x/y', null],
     ['tail -3 src/app.ts', null],
+    // PowerShell
+    ['Start-Sleep -Seconds 5; Invoke-WebRequest http://localhost:3000/health', 'poll'],
+    ['Start-Sleep 10', 'wait'],
+    ['iwr -UseBasicParsing http://127.0.0.1:8080/ready', 'poll'],
+    ['Test-NetConnection localhost -Port 5432', 'poll'],
+    ['Get-Content storage\\logs\\laravel.log -Tail 20', 'poll'],
+    ['gc -Tail 5 .\\build.log', 'poll'],
+    ['Get-Content src\\app.ts -Tail 20', null],
+    ['Invoke-RestMethod https://api.github.com/repos/x/y', null],
+    // a URL in a script's string is not a request of the shell's (a real Windows session's tinker call)
+    ['php artisan tinker --execute="Http::post(\'http://127.0.0.1:8000/api/v1/portal\', []);"', null],
   ])('%s → %s', (cmd, kind) => expect(pollKind(cmd)).toBe(kind));
 
   const refused = {

@@ -77,8 +77,14 @@ function tokenize(s: string): Token[] {
       i += op.length;
       continue;
     }
-    if (c === '<' || c === '>' || (/\d/.test(c) && /^\d+[<>]/.test(s.slice(i, i + 4)))) {
-      let j = i;
+    // PowerShell's `*>` redirects every stream, as `&>` does in bash.
+    if (
+      c === '<' ||
+      c === '>' ||
+      (/\d/.test(c) && /^\d+[<>]/.test(s.slice(i, i + 4))) ||
+      (c === '*' && s[i + 1] === '>')
+    ) {
+      let j = c === '*' ? i + 1 : i;
       while (/\d/.test(s[j]!)) j++;
       const m = /^(?:>>|>&|>\||<&|<>|<<|>|<)/.exec(s.slice(j, j + 2));
       if (!m || m[0] === '<<') throw new Opaque();
@@ -127,7 +133,8 @@ function readWord(s: string, start: number): [Word, number] {
       if (i >= s.length) throw new Opaque();
       i++;
     } else if (c === '\\') {
-      value += s[i + 1] ?? '';
+      // Escaping a letter or digit means nothing to sh, so a backslash before one is a Windows path's (C:\a\b).
+      value += /[\w.]/.test(s[i + 1] ?? '') ? `\\${s[i + 1]}` : (s[i + 1] ?? '');
       i += 2;
     } else {
       if (c === '$') {
@@ -198,6 +205,7 @@ const NUMBER = /^[+-]?\d+[kKmMbB]?$/;
 function isTrimmer(argv: Word[]): boolean {
   const name = argv[0]?.value;
   const args = argv.slice(1).map((w) => w.value);
+  if (name && /^[A-Za-z-]+$/.test(name) && isPowerShellView(name.toLowerCase(), args)) return true;
   if (name === 'cat') return args.length === 0;
   if (name === 'head' || name === 'tail') {
     for (let k = 0; k < args.length; k++) {
@@ -228,6 +236,48 @@ function isTrimmer(argv: Word[]): boolean {
     return invert && patterns > 0;
   }
   return false;
+}
+
+/** PowerShell's `tail -N` and friends, case-insensitive and abbreviated as PowerShell allows. */
+const PS_VIEWS: Record<string, (args: string[]) => boolean> = {
+  // Select-Object -Last 20 / -First 20 (its first positional is -Property, so only the named forms count)
+  'select-object': (args) =>
+    pairs(args, (p, v) => /^-(?:l(?:a(?:st?)?)?|f(?:i(?:r(?:st?)?)?)?)$/.test(p) && NUMBER.test(v)),
+  'out-string': (args) =>
+    args.every(
+      (a, k) =>
+        /^-(?:s|st|str|stre|strea|stream)$/i.test(a) ||
+        /^-w/i.test(a) ||
+        (NUMBER.test(a) && /^-w/i.test(args[k - 1] ?? '')),
+    ),
+  'out-host': (args) => args.length === 0,
+  'out-default': (args) => args.length === 0,
+  'out-null': (args) => args.length === 0,
+  // Select-String -NotMatch PATTERN hides lines, as grep -v does
+  'select-string': (args) => {
+    const lower = args.map((a) => a.toLowerCase());
+    const rest = lower.filter((a) => !/^-(?:n|no|not|notm|notma|notmat|notmatc|notmatch)$/.test(a));
+    return (
+      rest.length < lower.length &&
+      (rest.length === 1 ? !rest[0]!.startsWith('-') : /^-p/.test(rest[0] ?? '') && rest.length === 2)
+    );
+  },
+};
+PS_VIEWS.select = PS_VIEWS['select-object']!;
+PS_VIEWS.sls = PS_VIEWS['select-string']!;
+
+function isPowerShellView(name: string, args: string[]): boolean {
+  return Object.hasOwn(PS_VIEWS, name) && PS_VIEWS[name]!(args);
+}
+
+/** True when args are one or more `-name value` pairs, each accepted by `ok` (`-Last:20` too). */
+function pairs(args: string[], ok: (param: string, value: string) => boolean): boolean {
+  const flat = args.flatMap((a) =>
+    /^-\w+:./.test(a) ? [a.slice(0, a.indexOf(':')), a.slice(a.indexOf(':') + 1)] : [a],
+  );
+  if (flat.length === 0 || flat.length % 2 !== 0) return false;
+  for (let k = 0; k < flat.length; k += 2) if (!ok(flat[k]!.toLowerCase(), flat[k + 1]!)) return false;
+  return true;
 }
 
 /** `true`, `:`, `exit 0`, `echo …`, `printf …`: a fallback that only hides the exit status. */
@@ -275,7 +325,7 @@ function canonicalCmd(cmd: Cmd): string {
     const to = r.target.value;
     // Duplicating a descriptor (2>&1) or discarding to /dev/null changes what is shown, never what runs.
     if (/&$/.test(r.op) && /^(?:\d+|-)$/.test(to)) continue;
-    if (to === '/dev/null' && !r.op.startsWith('<')) continue;
+    if ((to === '/dev/null' || r.target.raw.toLowerCase() === '$null') && !r.op.startsWith('<')) continue;
     parts.push(`${r.op}${renderWord(r.target)}`);
   }
   return parts.join(' ');

@@ -1,6 +1,7 @@
 // The result fingerprint's normalization: strip what changes between identical runs, keep what a fix changes.
 // Number-led patterns carry a lookbehind so a long digit or letter run is scanned once, not once per start position.
 import { hasNeedle } from './needles.ts';
+import { windowsRules } from './normalize-windows.ts';
 
 /** The words that label an id: request, trace, span, build and correlation ids, in their usual spellings. */
 const ID_LABEL = String.raw`(?:[Rr]equest(?:[ _-]?[Ii][Dd])?|REQUEST(?:[ _-]?ID)?|(?:[Rr]eq|[Tt]race|TRACE|[Ss]pan|SPAN|[Bb]uild|BUILD|[Cc]orrelation|CORRELATION)[ _-]?(?:[Ii][Dd]|ID))`;
@@ -697,6 +698,7 @@ function buildTokenRules(): TokenRule[] {
         '\u23af\u23af\u23af\u23af',
       ],
     },
+    ...windowsRules(),
   ];
 }
 

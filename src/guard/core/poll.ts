@@ -5,15 +5,20 @@
 export type PollKind = 'poll' | 'wait' | null;
 
 // A bare wait: only `sleep N` (optionally with `;`/`&&` and nothing else). Its result says nothing, so it is never a repeat alone.
-const BARE_WAIT = /^\s*(?:sleep\s+[\d.]+[smhd]?|wait)\s*;?\s*$/;
+// PowerShell's Start-Sleep [-Seconds] N (or -Milliseconds N) counts as sleep.
+const BARE_WAIT = /^\s*(?:sleep\s+[\d.]+[smhd]?|wait|start-sleep(?:\s+-\w+)?\s+[\d.]+)\s*;?\s*$/i;
 // A wait followed by something else: `sleep 5 && curl …`, `sleep 30; tail -3 build.log`.
-const WAIT_THEN = /(?:^|[;&|(\n]\s*)sleep\s+[\d.]+[smhd]?\s*(?:&&|;|\n)\s*\S/;
+const WAIT_THEN =
+  /(?:^|[;&|(\n]\s*)(?:sleep\s+[\d.]+[smhd]?|[Ss]tart-[Ss]leep(?:\s+-\w+)?\s+[\d.]+)\s*(?:&&|;|\n)\s*\S/;
 // A shell loop that waits: `until …; do …; done`, `while …; do sleep …; done`.
 const WAIT_LOOP = /(?:^|[;&|(\n]\s*)(?:until|while)\s[\s\S]*\bdo\b[\s\S]*\bdone\b/;
 // A check of something that comes up or moves by itself: a local URL or health endpoint, a log's tail, a job's status.
 const CHECK = [
-  /\b(?:curl|wget|http|nc\s+-z)\b[^;&|\n]*(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|\/health|\/ready|\/status|\/ping)/,
+  // `http` is HTTPie only as a word: an `http://` URL inside a script's string is no request of the shell's.
+  /\b(?:curl|wget|http(?!s?:)|nc\s+-z|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|Test-NetConnection)\b[^;&|\n]*(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|\/health|\/ready|\/status|\/ping)/i,
   /\btail\b[^;&|\n]*\.(?:log|out|txt)\b/,
+  // PowerShell's tail: Get-Content (gc, cat, type) of a log with -Tail N
+  /\b(?:Get-Content|gc|cat|type)\b[^;&|\n]*\.(?:log|out|txt)\b[^;&|\n]*-Tail\b|\b(?:Get-Content|gc)\b[^;&|\n]*-Tail\b[^;&|\n]*\.(?:log|out|txt)\b/i,
   /\b(?:docker(?:\s+compose)?\s+(?:logs|ps)|kubectl\s+(?:get|logs|rollout\s+status)|gh\s+run\s+(?:view|list)|pgrep|lsof\s+-i)\b/,
 ];
 

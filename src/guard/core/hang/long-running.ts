@@ -139,8 +139,11 @@ const FOLLOW_TOOLS = new Set(['docker', 'podman', 'kubectl', 'oc', 'docker-compo
 type Rule = (args: string[]) => LongRun | null;
 
 const endless = (why: string): LongRun => ({ rule: 'endless', why, hint: false });
+// Windows ping sends 4 and exits; its `-n 4` is a count (Linux -n takes no value, so `4` would be a stray host there).
 const pingBounded = (args: string[]): boolean =>
-  hasAny(args, HELP_FLAGS) || ['c', 'w', 'o'].some((l) => inCluster(args, l, 'iIlMpQsStTW'));
+  hasAny(args, HELP_FLAGS) ||
+  ['c', 'w', 'o'].some((l) => inCluster(args, l, 'iIlMpQsStTW')) ||
+  args.some((a, k) => /^[-/]n$/i.test(a) && /^\d+$/.test(args[k + 1] ?? '') && k + 2 < args.length);
 const HELP_FLAGS = ['-V', '--help', '-h'];
 const listener: Rule = (args) =>
   inCluster(args, 'l', 'pswiIqOPTVx') || hasAny(args, ['--listen'])

@@ -8,6 +8,7 @@ import { hasAny, resolveRunners } from './argv.ts';
 import { editorFinding, initFinding, pagerFinding, variableFinding } from './editors.ts';
 import { gitFinding } from './git.ts';
 import { interactiveFinding } from './interactive.ts';
+import { powershellFinding } from './powershell.ts';
 import { scaffoldFinding } from './scaffold.ts';
 import { longRunner, type LongRun } from './long-running.ts';
 import { bodyLongRun, makeLongTarget, makeRecipe, packageScriptBody } from './scripts.ts';
@@ -22,13 +23,14 @@ export const HANG_RULES: ReadonlyArray<{ rule: string; summary: string }> = [
     summary:
       'Interactive editors (vi, vim, nvim, nano, emacs without --batch, pico, micro, joe, …), ed/ex with ' +
       'no script on stdin, GUI editors told to wait (code --wait, subl -w), commands that open one ' +
-      '(crontab -e, kubectl edit, visudo, systemctl edit, git config -e), `$EDITOR file`, and editors ' +
-      'started through `xargs` or `find -exec`.',
+      '(crontab -e, kubectl edit, visudo, systemctl edit, git config -e), `$EDITOR file`, editors ' +
+      'started through `xargs` or `find -exec`, and Windows notepad, notepad++, wordpad.',
   },
   {
     rule: 'pager',
     summary:
-      'less (without -F), more or most writing to the terminal, on their own or at the end of a pipe; `$PAGER file`.',
+      'less (without -F), more or most writing to the terminal, on their own or at the end of a pipe; `$PAGER file`; ' +
+      'PowerShell Out-Host -Paging.',
   },
   {
     rule: 'git-commit-editor',
@@ -74,13 +76,14 @@ export const HANG_RULES: ReadonlyArray<{ rule: string; summary: string }> = [
       'deno, bun repl, ts-node, tsx, irb, pry, rails console, manage.py shell, artisan tinker, php -a, ' +
       'lua, julia, R, ghci, iex, erl, scala, clojure, swift, jshell, sbt, psql (no -c/-f), mysql (no -e, ' +
       'or -p asking a password), sqlite3 (no SQL), duckdb, mongosh, redis-cli, cqlsh, gdb/lldb without ' +
-      'batch mode, pdb, bc, bare shells.',
+      'batch mode, pdb, bc, bare shells (also powershell/pwsh with nothing to run or -NoExit, cmd without /c).',
   },
   {
     rule: 'remote-shell',
     summary:
       'ssh host with no remote command, mosh, telnet, sftp/ftp without a batch, docker/podman run/exec -it ' +
-      'with a shell or no command, docker attach, kubectl exec/run/attach -it with a shell.',
+      'with a shell or no command, docker attach, kubectl exec/run/attach -it with a shell, PowerShell ' +
+      'Enter-PSSession.',
   },
   {
     rule: 'full-screen',
@@ -103,7 +106,9 @@ export const HANG_RULES: ReadonlyArray<{ rule: string; summary: string }> = [
   },
   {
     rule: 'follow',
-    summary: 'tail -f/-F/--follow, journalctl -f, docker/podman/kubectl logs -f in the foreground.',
+    summary:
+      'tail -f/-F/--follow, journalctl -f, docker/podman/kubectl logs -f in the foreground; PowerShell ' +
+      'Get-Content -Wait (gc, cat, type).',
   },
   { rule: 'watch', summary: 'watch <command> in the foreground.' },
   {
@@ -119,12 +124,24 @@ export const HANG_RULES: ReadonlyArray<{ rule: string; summary: string }> = [
       'webpack serve, *-dev-server, python -m http.server, php -S, rails s, flask run, uvicorn, docker ' +
       'compose up without -d, nc -l, ….',
   },
-  { rule: 'endless', summary: 'ping without -c/-w in the foreground.' },
+  {
+    rule: 'endless',
+    summary: 'ping without -c/-w in the foreground; PowerShell Wait-Event without -Timeout, ping -t.',
+  },
+  {
+    rule: 'prompt',
+    summary:
+      'PowerShell and cmd prompts: Read-Host (also -AsSecureString), Get-Credential, pause, choice without /t ' +
+      'and /d, $Host.UI.ReadLine()/ReadKey()/PromptFor…, [Console]::ReadLine()/ReadKey(), Out-GridView -Wait or ' +
+      '-PassThru, Show-Command, Start-Process -Wait of an editor, a bare shell or -Verb RunAs.',
+  },
 ];
 
 /** null = fine to run; a verdict = refuse before running, with a message that gives the non-interactive form. */
 export function checkHang(command: string, ctx: HangContext): HangVerdict | null {
   if (typeof command !== 'string' || command.trim() === '') return null;
+  const ps = powershellFinding(command, ctx);
+  if (ps) return { rule: ps.rule, message: render(command, null, ps.why) };
   const commands = splitCommands(command);
   // Assignments and exports earlier in the line are in effect for later commands.
   const lineEnv = new Map<string, string>();
