@@ -576,6 +576,16 @@ const ISSUE22 = {
   crlf: 'A failure class that names the wrong cause. `$\'\\r\': command not found` (a script with CRLF line endings) is classed as a missing program, with "install it" advice.',
 };
 
+// Issue 33's cases (judgment by how each tool runs commands, and by what changed through the shell), verbatim.
+const ISSUE33 = {
+  server:
+    "Codex's current exec tool runs a command in a session and returns after a short yield with `Process running with session ID …` when it is still running; the agent then polls it. So `uvicorn backend.api:app --port 8000` or `streamlit run app.py` in the foreground is real work there, not a hang. One `streamlit run` that exited at once with code 1 (port taken) was refused too, which hid the real error.",
+  patrol:
+    'A long-running "patrol" agent reads a tracker (`bd ready`, `bd list`, `gt mail inbox`, `tmux list-sessions`) minutes apart, and between the reads changes that tracker with other commands (`bd close X`, `bd update X --status=…`, `bd dep remove …`, `gt mail send …`). The reads return the same text; the guard counted them as a loop because nothing it knows as an edit happened.',
+  login:
+    "`gh auth login --web` was refused twice as a command that waits for a person — with the person right there: the second attempt printed the one-time code and completed in 1 m 45 s, after which the agent pushed. The user's words asked for it.",
+};
+
 const classes = [];
 /** Register a class: build(session, variant) appends steps; `count` variants per tool; meta: tools, expect, … */
 function cls(name, label, description, build, count, meta = {}) {
@@ -1081,6 +1091,76 @@ cls(
   },
 );
 
+const BD_READY =
+  '📋 Ready work (3 issues with no blockers):\n\n1. [P1] proj-3: wire the importer\n2. [P2] proj-4: docs for the importer\n3. [P2] proj-9: flaky upload test\n';
+cls(
+  'shell-writes-between',
+  'work',
+  'A patrol agent reads its tracker between commands that change it (`bd close`, `bd update`, `bd dep remove`, `gt mail send`): the reads return the same text, the tracker moved through the shell.',
+  (s, v) => {
+    const read = v === 0 ? 'bd ready' : 'gt mail inbox';
+    const out = v === 0 ? BD_READY : '📬 Inbox: 0 unread, 4 total\n';
+    const writes =
+      v === 0
+        ? (i) =>
+            [
+              [`bd update proj-${20 + i} --status=in_progress`, `✓ Updated issue: proj-${20 + i}\n`],
+              [`bd close proj-${20 + i} --reason "fixed in ${i}a1b2c"`, `✓ Closed proj-${20 + i}: fixed\n`],
+              [
+                `bd dep remove proj-${20 + i} proj-3`,
+                `✓ Removed dependency: proj-${20 + i} no longer depends on proj-3\n`,
+              ],
+            ][i % 3]
+        : (i) => [`gt mail send worker-${i} -s "patrol ${i}" -m "take proj-${20 + i}"`, `✉ Sent to worker-${i}\n`];
+    for (let i = 1; i <= 8; i++) {
+      s.shell(read, out, 0, { description: 'Check the tracker' });
+      const [cmd, res] = writes(i);
+      s.shell(cmd, res, 0);
+      s.shell('tmux list-sessions', 'mayor: 1 windows (created Mon Nov 30 09:00:00 2026)\n', 0);
+    }
+  },
+  2,
+  { verbatim: ISSUE33.patrol },
+);
+
+cls(
+  'server-in-exec-session',
+  'work',
+  'Codex: a server started in the foreground of an exec session (which yields back while it runs), then polled; the same server command exiting at once on a taken port, judged by its result.',
+  (s, v) => {
+    if (v === 0) {
+      s.shell('uvicorn backend.api:app --port 8000', '', 0, { timeout: true });
+      s.shell('curl -s localhost:8000/health', '{"status":"ok"}\n', 0);
+      s.shell('curl -s localhost:8000/api/items | head -c 200', '[{"id":1,"name":"first"}]\n', 0);
+    } else {
+      const taken = '  Error: Port 8501 is already in use\n';
+      s.shell('streamlit run app.py --server.port 8501', `Process exited with code 1\nOutput:\n${taken}`, 1);
+      s.shell('lsof -i :8501 | tail -1', 'python3 4242 dev 3u IPv4 0t0 TCP *:8501 (LISTEN)\n', 0);
+      s.shell('streamlit run app.py --server.port 8501', `Process exited with code 1\nOutput:\n${taken}`, 1);
+      s.shell('streamlit run app.py --server.port 8502', '', 0, { timeout: true });
+    }
+  },
+  2,
+  { tools: ['codex'], verbatim: ISSUE33.server },
+);
+
+cls(
+  'asked-login',
+  'work',
+  'The user asked for the sign-in in this turn (`gh auth login --web`): it runs, the person completes the device code; then the push.',
+  (s) => {
+    s.userTurn('log in with `gh auth login --web` and push the branch');
+    s.shell(
+      'gh auth login --web',
+      '! First copy your one-time code: 3F2A-9B1C\nOpen this URL to continue in your web browser: https://github.com/login/device\n✓ Authentication complete.\n✓ Logged in as dev\n',
+      0,
+    );
+    s.shell('git push -u origin fix/importer', "branch 'fix/importer' set up to track 'origin/fix/importer'.\n", 0);
+  },
+  1,
+  { verbatim: ISSUE33.login },
+);
+
 // --- loops ---
 
 cls(
@@ -1470,6 +1550,24 @@ cls(
     notInCodex: new Set(['ping host', 'nc -l 8080', 'npm start'].map((c) => HANG_COMMANDS.indexOf(c))),
     verbatim: ISSUE.hangMissed,
   },
+);
+
+cls(
+  'reads-between',
+  'loop',
+  'The same tracker read with only reads between (`git status`, `ls`, `bd list`): nothing was written, so it is a loop.',
+  (s, v) => {
+    const between =
+      v === 0
+        ? ['git status --short', '']
+        : ['ls -la .beads', 'total 8\ndrwxr-xr-x 2 dev dev 4096 .\n-rw-r--r-- 1 dev dev 1802 issues.jsonl\n'];
+    for (let i = 1; i <= 8; i++) {
+      s.shell('bd ready', BD_READY, 0, { attempt: i });
+      s.shell(between[0], between[1], 0);
+    }
+  },
+  2,
+  { expect: REPEAT, verbatim: ISSUE33.patrol },
 );
 
 // ---------------------------------------------------------------------------------------------------------

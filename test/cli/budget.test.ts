@@ -14,7 +14,8 @@ beforeAll(requireCli);
 // Raised from 250 KB for issue 29 (PowerShell hang rules, command key and normalization, state on Windows): the guard
 // file grew 237,436 → 256,134 bytes (normalize-windows.ts's rule docs left out, as normalize.ts's are), `--tools all`
 // 255,015 → 273,713 (267.3 KB).
-const TOTAL_BUDGET = 269 * 1024;
+// Judgment by what changed through the shell (core/writes.ts, the asked sign-in, the exited server) added ~1.9 KB.
+const TOTAL_BUDGET = 271 * 1024;
 /** Only the guard file may be larger than this. */
 const LARGE = 40 * 1024;
 /** No written line may be longer (scripts/build-guard.mjs holds the guard file to the same number). */

@@ -18,8 +18,11 @@ export function copilotOutput(result: unknown): { output: string; exitCode?: num
   return { output: text.slice(0, m.index), exitCode: Number(m[1]) };
 }
 
-/** Copilot waits for every foreground command. */
-export const copilotFacts: GuardToolFacts = { longRunsReturn: false, blockSaysThisCommand: false };
+/**
+ * Copilot CLI 1.0.102 hands control back from a foreground command: its bash tool (mode sync or async) returns after
+ * `initial_wait` with partial output and the command "continues running" for read_bash (docs/judging.md).
+ */
+export const copilotFacts: GuardToolFacts = { longRunsReturn: true, blockSaysThisCommand: false };
 
 export function parseCopilot(p: Payload): ParsedHook {
   const eventName = str(p.hook_event_name) ?? '';

@@ -15,7 +15,7 @@ const DOLLAR_LINE_RE = /^[ \t]*[$>][ \t]+(\S[^\n]*)$/gm;
 const RUNNERS = new Set(
   (
     'npm pnpm yarn bun bunx npx deno node make just task cargo go python python3 uv poetry pytest docker ' +
-    'podman kubectl rails bundle php mvn gradle'
+    'podman kubectl rails bundle php mvn gradle gh az gcloud aws firebase vercel wrangler'
   ).split(' '),
 );
 function isCommandLine(text: string): boolean {

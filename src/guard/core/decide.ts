@@ -3,6 +3,7 @@
 import type { TreeLook } from './progress.ts';
 import { coerceState, emptyState, onChange, onPost, onPre, type SessionState } from './detector.ts';
 import { askedCommands, wasAsked } from './asked.ts';
+import { commandKey } from './fingerprint.ts';
 import { checkHang } from './hang/rules.ts';
 import { askedNote } from './messages.ts';
 import { climb, pendingStop, rememberResult, shrinkStep } from './ladder.ts';
@@ -13,6 +14,8 @@ const ALLOW: Decision = { action: 'allow' };
 
 /** Hang rules for commands that keep running (not those that wait for a person): the user may ask for one to run. */
 const LONG_RUNNING_RULES: ReadonlySet<string> = new Set(['dev-server', 'watch-mode', 'follow', 'watch', 'endless']);
+/** A sign-in (device code, browser) waits for a person: the user who asked for it in this turn is there to finish it. */
+const ASKED_PERSON_RULES: ReadonlySet<string> = new Set(['login']);
 
 /** Where one session's state lives: a file under a lock (the hook) or a map in memory (the plugin). */
 export interface SessionStore {
@@ -51,9 +54,13 @@ export function decide(
         // The rare path: the state is read here only to see whether the user asked for this very command.
         state = coerceState(store.read());
         const current = state && (event.turnId === undefined || state.turn === event.turnId) ? state : undefined;
-        if (!LONG_RUNNING_RULES.has(hang.rule) || !wasAsked(event.command, current?.asked))
-          return { action: 'deny', rule: hang.rule, message: hang.message };
-        asked = { action: 'warn', message: askedNote(event.command, facts.backgroundOption) };
+        const long = LONG_RUNNING_RULES.has(hang.rule);
+        // The same command already ran and exited in this turn (a server failing at once on a taken port): its result
+        // is what it does, so the repeat rule judges it, not the hang rule.
+        const exited = long && current?.cmds[commandKey(event.command)] !== undefined;
+        const askedFor = (long || ASKED_PERSON_RULES.has(hang.rule)) && wasAsked(event.command, current?.asked);
+        if (!exited && !askedFor) return { action: 'deny', rule: hang.rule, message: hang.message };
+        if (askedFor && long) asked = { action: 'warn', message: askedNote(event.command, facts.backgroundOption) };
       }
     }
     state ??= coerceState(store.read());

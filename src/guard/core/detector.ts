@@ -7,6 +7,7 @@ import { cycleBlock, cycleWarning, repeatBlock, repeatWarning } from './messages
 import { pollKind, pollThresholds } from './poll.ts';
 import type { Decision, FailureClass, GuardSettings, LadderState } from './types.ts';
 import { unseenResult } from './unseen.ts';
+import { writesState } from './writes.ts';
 
 /** Per-command memory: the last result and how many times in a row it came back. */
 export interface CommandRecord {
@@ -243,6 +244,14 @@ export function onPost(
   const targets = editTargets(input.command);
   if (targets.length)
     next.wt = [...(state.wt ?? []).filter((p) => !targets.includes(p)), ...targets].slice(-MAX_WATCHED);
+  // A command that writes (`bd close X`, `git commit`, `> notes.md`), succeeded and said something new (not a result
+  // it gave in the recent window) is change for every other command's count. Its own record takes the new epoch, so
+  // the same write repeated still counts; no marker goes into `recent`, so a cycle of the same pairs stays a cycle.
+  if (n === 1 && !failed && !state.recent.includes(`${ck}:${rk}`) && writesState(input.command)) {
+    const ch = (state.ch ?? 0) + 1;
+    record.e = ch;
+    next.ch = ch;
+  }
 
   if (noteNow) return { next, decision: { action: 'warn', message: thrashNote(input.command, x) } };
   // A cycle message names the whole sequence, which says more than a repeat message about one of its commands.

@@ -105,7 +105,7 @@ export function repeatBlock(command: string, n: number, failure: FailureClass | 
   return clip(
     `${MARKER} ${subject} was not run: its last ${n} runs returned the identical result. ${advice}` +
       `Something has to change first (the code, the command or its environment), or the user needs to know ` +
-      `what is failing. It can run again after the user's next message.`,
+      `what is failing. It can run again after a change or the user's next message.`,
   );
 }
 
@@ -126,6 +126,6 @@ export function cycleBlock(commands: string[], reps: number, sayThisCommand = fa
   return clip(
     `${MARKER} ${subject} was not run: the sequence ${list} has already repeated ${reps} times with ` +
       `identical results. A different approach is needed, or the user needs to know what is failing. It ` +
-      `can run again after the user's next message.`,
+      `can run again after a change or the user's next message.`,
   );
 }
