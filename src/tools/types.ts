@@ -236,4 +236,4 @@ export const HOOK_TIMEOUT_SECONDS = 10;
 
 export { AGENT_ENV } from './env.ts';
 
-export const GUARD_INTENT: Intent = { kind: 'owned', path: GUARD_PATH, asset: 'guard', mode: 0o755 };
+export const GUARD_INTENT: Intent = { kind: 'owned', path: GUARD_PATH, asset: 'guard', mode: 0o644 };

@@ -55,7 +55,7 @@ describe('buildPlan', () => {
       'CLAUDE.md',
     ]);
     expect(plan.changes.every((x) => x.action === 'create')).toBe(true);
-    expect(c['.agents/hooks/loop-guard.cjs']).toMatchObject({ mode: 0o755, generated: true });
+    expect(c['.agents/hooks/loop-guard.cjs']).toMatchObject({ mode: 0o644, generated: true });
     expect(c['CLAUDE.md']!.after).toBe('@AGENTS.md\n');
     const settings = JSON.parse(c['.claude/settings.json']!.after!);
     expect(Object.keys(settings.hooks)).toEqual([
