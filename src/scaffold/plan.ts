@@ -2,6 +2,7 @@
 import { type BlockSpec, hasBlock, removeBlock, upsertBlock } from '../edit/md-block.ts';
 import { planOwnedFile, readOwnedHeader } from '../edit/owned-file.ts';
 import { type EditOutcome, FileFormatError } from '../edit/outcome.ts';
+import { HANDOFF_FILES, planHandoffRemoval } from './handoff-files.ts';
 import { AGENTS_GITIGNORE, BLOCK_ID, GITATTRIBUTES, IGNORE_BLOCK_ID, PRETTIER_IGNORE } from '../tools/markers.ts';
 import { type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { handlerFor } from './intents/index.ts';
@@ -42,6 +43,8 @@ export interface PlanInput {
   realPaths?: ReadonlyMap<string, string>;
   /** .gitignore path → the body of our negation block there; null takes an earlier block out (scaffold/ignored.ts). */
   ignoreBlocks?: ReadonlyMap<string, string | null>;
+  /** The project policy each negation block changes, in words (scaffold/ignored.ts). */
+  ignoreNotes?: ReadonlyMap<string, readonly string[]>;
   /** The body of our block in .prettierignore (our generated files), when the repository has a prettier config. */
   prettierIgnore?: string;
   /** --remove / --check with --tools: these tools only; files another recorded tool needs stay, the record is kept. */
@@ -93,6 +96,7 @@ export function planPaths(tools: readonly ToolName[], manifest: Manifest | null)
   paths.add(ROOT_GITIGNORE);
   paths.add(PRETTIER_IGNORE);
   paths.add(MANIFEST_PATH);
+  for (const p of HANDOFF_FILES) paths.add(p);
   return [...paths];
 }
 
@@ -422,6 +426,7 @@ export function buildPlan(input: PlanInput): Plan {
     );
     const profile = planProfile(input);
     if (profile) changes.push(profile);
+    changes.push(...planHandoffRemoval(input.files));
     const mBefore = input.files.get(MANIFEST_PATH) ?? null;
     if (mBefore !== null)
       changes.push({
@@ -465,7 +470,9 @@ export function buildPlan(input: PlanInput): Plan {
         upsertBlock(before, { ...blockSpec(input, 'shell', body), id: IGNORE_BLOCK_ID }, { force: input.force }),
       );
       next.files[path] = { ...(prev.files[path] ?? {}), ignoreBlock: true };
-      ignoreChanges.push(change(path, before, outcome, 'let the files we write past its ignore rules'));
+      const c = change(path, before, outcome, 'let the files we write past its ignore rules');
+      c.notes = [...c.notes, ...(input.ignoreNotes?.get(path) ?? [])];
+      ignoreChanges.push(c);
     }
     texts.set(path, ignoreChanges[ignoreChanges.length - 1] as FileChange);
   }

@@ -451,6 +451,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
       ...(opts.tools !== undefined && opts.mode !== 'apply' ? { only: ctx.tools } : {}),
     };
     let ignoreBlocks: ReadonlyMap<string, string | null> | undefined;
+    let ignoreNotes: ReadonlyMap<string, readonly string[]> | undefined;
     const build = (target: ProfileTarget | undefined) => {
       const withHome = new Map(files);
       if (target) withHome.set(target.path, readConfig(target.path, target.path));
@@ -459,6 +460,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
         files: withHome,
         ...(target ? { profile: target } : {}),
         ...(ignoreBlocks ? { ignoreBlocks } : {}),
+        ...(ignoreNotes ? { ignoreNotes } : {}),
       });
     };
     plan = build(profile);
@@ -483,6 +485,7 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
         if (ig.blocks.size) {
           for (const p of ig.blocks.keys()) read(p);
           ignoreBlocks = ig.blocks;
+          ignoreNotes = ig.notes;
           plan = build(profile);
         }
       }
