@@ -3,6 +3,7 @@ import { type BlockSpec, hasBlock, removeBlock, upsertBlock } from '../edit/md-b
 import { planOwnedFile, readOwnedHeader } from '../edit/owned-file.ts';
 import { type EditOutcome, FileFormatError } from '../edit/outcome.ts';
 import { HANDOFF_FILES, planHandoffRemoval } from './handoff-files.ts';
+import { readsAgentsElsewhere, stopRulePaths } from './stop-rule.ts';
 import { AGENTS_GITIGNORE, BLOCK_ID, GITATTRIBUTES, IGNORE_BLOCK_ID, PRETTIER_IGNORE } from '../tools/markers.ts';
 import { type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { handlerFor } from './intents/index.ts';
@@ -87,7 +88,7 @@ export function intentsFor(tools: readonly ToolName[]): Intent[] {
 
 /** Every repo path the plan may read: the chosen tools' files, the files an earlier run recorded, and the manifest. */
 export function planPaths(tools: readonly ToolName[], manifest: Manifest | null): string[] {
-  const paths = new Set(intentsFor(tools).map((i) => i.path));
+  const paths = new Set(intentsFor(tools).flatMap((i) => [i.path, ...(i.kind === 'import' ? stopRulePaths(i) : [])]));
   if (manifest) {
     for (const p of intentsFor(manifest.tools)) paths.add(p.path);
     for (const p of Object.keys(manifest.files)) paths.add(p);
@@ -156,6 +157,14 @@ function planApplyIntent(
   if (intent.kind === 'import' && selfImport(intent, input)) {
     const reason = `is ${intent.line.replace(/^@/, '')} itself (a symlink): nothing to import`;
     return { change: { path: intent.path, action: 'noop', before, after: before, reason, notes: [] }, owned: {} };
+  }
+  if (intent.kind === 'import') {
+    const elsewhere = readsAgentsElsewhere(intent, (p) => input.files.get(p) ?? null);
+    if (elsewhere && (before === null || !hasBlock(before, BLOCK_ID, 'markdown')))
+      return {
+        change: { path: intent.path, action: 'noop', before, after: before, reason: elsewhere, notes: [] },
+        owned: rec,
+      };
   }
   if (before === null) rec.created = true;
   const r = wrap(intent.path, () => handlerFor(intent).plan(intent, context(input, before), rec));
