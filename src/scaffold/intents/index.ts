@@ -180,7 +180,11 @@ const importLine: IntentHandler<Of<'import'>> = {
   },
   remove(intent, ctx, record) {
     if (record?.importAdded && hasImportLine(ctx.before, intent.line))
-      return { kind: 'edit', ...removeImportLine(ctx.before, intent.line), reason: `take out the ${intent.line} import` };
+      return {
+        kind: 'edit',
+        ...removeImportLine(ctx.before, intent.line),
+        reason: `take out the ${intent.line} import`,
+      };
     if (hasBlock(ctx.before, BLOCK_ID, 'markdown')) {
       const r = removeBlock(ctx.before, { id: BLOCK_ID, style: 'markdown' }, { force: ctx.force });
       return { kind: 'edit', ...r, reason: 'take out the stop rule' };
