@@ -11,7 +11,10 @@ import { repoRoot } from '../helpers/paths.ts';
 beforeAll(requireCli);
 
 /** All files written, in bytes (KB = 1024 bytes). */
-const TOTAL_BUDGET = 250 * 1024;
+// 253 KB, was 250: the stop rule is its own block in CLAUDE.md and GEMINI.md (1,272 bytes each, where the @AGENTS.md
+// import was 11, and saves a Claude session all of a large AGENTS.md), and the lint markers (+228 guard, +113 per
+// loader): 258,050 bytes for --tools all (docs/guard-file.md, Sizes).
+const TOTAL_BUDGET = 253 * 1024;
 /** Only the guard file may be larger than this. */
 const LARGE = 40 * 1024;
 /** No written line may be longer (scripts/build-guard.mjs holds the guard file to the same number). */
