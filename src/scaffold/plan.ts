@@ -2,11 +2,11 @@
 import { type BlockSpec, hasBlock, removeBlock, upsertBlock } from '../edit/md-block.ts';
 import { planOwnedFile, readOwnedHeader } from '../edit/owned-file.ts';
 import { type EditOutcome, FileFormatError } from '../edit/outcome.ts';
-import { HANDOFF_FILES, planHandoffRemoval } from './handoff-files.ts';
-import { readsAgentsElsewhere, stopRulePaths } from './stop-rule.ts';
 import { AGENTS_GITIGNORE, BLOCK_ID, GITATTRIBUTES, IGNORE_BLOCK_ID, PRETTIER_IGNORE } from '../tools/markers.ts';
 import { type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { handlerFor } from './intents/index.ts';
+import { HANDOFF_FILES, planHandoffRemoval } from './handoff-files.ts';
+import { readsAgentsElsewhere, stopRulePaths } from './stop-rule.ts';
 import type { Assets, IntentContext } from './intents/types.ts';
 import { emptyManifest, type FileRecord, MANIFEST_PATH, type Manifest, renderManifest } from './manifest.ts';
 import type { ProfileTarget } from './profile.ts';
@@ -15,6 +15,7 @@ import { partHash } from './outdated.ts';
 
 export type { Action, FileChange } from './file-change.ts';
 import type { Action, FileChange } from './file-change.ts';
+import { joinSameFile, realOf, SameFileTexts } from './same-file.ts';
 
 /** A user file that cannot be parsed: exit 2, nothing written. */
 export class PlanError extends Error {
@@ -139,11 +140,6 @@ function context(input: PlanInput, before: string | null): IntentContext {
 }
 
 /** The real file of a planned path (itself when it is no symlink). */
-function realOf(input: Pick<PlanInput, 'realPaths'>, path: string): string {
-  return input.realPaths?.get(path) ?? path;
-}
-
-/** An import of a file into itself (CLAUDE.md a symlink to AGENTS.md): the file already holds what it would import. */
 function selfImport(intent: Intent, input: PlanInput): boolean {
   return intent.kind === 'import' && realOf(input, intent.path) === realOf(input, intent.line.replace(/^@/, ''));
 }
@@ -299,68 +295,6 @@ function sameJson(a: string, b: string): boolean {
   }
 }
 
-/** The text each real file has reached while its intents are planned in turn. */
-class SameFileTexts {
-  private readonly texts = new Map<string, string | null>();
-  constructor(private readonly input: PlanInput) {}
-  get(path: string): string | null {
-    const real = realOf(this.input, path);
-    return this.texts.has(real) ? (this.texts.get(real) as string | null) : (this.input.files.get(path) ?? null);
-  }
-  set(path: string, change: FileChange): void {
-    if (change.action !== 'conflict') this.texts.set(realOf(this.input, path), change.after);
-  }
-  final(path: string): string | null {
-    return this.get(path);
-  }
-}
-
-/** One change per real file: the edits of paths that are one file (symlinks in the repository) joined in order. */
-function joinSameFile(changes: FileChange[], input: PlanInput): FileChange[] {
-  const groups = new Map<string, FileChange[]>();
-  for (const c of changes) {
-    const real = realOf(input, c.path);
-    groups.set(real, [...(groups.get(real) ?? []), c]);
-  }
-  const out: FileChange[] = [];
-  for (const [real, group] of groups) {
-    if (group.length === 1) {
-      out.push(group[0] as FileChange);
-      continue;
-    }
-    const conflicts = group.filter((c) => c.action === 'conflict');
-    if (conflicts.length) {
-      out.push(...conflicts);
-      continue;
-    }
-    const first = group[0] as FileChange;
-    const last = group[group.length - 1] as FileChange;
-    const paths = group.map((c) => c.path);
-    const path = paths.includes(real) ? real : first.path;
-    const links = paths.filter((p) => p !== path);
-    const before = first.before;
-    const after = last.after;
-    const action: FileChange['action'] =
-      before === after ? 'noop' : after === null ? 'remove' : before === null ? 'create' : 'update';
-    const acting = group.filter((c) => c.action !== 'noop');
-    out.push({
-      ...first,
-      path,
-      action,
-      before,
-      after,
-      reason: (acting.length ? acting : group).map((c) => c.reason).join('; '),
-      notes: [
-        ...group.flatMap((c) => c.notes),
-        ...(action === 'noop'
-          ? []
-          : [`${links.join(', ')} ${links.length > 1 ? 'are' : 'is'} a symlink to ${path}: one file, edited once.`]),
-      ],
-    });
-  }
-  return out;
-}
-
 /** --remove --tools X while other tools stay set up: X's files go, the shared ones stay, and the record says so. */
 function planRemoveSome(input: PlanInput, prev: Manifest, others: ToolName[]): Plan {
   const keep = new Set(intentsFor(others).map((i) => i.path));
@@ -400,73 +334,71 @@ function planRemoveSome(input: PlanInput, prev: Manifest, others: ToolName[]): P
   return { changes: joinSameFile(changes, input), manifest: next };
 }
 
-export function buildPlan(input: PlanInput): Plan {
-  const prev = input.manifest ?? emptyManifest(input.version);
+/** The record's own change: created, kept as it is (a formatter's layout included), or updated. */
+function manifestChange(input: PlanInput, next: Manifest): FileChange {
+  const mBefore = input.files.get(MANIFEST_PATH) ?? null;
+  // The same record in a formatter's layout (biome's tabs) is kept as it is: a reformat is not a change.
+  const mAfter = mBefore !== null && sameJson(mBefore, renderManifest(next)) ? mBefore : renderManifest(next);
+  return {
+    path: MANIFEST_PATH,
+    action: mBefore === null ? 'create' : mBefore === mAfter ? 'noop' : 'update',
+    before: mBefore,
+    after: mAfter,
+    reason: 'what create-loop-guard owns here',
+    notes: [],
+    mode: 0o644,
+    generated: true,
+  };
+}
+
+/** --remove of every tool: each intent taken out, our ignore and prettier blocks, retired files, the record. */
+function planRemoveAll(input: PlanInput, prev: Manifest): Plan {
   const changes: FileChange[] = [];
-
-  const others = input.only && input.manifest ? input.manifest.tools.filter((t) => !input.only?.includes(t)) : [];
-  if (input.mode === 'remove' && others.length) return planRemoveSome(input, prev, others);
-  if (input.mode === 'remove') {
-    const tools = input.manifest ? input.manifest.tools : input.tools;
-    const intents = intentsFor([...new Set([...tools, ...input.tools])]);
-    const texts = new SameFileTexts(input);
-    for (const intent of intents) {
-      const c = planRemoveIntent(intent, input, prev.files[intent.path], texts.get(intent.path));
-      texts.set(intent.path, c);
-      changes.push(c);
-    }
-    const fmt = planPrettierIgnore(input, prev, texts);
-    if (fmt) changes.push(fmt.change);
-    const ignoreFiles = new Set([ROOT_GITIGNORE, ...Object.keys(prev.files).filter((p) => prev.files[p]?.ignoreBlock)]);
-    for (const path of ignoreFiles) {
-      const before = texts.get(path);
-      if (before === null || !hasBlock(before, IGNORE_BLOCK_ID, 'shell')) continue;
-      const r = wrap(path, () => removeBlock(before, { id: IGNORE_BLOCK_ID, style: 'shell' }, { force: input.force }));
-      const c = change(path, before, r.outcome, 'take out the negations of our files');
-      texts.set(path, c);
-      changes.push(c);
-    }
-    changes.splice(0, changes.length, ...joinSameFile(changes, input));
-    changes.push(
-      ...planRetiredFiles(
-        intents.map((i) => i.path),
-        input,
-      ),
-    );
-    const profile = planProfile(input);
-    if (profile) changes.push(profile);
-    changes.push(...planHandoffRemoval(input.files));
-    const mBefore = input.files.get(MANIFEST_PATH) ?? null;
-    if (mBefore !== null)
-      changes.push({
-        path: MANIFEST_PATH,
-        action: 'remove',
-        before: mBefore,
-        after: null,
-        reason: 'delete',
-        notes: [],
-        generated: true,
-      });
-    return { changes, manifest: emptyManifest(input.version) };
-  }
-
-  const next: Manifest = { version: input.version, tools: [...new Set(input.tools)].sort(), files: {}, hashes: {} };
-  const stillRemoved = (prev.removed ?? []).filter((t) => !input.tools.includes(t));
-  if (stillRemoved.length) next.removed = stillRemoved;
+  const tools = input.manifest ? input.manifest.tools : input.tools;
+  const intents = intentsFor([...new Set([...tools, ...input.tools])]);
   const texts = new SameFileTexts(input);
-  const planned = intentsFor(input.tools).map((intent) => {
-    // Ownership carries over from earlier runs; a fresh record is built from what this run finds.
-    const p = planApplyIntent(intent, input, { ...(prev.files[intent.path] ?? {}) }, texts.get(intent.path));
-    texts.set(intent.path, p.change);
-    next.files[intent.path] = p.owned;
-    return { intent, ...p };
-  });
-  for (const { intent, change: c, owned } of planned) {
-    // Hashed on the file as it ends up, so a second edit of the same file (a symlink) is part of what --check sees.
-    const hash =
-      c.action === 'conflict' ? prev.hashes?.[intent.path] : partHash(intent, texts.final(intent.path), owned);
-    if (hash) next.hashes![intent.path] = hash;
+  for (const intent of intents) {
+    const c = planRemoveIntent(intent, input, prev.files[intent.path], texts.get(intent.path));
+    texts.set(intent.path, c);
+    changes.push(c);
   }
+  const fmt = planPrettierIgnore(input, prev, texts);
+  if (fmt) changes.push(fmt.change);
+  const ignoreFiles = new Set([ROOT_GITIGNORE, ...Object.keys(prev.files).filter((p) => prev.files[p]?.ignoreBlock)]);
+  for (const path of ignoreFiles) {
+    const before = texts.get(path);
+    if (before === null || !hasBlock(before, IGNORE_BLOCK_ID, 'shell')) continue;
+    const r = wrap(path, () => removeBlock(before, { id: IGNORE_BLOCK_ID, style: 'shell' }, { force: input.force }));
+    const c = change(path, before, r.outcome, 'take out the negations of our files');
+    texts.set(path, c);
+    changes.push(c);
+  }
+  const joined = joinSameFile(changes, input);
+  joined.push(
+    ...planRetiredFiles(
+      intents.map((i) => i.path),
+      input,
+    ),
+  );
+  const profile = planProfile(input);
+  if (profile) joined.push(profile);
+  joined.push(...planHandoffRemoval(input.files));
+  const mBefore = input.files.get(MANIFEST_PATH) ?? null;
+  if (mBefore !== null)
+    joined.push({
+      path: MANIFEST_PATH,
+      action: 'remove',
+      before: mBefore,
+      after: null,
+      reason: 'delete',
+      notes: [],
+      generated: true,
+    });
+  return { changes: joined, manifest: emptyManifest(input.version) };
+}
+
+/** The ignore-negation blocks the run needs (null: one no longer needed), and the prettier block. */
+function planIgnoreChanges(input: PlanInput, prev: Manifest, next: Manifest, texts: SameFileTexts): FileChange[] {
   const ignoreChanges: FileChange[] = [];
   for (const [path, body] of input.ignoreBlocks ?? []) {
     const before = texts.get(path);
@@ -490,7 +422,30 @@ export function buildPlan(input: PlanInput): Plan {
     ignoreChanges.push(fmt.change);
     if (fmt.owned) next.files[PRETTIER_IGNORE] = fmt.owned;
   }
-  changes.push(...joinSameFile([...planned.map((p) => p.change), ...ignoreChanges], input));
+  return ignoreChanges;
+}
+
+/** An install or upgrade: every intent's edit with its ownership and hash, the blocks, retired files, the record. */
+function planApply(input: PlanInput, prev: Manifest): Plan {
+  const next: Manifest = { version: input.version, tools: [...new Set(input.tools)].sort(), files: {}, hashes: {} };
+  const stillRemoved = (prev.removed ?? []).filter((t) => !input.tools.includes(t));
+  if (stillRemoved.length) next.removed = stillRemoved;
+  const texts = new SameFileTexts(input);
+  const planned = intentsFor(input.tools).map((intent) => {
+    // Ownership carries over from earlier runs; a fresh record is built from what this run finds.
+    const p = planApplyIntent(intent, input, { ...(prev.files[intent.path] ?? {}) }, texts.get(intent.path));
+    texts.set(intent.path, p.change);
+    next.files[intent.path] = p.owned;
+    return { intent, ...p };
+  });
+  for (const { intent, change: c, owned } of planned) {
+    // Hashed on the file as it ends up, so a second edit of the same file (a symlink) is part of what --check sees.
+    const hash =
+      c.action === 'conflict' ? prev.hashes?.[intent.path] : partHash(intent, texts.final(intent.path), owned);
+    if (hash) next.hashes![intent.path] = hash;
+  }
+  const ignoreChanges = planIgnoreChanges(input, prev, next, texts);
+  const changes = joinSameFile([...planned.map((p) => p.change), ...ignoreChanges], input);
   changes.push(
     ...planRetiredFiles(
       intentsFor(input.tools).map((i) => i.path),
@@ -500,19 +455,14 @@ export function buildPlan(input: PlanInput): Plan {
   const profile = planProfile(input);
   if (profile) changes.push(profile);
   if (profile || prev.shellProfile) next.shellProfile = true;
-
-  const mBefore = input.files.get(MANIFEST_PATH) ?? null;
-  // The same record in a formatter's layout (biome's tabs) is kept as it is: a reformat is not a change.
-  const mAfter = mBefore !== null && sameJson(mBefore, renderManifest(next)) ? mBefore : renderManifest(next);
-  changes.push({
-    path: MANIFEST_PATH,
-    action: mBefore === null ? 'create' : mBefore === mAfter ? 'noop' : 'update',
-    before: mBefore,
-    after: mAfter,
-    reason: 'what create-loop-guard owns here',
-    notes: [],
-    mode: 0o644,
-    generated: true,
-  });
+  changes.push(manifestChange(input, next));
   return { changes, manifest: next };
+}
+
+export function buildPlan(input: PlanInput): Plan {
+  const prev = input.manifest ?? emptyManifest(input.version);
+  const others = input.only && input.manifest ? input.manifest.tools.filter((t) => !input.only?.includes(t)) : [];
+  if (input.mode === 'remove' && others.length) return planRemoveSome(input, prev, others);
+  if (input.mode === 'remove') return planRemoveAll(input, prev);
+  return planApply(input, prev);
 }

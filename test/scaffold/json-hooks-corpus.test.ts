@@ -4,13 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse, tokenize } from 'comment-json';
 import { diffChars, structuredPatch } from 'diff';
-import {
-  mergeJson,
-  removeFromJson,
-  type HookEntrySpec,
-  type MergeSpec,
-  type RemoveSpec,
-} from '../../src/scaffold/intents/json-hooks.ts';
+import { mergeJson, type HookEntrySpec, type MergeSpec } from '../../src/scaffold/intents/json-hooks.ts';
+import { removeFromJson, type RemoveSpec } from '../../src/scaffold/intents/json-hooks-remove.ts';
 import { AGENT_ENV, HOOK_MARKER, TOOLS, type ToolRecord } from '../../src/tools/index.ts';
 
 const CORPUS = fileURLToPath(new URL('../fixtures/corpus/', import.meta.url));

@@ -2,14 +2,8 @@ import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { parse, tokenize } from 'comment-json';
 import { diffChars, structuredPatch } from 'diff';
-import {
-  mergeJson,
-  removeFromJson,
-  type EnvSpec,
-  type HookEntrySpec,
-  type MergeSpec,
-  type RemoveSpec,
-} from '../../src/scaffold/intents/json-hooks.ts';
+import { mergeJson, type EnvSpec, type HookEntrySpec, type MergeSpec } from '../../src/scaffold/intents/json-hooks.ts';
+import { removeFromJson, type RemoveSpec } from '../../src/scaffold/intents/json-hooks-remove.ts';
 import { FileFormatError } from '../../src/edit/outcome.ts';
 
 // ───────── specs ─────────

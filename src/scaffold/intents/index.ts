@@ -7,7 +7,8 @@ import { AGENT_ENV, type Intent } from '../../tools/index.ts';
 import { BLOCK_ID } from '../../tools/markers.ts';
 import { valueWaits } from '../../tools/env-waits.ts';
 import type { FileRecord } from '../manifest.ts';
-import { createdContainers, mergeJson, type MergeSpec, removeFromJson } from './json-hooks.ts';
+import { createdContainers, mergeJson, type MergeSpec } from './json-hooks.ts';
+import { removeFromJson } from './json-hooks-remove.ts';
 import { mergeCodexEnv, removeCodexEnv } from './toml-env.ts';
 import type { IntentContext, IntentHandler } from './types.ts';
 

@@ -10,7 +10,6 @@ import {
   applyAndVerify,
   clone,
   commentProbe,
-  commentsOf,
   comparePathsDesc,
   type HasComment,
   isObj,
@@ -44,14 +43,6 @@ export interface MergeSpec {
   env?: EnvSpec;
   /** top-level keys to add only if absent, e.g. { version: 1 } for Cursor */
   ensureTop?: Record<string, unknown>;
-}
-
-export interface RemoveSpec {
-  marker: string;
-  ownedEnv?: { path: string[]; values: Record<string, string> };
-  ensureTop?: Record<string, unknown>;
-  /** Containers an earlier merge created (see createdContainers): only these are deleted once emptied. Without it, any container emptied by the removal goes. */
-  created?: string[][];
 }
 
 /** Paths of the containers (hooks, hooks.<event>, the env path and its parents) that `after` has and `before` did not. */
@@ -115,7 +106,7 @@ function newEntry(spec: HookEntrySpec, matcher: string | undefined): JsonObject 
 }
 
 /** Removal of every entry of ours in one event's array; `emptied` when nothing of the user's is left in it. */
-function planEventRemoval(
+export function planEventRemoval(
   arr: Json | undefined,
   path: Path,
   marker: string,
@@ -354,7 +345,7 @@ function snippet(spec: MergeSpec): string {
 }
 
 /** A file comment-json reads but our byte-level scanner cannot: bad input at a line and column, not a conflict. */
-function unreadable(body: string, err: unknown, fix: string): FileFormatError {
+export function unreadable(body: string, err: unknown, fix: string): FileFormatError {
   const message = err instanceof Error ? err.message : String(err);
   const offset = Number(/at offset (\d+)/.exec(message)?.[1] ?? Number.NaN);
   const what = message.replace(/ at offset \d+/, '');
@@ -370,7 +361,11 @@ function unreadable(body: string, err: unknown, fix: string): FileFormatError {
 
 // ───────────────────────────── API ─────────────────────────────
 
-/** Merge our hooks and env into `before` (null = file does not exist → create it with 2-space indent, LF, final newline). Throws FileFormatError if `before` does not parse as JSONC or its top level is not an object, or `hooks`/the event value/env has a wrong type (say which key and what it should be). */
+/**
+ * Merge our hooks and env into `before` (null: the file does not exist, so create it with 2-space indent, LF and a
+ * final newline). Throws FileFormatError if `before` does not parse as JSONC or its top level is not an object, or
+ * `hooks`, an event's value or env has a wrong type (saying which key and what it should be).
+ */
 export function mergeJson(before: string | null, spec: MergeSpec): JsonEditResult {
   const { bom, rest: body } = splitBom(before ?? '{}\n');
   const model = parseUserFile(body);
@@ -405,99 +400,4 @@ export function mergeJson(before: string | null, spec: MergeSpec): JsonEditResul
     });
   }
   return result({ status: 'changed', text: bom + done.text, notes: plan.notes });
-}
-
-/** Take out everything ours: entries whose command contains marker (and a group/event/hooks object left empty only if it became empty because of us), env keys in `ownedEnv` whose value still equals ours. Returns { status:'unchanged' } when nothing is ours. `becameEmpty`: the result holds nothing but `ensureTop` values (and no comments), so a caller that created the file may delete it. */
-export function removeFromJson(before: string, spec: RemoveSpec): { outcome: EditOutcome; becameEmpty: boolean } {
-  const { bom, rest: body } = splitBom(before);
-  const model = parseUserFile(body);
-  try {
-    parseCst(body);
-  } catch (err) {
-    throw unreadable(
-      body,
-      err,
-      `Write that spot in plain JSON (or JSONC), or delete by hand every hook entry whose command contains "${spec.marker}".`,
-    );
-  }
-  const ops: Op[] = [];
-  const hasComment = commentProbe(body);
-  const hooks = model.hooks;
-  if (isObj(hooks)) {
-    const events = Object.keys(hooks);
-    const perEvent = events.map((event) => ({
-      event,
-      ...planEventRemoval(hooks[event], ['hooks', event], spec.marker, hasComment),
-    }));
-    // A container the user had before us stays, even empty, so --remove gives back exactly their file.
-    const mayDrop = (path: string[]) =>
-      !spec.created || spec.created.some((c) => c.length === path.length && c.every((seg, i) => seg === path[i]));
-    if (events.length > 0 && perEvent.every((r) => r.emptied) && !hasComment(['hooks']) && mayDrop(['hooks']))
-      ops.push({ kind: 'remove', path: ['hooks'] });
-    else
-      for (const r of perEvent)
-        ops.push(
-          ...(r.emptied && mayDrop(['hooks', r.event]) ? [{ kind: 'remove', path: ['hooks', r.event] } as Op] : r.ops),
-        );
-  }
-  if (spec.ownedEnv) ops.push(...planEnvRemoval(model, spec.ownedEnv, hasComment, spec.created));
-  if (ops.length === 0) return { outcome: { status: 'unchanged', text: before, notes: [] }, becameEmpty: false };
-
-  ops.sort((a, b) => comparePathsDesc(a.path, b.path));
-  const done = applyAndVerify(body, model, ops);
-  if ('problem' in done) {
-    return {
-      outcome: {
-        status: 'conflict',
-        reason: `Could not take loop-guard's entries out of this file: ${done.problem}.`,
-        fix:
-          `Delete by hand every hook entry whose command contains "${spec.marker}"` +
-          `${spec.ownedEnv ? ` and the ${pathLabel(spec.ownedEnv.path)} keys ${Object.keys(spec.ownedEnv.values).join(', ')}` : ''}` +
-          `.`,
-      },
-      becameEmpty: false,
-    };
-  }
-  const rest: JsonObject = { ...done.model };
-  for (const [key, value] of Object.entries(spec.ensureTop ?? {})) if (same(rest[key], value)) delete rest[key];
-  if (isObj(rest.hooks) && Object.keys(rest.hooks).length === 0) delete rest.hooks;
-  const becameEmpty = Object.keys(rest).length === 0 && commentsOf(done.text).length === 0;
-  return { outcome: { status: 'changed', text: bom + done.text, notes: [] }, becameEmpty };
-}
-
-function planEnvRemoval(
-  model: JsonObject,
-  owned: { path: string[]; values: Record<string, string> },
-  hasComment: HasComment,
-  created?: string[][],
-): Op[] {
-  const chain: JsonObject[] = [model];
-  for (const seg of owned.path) {
-    const next = chain[chain.length - 1]![seg];
-    if (!isObj(next)) return [];
-    chain.push(next);
-  }
-  const env = chain[chain.length - 1]!;
-  const ours = Object.keys(env).filter((k) => k in owned.values && env[k] === owned.values[k]);
-  if (ours.length === 0) return [];
-  const mayDrop = (path: string[]) =>
-    !created || created.some((c) => c.length === path.length && c.every((seg, i) => seg === path[i]));
-  if (
-    ours.length < Object.keys(env).length ||
-    owned.path.length === 0 ||
-    hasComment(owned.path) ||
-    !mayDrop(owned.path)
-  ) {
-    return ours.map((k) => ({ kind: 'remove', path: [...owned.path, k] }));
-  }
-  // The env object (and any parent holding only it) became empty because of us, so it goes too.
-  let depth = owned.path.length;
-  while (
-    depth > 1 &&
-    Object.keys(chain[depth - 1]!).length === 1 &&
-    !hasComment(owned.path.slice(0, depth - 1)) &&
-    mayDrop(owned.path.slice(0, depth - 1))
-  )
-    depth--;
-  return [{ kind: 'remove', path: owned.path.slice(0, depth) }];
 }
