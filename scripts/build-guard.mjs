@@ -59,6 +59,13 @@ function hookFormats() {
 function header(version) {
   return [
     `// create-loop-guard v${version} - the loop guard. Generated file: rerun \`npx create-loop-guard\` to upgrade; edits are replaced.`,
+    // What the common linters honour in the file itself, so a repository's own lint and spell checks pass over it
+    // without a config change (docs/guard-file.md, "Linters"): biome 2.3.11+ (format), biome 2 (lint), eslint, cspell.
+    '// @generated: the lines below keep linters, formatters and spell checkers off it (doctor checks it byte for byte)',
+    '// biome-ignore-all format: generated',
+    '// biome-ignore-all lint: generated',
+    '/* eslint-disable */',
+    '// cspell:disable',
     '//',
     '// What it does: stops a coding agent from running the same command with the same result again and again. It warns',
     '// the agent on the 3rd identical result, refuses the command after the 4th, and starts over when the user writes.',
@@ -152,8 +159,9 @@ export async function buildGuardFile({ root, dist, version, define, guardOptions
     writeFileSync(`${out}.rejected`, text);
     throw new Error(`${out}:${long + 1} is longer than ${MAX_LINE} characters (the whole text: ${out}.rejected)`);
   }
+  // 0644: every hook runs `node <file>`, so an exec bit buys nothing and fails pre-commit's shebang check.
   writeFileSync(out, text);
-  chmodSync(out, 0o755);
+  chmodSync(out, 0o644);
   // The unbundled TypeScript it was built from, for the curious (shipped in the package, not installed): every input
   // of both builds, at its path under src/ (so the relative imports between them still resolve).
   const sources = new Set([...Object.keys(body.metafile.inputs), ...Object.keys(loader.metafile.inputs)]);

@@ -1,5 +1,7 @@
 // Pure checks on the instruction files: the AGENTS.md stop rule, a tool's import of it, and an instruction size budget.
-import { type BlockSpec, endMarker, inspectBlock } from '../edit/md-block.ts';
+import { type BlockSpec, endMarker, hasBlock, inspectBlock } from '../edit/md-block.ts';
+import { posix } from 'node:path';
+import { BLOCK_ID } from '../tools/markers.ts';
 import { findInlineImports, hasImportLine } from '../edit/import-line.ts';
 import { type Check, fail, pass, RERUN } from './types.ts';
 
@@ -54,6 +56,11 @@ export function importCheck(
   for (const f of present) {
     if (f.symlinkToAgents) return pass(id, `${f.path} is a link to ${target}`);
     if (hasImportLine(f.text as string, line)) return pass(id, `${f.path} imports ${line}`);
+    // An import is relative to the file holding it: .claude/CLAUDE.md reaches the root's AGENTS.md as @../AGENTS.md.
+    const relative = `@${posix.relative(posix.dirname(f.path), target)}`;
+    if (relative !== line && hasImportLine(f.text as string, relative))
+      return pass(id, `${f.path} imports ${relative}`);
+    if (hasBlock(f.text as string, BLOCK_ID, 'markdown')) return pass(id, `${f.path} holds the stop rule (our block)`);
     const inline = findInlineImports(f.text as string, line);
     if (inline.length) return pass(id, `${f.path} mentions ${line} on line ${inline[0]}, which ${label} imports`);
   }
@@ -61,13 +68,13 @@ export function importCheck(
     return fail(
       id,
       `there is no ${first}, and ${label} does not read ${target}, so it never sees the stop rule`,
-      `${RERUN} (it creates ${first} with the line ${line})`,
+      `${RERUN} (it creates ${first} holding the stop rule)`,
     );
   const where = present[0]?.path ?? first;
   return fail(
     id,
     `${where} does not import ${target}, so ${label} never sees the stop rule`,
-    `add the line ${line} at the top of ${where} (${RERUN} does it)`,
+    `${RERUN} (it adds the stop rule to ${where} as a managed block)`,
   );
 }
 

@@ -169,7 +169,8 @@ export function applyPlan(
     }
     for (const s of staged) {
       current = s.change.path;
-      const mode = existingMode(s.target) ?? s.change.mode ?? 0o644;
+      // A generated file takes our mode (the guard used to be 0755); a user's file keeps its own.
+      const mode = (s.change.generated ? s.change.mode : undefined) ?? existingMode(s.target) ?? s.change.mode ?? 0o644;
       writeDurably(s.tmp, s.change.after as string, mode);
       steps.step();
     }

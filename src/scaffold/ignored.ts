@@ -65,6 +65,17 @@ export interface IgnorePlan {
   blocks: Map<string, string | null>;
   /** Rules a block cannot undo: personal ones, or ones our negations did not beat. */
   refused: IgnoreRule[];
+  /** .gitignore path → the project policy each block changes, in words (shown with the plan). */
+  notes: Map<string, string[]>;
+}
+
+/** What letting these files past one rule changes for everyone who clones, in words. */
+export function policyNote(rule: Pick<IgnoreRule, 'source' | 'line' | 'pattern'>, paths: readonly string[]): string {
+  const list = paths.map((p) => `\`${p}\``).join(', ');
+  return (
+    `${list} will be shared with everyone who clones; today \`${rule.pattern}\` (${rule.source}:${rule.line}) ` +
+    `keeps ${paths.length === 1 ? 'it' : 'them'} out of git, personal to each checkout`
+  );
 }
 
 /** A file's text without our block, for asking git what the user's own rules say. */
@@ -122,6 +133,7 @@ export function planIgnores(
   recorded: readonly string[],
 ): IgnorePlan | null {
   const blocks = new Map<string, string | null>();
+  const notes = new Map<string, string[]>();
   for (const r of recorded) blocks.set(r, null);
   const real = checkIgnore(root, targets);
   if (real === null) return null;
@@ -163,6 +175,15 @@ export function planIgnores(
       ...[...new Set(fileLines)].sort(),
     ].join('\n');
     blocks.set(source, body);
+    const byRule = new Map<string, { rule: IgnoreRule; paths: string[] }>();
+    for (const r of rules) {
+      const key = `${r.line}:${r.pattern}`;
+      byRule.set(key, { rule: r, paths: [...(byRule.get(key)?.paths ?? []), r.path] });
+    }
+    notes.set(
+      source,
+      [...byRule.values()].map((g) => policyNote(g.rule, g.paths)),
+    );
     const text = after.get(source) ?? '';
     after.set(source, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${body}\n`);
   }
@@ -170,5 +191,5 @@ export function planIgnores(
   const still = byFile.size ? (scratchCheck(after, wanted, dirsOf) ?? []).filter((r) => !isDir.has(r.path)) : [];
   if (still === null) return null;
   for (const r of still) if (!refused.some((x) => x.path === r.path)) refused.push(r);
-  return { blocks, refused };
+  return { blocks, refused, notes };
 }

@@ -5,6 +5,8 @@ import { type EditOutcome, FileFormatError } from '../edit/outcome.ts';
 import { AGENTS_GITIGNORE, BLOCK_ID, GITATTRIBUTES, IGNORE_BLOCK_ID, PRETTIER_IGNORE } from '../tools/markers.ts';
 import { type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { handlerFor } from './intents/index.ts';
+import { HANDOFF_FILES, planHandoffRemoval } from './handoff-files.ts';
+import { readsAgentsElsewhere, stopRulePaths } from './stop-rule.ts';
 import type { Assets, IntentContext } from './intents/types.ts';
 import { emptyManifest, type FileRecord, MANIFEST_PATH, type Manifest, renderManifest } from './manifest.ts';
 import type { ProfileTarget } from './profile.ts';
@@ -43,6 +45,8 @@ export interface PlanInput {
   realPaths?: ReadonlyMap<string, string>;
   /** .gitignore path → the body of our negation block there; null takes an earlier block out (scaffold/ignored.ts). */
   ignoreBlocks?: ReadonlyMap<string, string | null>;
+  /** The project policy each negation block changes, in words (scaffold/ignored.ts). */
+  ignoreNotes?: ReadonlyMap<string, readonly string[]>;
   /** The body of our block in .prettierignore (our generated files), when the repository has a prettier config. */
   prettierIgnore?: string;
   /** --remove / --check with --tools: these tools only; files another recorded tool needs stay, the record is kept. */
@@ -85,7 +89,7 @@ export function intentsFor(tools: readonly ToolName[]): Intent[] {
 
 /** Every repo path the plan may read: the chosen tools' files, the files an earlier run recorded, and the manifest. */
 export function planPaths(tools: readonly ToolName[], manifest: Manifest | null): string[] {
-  const paths = new Set(intentsFor(tools).map((i) => i.path));
+  const paths = new Set(intentsFor(tools).flatMap((i) => [i.path, ...(i.kind === 'import' ? stopRulePaths(i) : [])]));
   if (manifest) {
     for (const p of intentsFor(manifest.tools)) paths.add(p.path);
     for (const p of Object.keys(manifest.files)) paths.add(p);
@@ -94,6 +98,7 @@ export function planPaths(tools: readonly ToolName[], manifest: Manifest | null)
   paths.add(ROOT_GITIGNORE);
   paths.add(PRETTIER_IGNORE);
   paths.add(MANIFEST_PATH);
+  for (const p of HANDOFF_FILES) paths.add(p);
   return [...paths];
 }
 
@@ -148,6 +153,14 @@ function planApplyIntent(
   if (intent.kind === 'import' && selfImport(intent, input)) {
     const reason = `is ${intent.line.replace(/^@/, '')} itself (a symlink): nothing to import`;
     return { change: { path: intent.path, action: 'noop', before, after: before, reason, notes: [] }, owned: {} };
+  }
+  if (intent.kind === 'import') {
+    const elsewhere = readsAgentsElsewhere(intent, (p) => input.files.get(p) ?? null);
+    if (elsewhere && (before === null || !hasBlock(before, BLOCK_ID, 'markdown')))
+      return {
+        change: { path: intent.path, action: 'noop', before, after: before, reason: elsewhere, notes: [] },
+        owned: rec,
+      };
   }
   if (before === null) rec.created = true;
   const r = wrap(intent.path, () => handlerFor(intent).plan(intent, context(input, before), rec));
@@ -369,6 +382,7 @@ function planRemoveAll(input: PlanInput, prev: Manifest): Plan {
   );
   const profile = planProfile(input);
   if (profile) joined.push(profile);
+  joined.push(...planHandoffRemoval(input.files));
   const mBefore = input.files.get(MANIFEST_PATH) ?? null;
   if (mBefore !== null)
     joined.push({
@@ -397,7 +411,9 @@ function planIgnoreChanges(input: PlanInput, prev: Manifest, next: Manifest, tex
         upsertBlock(before, { ...blockSpec(input, 'shell', body), id: IGNORE_BLOCK_ID }, { force: input.force }),
       );
       next.files[path] = { ...(prev.files[path] ?? {}), ignoreBlock: true };
-      ignoreChanges.push(change(path, before, outcome, 'let the files we write past its ignore rules'));
+      const c = change(path, before, outcome, 'let the files we write past its ignore rules');
+      c.notes = [...c.notes, ...(input.ignoreNotes?.get(path) ?? [])];
+      ignoreChanges.push(c);
     }
     texts.set(path, ignoreChanges[ignoreChanges.length - 1] as FileChange);
   }

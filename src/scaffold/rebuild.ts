@@ -53,8 +53,9 @@ function marks(intent: Intent, text: string): FileRecord | null {
       return onlyOurs ? { env, tableCreated: true } : { env };
     }
     // A bare `@AGENTS.md` is the common pointer file people commit themselves: without our record it stays theirs.
+    // The stop rule is our block there (an earlier version's import line is left to the user).
     case 'import':
-      return null;
+      return hasBlock(text, BLOCK_ID, 'markdown') ? {} : null;
     case 'block':
       return hasBlock(text, BLOCK_ID, blockStyle(intent.template)) ? {} : null;
   }

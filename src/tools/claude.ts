@@ -28,8 +28,15 @@ export const claude: ToolRecord = {
         marker: HOOK_MARKER,
       },
     },
-    // Claude Code reads CLAUDE.md, not AGENTS.md, so the stop rule reaches it through an import.
-    { kind: 'import', path: 'CLAUDE.md', line: '@AGENTS.md' },
+    // Claude Code reads CLAUDE.md and .claude/CLAUDE.md, not AGENTS.md: the stop rule goes in CLAUDE.md as its own
+    // block, unless one of them imports AGENTS.md already (CLAUDE.local.md is personal, never committed: not used).
+    {
+      kind: 'import',
+      path: 'CLAUDE.md',
+      line: '@AGENTS.md',
+      reader: 'Claude Code',
+      alsoRead: [{ path: '.claude/CLAUDE.md', line: '@../AGENTS.md' }],
+    },
   ],
   doctor: {
     traces: { mentions: ['.claude/settings.json'] },

@@ -28,8 +28,15 @@ export const gemini: ToolRecord = {
         marker: HOOK_MARKER,
       },
     },
-    // Gemini reads GEMINI.md, not AGENTS.md; its memory loader follows @file imports.
-    { kind: 'import', path: 'GEMINI.md', line: '@AGENTS.md' },
+    // Gemini reads GEMINI.md unless its settings name other context files ("contextFileName", or "context.fileName"
+    // in the newer layout): when they name AGENTS.md, the AGENTS.md block reaches it and no GEMINI.md is written.
+    {
+      kind: 'import',
+      path: 'GEMINI.md',
+      line: '@AGENTS.md',
+      reader: 'Gemini CLI',
+      contextSetting: { path: '.gemini/settings.json', keys: [['contextFileName'], ['context', 'fileName']] },
+    },
   ],
   doctor: {
     traces: { mentions: ['.gemini/settings.json'] },

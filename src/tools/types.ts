@@ -38,7 +38,20 @@ export type Intent =
   | { kind: 'json'; path: string; hooks: HookEntrySpec; env?: { path: string[] }; ensureTop?: Record<string, unknown> }
   | { kind: 'toml-env'; path: string }
   | { kind: 'block'; path: string; template: 'agents-block' | 'gitattributes' }
-  | { kind: 'import'; path: string; line: string };
+  | {
+      /** The stop rule in the file a tool reads instead of AGENTS.md: a managed block there (an import of AGENTS.md
+       *  would add all of it to every session), or nothing when the tool reads AGENTS.md already. */
+      kind: 'import';
+      path: string;
+      /** The import that would mean the tool reads AGENTS.md already (`@AGENTS.md`). */
+      line: string;
+      /** Who reads the file, for the plan's token line ("every Claude Code session"). */
+      reader: string;
+      /** Other files the tool reads, with the import line that, there, means it reads AGENTS.md already. */
+      alsoRead?: { path: string; line: string }[];
+      /** A JSON settings file whose context-file setting (any of these key paths) may name AGENTS.md itself. */
+      contextSetting?: { path: string; keys: string[][] };
+    };
 
 /**
  * What doctor needs to know about a tool. Doctor is generic code (src/doctor/ names no tool): every per-tool fact it
@@ -236,4 +249,4 @@ export const HOOK_TIMEOUT_SECONDS = 10;
 
 export { AGENT_ENV } from './env.ts';
 
-export const GUARD_INTENT: Intent = { kind: 'owned', path: GUARD_PATH, asset: 'guard', mode: 0o755 };
+export const GUARD_INTENT: Intent = { kind: 'owned', path: GUARD_PATH, asset: 'guard', mode: 0o644 };

@@ -37,7 +37,8 @@ describe.each(FIXTURES)('fixture $name', ({ name, tools, expectTools }) => {
     // The user's files keep every byte they had; ours are only added.
     for (const [path, content] of before) expect(after.get(path)?.length ?? 0).toBeGreaterThanOrEqual(content.length);
     if (after.has('.agents/hooks/loop-guard.cjs'))
-      expect(modeOf(dir, '.agents/hooks/loop-guard.cjs') & 0o111).not.toBe(0);
+      // 0644: every hook runs `node <file>`; an exec bit without a shebang fails pre-commit's shebang check.
+      expect(modeOf(dir, '.agents/hooks/loop-guard.cjs') & 0o111).toBe(0);
     const manifest = JSON.parse(after.get('.agents/loop-guard.json') as string);
     expect(manifest.tools).toEqual([...expectTools].sort());
 

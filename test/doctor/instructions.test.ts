@@ -65,6 +65,14 @@ describe('importCheck (claude.import)', () => {
     expect(claudeImport([f('CLAUDE.md', '@AGENTS.md\n\n# Mine\n'), f('.claude/CLAUDE.md', null)]).ok).toBe(true));
   it('passes with .claude/CLAUDE.md importing', () =>
     expect(claudeImport([f('CLAUDE.md', null), f('.claude/CLAUDE.md', '@./AGENTS.md\n')]).ok).toBe(true));
+  it('passes with .claude/CLAUDE.md importing the root AGENTS.md relative to itself', () =>
+    expect(claudeImport([f('CLAUDE.md', null), f('.claude/CLAUDE.md', '# Mine\n\n@../AGENTS.md\n')]).ok).toBe(true));
+  it('passes with our stop-rule block in CLAUDE.md', () =>
+    expect(
+      claudeImport([
+        f('CLAUDE.md', '# Mine\n\n<!-- loop-guard:begin v=0.1.0 sha=0 -->\nrule\n<!-- loop-guard:end -->\n'),
+      ]).message,
+    ).toContain('holds the stop rule'));
   it('passes with a link to AGENTS.md', () =>
     expect(claudeImport([f('CLAUDE.md', 'x', true)]).message).toContain('link to AGENTS.md'));
   it('passes with an inline mention (Claude Code imports it too)', () =>
@@ -76,7 +84,7 @@ describe('importCheck (claude.import)', () => {
     ]);
     expect(c.ok).toBe(false);
     expect(c.message).toContain('CLAUDE.md does not import AGENTS.md');
-    expect(c.fix).toContain('add the line @AGENTS.md at the top of CLAUDE.md');
+    expect(c.fix).toContain('adds the stop rule to CLAUDE.md as a managed block');
   });
   it('fails without any CLAUDE.md', () =>
     expect(claudeImport([f('CLAUDE.md', null)]).message).toContain('there is no CLAUDE.md'));

@@ -151,7 +151,7 @@ export async function detectStep(
     return out.finish(EXIT.error, 'unsafe-path');
   }
   if (opts.mode === 'apply' && opts.tools === undefined) sayAlsoPossible(ctx, out);
-  if (opts.mode === 'apply') sayFormatters(ctx.root, out);
+  if (opts.mode === 'apply') sayFormatters(ctx.root, out, ctx.tools);
   const toolRows: DetectedTool[] = ctx.tools.map((name) => ({
     name,
     evidence: ctx.detected.find((d) => d.name === name)?.evidence ?? [],

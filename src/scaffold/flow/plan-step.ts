@@ -72,6 +72,7 @@ function buildPlans(opts: Options, ctx: Context, choice: ProfileChoice): Omit<Pl
     ...(opts.tools !== undefined && opts.mode !== 'apply' ? { only: ctx.tools } : {}),
   };
   let ignoreBlocks: ReadonlyMap<string, string | null> | undefined;
+  let ignoreNotes: ReadonlyMap<string, readonly string[]> | undefined;
   const build = (target: ProfileTarget | undefined) => {
     const withHome = new Map(files);
     if (target) withHome.set(target.path, readConfig(target.path, target.path));
@@ -80,6 +81,7 @@ function buildPlans(opts: Options, ctx: Context, choice: ProfileChoice): Omit<Pl
       files: withHome,
       ...(target ? { profile: target } : {}),
       ...(ignoreBlocks ? { ignoreBlocks } : {}),
+      ...(ignoreNotes ? { ignoreNotes } : {}),
     });
   };
   let plan = build(choice.profile);
@@ -105,6 +107,7 @@ function buildPlans(opts: Options, ctx: Context, choice: ProfileChoice): Omit<Pl
       if (ig.blocks.size) {
         for (const p of ig.blocks.keys()) read(p);
         ignoreBlocks = ig.blocks;
+        ignoreNotes = ig.notes;
         plan = build(choice.profile);
       }
     }

@@ -1,6 +1,7 @@
 // Each intent kind: plan (put ours in place) and remove (take out only what is ours), over the format editors.
 import { type BlockSpec, hasBlock, removeBlock, upsertBlock } from '../../edit/md-block.ts';
-import { ensureImportLine, removeImportLine } from '../../edit/import-line.ts';
+import { hasImportLine, removeImportLine } from '../../edit/import-line.ts';
+import { tokensOf } from '../stop-rule.ts';
 import { planOwnedFile, readOwnedHeader } from '../../edit/owned-file.ts';
 import { AGENT_ENV, type Intent } from '../../tools/index.ts';
 import { BLOCK_ID } from '../../tools/markers.ts';
@@ -156,13 +157,40 @@ const block: IntentHandler<Of<'block'>> = {
 
 const importLine: IntentHandler<Of<'import'>> = {
   plan(intent, ctx, record) {
-    const outcome = ensureImportLine(ctx.before, intent.line);
-    if (outcome.status !== 'conflict' && outcome.added) record.importAdded = true;
-    return { outcome, owned: record, reason: `${intent.line} import` };
+    const target = intent.line.replace(/^@/, '');
+    let before = ctx.before;
+    if (before !== null && hasImportLine(before, intent.line)) {
+      if (!record.importAdded)
+        return {
+          outcome: { status: 'unchanged', text: before, notes: [] },
+          owned: record,
+          reason: `imports ${target}: the stop rule reaches ${intent.reader} from there`,
+        };
+      // Our import from an earlier version put all of AGENTS.md in every session: the block alone is the rule.
+      const r = removeImportLine(before, intent.line);
+      if (r.outcome.status === 'changed') before = r.becameEmpty ? null : r.outcome.text;
+      delete record.importAdded;
+    }
+    const body = ctx.assets.agentsBlock;
+    const outcome = upsertBlock(before, blockSpec(ctx, 'markdown', body), { force: ctx.force });
+    return {
+      outcome,
+      owned: record,
+      reason: `the stop rule, as a managed block (adds ~${tokensOf(body)} tokens to every ${intent.reader} session)`,
+    };
   },
   remove(intent, ctx, record) {
-    if (!record?.importAdded) return { kind: 'noop', reason: 'import was there before; left alone' };
-    return { kind: 'edit', ...removeImportLine(ctx.before, intent.line), reason: `take out the ${intent.line} import` };
+    if (record?.importAdded && hasImportLine(ctx.before, intent.line))
+      return {
+        kind: 'edit',
+        ...removeImportLine(ctx.before, intent.line),
+        reason: `take out the ${intent.line} import`,
+      };
+    if (hasBlock(ctx.before, BLOCK_ID, 'markdown')) {
+      const r = removeBlock(ctx.before, { id: BLOCK_ID, style: 'markdown' }, { force: ctx.force });
+      return { kind: 'edit', ...r, reason: 'take out the stop rule' };
+    }
+    return { kind: 'noop', reason: 'nothing of ours; left alone' };
   },
 };
 

@@ -1,0 +1,60 @@
+// Where the stop rule reaches a tool that does not read AGENTS.md (Claude Code, Gemini CLI): pure, over the texts of
+// the files the tool reads. An import of AGENTS.md (ours or the user's) or a setting naming it means the AGENTS.md
+// block reaches the tool already; otherwise the rule goes in the tool's file as its own managed block, a few hundred
+// bytes, where an import would put all of AGENTS.md (40 KB in a real repository) into every session.
+import { hasImportLine } from '../edit/import-line.ts';
+import { isObj, parseUserFile } from '../edit/jsonc.ts';
+import { splitBom } from '../edit/text.ts';
+import type { Intent } from '../tools/index.ts';
+
+type ImportIntent = Intent & { kind: 'import' };
+
+/** Tokens a text adds to a model's context, estimated at 4 characters a token (English prose and Markdown). */
+export function tokensOf(text: string): number {
+  return Math.max(1, Math.round(text.length / 4));
+}
+
+/** The paths beyond its own that the intent reads to decide. */
+export function stopRulePaths(intent: ImportIntent): string[] {
+  return [
+    ...(intent.alsoRead ?? []).map((a) => a.path),
+    ...(intent.contextSetting ? [intent.contextSetting.path] : []),
+  ];
+}
+
+/** The names a context-file setting holds (a string or a list of strings), or null when unset or unreadable. */
+function contextNames(text: string | null, keys: readonly string[][]): string[] | null {
+  if (text === null) return null;
+  let doc: unknown;
+  try {
+    doc = parseUserFile(splitBom(text).rest);
+  } catch {
+    return null; // the plan reports a broken settings file where it edits it
+  }
+  for (const path of keys) {
+    let v: unknown = doc;
+    for (const k of path) v = isObj(v) ? v[k] : undefined;
+    if (typeof v === 'string') return [v];
+    if (Array.isArray(v) && v.every((n) => typeof n === 'string')) return v as string[];
+  }
+  return null;
+}
+
+/** Why the tool reads AGENTS.md already through another file or a setting (so nothing is written here), or null. */
+export function readsAgentsElsewhere(intent: ImportIntent, read: (path: string) => string | null): string | null {
+  const target = intent.line.replace(/^@/, '');
+  for (const a of intent.alsoRead ?? []) {
+    const text = read(a.path);
+    if (text !== null && hasImportLine(text, a.line))
+      return `${a.path} imports ${target} already (${a.line}): ${intent.reader} reads the stop rule there`;
+  }
+  if (intent.contextSetting) {
+    const names = contextNames(read(intent.contextSetting.path), intent.contextSetting.keys);
+    if (names?.includes(target))
+      return (
+        `${intent.contextSetting.path} makes ${intent.reader} read ${target} instead of ${intent.path}: the stop ` +
+        `rule reaches it there, and a ${intent.path} would not be read`
+      );
+  }
+  return null;
+}

@@ -1,0 +1,84 @@
+// The stop rule reaches each agent without changing what else it reads: no file its tool would not read, no import of
+// a large AGENTS.md where the repository only linked it, and the plan says what it adds to every session.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tokensOf } from '../../src/scaffold/stop-rule.ts';
+import { fixtureRepo, readTree, requireCli, runCli } from '../helpers/cli.ts';
+
+beforeAll(requireCli);
+
+/** A hand-written AGENTS.md of about 40 KB (the size of the one in the field corpus), ~10k tokens. */
+const BIG_AGENTS = `# Contributor guide\n\n${'Keep functions small, write the test first, and run the linters. '.repeat(620)}\n`;
+
+function repoWith(files: Record<string, string>): string {
+  const dir = fixtureRepo(null);
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(join(dir, p, '..'), { recursive: true });
+    writeFileSync(join(dir, p), text);
+  }
+  return dir;
+}
+
+describe('the stop rule for Claude Code', () => {
+  it('a CLAUDE.md that only links a 40 KB AGENTS.md gets the rule as a block (~280 tokens), not an import (~10k)', () => {
+    const claude = 'See [AGENTS.md](AGENTS.md) for the rules.\n';
+    const dir = repoWith({ 'CLAUDE.md': claude, 'AGENTS.md': BIG_AGENTS });
+    const r = runCli(['--yes', '--tools', 'claude'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    const after = readTree(dir).get('CLAUDE.md') as string;
+    expect(after.startsWith(claude)).toBe(true);
+    expect(after).not.toMatch(/^@AGENTS\.md/m);
+    const added = tokensOf(after.slice(claude.length));
+    expect(added).toBeLessThan(400);
+    expect(tokensOf(BIG_AGENTS)).toBeGreaterThan(9000);
+    expect(r.stdout).toMatch(/CLAUDE\.md .*adds ~\d+ tokens to every Claude Code session/);
+    expect(runCli(['--remove', '--yes'], { cwd: dir }).status).toBe(0);
+    expect(readTree(dir).get('CLAUDE.md')).toBe(claude);
+  });
+
+  it('writes no root CLAUDE.md when .claude/CLAUDE.md imports AGENTS.md already (Claude would read it twice)', () => {
+    const dir = repoWith({ '.claude/CLAUDE.md': '# Project\n\n@../AGENTS.md\n', 'AGENTS.md': '# Rules\n' });
+    const r = runCli(['--yes', '--tools', 'claude'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    const tree = readTree(dir);
+    expect(tree.has('CLAUDE.md')).toBe(false);
+    expect(tree.get('.claude/CLAUDE.md')).toBe('# Project\n\n@../AGENTS.md\n');
+    expect(tree.get('AGENTS.md')).toContain('loop-guard:begin');
+    const doctor = runCli(['doctor', '--json'], { cwd: dir });
+    const checks = (JSON.parse(doctor.stdout).tools as { checks: { id: string; ok: boolean }[] }[]).flatMap(
+      (t) => t.checks,
+    );
+    expect(checks.find((c) => c.id === 'claude.import')?.ok).toBe(true);
+  });
+
+  it("leaves a user's own CLAUDE.md import of AGENTS.md as it is (AGENTS.md's block reaches Claude)", () => {
+    const dir = repoWith({ 'CLAUDE.md': '@AGENTS.md\n', 'AGENTS.md': '# Rules\n' });
+    expect(runCli(['--yes', '--tools', 'claude'], { cwd: dir }).status).toBe(0);
+    expect(readTree(dir).get('CLAUDE.md')).toBe('@AGENTS.md\n');
+  });
+});
+
+describe('the stop rule for Gemini CLI', () => {
+  for (const [layout, settings] of [
+    ['contextFileName', { contextFileName: 'AGENTS.md' }],
+    ['context.fileName (the newer layout), a list', { context: { fileName: ['AGENTS.md', 'GEMINI.md'] } }],
+  ] as const)
+    it(`writes no GEMINI.md when its settings point Gemini at AGENTS.md: ${layout}`, () => {
+      const dir = repoWith({
+        '.gemini/settings.json': `${JSON.stringify(settings, null, 2)}\n`,
+        'AGENTS.md': '# Rules\n',
+      });
+      const r = runCli(['--yes', '--tools', 'gemini'], { cwd: dir });
+      expect(r.status, r.stderr).toBe(0);
+      const tree = readTree(dir);
+      expect(tree.has('GEMINI.md')).toBe(false);
+      expect(tree.get('AGENTS.md')).toContain('loop-guard:begin');
+    });
+
+  it('writes the block in GEMINI.md when the settings name no context file', () => {
+    const dir = repoWith({ '.gemini/settings.json': '{}\n' });
+    expect(runCli(['--yes', '--tools', 'gemini'], { cwd: dir }).status).toBe(0);
+    expect(readTree(dir).get('GEMINI.md')).toMatch(/^<!-- loop-guard:begin /);
+  });
+});
