@@ -27,7 +27,7 @@ import { feedLine, newTally, type PriceOf, readerFor } from './streams.ts';
 
 export const EXIT_RUN = { passed: 0, usage: 2, escalated: 4 } as const;
 
-/** The run id the guard reads to count repeats across the sessions of one climb (issue 31's cross-session count). */
+/** The run id the guard reads to count repeats across the sessions of one climb (its cross-session count). */
 export const RUN_ID_ENV = 'LOOP_GUARD_RUN_ID';
 
 export interface RunIO {
