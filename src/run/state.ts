@@ -2,7 +2,7 @@
 // rejected it (.agents/run/<step>/state.json), the state file the fresh-context rungs read (tried.md), and the
 // terminal file of escalated steps. All under .agents/run/, which ignores itself: nothing here is for git history.
 import { createHash, randomUUID } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const RUN_DIR = '.agents/run';
@@ -163,5 +163,11 @@ export function removeRunState(root: string): boolean {
     return false;
   }
   rmSync(join(root, RUN_DIR), { recursive: true, force: true });
+  try {
+    // The installer's removal left .agents/ in place for our folder; empty now, it goes too.
+    rmdirSync(join(root, '.agents'));
+  } catch {
+    // Not empty (the user's files, the guard's hand-off note): it stays.
+  }
   return true;
 }

@@ -5,6 +5,7 @@ import { lockRepository, type Lock, LockError } from './lock.ts';
 import { chooseRoot, EscapeError, hookPathProblem, insidePath, repoRealPaths, RootError } from './paths.ts';
 import { GUARD_PATH } from '../tools/markers.ts';
 import { ConfigReadError, readConfig } from './read-config.ts';
+import { RUN_DIR, removeRunState } from '../run/state.ts';
 import { gitignoresFor, type IgnoreRule, planIgnores, ruleText } from './ignored.ts';
 import { rebuildManifest } from './rebuild.ts';
 import { buildAssets, VERSION } from '../assets.ts';
@@ -714,6 +715,8 @@ async function runLocked(opts: Options, io: IO, root: string, notes: string[]): 
         ? `Removed loop-guard from ${files} file(s): ${result.removed.length} deleted, ${result.written.length} edited.`
         : `Wrote ${files} file(s).`;
     say('info', 'applied', done, c.green, true);
+    if (opts.mode === 'remove' && removeRunState(ctx.root))
+      say('info', 'removed-run-state', `Removed the state of unattended runs (${RUN_DIR}/).`);
   } catch (err) {
     if (err instanceof ApplyError) {
       problem('write-error', `${err.message}${err.partial ? '' : '\n  Nothing was written.'}`);

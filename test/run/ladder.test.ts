@@ -428,3 +428,18 @@ describe('bad input', () => {
     expect(first.argv[first.argv.indexOf('-p') + 1]).toBe('Fix the build.\n');
   });
 });
+
+describe('--remove', () => {
+  it('removeRunState takes .agents/run/ out, and .agents/ with it when nothing else is left', async () => {
+    const { removeRunState } = await import('../../src/run/state.ts');
+    setup([claudeRun(1)]);
+    await run(['--agent', 'claude', '--task', 'T', '--verify', NEVER, '--step', 'r']);
+    expect(existsSync(join(repo, '.agents/run/r/state.json'))).toBe(true);
+    writeFileSync(join(repo, '.agents/handoff.md'), '# note\n');
+    expect(removeRunState(repo)).toBe(true);
+    expect(existsSync(join(repo, '.agents/run'))).toBe(false);
+    // The guard's note is not ours to take: .agents/ stays for it.
+    expect(existsSync(join(repo, '.agents/handoff.md'))).toBe(true);
+    expect(removeRunState(repo)).toBe(false);
+  });
+});
