@@ -35,7 +35,7 @@ const HELP =
   `${fill(`Stop coding agents (${TOOL_NAMES.map((t) => TOOLS[t].label).join(', ')}) from running the same failing command again and again.`, 104, '')}` +
   `
 
-Usage: npx create-loop-guard [doctor | audit | help] [options]
+Usage: npx create-loop-guard [doctor | audit | run | help] [options]
 
 Run it in a repository: it finds ` +
   `the agent tools you use, shows a short plan of the changes, and writes
@@ -88,9 +88,12 @@ Commands:
   audit                ` +
   `${fill(`the loops in your agents' past sessions on this machine, what they cost, and what the guard would have saved (read-only, local). Options: --all (every project), --since 30d, --tools ${AUDIT_TOOLS.join(',')}, --limit 5, --json, --redact, --html [FILE] (a page to look at and share), --prices FILE (your own price list)`, 104, PAD, true)}` +
   `
+  run                  ` +
+  `${fill('run an agent headless on a task until a verifier passes, climbing a recovery ladder on failures (retry with the reason, fresh context, smallest step on a smaller model, hand off) with a budget per rung; exit 4 when it halts or hands off. See run --help', 104, PAD, true)}` +
+  `
 
 Exit codes: 0 done or nothing to do · 1 drift, declined or conflicts · 2 usage error or ` +
-  `unreadable file
+  `unreadable file · 4 run halted or handed off
 `;
 
 const OPTIONS = {
@@ -182,6 +185,16 @@ function usageError(argv: readonly string[], text: string): number {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // `run` has options of its own (and the agent's after --): it reads its argv itself.
+  if (argv[0] === 'run') {
+    const { runCommand } = await import('./run/index.ts');
+    return runCommand(argv.slice(1), {
+      cwd: process.cwd(),
+      env: process.env,
+      out: pipeSafeWriter(process.stdout),
+      err: pipeSafeWriter(process.stderr),
+    });
+  }
   let parsed: ReturnType<
     typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof OPTIONS }>
   >;

@@ -659,7 +659,10 @@ export class MockModelServer {
       action = { type: 'text', text: `No script for turn ${pos.turn}.` };
     } else if (done < turn.commands.length) {
       const next = turn.commands[done] ?? '';
-      const id = `call_lg_t${pos.turn}_s${done + 1}`;
+      // A session resumed with the same turn's marker again (run's retry rung) must not reuse a call id: Claude Code
+      // turns a repeated tool_use id into "[Tool use interrupted]", and the turn never ends.
+      const repeats = items.filter((it) => it.kind === 'user' && it.text.includes(turnMarker(pos.turn))).length;
+      const id = `call_lg_t${pos.turn}${repeats > 1 ? `r${repeats}` : ''}_s${done + 1}`;
       action =
         typeof next === 'string' ? { type: 'tool', command: next, id } : { type: 'tool', command: '', id, step: next };
     } else {

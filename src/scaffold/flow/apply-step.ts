@@ -1,6 +1,7 @@
 // Step 5, apply: every change or none (apply.ts and its journal), then one line saying what was done.
 import { EXIT } from '../../exit-codes.ts';
 import type { IO } from '../../io.ts';
+import { RUN_DIR, removeRunState } from '../../run/state.ts';
 import { ApplyError, applyPlan } from '../apply.ts';
 import type { Agreed } from './confirm-step.ts';
 import type { Options } from './options.ts';
@@ -17,6 +18,8 @@ export function applyStep(opts: Options, io: IO, root: string, agreed: Agreed, o
         ? `Removed loop-guard from ${files} file(s): ${result.removed.length} deleted, ${result.written.length} edited.`
         : `Wrote ${files} file(s).`;
     out.say('info', 'applied', done, out.c.green, true);
+    if (opts.mode === 'remove' && removeRunState(root))
+      out.say('info', 'removed-run-state', `Removed the state of unattended runs (${RUN_DIR}/).`);
     return undefined;
   } catch (err) {
     if (err instanceof ApplyError) {

@@ -1,0 +1,124 @@
+// `create-loop-guard run …` argv → the run's options, or a usage error naming the fix. Nothing is run here.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { didYouMean } from '../report/suggest.ts';
+import { RUN_AGENTS, type RunAgentName } from './agents.ts';
+import { BUDGET_ENV, parseBudget } from './budget.ts';
+
+export interface RunOptions {
+  agent: RunAgentName;
+  task: string;
+  verify: string;
+  budgetUsd: number | null;
+  step?: string;
+  json: boolean;
+  prices?: string;
+  cwd?: string;
+  /** The user's own agent flags, after `--`. */
+  extra: string[];
+}
+
+export const RUN_HELP = `Usage: npx create-loop-guard run --agent <tool> --task <text | @file> --verify "<command>" [options] [-- <agent flags>]
+
+Runs a coding agent headless on the task, then the verifier; exit 0 when the verifier passes. On a failure it
+classifies the verifier's output (and the agent's own end: its budget, an auth error, the loop guard's hand-off):
+a failure no retry can fix (401/403, connection refused, a missing program, an exhausted budget) halts at once;
+any other climbs the recovery ladder, one rung per failure, each changing a condition:
+  rung 0  attempt            the task as given                                      share 0.25
+  rung 1  retry with reason  the verifier's objection as the instruction            share 0.15
+  rung 2  fresh context      a new session + the state file of approaches rejected  share 0.25
+  rung 3  smallest step      the smallest change, on the smaller model, few turns   share 0.35
+  rung 4  hand off           ESCALATED<TAB>step<TAB>reason in .agents/run/escalated.tsv, exit 4
+The table is .agents/recovery.txt when the repository has one (the defaults above otherwise).
+
+Options:
+      --agent <tool>     ${RUN_AGENTS.join(', ')}
+      --task <text>      the task, or @path to read it from a file
+      --verify <cmd>     the shell command that decides (exit 0 = done)
+      --budget <USD>     the run's budget, split by the rungs' shares (or ${BUDGET_ENV})
+      --step <name>      the step's name: its failures are counted across runs (default: from task and verifier)
+      --prices <file>    your own price list (the shape of \`audit --prices\`), tried before the built-in one
+      --cwd <dir>        the repository to work in (default: the current directory)
+      --json             one JSON line per rung on stdout (the text lines stay on stderr)
+  -h, --help             show this help
+  -- <flags>            passed to the agent as they are (permissions, sandbox, provider flags)
+
+Each rung prints one line on stderr. State lives in .agents/run/<step>/ (ignored by git): a second run of the
+same step continues the climb, a passing verifier clears it. The agent runs with LOOP_GUARD_RUN_ID set, so the
+guard counts repeats across the rungs' sessions.
+
+Exit codes: 0 the verifier passed · 2 usage error or a broken recovery table · 4 halted or handed off
+`;
+
+const OPTIONS = {
+  agent: { type: 'string' },
+  task: { type: 'string' },
+  verify: { type: 'string' },
+  budget: { type: 'string' },
+  step: { type: 'string' },
+  prices: { type: 'string' },
+  cwd: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export type Parsed = { help: true } | { error: string } | { options: RunOptions };
+
+export function parseRunArgs(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): Parsed {
+  const dash = argv.indexOf('--');
+  const own = dash === -1 ? [...argv] : argv.slice(0, dash);
+  const extra = dash === -1 ? [] : argv.slice(dash + 1);
+  let v: Record<string, string | boolean | undefined>;
+  try {
+    const p = parseArgs({ args: own, options: OPTIONS, strict: true, allowPositionals: false });
+    v = p.values;
+  } catch (err) {
+    const m = /'(--?[\w-]+)'/.exec(String((err as Error).message));
+    const name = m?.[1]?.replace(/^-+/, '') ?? '';
+    const known = name in OPTIONS;
+    return {
+      error: known
+        ? `--${name} needs a value.`
+        : m
+          ? `unknown option ${m[1]}.${didYouMean(name, Object.keys(OPTIONS), '--')} Agent flags go after --.`
+          : `${(err as Error).message.split('\n')[0]} Agent flags go after --.`,
+    };
+  }
+  if (v.help) return { help: true };
+  const agent = v.agent as string | undefined;
+  if (!agent) return { error: `run needs --agent (${RUN_AGENTS.join(', ')}).` };
+  if (!(RUN_AGENTS as string[]).includes(agent))
+    return {
+      error: `--agent ${agent}: not a tool run can drive.${didYouMean(agent, RUN_AGENTS)} Tools: ${RUN_AGENTS.join(', ')}.`,
+    };
+  let task = v.task as string | undefined;
+  if (!task?.trim()) return { error: 'run needs --task "<what to do>" (or --task @file).' };
+  if (task.startsWith('@')) {
+    const file = resolve(v.cwd ? resolve(cwd, String(v.cwd)) : cwd, task.slice(1));
+    try {
+      task = readFileSync(file, 'utf8');
+    } catch {
+      return { error: `--task ${task}: cannot read ${file}.` };
+    }
+    if (!task.trim()) return { error: `--task ${v.task}: the file is empty.` };
+  }
+  const verify = v.verify as string | undefined;
+  if (!verify?.trim()) return { error: 'run needs --verify "<command>" (exit 0 means the task is done).' };
+  const budget = parseBudget((v.budget as string | undefined) ?? env[BUDGET_ENV]);
+  if (typeof budget === 'object')
+    return { error: v.budget === undefined ? `${BUDGET_ENV}: ${budget.error}` : budget.error };
+  return {
+    options: {
+      agent: agent as RunAgentName,
+      task,
+      verify,
+      budgetUsd: budget ?? null,
+      json: v.json === true,
+      extra,
+      ...(v.step !== undefined ? { step: String(v.step) } : {}),
+      ...(v.prices !== undefined ? { prices: String(v.prices) } : {}),
+      ...(v.cwd !== undefined ? { cwd: String(v.cwd) } : {}),
+    },
+  };
+}

@@ -1,0 +1,211 @@
+// The climb: run the rung the step's failure count selects, verify, classify, and either pass, halt, or record the
+// failure and climb to the next rung, until the verifier passes or the table's hand-off ends the run (exit 4).
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { roundUsd } from '../audit/cost.ts';
+import { agentRecord, userModel, withoutModel } from './agents.ts';
+import type { RunOptions } from './args.ts';
+import { overShare, spentNow } from './budget.ts';
+import { classify, firstReason } from './classify.ts';
+import { handoffSince } from './handoff.ts';
+import { jsonLine, money, type RungRecord, textLine } from './log.ts';
+import { type Policy, type Rung, rungFor } from './policy.ts';
+import { rungPrompt } from './prompts.ts';
+import { runVerifier, startAgent } from './spawn.ts';
+import {
+  clearStep,
+  ensureRunDir,
+  loadState,
+  RUN_DIR,
+  saveState,
+  stepName,
+  TERMINAL_FILE,
+  triedText,
+  writeTerminal,
+} from './state.ts';
+import { feedLine, newTally, type PriceOf, readerFor } from './streams.ts';
+
+export const EXIT_RUN = { passed: 0, usage: 2, escalated: 4 } as const;
+
+/** The run id the guard reads to count repeats across the sessions of one climb (its cross-session count). */
+export const RUN_ID_ENV = 'LOOP_GUARD_RUN_ID';
+
+export interface RunIO {
+  env: Record<string, string | undefined>;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** The verifier's first lines, kept with each rejected attempt (bounded). */
+function excerpt(output: string): string {
+  const lines = output.replace(/\s+$/, '').split(/\r?\n/);
+  const kept = lines.length > 20 ? [...lines.slice(0, 8), '…', ...lines.slice(-10)] : lines;
+  return kept.join('\n').slice(0, 2000);
+}
+
+function emit(io: RunIO, json: boolean, r: RungRecord): void {
+  io.err(`${textLine(r)}\n`);
+  if (json) io.out(`${jsonLine(r)}\n`);
+}
+
+export async function climb(
+  opts: RunOptions,
+  policy: Policy,
+  price: PriceOf,
+  root: string,
+  io: RunIO,
+): Promise<number> {
+  const rec = agentRecord(opts.agent);
+  const step = stepName(opts.step, opts.task, opts.verify);
+  const state = loadState(root, step);
+  const dir = ensureRunDir(root, step);
+  const triedPath = `${RUN_DIR}/${step}/tried.md`;
+  let total = 0;
+  let requests = 0;
+  const finish = (code: number, what: string) => {
+    io.err(`run: ${what} (step ${step}; ${requests} model requests, ${money(roundUsd(total))} in all)\n`);
+    return code;
+  };
+  const base = (rung: Rung, shareUsd: number | null): Omit<RungRecord, 'outcome' | 'reason' | 'class'> => ({
+    rung: rung.rung,
+    action: rung.action,
+    share: rung.share,
+    budgetUsd: shareUsd,
+    spentUsd: 0,
+    requests: 0,
+    verifyExit: null,
+    model: null,
+    ms: 0,
+    notes: [],
+  });
+  for (;;) {
+    const rung = rungFor(policy, state.failures);
+    const shareUsd = opts.budgetUsd === null ? null : roundUsd(opts.budgetUsd * rung.share);
+    if (rung.action === 'hand-off') {
+      const last = state.attempts[state.attempts.length - 1];
+      const reason = last ? firstReason(last.error) || `the verifier exited ${last.verifyExit}` : 'no attempt passed';
+      writeTerminal(root, step, `${state.failures} failures: ${reason}`);
+      saveState(root, state);
+      emit(io, opts.json, {
+        ...base(rung, shareUsd),
+        outcome: 'escalated',
+        class: null,
+        reason,
+        notes: [`see ${TERMINAL_FILE}`],
+      });
+      return finish(EXIT_RUN.escalated, `ESCALATED after ${state.failures} failures`);
+    }
+    if (shareUsd !== null && shareUsd <= 0) {
+      const reason = `budget exhausted: rung ${rung.rung} has no share of --budget`;
+      writeTerminal(root, step, `budget: ${reason}`);
+      emit(io, opts.json, { ...base(rung, shareUsd), outcome: 'halt', class: 'budget', reason });
+      return finish(EXIT_RUN.escalated, 'halted: budget');
+    }
+    const notes: string[] = [];
+    const smaller = rung.action === 'smallest-step' ? policy.smallerModel[opts.agent] : undefined;
+    if (rung.action === 'smallest-step' && !smaller)
+      notes.push(`no smaller model set for ${opts.agent} in the recovery table: the tool's own model runs`);
+    const resume = rung.action === 'retry-with-reason' && rec.resumes ? state.session : undefined;
+    const sessionId = rec.choosesSessionId && !resume ? randomUUID() : undefined;
+    const prompt = rungPrompt({
+      task: opts.task,
+      action: rung.action,
+      state,
+      triedPath,
+      tried: state.attempts.length ? triedText(state) : '',
+    });
+    const args = rec.args({
+      prompt,
+      model: smaller || undefined,
+      turns: rec.capsTurns ? rung.turns : null,
+      budgetUsd: rec.capsDollars ? shareUsd : null,
+      resume,
+      sessionId,
+      extra: smaller ? withoutModel(opts.extra) : opts.extra,
+    });
+    const tally = newTally(smaller || userModel(opts.extra) || (rec.modelEnv ? io.env[rec.modelEnv] : undefined));
+    const read = readerFor(rec.stream, tally, price);
+    const t0 = Date.now();
+    const env = { ...io.env, [RUN_ID_ENV]: state.runId };
+    const agent = startAgent(rec.bin, args, {
+      cwd: root,
+      env,
+      logPath: join(dir, `rung-${rung.rung}.agent.log`),
+      onLine: (line) => {
+        feedLine(read, line);
+        if (overShare(tally, shareUsd, state.usdPerRequest)) agent.stop();
+      },
+    });
+    const end = await agent.done;
+    const spent = spentNow(tally, state.usdPerRequest);
+    total += spent ?? 0;
+    requests += tally.requests;
+    const record = {
+      ...base(rung, shareUsd),
+      spentUsd: spent,
+      requests: tally.requests,
+      model: tally.model ?? null,
+      notes,
+    };
+    if (end.spawnError) {
+      writeTerminal(root, step, `command-not-found: ${end.spawnError}`);
+      emit(io, opts.json, {
+        ...record,
+        outcome: 'halt',
+        class: 'command-not-found',
+        reason: end.spawnError,
+        ms: end.ms,
+      });
+      return finish(EXIT_RUN.escalated, `halted: ${rec.label} is not installed (${rec.bin} is not on PATH)`);
+    }
+    if (end.stopped) notes.push(`stopped at its share (${money(shareUsd)})`);
+    if (tally.terminal === 'budget') notes.push(`${rec.label} stopped at its own budget cap`);
+    const handoff = handoffSince(root, t0);
+    if (handoff) notes.push('the loop guard handed off');
+    const verified = await runVerifier(opts.verify, {
+      cwd: root,
+      env: io.env,
+      logPath: join(dir, `rung-${rung.rung}.verify.log`),
+    });
+    if (!tally.unmetered && tally.unpriced === 0 && tally.requests > 0)
+      state.usdPerRequest = tally.usd / tally.requests;
+    const session = tally.session ?? sessionId;
+    if (session) state.session = session;
+    const verdict = classify(
+      {
+        tally,
+        cut: end.stopped,
+        agentExit: end.exitCode,
+        agentStderr: end.stderrTail,
+        handoffClasses: handoff?.classes ?? [],
+        verifyExit: verified.exitCode,
+        verifyOutput: verified.output,
+      },
+      policy,
+    );
+    const done = { ...record, verifyExit: verified.exitCode, ms: end.ms + verified.ms };
+    if (verdict.kind === 'pass') {
+      clearStep(root, step);
+      emit(io, opts.json, { ...done, outcome: 'pass', class: null, reason: '' });
+      return finish(EXIT_RUN.passed, `passed on rung ${rung.rung}`);
+    }
+    state.attempts.push({
+      rung: rung.rung,
+      action: rung.action,
+      approach: (tally.finalText ?? '').trim().slice(0, 600),
+      verifyExit: verified.exitCode,
+      error: excerpt(verified.output),
+      ...(handoff ? { handoff: handoff.text } : {}),
+      at: new Date().toISOString(),
+    });
+    if (verdict.kind === 'halt') {
+      saveState(root, state);
+      writeTerminal(root, step, `${verdict.cls}: ${verdict.reason}`);
+      emit(io, opts.json, { ...done, outcome: 'halt', class: verdict.cls, reason: verdict.reason });
+      return finish(EXIT_RUN.escalated, `halted: ${verdict.cls}`);
+    }
+    state.failures++;
+    saveState(root, state);
+    emit(io, opts.json, { ...done, outcome: 'climb', class: verdict.cls, reason: verdict.reason });
+  }
+}

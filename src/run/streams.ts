@@ -1,0 +1,259 @@
+// Readers of each agent's structured output, one JSON event at a time as it streams: model requests, tokens, dollars
+// (priced with the audit's price list), the session id, the final text and the agent's own terminal reason.
+import type { Tokens } from '../audit/events.ts';
+import { type Obj, obj, str } from '../guard/json-value.ts';
+
+/** The output shapes: Claude Code's stream-json (Qwen Code writes the same), Codex's exec events, OpenCode's run
+ *  events (Kilo's too), Gemini CLI's stream-json, and a JSON that carries no token usage (Copilot CLI, Cline). */
+export type StreamFormat = 'claude-stream' | 'codex-events' | 'opencode-events' | 'gemini-stream' | 'text-only';
+
+/** Dollars for one request's tokens under a model id; undefined when the price list has no such model. */
+export type PriceOf = (tokens: Tokens, model: string | undefined) => number | undefined;
+
+export interface Tally {
+  /** Model requests seen so far. */
+  requests: number;
+  /** Dollars of the requests priced so far. */
+  usd: number;
+  /** Requests whose tokens were read but whose model has no price (their cost is unknown, never zero). */
+  unpriced: number;
+  /** True while the format has reported no tokens at all: the money is unknown. */
+  unmetered: boolean;
+  model?: string;
+  session?: string;
+  finalText?: string;
+  /** The agent's own reason for stopping early: its dollar or turn cap, or an error it reported. */
+  terminal?: 'budget' | 'turns' | 'error';
+  error?: string;
+}
+
+export function newTally(model?: string): Tally {
+  return { requests: 0, usd: 0, unpriced: 0, unmetered: true, ...(model ? { model } : {}) };
+}
+
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/** Anthropic-style usage (Claude Code, Qwen Code's Claude-compatible stream). */
+function anthropicTokens(u: Obj): Tokens {
+  return {
+    input: num(u.input_tokens),
+    cacheRead: num(u.cache_read_input_tokens),
+    cacheWrite: num(u.cache_creation_input_tokens),
+    output: num(u.output_tokens),
+  };
+}
+
+function addPriced(t: Tally, price: PriceOf, tokens: Tokens, model: string | undefined): void {
+  t.unmetered = false;
+  const usd = price(tokens, model ?? t.model);
+  if (usd === undefined) t.unpriced++;
+  else t.usd += usd;
+}
+
+/** A reader keeps its own memory of the stream (message ids seen) and updates the tally it was given. */
+export type Reader = (ev: Obj) => void;
+
+function claudeReader(t: Tally, price: PriceOf): Reader {
+  const seen = new Set<string>();
+  return (ev) => {
+    const session = str(ev.session_id);
+    if (session) t.session = session;
+    const msg = obj(ev.message);
+    if (ev.type === 'assistant' && msg) {
+      const model = str(msg.model);
+      if (model) t.model = model;
+      // One request streams as several events of one message id; its usage is the message_start figure, an
+      // estimate until the result event gives the whole run's tokens.
+      const id = str(msg.id) ?? `#${seen.size}`;
+      if (seen.has(id)) return;
+      seen.add(id);
+      t.requests++;
+      const u = obj(msg.usage);
+      if (u) addPriced(t, price, anthropicTokens(u), model);
+      return;
+    }
+    if (ev.type !== 'result') return;
+    const text = str(ev.result);
+    if (text) t.finalText = text;
+    const subtype = str(ev.subtype) ?? '';
+    if (subtype === 'error_max_budget_usd') t.terminal = 'budget';
+    else if (subtype === 'error_max_turns') t.terminal = 'turns';
+    else if (ev.is_error === true || subtype.startsWith('error')) {
+      t.terminal = 'error';
+      t.error = text ?? subtype;
+    }
+    // The result's usage is the whole run's: it replaces the per-message estimates.
+    const byModel = obj(ev.modelUsage);
+    const u = obj(ev.usage);
+    if (byModel && Object.keys(byModel).length) {
+      t.usd = 0;
+      t.unpriced = 0;
+      for (const [model, mu] of Object.entries(byModel)) {
+        const m = obj(mu);
+        if (!m) continue;
+        const tokens = {
+          input: num(m.inputTokens),
+          cacheRead: num(m.cacheReadInputTokens),
+          cacheWrite: num(m.cacheCreationInputTokens),
+          output: num(m.outputTokens),
+        };
+        addPriced(t, price, tokens, model);
+      }
+    } else if (u) {
+      t.usd = 0;
+      t.unpriced = 0;
+      addPriced(t, price, anthropicTokens(u), t.model);
+    }
+  };
+}
+
+function codexReader(t: Tally, price: PriceOf): Reader {
+  const started = new Set<string>();
+  // Each model response becomes items: a command, a file change, a tool call or the closing message.
+  const RESPONSE_ITEMS = new Set(['command_execution', 'agent_message', 'file_change', 'mcp_tool_call', 'web_search']);
+  return (ev) => {
+    if (ev.type === 'thread.started') {
+      const id = str(ev.thread_id);
+      if (id) t.session = id;
+      return;
+    }
+    const item = obj(ev.item);
+    if (item && (ev.type === 'item.started' || ev.type === 'item.completed')) {
+      const id = str(item.id) ?? '';
+      const type = str(item.type) ?? '';
+      if (!RESPONSE_ITEMS.has(type) || started.has(id)) return;
+      started.add(id);
+      t.requests++;
+      const text = type === 'agent_message' ? str(item.text) : undefined;
+      if (text) t.finalText = text;
+      return;
+    }
+    if (ev.type === 'turn.completed') {
+      const u = obj(ev.usage);
+      if (!u) return;
+      // Codex reports usage per turn, not per request: the turn's total replaces the running estimate.
+      t.usd = 0;
+      t.unpriced = 0;
+      const cached = num(u.cached_input_tokens);
+      addPriced(
+        t,
+        price,
+        {
+          input: Math.max(0, num(u.input_tokens) - cached),
+          cacheRead: cached,
+          cacheWrite: num(u.cache_write_input_tokens),
+          output: num(u.output_tokens),
+        },
+        t.model,
+      );
+      return;
+    }
+    if (ev.type === 'turn.failed' || ev.type === 'error') {
+      t.terminal = 'error';
+      t.error = str(obj(ev.error)?.message) ?? str(ev.message) ?? 'the turn failed';
+    }
+  };
+}
+
+function openCodeReader(t: Tally, price: PriceOf): Reader {
+  return (ev) => {
+    const part = obj(ev.part);
+    const session = str(ev.sessionID) ?? str(part?.sessionID);
+    if (session && !t.session) t.session = session;
+    const text = ev.type === 'text' ? str(part?.text) : undefined;
+    if (text) t.finalText = text;
+    if (ev.type === 'step_finish' && part) {
+      t.requests++;
+      const tk = obj(part.tokens);
+      const cache = obj(tk?.cache);
+      if (tk)
+        addPriced(
+          t,
+          price,
+          {
+            input: num(tk.input),
+            cacheRead: num(cache?.read),
+            cacheWrite: num(cache?.write),
+            output: num(tk.output) + num(tk.reasoning),
+          },
+          t.model,
+        );
+    }
+    if (ev.type === 'error') {
+      t.terminal = 'error';
+      const e = obj(ev.error);
+      t.error = str(obj(e?.data)?.message) ?? str(e?.name) ?? 'the agent reported an error';
+    }
+  };
+}
+
+function geminiReader(t: Tally, price: PriceOf): Reader {
+  return (ev) => {
+    const session = str(ev.session_id);
+    if (session) t.session = session;
+    const model = ev.type === 'init' ? str(ev.model) : undefined;
+    if (model) t.model = model;
+    if (ev.type === 'tool_use') t.requests++;
+    if (ev.type === 'message' && ev.role === 'assistant') t.finalText = `${t.finalText ?? ''}${str(ev.content) ?? ''}`;
+    if (ev.type !== 'result') return;
+    // The closing answer was a request too; Gemini reports tokens for the whole run only.
+    t.requests++;
+    const s = obj(ev.stats);
+    if (s) {
+      t.usd = 0;
+      t.unpriced = 0;
+      const cached = num(s.cached);
+      addPriced(
+        t,
+        price,
+        {
+          input: Math.max(0, num(s.input_tokens) - cached),
+          cacheRead: cached,
+          cacheWrite: 0,
+          output: num(s.output_tokens),
+        },
+        t.model,
+      );
+    }
+    if (ev.status === 'error') {
+      t.terminal = 'error';
+      t.error = str(obj(ev.error)?.message) ?? 'the agent reported an error';
+    }
+  };
+}
+
+/** Copilot CLI and Cline: their JSON carries the session and the text but no token usage; money stays unknown. */
+function textOnlyReader(t: Tally): Reader {
+  return (ev) => {
+    const session = str(ev.sessionId) ?? str(ev.session_id);
+    if (session) t.session = session;
+    const text = str(ev.text) ?? str(obj(ev.data)?.content);
+    if (text && (ev.type === 'result' || ev.type === 'say' || ev.type === 'assistant.message')) t.finalText = text;
+  };
+}
+
+const READERS: Record<StreamFormat, (t: Tally, price: PriceOf) => Reader> = {
+  'claude-stream': claudeReader,
+  'codex-events': codexReader,
+  'opencode-events': openCodeReader,
+  'gemini-stream': geminiReader,
+  'text-only': textOnlyReader,
+};
+
+export function readerFor(format: StreamFormat, t: Tally, price: PriceOf): Reader {
+  return READERS[format](t, price);
+}
+
+/** Feeds one line of stdout to a reader; lines that are not JSON objects (banners, warnings) are skipped. */
+export function feedLine(read: Reader, line: string): void {
+  const s = line.trim();
+  if (!s.startsWith('{')) return;
+  let v: unknown;
+  try {
+    v = JSON.parse(s);
+  } catch {
+    return;
+  }
+  const o = obj(v);
+  if (o) read(o);
+}

@@ -1,0 +1,191 @@
+// `create-loop-guard run` (the BUILT CLI) driving each REAL agent CLI against the scripted model (mock-server.ts):
+// a verifier that needs a variable the agent can never see climbs four rungs and hands off; a 401 halts at once; a
+// task the model fixes on rung 2 passes; a budget smaller than one request is cut and halts. The repo has the guard
+// installed, as a user's would. Env: LOOP_GUARD_AGENTS=claude,codex (subset), LOOP_GUARD_KEEP_TMP=1.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_PATH, makeRepo, scaffold } from './helpers.ts';
+import { promptFor, startMockServer, type MockModelServer, type Script } from './mock-server.ts';
+import { RUN_SUITE_AGENTS, type RunAgentName, runSetup } from './run-env.ts';
+import { agentStatus, killProcesses, processesUsingHome, removeDir, runProcess } from './runners/index.ts';
+
+const selected = (process.env.LOOP_GUARD_AGENTS || RUN_SUITE_AGENTS.join(',')).split(',').map((s) => s.trim());
+const keepTmp = process.env.LOOP_GUARD_KEEP_TMP === '1';
+const figures: string[] = [];
+
+afterAll(() => {
+  if (figures.length) console.log(`[agents] run ladder figures\n${figures.join('\n')}`);
+});
+
+const NEVER = `test -n "$LG_NEVER_SET" || { echo "LG_NEVER_SET is not set: cannot reach the staging database"; exit 1; }`;
+/** Fails twice; the second objection carries the scripted model's marker of turn 2, which only the state file of
+ *  rung 2 (approaches tried and rejected, with their errors) hands the model: turn 2 writes the file. */
+const FIXED_ON_RUNG_2 =
+  'n=$(cat .verify-count 2>/dev/null || echo 0); n=$((n+1)); echo $n > .verify-count; test -f done.txt && exit 0; ' +
+  'if [ $n -ge 2 ]; then echo "done.txt is still missing [lg-e2e turn 2]"; else echo "done.txt is missing"; fi; exit 1';
+const SMALLER: Record<RunAgentName, string> = { claude: 'claude-haiku-4-5', codex: 'gpt-5-mini' };
+
+interface RunResult {
+  code: number | null;
+  lines: Array<Record<string, unknown>>;
+  stderr: string;
+  terminal: string;
+}
+
+async function runLadder(
+  agent: RunAgentName,
+  script: Script,
+  verify: string,
+  more: string[] = [],
+): Promise<{ r: RunResult; server: MockModelServer; repo: string }> {
+  const server = await startMockServer(script);
+  const repo = makeRepo();
+  await scaffold(repo, agent, ['.agents/hooks/loop-guard.cjs']);
+  const setup = runSetup(agent, repo, server);
+  // mock-model is the scripted model's name: priced like a mid-size model so the money is visible.
+  const prices = join(setup.home, 'prices.json');
+  writeFileSync(
+    prices,
+    JSON.stringify({ models: [{ match: 'mock-model', input: 3, cacheRead: 0.3, cacheWrite: 3.75, output: 15 }] }),
+  );
+  try {
+    const p = await runProcess(
+      process.execPath,
+      [
+        CLI_PATH,
+        'run',
+        '--agent',
+        agent,
+        '--task',
+        promptFor(1),
+        '--verify',
+        verify,
+        '--json',
+        '--prices',
+        prices,
+        '--step',
+        'e2e',
+        ...more,
+        '--',
+        ...setup.extra,
+      ],
+      { cwd: repo, env: setup.env, timeoutMs: 480_000 },
+    );
+    killProcesses(processesUsingHome(setup.home));
+    const terminalPath = join(repo, '.agents/run/escalated.tsv');
+    const r = {
+      code: p.exitCode,
+      lines: p.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+      stderr: p.stderr,
+      terminal: existsSync(terminalPath) ? readFileSync(terminalPath, 'utf8') : '',
+    };
+    return { r, server, repo };
+  } finally {
+    await server.close();
+    if (!keepTmp) removeDir(setup.home);
+  }
+}
+
+const bodyText = (body: unknown) => JSON.stringify(body ?? '');
+const modelOf = (body: unknown) => (body as { model?: string } | null)?.model;
+const money = (lines: Array<Record<string, unknown>>) =>
+  lines.reduce((s, l) => s + (typeof l.spentUsd === 'number' ? l.spentUsd : 0), 0);
+
+for (const agent of RUN_SUITE_AGENTS) {
+  const status = agentStatus(agent);
+  const skip = !selected.includes(agent) || !status.ok;
+  describe.skipIf(skip)(`run --agent ${agent} (${status.version})`, () => {
+    it('a verifier needing a variable the agent never sees: four rungs, the hand-off line, exit 4', async () => {
+      const { r, server, repo } = await runLadder(
+        agent,
+        { turns: [{ commands: ['echo tried >> attempts.txt'], finalText: 'I checked the database settings.' }] },
+        NEVER,
+      );
+      const context = `${r.stderr}\n${server.problems.join('\n')}`;
+      expect(r.code, context).toBe(4);
+      expect(
+        r.lines.map((l) => l.action),
+        context,
+      ).toEqual(['attempt', 'retry-with-reason', 'fresh-context', 'smallest-step', 'hand-off']);
+      expect(r.stderr.split('\n').filter((l) => l.startsWith('rung '))).toHaveLength(5);
+      expect(r.terminal).toBe(
+        'ESCALATED\te2e\t4 failures: LG_NEVER_SET is not set: cannot reach the staging database\n',
+      );
+      // Every rung ran the scripted command: four agent sessions.
+      expect(readFileSync(join(repo, 'attempts.txt'), 'utf8').split('\n').filter(Boolean)).toHaveLength(4);
+      const agentReqs = server.agentRequests();
+      const has = (text: string) => agentReqs.filter((q) => bodyText(q.body).includes(text));
+      // What each rung's prompt carries, as the model received it.
+      expect(has('Address that specific objection').length, context).toBeGreaterThan(0);
+      expect(has('Do not repeat any of them').length).toBeGreaterThan(0);
+      const smallest = has('smallest change that could possibly work');
+      expect(smallest.length).toBeGreaterThan(0);
+      // Rung 3 runs the smaller model; no earlier rung does.
+      expect(new Set(smallest.map((q) => modelOf(q.body)))).toEqual(new Set([SMALLER[agent]]));
+      const earlier = agentReqs.filter((q) => !bodyText(q.body).includes('smallest change'));
+      expect(earlier.some((q) => modelOf(q.body) === SMALLER[agent])).toBe(false);
+      if (!keepTmp) removeDir(repo);
+      figures.push(
+        `  ${agent.padEnd(7)} env-var   rungs climbed 4, exit ${r.code}, model requests ${agentReqs.length}, money $${money(r.lines).toFixed(6)}`,
+      );
+    });
+
+    it('a verifier failing with 401 Unauthorized halts at once: one agent run, exit 4, the class in the line', async () => {
+      const { r, server, repo } = await runLadder(
+        agent,
+        { turns: [{ commands: ['echo tried >> attempts.txt'] }] },
+        'echo "curl: (22) The requested URL returned error: 401 Unauthorized"; exit 22',
+      );
+      expect(r.code, r.stderr).toBe(4);
+      expect(r.lines).toHaveLength(1);
+      expect(r.lines[0]).toMatchObject({ rung: 0, outcome: 'halt', class: 'auth' });
+      expect(r.terminal).toMatch(/^ESCALATED\te2e\tauth: curl: \(22\).*401 Unauthorized\n$/);
+      expect(readFileSync(join(repo, 'attempts.txt'), 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
+      if (!keepTmp) removeDir(repo);
+      figures.push(
+        `  ${agent.padEnd(7)} 401       agent runs 1, model requests ${server.agentRequests().length}, exit ${r.code}`,
+      );
+    });
+
+    it('a task the scripted model fixes on rung 2 (from the state file): exit 0 after two rungs', async () => {
+      const { r, server, repo } = await runLadder(
+        agent,
+        { turns: [{ commands: ['echo tried >> attempts.txt'] }, { commands: ['echo ok > done.txt'] }] },
+        FIXED_ON_RUNG_2,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.lines.map((l) => `${l.rung} ${l.outcome}`)).toEqual(['0 climb', '1 climb', '2 pass']);
+      expect(existsSync(join(repo, '.agents/run/e2e'))).toBe(false);
+      if (!keepTmp) removeDir(repo);
+      figures.push(
+        `  ${agent.padEnd(7)} rung-2    exit ${r.code} after ${r.lines.length - 1} rungs, model requests ${server.agentRequests().length}, money $${money(r.lines).toFixed(6)}`,
+      );
+    });
+
+    it('a budget smaller than one request: the rung is cut and the run halts as budget exhausted', async () => {
+      const { r, server, repo } = await runLadder(
+        agent,
+        {
+          turns: [
+            { commands: ['echo tried >> attempts.txt', 'echo again >> attempts.txt', 'echo more >> attempts.txt'] },
+          ],
+        },
+        NEVER,
+        ['--budget', '0.0001'],
+      );
+      expect(r.code, r.stderr).toBe(4);
+      expect(r.lines).toHaveLength(1);
+      expect(r.lines[0]).toMatchObject({ rung: 0, outcome: 'halt', class: 'budget' });
+      expect(r.terminal).toContain('\tbudget: budget exhausted');
+      const requests = server.agentRequests().length;
+      figures.push(
+        `  ${agent.padEnd(7)} budget    share $${String(r.lines[0]?.budgetUsd)}, spent $${String(r.lines[0]?.spentUsd)}, model requests ${requests} (of 4 scripted), exit ${r.code}`,
+      );
+      if (!keepTmp) removeDir(repo);
+    });
+  });
+}

@@ -1,0 +1,445 @@
+// The recovery ladder without any real CLI: fake agent executables on PATH (test/run/fixtures/fake-agent.mjs) record
+// the argv and environment of every run and play scripted JSON streams; `run` itself is called in-process.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCommand } from '../../src/run/index.ts';
+import { defaultTableText } from '../../src/run/policy.ts';
+import { RUN_AGENTS } from '../../src/run/agents.ts';
+import { tempDir } from '../helpers/sandbox.ts';
+
+const FAKE = join(import.meta.dirname, 'fixtures', 'fake-agent.mjs');
+
+/** The verifier needs a variable nobody sets: no agent can ever make it pass. */
+const NEVER = `test -n "$LG_NEVER_SET" || { echo "LG_NEVER_SET is not set: cannot reach the staging database"; exit 1; }`;
+
+type Line = Record<string, unknown>;
+interface FakeRun {
+  lines?: Line[];
+  delayMs?: number;
+  exit?: number;
+  write?: Record<string, string>;
+  stderr?: string;
+}
+interface Recorded {
+  bin: string;
+  argv: string[];
+  env: Record<string, string>;
+}
+
+/** A Claude Code stream-json run: `requests` assistant messages of 1000 input and 100 output tokens, then a result. */
+function claudeRun(requests: number, opts: { session?: string; text?: string; subtype?: string } = {}): FakeRun {
+  const session = opts.session ?? 'sess-1';
+  const lines: Line[] = [{ type: 'system', subtype: 'init', session_id: session }];
+  for (let i = 0; i < requests; i++)
+    lines.push({
+      type: 'assistant',
+      session_id: session,
+      message: { id: `msg_${i}`, model: 'claude-sonnet-4-5', usage: { input_tokens: 1000, output_tokens: 100 } },
+    });
+  lines.push({
+    type: 'result',
+    subtype: opts.subtype ?? 'success',
+    is_error: opts.subtype !== undefined && opts.subtype !== 'success',
+    session_id: session,
+    result: opts.text ?? 'I changed the connection settings.',
+    usage: { input_tokens: 1000 * requests, output_tokens: 100 * requests },
+  });
+  return { lines };
+}
+
+let repo: string;
+let bin: string;
+let logFile: string;
+let scriptFile: string;
+
+function setup(runs: FakeRun[]): void {
+  writeFileSync(scriptFile, JSON.stringify({ runs }));
+}
+
+function recorded(): Recorded[] {
+  if (!existsSync(logFile)) return [];
+  return readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Recorded);
+}
+
+function finishedRuns(): number[] {
+  const f = logFile.replace(/\.jsonl$/, '.finished');
+  return existsSync(f) ? readFileSync(f, 'utf8').split('\n').filter(Boolean).map(Number) : [];
+}
+
+async function run(args: string[], env: Record<string, string> = {}) {
+  let out = '';
+  let err = '';
+  const code = await runCommand(args, {
+    cwd: repo,
+    env: {
+      PATH: `${bin}:${process.env.PATH}`,
+      HOME: repo,
+      FAKE_AGENT_LOG: logFile,
+      FAKE_AGENT_SCRIPT: scriptFile,
+      ...env,
+    },
+    out: (t) => {
+      out += t;
+    },
+    err: (t) => {
+      err += t;
+    },
+  });
+  const rungLines = err.split('\n').filter((l) => l.startsWith('rung '));
+  return { code, out, err, rungLines };
+}
+
+const terminal = () => readFileSync(join(repo, '.agents/run/escalated.tsv'), 'utf8');
+
+beforeEach(() => {
+  const base = tempDir('lg-run-');
+  repo = join(base, 'repo');
+  bin = join(base, 'bin');
+  mkdirSync(join(repo, '.git'), { recursive: true });
+  mkdirSync(bin);
+  for (const name of RUN_AGENTS) copyFileSync(FAKE, join(bin, name));
+  logFile = join(base, 'agent.jsonl');
+  scriptFile = join(base, 'script.json');
+});
+
+describe('the ladder', () => {
+  it('climbs four rungs on a failure no agent can fix, then hands off: exit 4 and the terminal line', async () => {
+    setup([
+      claudeRun(2, { session: 'sess-a' }),
+      claudeRun(1, { session: 'sess-a' }),
+      claudeRun(1, { session: 'sess-b' }),
+      claudeRun(1, { session: 'sess-c' }),
+    ]);
+    const r = await run([
+      '--agent',
+      'claude',
+      '--task',
+      'Connect the app to staging.',
+      '--verify',
+      NEVER,
+      '--step',
+      'staging',
+    ]);
+    expect(r.code).toBe(4);
+    expect(r.rungLines.map((l) => l.split('  ')[1]?.trim())).toEqual([
+      'attempt',
+      'retry with reason',
+      'fresh context',
+      'smallest step',
+      'hand off',
+    ]);
+    expect(r.rungLines[4]).toContain('ESCALATED');
+    expect(terminal()).toBe(
+      'ESCALATED\tstaging\t4 failures: LG_NEVER_SET is not set: cannot reach the staging database\n',
+    );
+    const runs = recorded();
+    expect(runs).toHaveLength(4);
+    // One run id for the whole climb, set for the guard; the judge's small model is never touched.
+    const ids = new Set(runs.map((x) => x.env.LOOP_GUARD_RUN_ID));
+    expect(ids.size).toBe(1);
+    expect([...ids][0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(runs.every((x) => x.env.ANTHROPIC_DEFAULT_HAIKU_MODEL === undefined)).toBe(true);
+    const prompt = (x: Recorded) => x.argv[x.argv.indexOf('-p') + 1] ?? '';
+    // Rung 1: the same conversation, the verifier's objection as the instruction.
+    expect(runs[1]?.argv).toContain('--resume');
+    expect(runs[1]?.argv[runs[1].argv.indexOf('--resume') + 1]).toBe('sess-a');
+    expect(prompt(runs[1] as Recorded)).toContain('LG_NEVER_SET is not set');
+    expect(prompt(runs[1] as Recorded)).toContain('Do not restate or repeat the previous approach');
+    // Rung 2: a fresh session with the state file of approaches tried and rejected.
+    expect(runs[2]?.argv).not.toContain('--resume');
+    expect(prompt(runs[2] as Recorded)).toContain('Do not repeat any of them');
+    expect(prompt(runs[2] as Recorded)).toContain('I changed the connection settings.');
+    expect(prompt(runs[2] as Recorded)).toContain('.agents/run/staging/tried.md');
+    // Rung 3: the smallest step on the smaller model, with a turn cap; earlier rungs keep the user's model.
+    expect(prompt(runs[3] as Recorded)).toContain('smallest change that could possibly work');
+    expect(runs[3]?.argv.slice(runs[3].argv.indexOf('--model'), runs[3].argv.indexOf('--model') + 2)).toEqual([
+      '--model',
+      'claude-haiku-4-5',
+    ]);
+    expect(runs[3]?.argv).toContain('--max-turns');
+    expect(runs.slice(0, 3).every((x) => !x.argv.includes('--model'))).toBe(true);
+    // The state file lists the three rejected approaches of the climb, with the error.
+    const tried = readFileSync(join(repo, '.agents/run/staging/tried.md'), 'utf8');
+    expect(tried.match(/^## \d/gm)).toHaveLength(4);
+    expect(tried).toContain('LG_NEVER_SET is not set');
+    expect(readFileSync(join(repo, '.agents/run/.gitignore'), 'utf8')).toContain('*');
+  });
+
+  it('halts at once on 401 Unauthorized: one agent run, exit 4, the class in the terminal line', async () => {
+    setup([claudeRun(1)]);
+    const verify = `echo "GET https://api.example.test/v1/me -> 401 Unauthorized"; exit 1`;
+    const r = await run(['--agent', 'claude', '--task', 'Fetch the profile.', '--verify', verify, '--step', 'profile']);
+    expect(r.code).toBe(4);
+    expect(recorded()).toHaveLength(1);
+    expect(r.rungLines).toHaveLength(1);
+    expect(r.rungLines[0]).toContain('HALT auth');
+    expect(terminal()).toMatch(/^ESCALATED\tprofile\tauth: GET .*401 Unauthorized\n$/);
+  });
+
+  it('passes on rung 2 when the fresh session fixes it: exit 0 after two rungs, the step cleared', async () => {
+    setup([claudeRun(1), claudeRun(1), { ...claudeRun(1), write: { 'done.txt': 'ok' } }]);
+    const r = await run([
+      '--agent',
+      'claude',
+      '--task',
+      'Write done.txt.',
+      '--verify',
+      'test -f done.txt || { echo "done.txt is missing"; exit 1; }',
+    ]);
+    expect(r.code).toBe(0);
+    expect(recorded()).toHaveLength(3);
+    expect(r.rungLines.map((l) => l.split('  ')[0])).toEqual(['rung 0', 'rung 1', 'rung 2']);
+    expect(r.rungLines[2]).toContain('PASS');
+    expect(existsSync(join(repo, '.agents/run/escalated.tsv'))).toBe(false);
+    const steps = readFileSync(logFile, 'utf8'); // the step folder is gone, the log is ours
+    expect(steps).toBeTruthy();
+    expect(existsSync(join(repo, '.agents/run'))).toBe(true);
+    expect(readFileSync(join(repo, '.agents/run/.gitignore'), 'utf8')).toContain('*');
+  });
+
+  it('a second run of the same step continues the climb where the first stopped', async () => {
+    mkdirSync(join(repo, '.agents'), { recursive: true });
+    // First run: a table that hands off after one failure.
+    writeFileSync(join(repo, '.agents/recovery.txt'), '0 0 attempt 0.5 -\n1 1+ hand-off 0 -\n');
+    setup([claudeRun(1, { session: 'first' }), claudeRun(1, { session: 'first' })]);
+    const a = await run(['--agent', 'claude', '--task', 'T', '--verify', NEVER, '--step', 's']);
+    expect(a.code).toBe(4);
+    expect(recorded()).toHaveLength(1);
+    // Second run, the default table: it starts at rung 1, in the first run's session, with its objection.
+    writeFileSync(join(repo, '.agents/recovery.txt'), defaultTableText(RUN_AGENTS));
+    const b = await run(['--agent', 'claude', '--task', 'T', '--verify', NEVER, '--step', 's']);
+    expect(b.rungLines[0]?.startsWith('rung 1')).toBe(true);
+    const second = recorded()[1] as Recorded;
+    expect(second.argv[second.argv.indexOf('--resume') + 1]).toBe('first');
+    expect(second.argv[second.argv.indexOf('-p') + 1]).toContain('LG_NEVER_SET is not set');
+    expect(second.env.LOOP_GUARD_RUN_ID).toBe(recorded()[0]?.env.LOOP_GUARD_RUN_ID);
+  });
+
+  it('--json: one JSON line per rung with the rung, action, share, money, requests, verifier exit and reason', async () => {
+    setup([claudeRun(2)]);
+    const r = await run(['--agent', 'claude', '--task', 'T', '--verify', NEVER, '--json', '--budget', '10']);
+    const lines = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatchObject({
+      rung: 0,
+      action: 'attempt',
+      share: 0.25,
+      budgetUsd: 2.5,
+      requests: 2,
+      verifyExit: 1,
+      outcome: 'climb',
+    });
+    // 2000 input and 200 output tokens of claude-sonnet-4-5 at $3 and $15 per million.
+    expect(lines[0]?.spentUsd).toBeCloseTo(0.009, 6);
+    expect(lines[0]?.reason).toBe('LG_NEVER_SET is not set: cannot reach the staging database');
+    expect(lines[4]).toMatchObject({ rung: 4, action: 'hand-off', share: 0, outcome: 'escalated' });
+    expect(r.rungLines[0]).toMatch(
+      /^rung 0 {2}attempt +\$0\.009000 of \$2\.50 {2}2 requests {2}verify exit 1 {2}climb/,
+    );
+  });
+});
+
+describe('budgets', () => {
+  it('passes each rung its share as Claude Code’s own cap (--max-budget-usd)', async () => {
+    setup([claudeRun(1)]);
+    await run(['--agent', 'claude', '--task', 'T', '--verify', NEVER, '--budget', '2']);
+    const caps = recorded().map((x) => x.argv[x.argv.indexOf('--max-budget-usd') + 1]);
+    expect(caps).toEqual(['0.500000', '0.300000', '0.500000', '0.700000']);
+  });
+
+  it('a share smaller than one request: the agent is stopped by the request that crossed it, halt as budget', async () => {
+    // $0.01 × 0.25 = $0.0025 for rung 0; one request costs $0.0045. The fake ignores the cap, so our meter must act.
+    setup([{ ...claudeRun(50), delayMs: 40 }]);
+    const r = await run(['--agent', 'claude', '--task', 'T', '--verify', NEVER, '--budget', '0.01', '--json']);
+    expect(r.code).toBe(4);
+    expect(finishedRuns()).toEqual([]);
+    const line = JSON.parse(r.out.trim().split('\n')[0] ?? '{}') as Record<string, number | string>;
+    expect(line).toMatchObject({ outcome: 'halt', class: 'budget', requests: 1 });
+    expect(line.spentUsd).toBeCloseTo(0.0045, 6);
+    expect(terminal()).toContain('\tbudget: budget exhausted');
+  });
+
+  it('Codex (usage per turn only): the first rung measures the price of a request, the next is cut by it', async () => {
+    const codexRun = (items: number): FakeRun => ({
+      delayMs: 40,
+      lines: [
+        { type: 'thread.started', thread_id: 'th-1' },
+        { type: 'turn.started' },
+        ...Array.from({ length: items }, (_, i) => ({
+          type: 'item.completed',
+          item: { id: `i${i}`, type: 'command_execution', command: 'x' },
+        })),
+        { type: 'item.completed', item: { id: 'last', type: 'agent_message', text: 'done' } },
+        {
+          type: 'turn.completed',
+          usage: { input_tokens: 1000 * (items + 1), cached_input_tokens: 0, output_tokens: 100 * (items + 1) },
+        },
+      ],
+    });
+    setup([codexRun(1), codexRun(40)]);
+    // gpt-5 prices through the built-in list; rung 1's share ($0.015) holds about 2 requests of rung 0's price.
+    const r = await run([
+      '--agent',
+      'codex',
+      '--task',
+      'T',
+      '--verify',
+      NEVER,
+      '--budget',
+      '0.1',
+      '--json',
+      '--',
+      '-c',
+      'model="gpt-5"',
+    ]);
+    const lines = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(recorded()).toHaveLength(2);
+    expect(finishedRuns()).toEqual([0]);
+    expect(lines[1]).toMatchObject({ rung: 1, outcome: 'halt', class: 'budget' });
+    // Rung 1 resumed the thread: `exec resume … <id> <prompt>`.
+    expect(recorded()[1]?.argv.slice(0, 3)).toEqual(['exec', 'resume', '--json']);
+    expect(recorded()[1]?.argv.at(-2)).toBe('th-1');
+  });
+});
+
+describe('what the agent says about its own end', () => {
+  it("the guard's hand-off note is folded into the state file, and a refused class that halts halts", async () => {
+    const note = (failure?: string) =>
+      JSON.stringify([
+        {
+          at: '{{now}}',
+          tool: 'claude',
+          session: 's',
+          command: 'curl https://api.example.test',
+          refused: [
+            {
+              command: 'curl https://api.example.test',
+              refusals: 1,
+              results: 4,
+              lastLines: 'connection reset by peer',
+              ...(failure ? { failure } : {}),
+            },
+          ],
+          tried: [],
+        },
+      ]);
+    setup([
+      { ...claudeRun(1), write: { '.agents/handoff.json': note() } },
+      { ...claudeRun(1), write: { '.agents/handoff.json': note('network') } },
+    ]);
+    const r = await run([
+      '--agent',
+      'claude',
+      '--task',
+      'T',
+      '--verify',
+      'echo "the smoke test failed"; exit 1',
+      '--step',
+      'h',
+    ]);
+    expect(r.rungLines[0]).toContain('the loop guard handed off');
+    expect(r.rungLines[0]).toContain('climb');
+    expect(r.rungLines[1]).toContain('HALT network');
+    expect(recorded()).toHaveLength(2);
+    const state = JSON.parse(readFileSync(join(repo, '.agents/run/h/state.json'), 'utf8')) as {
+      attempts: Array<{ handoff?: string }>;
+    };
+    expect(state.attempts[0]?.handoff).toContain('refused `curl https://api.example.test`');
+  });
+
+  it('an agent that is not installed halts with command-not-found, nothing else runs', async () => {
+    const r = await runCommand(['--agent', 'gemini', '--task', 'T', '--verify', 'true'], {
+      cwd: repo,
+      env: { PATH: '/nonexistent' },
+      out: () => {},
+      err: () => {},
+    });
+    expect(r).toBe(4);
+    expect(terminal()).toContain('command-not-found: gemini: command not found');
+  });
+});
+
+describe('bad input', () => {
+  it('a broken recovery table is exit 2 with file:line:column and the fix; no agent runs', async () => {
+    mkdirSync(join(repo, '.agents'), { recursive: true });
+    const table = '# mine\n0  0  attempt        0.25  -\n1  1  retry-harder    0.15  -\n';
+    writeFileSync(join(repo, '.agents/recovery.txt'), table);
+    setup([claudeRun(1)]);
+    const r = await run(['--agent', 'claude', '--task', 'T', '--verify', 'true']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('.agents/recovery.txt:3:7: unknown action "retry-harder". Actions: attempt,');
+    expect(recorded()).toHaveLength(0);
+    expect(readFileSync(join(repo, '.agents/recovery.txt'), 'utf8')).toBe(table);
+  });
+
+  it.each([
+    [['--task', 'T', '--verify', 'true'], 'run needs --agent'],
+    [['--agent', 'cursor', '--task', 'T', '--verify', 'true'], '--agent cursor: not a tool run can drive.'],
+    [['--agent', 'claude', '--verify', 'true'], 'run needs --task'],
+    [['--agent', 'claude', '--task', 'T'], 'run needs --verify'],
+    [['--agent', 'claude', '--task', 'T', '--verify', 'true', '--budget', 'lots'], 'is not an amount of US dollars'],
+    [['--agent', 'claude', '--task', '@missing.md', '--verify', 'true'], 'cannot read'],
+    [
+      ['--agent', 'claude', '--task', 'T', '--verify', 'true', '--max-turns', '3'],
+      'unknown option --max-turns. Agent flags go after --.',
+    ],
+  ])('%j → exit 2', async (args, text) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(text);
+    expect(recorded()).toHaveLength(0);
+  });
+
+  it('the budget may come from LOOP_GUARD_RUN_BUDGET', async () => {
+    setup([claudeRun(1)]);
+    await run(['--agent', 'claude', '--task', 'T', '--verify', NEVER], { LOOP_GUARD_RUN_BUDGET: '4' });
+    expect(recorded()[0]?.argv[recorded()[0]?.argv.indexOf('--max-budget-usd') ?? 0 + 1]).toBeDefined();
+    const first = recorded()[0] as Recorded;
+    expect(first.argv[first.argv.indexOf('--max-budget-usd') + 1]).toBe('1.000000');
+  });
+
+  it('agent flags after -- are passed through untouched, the task may come from a file', async () => {
+    writeFileSync(join(repo, 'TASK.md'), 'Fix the build.\n');
+    setup([claudeRun(1)]);
+    await run([
+      '--agent',
+      'claude',
+      '--task',
+      '@TASK.md',
+      '--verify',
+      'true',
+      '--',
+      '--allowedTools',
+      'Bash',
+      '--json',
+    ]);
+    const first = recorded()[0] as Recorded;
+    expect(first.argv.slice(-3)).toEqual(['--allowedTools', 'Bash', '--json']);
+    expect(first.argv[first.argv.indexOf('-p') + 1]).toBe('Fix the build.\n');
+  });
+});
+
+describe('--remove', () => {
+  it('removeRunState takes .agents/run/ out, and .agents/ with it when nothing else is left', async () => {
+    const { removeRunState } = await import('../../src/run/state.ts');
+    setup([claudeRun(1)]);
+    await run(['--agent', 'claude', '--task', 'T', '--verify', NEVER, '--step', 'r']);
+    expect(existsSync(join(repo, '.agents/run/r/state.json'))).toBe(true);
+    writeFileSync(join(repo, '.agents/handoff.md'), '# note\n');
+    expect(removeRunState(repo)).toBe(true);
+    expect(existsSync(join(repo, '.agents/run'))).toBe(false);
+    // The guard's note is not ours to take: .agents/ stays for it.
+    expect(existsSync(join(repo, '.agents/handoff.md'))).toBe(true);
+    expect(removeRunState(repo)).toBe(false);
+  });
+});
