@@ -91,3 +91,33 @@ describe.each(SHAPES)('the guard file with %s', (_what, shape) => {
     expect(Object.keys(cline.hooks).length).toBeGreaterThan(0);
   });
 });
+
+// Claude Code's PowerShell tool (its shell tool on Windows): the payload is Bash's with tool_name "PowerShell" —
+// built from the captured Bash payload, because Claude Code 2.1.332's PowerShell tool takes the Bash tool's input
+// schema and gives its output schema (read in its bundle); no PowerShell run was captured here (no pwsh on Linux).
+describe("Claude Code's PowerShell tool", () => {
+  it('is judged as Bash is: `vim` refused, a repeated failure refused by the 5th attempt', () => {
+    const repo = repoWith((s) => s);
+    const state = freshStateDir();
+    const pre = {
+      ...(loadPayload('claude/PreToolUse-failure.json') as { tool_input: { command: string } }),
+      tool_name: 'PowerShell',
+      cwd: repo,
+    };
+    const vim = { ...pre, tool_input: { ...pre.tool_input, command: 'vim notes.txt' } };
+    expect(JSON.parse(hook(repo, vim, state)).hookSpecificOutput.permissionDecision).toBe('deny');
+    const post = {
+      ...(loadPayload('claude/PostToolUseFailure-failure.json') as object),
+      tool_name: 'PowerShell',
+      cwd: repo,
+      tool_input: pre.tool_input,
+    };
+    const answers: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      answers.push(hook(repo, { ...pre, tool_use_id: `toolu_${i}` }, state));
+      hook(repo, { ...post, tool_use_id: `toolu_${i}` }, state);
+    }
+    expect(answers[0]).not.toContain('"deny"');
+    expect(answers.some((a) => a.includes('"deny"'))).toBe(true);
+  });
+});
