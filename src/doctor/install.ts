@@ -1,5 +1,6 @@
 // Pure checks on what create-loop-guard wrote: the manifest and the shared guard file.
 import { readOwnedHeader } from '../edit/owned-file.ts';
+import { guardState, INERT_WHY } from '../scaffold/guard-file.ts';
 import { MANIFEST_PATH, type Manifest, parseManifest } from '../scaffold/manifest.ts';
 import { GUARD_PATH } from '../tools/index.ts';
 import { OLD_GUARD_PATH } from '../tools/markers.ts';
@@ -36,7 +37,7 @@ export function manifestCheck(read: ManifestRead, version: string): Check {
   return pass(id, `${MANIFEST_PATH} records ${m.tools.length ? m.tools.join(', ') : 'no tools'} (v${m.version})`);
 }
 
-/** `repo.guard`: the hook file is ours (header), of this version, and byte-identical to what this version ships. */
+/** `repo.guard`: the hook file is ours (header), runs as the hook reads it, and is the code this version ships. */
 export function guardFileCheck(text: string | null, expected: string, version: string, oldNamePresent = false): Check {
   const id = 'repo.guard';
   if (text === null && oldNamePresent)
@@ -58,17 +59,21 @@ export function guardFileCheck(text: string | null, expected: string, version: s
       `${GUARD_PATH} has no create-loop-guard header, so it is not our guard`,
       `move it away, then ${RERUN}`,
     );
+  const state = guardState(text, expected);
+  if (state === 'inert') return fail(id, `${GUARD_PATH}: ${INERT_WHY}`, `${RERUN} to rewrite it`);
   if (header.version !== version)
     return fail(
       id,
       `${GUARD_PATH} is v${header.version}; this create-loop-guard is v${version}`,
       `${RERUN} to upgrade it`,
     );
-  if (text.replace(/\r\n/g, '\n') !== expected)
+  if (state === 'differs')
     return fail(
       id,
       `${GUARD_PATH} carries the v${version} header but differs from the guard v${version} ships (edited or replaced?)`,
       `${RERUN} to restore it`,
     );
-  return pass(id, `${GUARD_PATH} is our guard, v${version}, the same version as this CLI`);
+  const as =
+    state === 'same-code' ? ' (reformatted or with other line endings: the same code, and the hook runs it)' : '';
+  return pass(id, `${GUARD_PATH} is our guard, v${version}, the same version as this CLI${as}`);
 }

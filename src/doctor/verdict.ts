@@ -1,6 +1,7 @@
 // Pure: sorts the doctor's ✗ into "broken" (the repository or the install is wrong) and "one step left on this
 // machine" (something only the user's own setup can do), and folds a ✗ that only repeats another's cause into it.
 import { GUARD_PATH, TOOLS, type ToolName } from '../tools/index.ts';
+import { INERT_WHY } from '../scaffold/guard-file.ts';
 import type { Check, Group } from './types.ts';
 
 /** How the node check says that the tool has no hook command of ours to run. */
@@ -26,15 +27,17 @@ function causeOf(check: Check, failed: ReadonlySet<string>, group: Group, guardM
   if ((what === 'node' || what === 'replay') && failed.has(`${tool}.hooks`) && noCommand) return `${tool}.hooks`;
   if (what === 'git' && failed.has(`${tool}.env`)) return `${tool}.env`;
   const runsGuard = tool !== 'repo' && TOOLS[tool as ToolName].intents.some((i) => i.path === GUARD_PATH);
-  if ((what === 'node' || what === 'replay') && guardMissing && runsGuard) return 'repo.guard';
+  if ((what === 'node' || what === 'replay' || what === 'load') && guardMissing && runsGuard) return 'repo.guard';
   return undefined;
 }
 
 export function settle(groups: readonly Group[]): Group[] {
   const all = groups.flatMap((g) => g.checks);
   const failed = new Set(all.filter((c) => !c.ok && !c.info).map((c) => c.id));
-  // Only a missing guard file explains every replay failing; an edited one is worth seeing fail in each tool.
-  const guardMissing = all.some((c) => c.id === 'repo.guard' && !c.ok && / is missing\b/.test(c.message));
+  // Only a missing or inert guard file explains every replay failing; an edited one is worth seeing fail in each tool.
+  const guardMissing = all.some(
+    (c) => c.id === 'repo.guard' && !c.ok && (/ is missing\b/.test(c.message) || c.message.endsWith(INERT_WHY)),
+  );
   return groups.map((g) => ({
     ...g,
     checks: g.checks.map((check) => {

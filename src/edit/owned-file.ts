@@ -49,7 +49,11 @@ export function readOwnedHeader(text: string): OwnedHeader | null {
  * Plan an owned file: null before → create; ours with the same content → unchanged; ours but
  * different → changed (upgrade); not ours → conflict unless force. `desired` must carry our header.
  */
-export function planOwnedFile(before: string | null, desired: string, opts: { force: boolean }): EditOutcome {
+export function planOwnedFile(
+  before: string | null,
+  desired: string,
+  opts: { force: boolean; sameCode?: (before: string, desired: string) => boolean },
+): EditOutcome {
   const want = readOwnedHeader(desired);
   if (want === null) throw new Error('planOwnedFile: the desired text has no create-loop-guard header');
   if (before === null) return { status: 'changed', text: desired, notes: [] };
@@ -58,7 +62,8 @@ export function planOwnedFile(before: string | null, desired: string, opts: { fo
   const have = readOwnedHeader(before);
   // Our file as a formatter left it (prettier, biome), or as a core.autocrlf checkout gives it (CRLF): the same code,
   // so it is kept as it is, not called edited (a rewrite to LF would come back as CRLF at the next checkout).
-  if (have?.version === want.version && codeFingerprint(before) === codeFingerprint(desired))
+  const sameCode = opts.sameCode ?? ((a: string, b: string) => codeFingerprint(a) === codeFingerprint(b));
+  if (have?.version === want.version && sameCode(before, desired))
     return { status: 'unchanged', text: before, notes: [] };
   const notes: string[] = [];
   if (have === null) {

@@ -7,19 +7,13 @@ import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
 import { formatFromArg, quietOutput } from './adapters/quiet.ts';
+import { bodyRange } from './body-range.ts';
 import { builtin } from './builtin.ts';
 import { cacheKey, KIND_BITS, readCache, trustedDir, writeCache, type CacheEntry } from './code-cache.ts';
 import { hash64 } from './core/hash.ts';
 import { resolveStateDir } from './state-dir.ts';
 
 declare const __BODY_HASH__: string;
-/**
- * Where the body starts and ends in the built file (scripts/build.mjs writes both). The build stores the body already
- * inside the wrapper Node gives a CommonJS module, so it runs as a file of its own would, and the loader compiles the
- * slice it reads as is: joining a wrapper on here copied the whole 130 KB body once more on every event.
- */
-const BODY_OPEN = '\n/*@loop-guard-body\n';
-const BODY_CLOSE = '\n*/\n';
 
 /** The body's text, decoded as latin1 (it is ASCII: the build checks), which is cheaper than UTF-8 and is V8's one-byte form. */
 function readBody(file: string): { body: string; st: Stats } {
@@ -33,10 +27,9 @@ function readBody(file: string): { body: string; st: Stats } {
       if (n === 0) break;
       off += n;
     }
-    const start = buf.lastIndexOf(BODY_OPEN);
-    const end = buf.lastIndexOf(BODY_CLOSE, off);
-    if (start < 0 || end < start + BODY_OPEN.length) throw new Error('loop-guard: body missing');
-    return { body: buf.toString('latin1', start + BODY_OPEN.length, end), st };
+    const range = bodyRange(buf.subarray(0, off));
+    if (!range) throw new Error('loop-guard: body missing');
+    return { body: buf.toString('latin1', range[0], range[1]), st };
   } finally {
     closeSync(fd);
   }

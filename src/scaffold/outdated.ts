@@ -8,7 +8,8 @@ import { codeFingerprint } from '../edit/owned-file.ts';
 import { splitBom } from '../edit/text.ts';
 import { isTable, parseOrThrow } from '../edit/toml-scan.ts';
 import { BLOCK_ID, isOurHookCommand, MANIFEST_PATH } from '../tools/markers.ts';
-import type { Intent } from '../tools/index.ts';
+import { GUARD_PATH, type Intent } from '../tools/index.ts';
+import { guardState, INERT_WHY } from './guard-file.ts';
 import type { FileRecord, Manifest } from './manifest.ts';
 import { renderManifest } from './manifest.ts';
 import type { FileChange } from './file-change.ts';
@@ -130,6 +131,9 @@ export function verdict(ch: FileChange, input: CheckInput): CheckVerdict {
   const { manifest, version } = input;
   const older = manifest.version !== version;
   if (ch.action === 'conflict') return { kind: 'drift', why: ch.reason };
+  // A guard the hook cannot run is drift whichever version wrote it: every agent here runs unguarded.
+  if (ch.path === GUARD_PATH && ch.before !== null && ch.after !== null && guardState(ch.before, ch.after) === 'inert')
+    return { kind: 'drift', why: INERT_WHY };
   if (ch.path === MANIFEST_PATH) {
     // Untouched = the same data that version rendered from its own content (key order and spacing aside).
     const untouched = input.manifestText !== null && sameData(input.manifestText, renderManifest(manifest));

@@ -18,9 +18,10 @@ export const claude: ToolRecord = {
         // A failing command reaches only PostToolUseFailure, so both post events are needed. PostToolUse also takes
         // the edit tools and the sub-agent tool: a change between two identical results is progress, not a loop.
         events: [
-          { event: 'PreToolUse', matcher: 'Bash' },
-          { event: 'PostToolUse', matcher: 'Bash|Edit|Write|MultiEdit|NotebookEdit|Agent|Task' },
-          { event: 'PostToolUseFailure', matcher: 'Bash' },
+          // PowerShell: Claude Code's shell tool on Windows (Bash's input and output shapes, another tool name).
+          { event: 'PreToolUse', matcher: 'Bash|PowerShell' },
+          { event: 'PostToolUse', matcher: 'Bash|PowerShell|Edit|Write|MultiEdit|NotebookEdit|Agent|Task' },
+          { event: 'PostToolUseFailure', matcher: 'Bash|PowerShell' },
           { event: 'UserPromptSubmit' },
         ],
         command: guardCommand('"$CLAUDE_PROJECT_DIR"/.agents/hooks/loop-guard.cjs', 'claude'),

@@ -60,8 +60,8 @@ describe('from bundled plugins to loaders of the one guard file', () => {
   });
 });
 
-describe('.gitattributes marks the guard file generated', () => {
-  const LINE = '/.agents/hooks/loop-guard.cjs linguist-generated';
+describe('.gitattributes marks the guard file generated and keeps it LF', () => {
+  const LINE = '/.agents/hooks/loop-guard.cjs linguist-generated text eol=lf';
 
   it('absent: created with our block; --check clean; --remove deletes it', () => {
     const dir = fixtureRepo(null);

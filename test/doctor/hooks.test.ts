@@ -10,11 +10,11 @@ const nested = (events: Record<string, string | undefined>) => ({
     ]),
   ),
 });
-const CLAUDE_POST = 'Bash|Edit|Write|MultiEdit|NotebookEdit|Agent|Task';
+const CLAUDE_POST = 'Bash|PowerShell|Edit|Write|MultiEdit|NotebookEdit|Agent|Task';
 const claudeAll = nested({
-  PreToolUse: 'Bash',
+  PreToolUse: 'Bash|PowerShell',
   PostToolUse: CLAUDE_POST,
-  PostToolUseFailure: 'Bash',
+  PostToolUseFailure: 'Bash|PowerShell',
   UserPromptSubmit: undefined,
 });
 
@@ -74,17 +74,31 @@ describe('auditHooks (claude.hooks / codex.hooks / cursor.hooks)', () => {
     expect(a.commands.PreToolUse).toBe(CMD);
   });
 
-  it('fails when PostToolUse selects only the shell tool (an install from before edits counted as change), naming the tools it misses', () => {
+  it('fails on settings that leave out PowerShell (Windows) on any event, naming what each misses', () => {
     const doc = nested({
       PreToolUse: 'Bash',
-      PostToolUse: 'Bash',
+      PostToolUse: CLAUDE_POST,
       PostToolUseFailure: 'Bash',
       UserPromptSubmit: undefined,
     });
     const a = auditHooks('claude', listHookCommands(doc, 'nested', 's'), '.claude/settings.json');
     expect(a.check.ok).toBe(false);
+    expect(a.check.message).toContain('PreToolUse (matcher "Bash" does not select PowerShell)');
+    expect(a.check.message).toContain('PostToolUseFailure (matcher "Bash" does not select PowerShell)');
+    expect(a.check.fix).toContain('--yes');
+  });
+
+  it('fails when PostToolUse selects only the shell tool (an install from before edits counted as change), naming the tools it misses', () => {
+    const doc = nested({
+      PreToolUse: 'Bash|PowerShell',
+      PostToolUse: 'Bash|PowerShell',
+      PostToolUseFailure: 'Bash|PowerShell',
+      UserPromptSubmit: undefined,
+    });
+    const a = auditHooks('claude', listHookCommands(doc, 'nested', 's'), '.claude/settings.json');
+    expect(a.check.ok).toBe(false);
     expect(a.check.message).toContain(
-      'PostToolUse (matcher "Bash" does not select Edit, Write, MultiEdit, NotebookEdit, Agent, Task)',
+      'PostToolUse (matcher "Bash|PowerShell" does not select Edit, Write, MultiEdit, NotebookEdit, Agent, Task)',
     );
     expect(a.check.fix).toContain(CLAUDE_POST);
     const codex = auditHooks(

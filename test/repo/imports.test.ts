@@ -42,7 +42,13 @@ function graph(): Map<string, string[]> {
  * Pure helpers of the guard that the rest of src/ uses too, so each job has one copy: reading unknown JSON, the
  * synchronous sleep, the walk up to the git root, the shell tokenizer.
  */
-const SHARED_LEAVES = ['guard/json-value.ts', 'guard/sleep.ts', 'guard/git-root.ts', 'guard/core/shell/'];
+const SHARED_LEAVES = [
+  'guard/json-value.ts',
+  'guard/sleep.ts',
+  'guard/git-root.ts',
+  'guard/body-range.ts',
+  'guard/core/shell/',
+];
 const isSharedLeaf = (p: string) => SHARED_LEAVES.some((l) => (l.endsWith('/') ? p.startsWith(l) : p === l));
 
 /** The scaffolder's side of src/: everything but the guard runtime and the pure data both share. */

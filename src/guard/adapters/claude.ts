@@ -33,7 +33,8 @@ export function parseClaude(p: Payload): ParsedHook {
   const input = obj(p.tool_input);
   const command = str(input?.command);
   const callId = str(p.tool_use_id);
-  const isBash = str(p.tool_name) === 'Bash';
+  // PowerShell (Windows) takes Bash's input and gives Bash's output (Claude Code 2.1.332's tool schemas).
+  const isBash = str(p.tool_name) === 'Bash' || str(p.tool_name) === 'PowerShell';
 
   if (eventName === 'UserPromptSubmit') {
     const source = str(p.source);

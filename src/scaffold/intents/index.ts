@@ -3,6 +3,7 @@ import { type BlockSpec, hasBlock, removeBlock, upsertBlock } from '../../edit/m
 import { hasImportLine, removeImportLine } from '../../edit/import-line.ts';
 import { tokensOf } from '../stop-rule.ts';
 import { planOwnedFile, readOwnedHeader } from '../../edit/owned-file.ts';
+import { guardState, INERT_WHY } from '../guard-file.ts';
 import { AGENT_ENV, type Intent } from '../../tools/index.ts';
 import { BLOCK_ID } from '../../tools/markers.ts';
 import { valueWaits } from '../../tools/env-waits.ts';
@@ -62,7 +63,15 @@ const owned: IntentHandler<Of<'owned'>> = {
       });
       return { outcome, owned: record, reason: 'our lines as a managed block in your file' };
     }
-    const outcome = planOwnedFile(ctx.before, ctx.assets[intent.asset], { force: ctx.force });
+    const desired = ctx.assets[intent.asset];
+    // The guard file is the same code only when the hook would run it as it runs ours (guard-file.ts).
+    const guard = intent.asset === 'guard';
+    let outcome = planOwnedFile(ctx.before, desired, {
+      force: ctx.force,
+      ...(guard ? { sameCode: (a: string, b: string) => guardState(a, b) === 'same-code' } : {}),
+    });
+    if (guard && outcome.status === 'changed' && ctx.before !== null && guardState(ctx.before, desired) === 'inert')
+      outcome = { ...outcome, notes: [`Rewritten: ${INERT_WHY}.`] };
     // Wholly ours: summarized in reports (--diff shows the lines).
     return {
       outcome,
@@ -131,7 +140,7 @@ const tomlEnv: IntentHandler<Of<'toml-env'>> = {
 /** The managed blocks: AGENTS.md's stop rule (Markdown markers), .gitattributes' generated-file mark (# markers). */
 const BLOCKS = {
   'agents-block': { style: 'markdown', body: (a) => a.agentsBlock, what: 'stop rule' },
-  gitattributes: { style: 'shell', body: (a) => a.gitattributesBlock, what: 'guard file marked generated' },
+  gitattributes: { style: 'shell', body: (a) => a.gitattributesBlock, what: 'guard file marked generated, kept LF' },
 } as const satisfies Record<
   Of<'block'>['template'],
   { style: BlockSpec['style']; body: (a: IntentContext['assets']) => string; what: string }
@@ -151,7 +160,7 @@ const block: IntentHandler<Of<'block'>> = {
   remove(intent, ctx) {
     const b = BLOCKS[intent.template];
     const r = removeBlock(ctx.before, { id: BLOCK_ID, style: b.style }, { force: ctx.force });
-    return { kind: 'edit', ...r, reason: `take out the ${b.what.replace(/ marked generated$/, ' mark')}` };
+    return { kind: 'edit', ...r, reason: `take out the ${b.what.replace(/ marked generated, kept LF$/, ' marks')}` };
   },
 };
 
