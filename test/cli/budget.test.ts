@@ -11,7 +11,9 @@ import { repoRoot } from '../helpers/paths.ts';
 beforeAll(requireCli);
 
 /** All files written, in bytes (KB = 1024 bytes). */
-const TOTAL_BUDGET = 250 * 1024;
+// Raised from 250 KB for the loops that outlive a session (the loop store, its pure core, the agent-process id and the
+// SessionStart note): --tools all went from 255,015 to 264,237 bytes.
+const TOTAL_BUDGET = 262 * 1024;
 /** Only the guard file may be larger than this. */
 const LARGE = 40 * 1024;
 /** No written line may be longer (scripts/build-guard.mjs holds the guard file to the same number). */

@@ -35,6 +35,8 @@ export function parseClaude(p: Payload): ParsedHook {
   const callId = str(p.tool_use_id);
   const isBash = str(p.tool_name) === 'Bash';
 
+  // A new or resumed session hears the hand-off note first (not after a compaction: the note is already in context).
+  if (eventName === 'SessionStart') return { ...base, event: str(p.source) === 'compact' ? null : { kind: 'start' } };
   if (eventName === 'UserPromptSubmit') {
     const source = str(p.source);
     if (source && MACHINE_PROMPT_SOURCES.has(source)) return { ...base, event: null };
@@ -114,5 +116,11 @@ export function renderClaude(eventName: string, decision: Decision): string {
   if (decision.action === 'warn' && (eventName === 'PostToolUse' || eventName === 'PostToolUseFailure')) {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: eventName, additionalContext: decision.message } });
   }
-  return '';
+  return sessionStartContext(eventName, decision);
+}
+
+/** SessionStart's answer in Claude's and Codex's shape: the hand-off note as context before the first prompt. */
+export function sessionStartContext(eventName: string, decision: Decision): string {
+  if (decision.action !== 'warn' || eventName !== 'SessionStart') return '';
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: decision.message } });
 }
