@@ -59,6 +59,8 @@ function withoutTurn(event: GuardEvent): GuardEvent {
 
 export interface Bound {
   store: SessionStore;
+  /** the store is a loop's file (a plugin keeps its other sessions in memory) */
+  loop: boolean;
   event: GuardEvent;
   /** set when the event was handled here (a prompt that joined a loop): the answer */
   done?: Decision;
@@ -111,21 +113,21 @@ export function bind(
       next: joinLoop(coerceState(cur), { now, windowMs, kind, tree, asked }),
       result: ALLOW,
     }));
-    return { store: loopStore, event, done: ALLOW };
+    return { store: loopStore, loop: true, event, done: ALLOW };
   }
   if (runId !== undefined) {
     const loopFile = loopFileName(family, rootOf(projectDir), `run\u0000${runId}`);
-    return { store: stateStore(dir, loopFile, true), event: withoutTurn(event) };
+    return { store: stateStore(dir, loopFile, true), loop: true, event: withoutTurn(event) };
   }
   const mine = readState<unknown>(dir, sessionFile);
   const lp = (mine as SessionState | undefined)?.lp;
   if (isLoopFileName(lp)) {
     const loopStore = stateStore(dir, lp, true);
     // A prompt hook with no text cannot say whether the prompt changed: the loop goes on.
-    if (event.kind === 'userTurn') return { store: loopStore, event, done: ALLOW };
-    return { store: loopStore, event: withoutTurn(event) };
+    if (event.kind === 'userTurn') return { store: loopStore, loop: true, event, done: ALLOW };
+    return { store: loopStore, loop: true, event: withoutTurn(event) };
   }
-  return { store: stateStore(dir, sessionFile, false, mine ?? null), event };
+  return { store: stateStore(dir, sessionFile, false, mine ?? null), loop: false, event };
 }
 
 /** A session file that says only which loop the session counts in. */
