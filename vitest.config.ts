@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/agents/**', 'node_modules/**'],
+    setupFiles: ['test/helpers/isolated-state.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -6,7 +6,9 @@ import { posix, win32 } from 'node:path';
 import { gitRootOf } from './git-root.ts';
 import { openNoFollow, renameReplacing } from './replace-file.ts';
 import { HANDOFF_JSON, HANDOFF_NOTE } from './core/ladder.ts';
-import type { HandoffNote } from './core/types.ts';
+import { LOOP_WINDOW_MS } from './core/loop.ts';
+import { MARKER } from './core/messages.ts';
+import type { Decision, HandoffNote } from './core/types.ts';
 
 /** The markdown note keeps its newest sections within this size; the JSON twin keeps this many hand-offs. */
 export const HANDOFF_MAX_BYTES = 16 * 1024;
@@ -168,5 +170,45 @@ export function writeHandoff(
     return md;
   } catch {
     return undefined;
+  }
+}
+
+/** The most a session start shows of the note: its newest section, cut to this many characters. */
+export const START_NOTE_MAX_CHARS = 3000;
+
+/** The newest section of a note and when it was written; undefined when the text holds none. */
+export function newestSection(note: string): { at: number; text: string } | undefined {
+  const i = note.lastIndexOf(SECTION);
+  if (i === -1) return undefined;
+  const text = note.slice(i + 1).replace(/\s+$/, '');
+  const at = Date.parse(/^## Hand-off (\S+)/.exec(text)?.[1] ?? '');
+  return Number.isFinite(at) ? { at, text } : undefined;
+}
+
+/**
+ * What a new session hears first (SessionStart): the newest hand-off of this repository's note when it is recent (a
+ * loop's next session starts from it, even before it repeats a command), else nothing. Never throws.
+ */
+export function noteForNextSession(
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+  now = Date.now(),
+  windowMs = LOOP_WINDOW_MS,
+): Decision {
+  try {
+    const override = env.LOOP_GUARD_HANDOFF_DIR;
+    const root = override && isAbsolute(override) ? override : gitRootOf(cwd);
+    if (!root) return { action: 'allow' };
+    const newest = newestSection(readSmall(join(root, HANDOFF_NOTE), 4 * HANDOFF_MAX_BYTES));
+    if (!newest || now - newest.at > windowMs || newest.at - now > windowMs) return { action: 'allow' };
+    const head =
+      `${MARKER} the loop guard stopped the last session here because it kept repeating a command with nothing ` +
+      `changed. Its hand-off note (${HANDOFF_NOTE}) follows: do not repeat what it lists; fix the cause first, or ` +
+      'stop and say what must change.\n\n';
+    const room = START_NOTE_MAX_CHARS - head.length;
+    const body = newest.text.length <= room ? newest.text : `${newest.text.slice(0, room - 1)}…`;
+    return { action: 'warn', message: head + body };
+  } catch {
+    return { action: 'allow' };
   }
 }

@@ -12,18 +12,18 @@ import {
   stopsByInterrupt,
   HOOK_FORMATS,
 } from './adapters/index.ts';
-import { obj, str, type OutputFormat, type ParsedHook } from './adapters/types.ts';
-import { decide, type SessionStore } from './core/decide.ts';
+import { obj, str, type OutputFormat } from './adapters/types.ts';
+import { decide } from './core/decide.ts';
 import { readSettings } from './core/settings.ts';
 import type { Decision } from './core/types.ts';
 import { recordDecision } from './event-log.ts';
 import { projectFiles } from './project-files.ts';
 import { treeFingerprint } from './tree.ts';
-import { writeHandoff } from './handoff-note.ts';
+import { noteForNextSession, writeHandoff } from './handoff-note.ts';
+import { agentProcess } from './agent-process.ts';
+import { bind } from './loop-store.ts';
 import { sleep } from './sleep.ts';
 import { stopCodexExec } from './stop-codex.ts';
-import { pruneOldSessions, readState, sessionFileName, updateState } from './state.ts';
-import { resolveStateDir } from './state-dir.ts';
 
 /** Payloads above this are not read whole; the guard allows and moves on. */
 export const MAX_STDIN_BYTES = 32 * 1024 * 1024;
@@ -32,27 +32,14 @@ export const STDIN_DEADLINE_MS = 5_000;
 
 type Env = Record<string, string | undefined>;
 
-/** The session's state file, locked for updates; a new session prunes old ones, which keeps the per-event cost flat. */
-function fileStore(parsed: ParsedHook, env: Env): SessionStore {
-  const dir = resolveStateDir(env as NodeJS.ProcessEnv);
-  const file = sessionFileName(parsed.family, parsed.session);
-  return {
-    read: () => readState<unknown>(dir, file),
-    update(change) {
-      let fresh = false;
-      const result = updateState<unknown, Decision>(dir, file, (current) => {
-        fresh = current === undefined;
-        return change(current);
-      });
-      if (fresh) pruneOldSessions(dir);
-      return result;
-    },
-  };
-}
-
 /** The whole hook as a function of its inputs, for tests and for main(). */
-export function runHook(stdin: string, toolArg: string | undefined, env: Env): string {
-  return handleHook(stdin, toolArg, env).out;
+export function runHook(
+  stdin: string,
+  toolArg: string | undefined,
+  env: Env,
+  agent: () => string | undefined = () => undefined,
+): string {
+  return handleHook(stdin, toolArg, env, agent).out;
 }
 
 /** runHook, plus the kind of event handled (for the code cache, which records what it covers). */
@@ -60,6 +47,7 @@ function handleHook(
   stdin: string,
   toolArg: string | undefined,
   env: Env,
+  agent: () => string | undefined,
 ): { out: string; kind: string; stopCodex: boolean } {
   let kind = '';
   let stopCodex = false;
@@ -67,6 +55,7 @@ function handleHook(
     stdin,
     toolArg,
     env,
+    agent,
     (k) => (kind = k),
     () => (stopCodex = true),
   );
@@ -77,6 +66,7 @@ function hookOutput(
   stdin: string,
   toolArg: string | undefined,
   env: Env,
+  agent: () => string | undefined,
   onKind: (kind: string) => void,
   onCodexStop: () => void = () => {},
 ): string {
@@ -90,18 +80,27 @@ function hookOutput(
     const settings = readSettings(env);
     if (!settings.enabled) return failOpenOutput(format, eventName);
     const parsed = parseHook(toolArg, payload, env);
-    const decision = parsed.event
-      ? decide(
-          parsed.event,
+    const projectDir = projectDirOf(parsed.format, payload, env);
+    const look = (skip: readonly string[], watch?: readonly string[]) => treeFingerprint(projectDir, skip, watch);
+    // A session start hears the loop's hand-off note, if its last session left one; it counts nothing.
+    if (parsed.event?.kind === 'start')
+      return render(parsed.format, parsed.eventName, noteForNextSession(projectDir ?? process.cwd(), env));
+    const bound = parsed.event
+      ? bind(parsed.family, parsed.session, parsed.event, env, projectDir, look, agent)
+      : undefined;
+    const decision: Decision = bound
+      ? (bound.done ??
+        decide(
+          bound.event,
           settings,
           factsFor(parsed),
-          fileStore(parsed, env),
-          (skip, watch) => treeFingerprint(projectDirOf(parsed.format, payload, env), skip, watch),
+          bound.store,
+          look,
           true,
           // The command runs in the shell's cwd, where its package.json or Makefile is.
-          projectFiles(str(payload.cwd) ?? projectDirOf(parsed.format, payload, env)),
-        )
-      : { action: 'allow' as const };
+          projectFiles(str(payload.cwd) ?? projectDir),
+        ))
+      : { action: 'allow' };
     if (parsed.event) onKind(parsed.event.kind);
     if (parsed.event && decision.action !== 'allow')
       recordDecision(
@@ -112,7 +111,7 @@ function hookOutput(
       );
     if (decision.action === 'handoff' && !decision.again) {
       writeHandoff(
-        projectDirOf(parsed.format, payload, env) ?? process.cwd(),
+        projectDir ?? process.cwd(),
         { at: new Date().toISOString(), tool: parsed.family, session: parsed.session, ...decision.note },
         env,
       );
@@ -261,7 +260,7 @@ export function main(): string {
       } finally {
         if (input.close) closeSync(input.fd);
       }
-      if (stdin !== null) ({ out, kind, stopCodex } = handleHook(stdin, toolArg, process.env));
+      if (stdin !== null) ({ out, kind, stopCodex } = handleHook(stdin, toolArg, process.env, agentProcess));
     }
   } catch {
     // Fail open: whatever broke, the command is allowed.

@@ -55,6 +55,19 @@ export function sessionFileName(tool: string, sessionKey: string): string {
   return `${slug}-${hash64(key)}${hash64(`\u0001${key}`)}.json`;
 }
 
+/**
+ * The state file of a loop (core/loop.ts): one per (tool, repository, loop key), the key a prompt hash or a run id,
+ * all three hashed. Named like a session file (prefix `loop`), so prune ages it out the same way.
+ */
+export function loopFileName(tool: string, root: string, loopKey: string): string {
+  return sessionFileName('loop', `${tool.length}:${tool}${root.length}:${root}${loopKey}`);
+}
+
+/** True for a file name loopFileName gives: a session file's pointer is followed only to one of these. */
+export function isLoopFileName(name: unknown): name is string {
+  return typeof name === 'string' && /^loop-[0-9a-f]{32}\.json$/.test(name);
+}
+
 /** Read the state without locking (writers replace the file atomically). undefined if missing, unreadable, corrupt or too big. */
 export function readState<S>(dir: string, file: string): S | undefined {
   if (!SAFE_FILE.test(file)) return undefined;

@@ -23,6 +23,8 @@ export const claude: ToolRecord = {
           { event: 'PostToolUse', matcher: 'Bash|PowerShell|Edit|Write|MultiEdit|NotebookEdit|Agent|Task' },
           { event: 'PostToolUseFailure', matcher: 'Bash|PowerShell' },
           { event: 'UserPromptSubmit' },
+          // A loop's next session hears the last hand-off note before its first prompt.
+          { event: 'SessionStart' },
         ],
         command: guardCommand('"$CLAUDE_PROJECT_DIR"/.agents/hooks/loop-guard.cjs', 'claude'),
         timeout: HOOK_TIMEOUT_SECONDS,

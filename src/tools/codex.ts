@@ -20,6 +20,8 @@ export const codex: ToolRecord = {
           { event: 'PreToolUse', matcher: 'Bash' },
           { event: 'PostToolUse', matcher: 'Bash|apply_patch' },
           { event: 'UserPromptSubmit' },
+          // A loop's next session hears the last hand-off note before its first prompt.
+          { event: 'SessionStart' },
         ],
         // Codex runs hooks in the session's cwd, which may be a subdirectory, so the path is rooted at the repo.
         command: guardCommand(

@@ -22,7 +22,10 @@ export type ScenarioId =
   | 'shell edits, no git'
   | 'fail-open'
   | 'stop rule'
-  | 'unattended';
+  | 'unattended'
+  | 'restart loop'
+  | 'restart loop, edits'
+  | 'restart loop, new prompts';
 
 export interface AgentRow {
   agent: AgentName;

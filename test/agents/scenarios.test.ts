@@ -8,7 +8,8 @@
 // Env: LOOP_GUARD_AGENTS=claude,gemini (subset), LOOP_GUARD_REQUIRE_AGENTS=1 (a deselected agent fails),
 // LOOP_GUARD_KEEP_TMP=1 (keep every temp repo/HOME; failed scenarios always keep theirs).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUARD_PATH } from '../../src/tools/markers.ts';
@@ -42,6 +43,8 @@ const GREEN_TEXT = 'ok: 42 passed';
 const FAILING = 'echo ran >> ran.txt; echo "FAIL src/sum.test.js: expected 2 to be 3"; exit 1';
 const FAILURE_TEXT = 'expected 2 to be 3';
 const ASKS = 20;
+/** Restart loop: headless runs of the agent with one prompt. */
+const RUNS = 7;
 
 const selected = (process.env.LOOP_GUARD_AGENTS || ROWS.map((r) => r.agent).join(',')).split(',').map((s) => s.trim());
 const requireAll = process.env.LOOP_GUARD_REQUIRE_AGENTS === '1';
@@ -100,11 +103,11 @@ class Scenario {
   /** One run, with whatever it left behind killed (and returned). */
   async run(
     turn: number,
-    opts: Omit<RunOptions, 'turn' | 'guardEnv'> = {},
+    opts: Omit<RunOptions, 'turn' | 'guardEnv'> & { guardEnvExtra?: Record<string, string> } = {},
   ): Promise<{ run: AgentRun; leftovers: Array<{ pid: number; cmd: string }> }> {
-    const run = await this.slot(() =>
-      runAgent(this.row.agent, this.repo, this.server, { ...opts, turn, guardEnv: this.guardEnv }),
-    );
+    const { guardEnvExtra, ...rest } = opts;
+    const guardEnv = { ...this.guardEnv, ...guardEnvExtra };
+    const run = await this.slot(() => runAgent(this.row.agent, this.repo, this.server, { ...rest, turn, guardEnv }));
     this.runs.push(run);
     const leftovers = processesUsingHome(run.home);
     killProcesses(leftovers);
@@ -492,6 +495,56 @@ for (const row of ROWS) {
         ).toContain(JSON.stringify(rule).slice(1, 60));
       },
     );
+
+    // Loops that outlive a session: a shell loop restarts the agent with the same prompt, each run asks once for the
+    // same failing command, nothing changes in between. The count goes on across runs (one state folder, as one user
+    // has); the controls (an edit before each run, a new prompt each run) are never refused.
+    const restartLoop = (id: ScenarioId, name: string, control?: 'edits' | 'new prompts') =>
+      scenario(id, name, { turns: Array.from({ length: RUNS }, () => ({ commands: [FAILING] })) }, async (s) => {
+        const state = mkdtempSync(join(tmpdir(), 'lg-loop-state-'));
+        const results: string[] = [];
+        let ranBefore = 0;
+        try {
+          for (let i = 0; i < RUNS; i++) {
+            if (control === 'edits') writeFileSync(join(s.repo, 'app.js'), `const v = ${i};\n`);
+            const before = s.server.agentRequests().length;
+            const { run, leftovers } = await s.run(control === 'new prompts' ? i + 1 : 1, {
+              guardEnvExtra: { LOOP_GUARD_STATE_DIR: state },
+            });
+            const ran = lineCount(s.repo, 'ran.txt');
+            // A run whose ask did not run was refused (or stopped by the hand-off before it ran).
+            results.push(
+              `run ${i + 1}: exit ${run.exitCode}, ${s.server.agentRequests().length - before} model requests, ` +
+                `${ran > ranBefore ? 'ran' : 'refused'}`,
+            );
+            ranBefore = ran;
+            expect(run.timedOut, `run ${i + 1} timed out\n${describeRun(run, s.server)}`).toBe(false);
+            expect(leftovers, `processes outlived run ${i + 1}`).toEqual([]);
+          }
+        } finally {
+          rmSync(state, { recursive: true, force: true });
+        }
+        const requests = s.server.agentRequests().length;
+        const ran = lineCount(s.repo, 'ran.txt');
+        const refused = results.filter((r) => r.endsWith('refused')).length;
+        figures.push(`  ${agent.padEnd(9)} ${id}: ran ${ran}×, ${requests} model requests, ${refused} runs refused`);
+        const context = `${results.join('\n')}\n${describeRun(s.runs.at(-1) as AgentRun, s.server)}`;
+        if (control) {
+          expect(refused, `never refused\n${context}`).toBe(0);
+          expect(ran, context).toBe(RUNS);
+          return;
+        }
+        expect(ran, `the failing command ran at most 4 times in ${RUNS} runs\n${context}`).toBe(4);
+        expect(refused, `the later runs were refused\n${context}`).toBe(RUNS - 4);
+        const note = readFileSync(join(s.repo, '.agents', 'handoff.md'), 'utf8');
+        expect(note, 'the hand-off note names the command').toContain('echo ran >> ran.txt');
+      });
+    restartLoop(
+      'restart loop',
+      `${RUNS} headless runs with one prompt, one failing ask each: it runs 4 times, later runs are refused`,
+    );
+    restartLoop('restart loop, edits', `${RUNS} runs with an edit before each: never refused`, 'edits');
+    restartLoop('restart loop, new prompts', `${RUNS} runs with a new prompt each: never refused`, 'new prompts');
 
     // Issue 11: nobody writes again in an unattended run, so the ladder's last rung must really end it (each tool's
     // own stop), leave the note, and the next session must start from the note.

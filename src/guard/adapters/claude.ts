@@ -36,6 +36,8 @@ export function parseClaude(p: Payload): ParsedHook {
   // PowerShell (Windows) takes Bash's input and gives Bash's output (Claude Code 2.1.332's tool schemas).
   const isBash = str(p.tool_name) === 'Bash' || str(p.tool_name) === 'PowerShell';
 
+  // A new or resumed session hears the hand-off note first (not after a compaction: the note is already in context).
+  if (eventName === 'SessionStart') return { ...base, event: str(p.source) === 'compact' ? null : { kind: 'start' } };
   if (eventName === 'UserPromptSubmit') {
     const source = str(p.source);
     if (source && MACHINE_PROMPT_SOURCES.has(source)) return { ...base, event: null };
@@ -115,5 +117,11 @@ export function renderClaude(eventName: string, decision: Decision): string {
   if (decision.action === 'warn' && (eventName === 'PostToolUse' || eventName === 'PostToolUseFailure')) {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: eventName, additionalContext: decision.message } });
   }
-  return '';
+  return sessionStartContext(eventName, decision);
+}
+
+/** SessionStart's answer in Claude's and Codex's shape: the hand-off note as context before the first prompt. */
+export function sessionStartContext(eventName: string, decision: Decision): string {
+  if (decision.action !== 'warn' || eventName !== 'SessionStart') return '';
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: decision.message } });
 }

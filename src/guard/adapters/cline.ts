@@ -9,6 +9,7 @@ import { readSettings } from '../core/settings.ts';
 import type { Decision, GuardEvent } from '../core/types.ts';
 import { recordDecision } from '../event-log.ts';
 import { writeHandoff } from '../handoff-note.ts';
+import { bind } from '../loop-store.ts';
 import { projectFiles } from '../project-files.ts';
 import { treeFingerprint } from '../tree.ts';
 import { CLINE_CHANGE_TOOLS, CLINE_SHELL_TOOL, clineFacts } from './cline-facts.ts';
@@ -99,16 +100,16 @@ export function clineHooks(
     },
   });
   // The plugin process runs in the session's working directory; the tree is looked at only when a result repeats.
-  const run = (event: GuardEvent, session: string): Decision =>
-    decide(
-      event,
-      settings,
-      clineFacts,
-      store(session),
-      (skip, watch) => treeFingerprint(cwd(), skip, watch),
-      true,
-      projectFiles(cwd()),
-    );
+  const look = (skip: readonly string[], watch?: readonly string[]) => treeFingerprint(cwd(), skip, watch);
+  // A loop's sessions (a restart loop of `cline`, or LOOP_GUARD_RUN_ID) count in the loop's state file; the others in
+  // memory. This plugin process is the agent: a prompt again in it is a person typing.
+  const agent = `${process.pid}:plugin`;
+  const run = (event: GuardEvent, session: string): Decision => {
+    const bound = bind('cline', session, event, env, cwd(), look, () => agent);
+    if (bound.done) return bound.done;
+    const where = bound.loop ? bound.store : store(session);
+    return decide(bound.loop ? bound.event : event, settings, clineFacts, where, look, true, projectFiles(cwd()));
+  };
   const log = (command: string, decision: Decision) =>
     recordDecision(env as NodeJS.ProcessEnv, 'cline', command, decision, cwd);
 

@@ -1,5 +1,6 @@
 // Codex: PreToolUse / PostToolUse / UserPromptSubmit (shapes: shared/payloads/codex). Codex rejects unknown output fields.
 import type { Decision, GuardToolFacts } from '../core/types.ts';
+import { sessionStartContext } from './claude.ts';
 import { fieldsText, obj, promptOf, sessionOf, str, type ParsedHook, type Payload } from './types.ts';
 
 /** tool_response is the output text (shared/payloads/codex); the protocol notes allow any JSON, read without guessing at its fields. */
@@ -26,6 +27,7 @@ export function parseCodex(p: Payload): ParsedHook {
   const callId = str(p.tool_use_id);
   const call = callId ? { callId } : {};
 
+  if (eventName === 'SessionStart') return { ...base, event: str(p.source) === 'compact' ? null : { kind: 'start' } };
   if (eventName === 'UserPromptSubmit') return { ...base, event: { kind: 'userTurn', ...turn, ...promptOf(p.prompt) } };
   if (eventName === 'PostToolUse' && CHANGE_TOOLS.has(str(p.tool_name) ?? ''))
     return { ...base, event: { kind: 'change', by: 'edit', ...call, ...turn } };
@@ -55,5 +57,5 @@ export function renderCodex(eventName: string, decision: Decision): string {
       hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: decision.message },
     });
   }
-  return '';
+  return sessionStartContext(eventName, decision);
 }

@@ -12,6 +12,7 @@ import { projectFiles } from '../project-files.ts';
 import { treeFingerprint } from '../tree.ts';
 import { writeHandoff } from '../handoff-note.ts';
 import { obj } from '../json-value.ts';
+import { bind } from '../loop-store.ts';
 
 /** Sessions kept in memory; the oldest is dropped past this, so a long-running server stays small. */
 const MAX_SESSIONS = 64;
@@ -67,8 +68,16 @@ async function loopGuard(TOOL: ToolName, ctx?: unknown) {
       return result;
     },
   });
-  const run = (event: GuardEvent, sessionID: unknown) =>
-    decide(event, settings, opencodeFacts, store(String(sessionID ?? '')), look, true, files);
+  // The sessions of a loop (a restart loop of `opencode run`, or LOOP_GUARD_RUN_ID) count in the loop's state file,
+  // shared with the next process; the others stay in memory. This process is the agent: a prompt again in it is a person.
+  const agent = `${process.pid}:plugin`;
+  const run = (event: GuardEvent, sessionID: unknown) => {
+    const id = String(sessionID ?? '');
+    const bound = bind(TOOL, id, event, process.env, dir, look, () => agent);
+    if (bound.done) return bound.done;
+    if (bound.loop) return decide(bound.event, settings, opencodeFacts, bound.store, look, true, files);
+    return decide(event, settings, opencodeFacts, store(id), look, true, files);
+  };
 
   return {
     // Every shell command OpenCode runs gets the non-interactive environment.

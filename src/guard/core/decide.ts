@@ -87,6 +87,8 @@ export function decide(
     );
     return climbed ?? decision;
   }
+  // The hook process answers a session start itself (the hand-off note); nothing is counted.
+  if (event.kind === 'start') return ALLOW;
   // A lock-free read: it fires on every permitted command or model request of the tools that send it.
   if (event.kind === 'proceed') return pendingStop(coerceState(store.read()), event) ?? ALLOW;
   // A new user turn on a session with nothing counted (none yet, or already reset for this turn) changes nothing:

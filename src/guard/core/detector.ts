@@ -55,6 +55,11 @@ export interface SessionState {
   asked?: string[];
   /** files that shell edits named (newest last, at most MAX_WATCHED): the tree look stats them too */
   wt?: string[];
+  /** a session bound to a loop (loop.ts): the loop's state file, and the hash of the prompt that bound it */
+  lp?: string;
+  ph?: string;
+  /** the agent process that sent that prompt (agent-process.ts), so a resume can be told from a person typing again */
+  ap?: string;
 }
 
 /** Bounds that keep every state read and write O(1) however long the session runs. */
@@ -150,7 +155,7 @@ function withRecord(
 }
 
 /** Files this command and the session's recent commands write by redirection: their output, not edits (a cycle A,B where B appends to its log must stay a cycle). */
-function ownOutputs(state: SessionState, command: string): string[] {
+export function ownOutputs(state: SessionState, command: string): string[] {
   const paths = writtenPaths(command);
   for (const pair of state.recent) {
     const c = state.cmds[commandOf(pair)]?.c;

@@ -45,7 +45,9 @@ export type GuardEvent =
    * next model request in the same turn (Qwen's UserPromptSubmit continuation, without). Where a tool can stop a run
    * only there, this is when a hand-off given earlier in the turn takes effect.
    */
-  | { kind: 'proceed'; command?: string; turnId?: string };
+  | { kind: 'proceed'; command?: string; turnId?: string }
+  /** A session starts (Claude Code, Codex, Gemini CLI, Qwen Code SessionStart): the loop's hand-off note, if any, is shown. */
+  | { kind: 'start' };
 
 /** Failures that the same command cannot fix by being run again. */
 export type FailureClass =
