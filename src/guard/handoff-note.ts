@@ -196,10 +196,9 @@ export function noteForNextSession(
   windowMs = LOOP_WINDOW_MS,
 ): Decision {
   try {
-    const override = env.LOOP_GUARD_HANDOFF_DIR;
-    const root = override && isAbsolute(override) ? override : gitRootOf(cwd);
-    if (!root) return { action: 'allow' };
-    const newest = newestSection(readSmall(join(root, HANDOFF_NOTE), 4 * HANDOFF_MAX_BYTES));
+    const paths = handoffPaths(cwd, env);
+    if (!paths) return { action: 'allow' };
+    const newest = newestSection(readSmall(paths.md, 4 * HANDOFF_MAX_BYTES));
     if (!newest || now - newest.at > windowMs || newest.at - now > windowMs) return { action: 'allow' };
     const head =
       `${MARKER} the loop guard stopped the last session here because it kept repeating a command with nothing ` +
