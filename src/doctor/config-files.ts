@@ -1,6 +1,7 @@
 // The config files doctor reads for a tool, by the names its record gives them: where each is (home, moved by an
 // environment variable), how messages name it, its parsed content, and the record's rules about its settings.
 import { jsonReason } from '../edit/excerpt.ts';
+import { tomlReason } from '../edit/toml-scan.ts';
 import { join } from 'node:path';
 import { parse as parseJsonc } from 'comment-json';
 import { parse as parseToml } from 'smol-toml';
@@ -52,7 +53,11 @@ export function parseText(path: string, text: string | null): { doc?: unknown; p
     } catch (err) {
       const e = err as { message?: string; line?: number; column?: number };
       const at = typeof e.line === 'number' ? ` (line ${e.line}, column ${e.column})` : '';
-      return { problem: `${((e.message ?? '').split('\n')[0] || 'not valid TOML').trim()}${at}` };
+      const what = ((e.message ?? '').split('\n')[0] || 'not valid TOML')
+        .trim()
+        .replace(/^Invalid TOML document: /, '');
+      const reason = typeof e.line === 'number' ? tomlReason(clean, what, e as { line: number; column: number }) : what;
+      return { problem: `${reason}${at}` };
     }
   }
   try {

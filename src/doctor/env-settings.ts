@@ -33,6 +33,7 @@ export function envSettingsCheck(
   where: string,
   values: Record<string, unknown> | undefined,
   extra: string[] = [],
+  opts: { switches?: boolean } = {},
 ): Check {
   const id = `${tool}.env`;
   const missing: string[] = [];
@@ -56,11 +57,12 @@ export function envSettingsCheck(
         `${show(Object.fromEntries(waiting.map((w) => w.split('=')[0] as string).map((k) => [k, AGENT_ENV[k] as string])))}`,
     );
   }
-  if (guardSwitchedOff(values?.LOOP_GUARD)) {
+  const switches = opts.switches !== false;
+  if (switches && guardSwitchedOff(values?.LOOP_GUARD)) {
     problems.push(`${where} sets LOOP_GUARD=${JSON.stringify(values?.LOOP_GUARD)}, which switches the guard off`);
     fixes.push(`remove LOOP_GUARD from ${where}`);
   }
-  if (guardSwitchedOff(values?.LOOP_GUARD_HANG)) {
+  if (switches && guardSwitchedOff(values?.LOOP_GUARD_HANG)) {
     problems.push(
       `${where} sets LOOP_GUARD_HANG=${JSON.stringify(values?.LOOP_GUARD_HANG)}, which switches the hang rules off`,
     );

@@ -63,6 +63,14 @@ export function hookSpecOf(tool: ToolName): (Intent & { kind: 'json' }) | undefi
 /** Events that take no matcher: a matcher there is ignored by the tool, so it cannot hide our entry. */
 const NO_MATCHER = new Set(['UserPromptSubmit', 'beforeSubmitPrompt', 'Stop', 'stop']);
 
+/** The fix for a hook file that could not be read: the installer refuses a file it cannot parse, so it comes second. */
+export function unreadableFix(configPath: string, problem: string): string {
+  if (problem === 'does not exist') return `${RERUN} (it writes ${configPath} with the hook entries)`;
+  const at = / at line (\d+), column (\d+)/.exec(problem);
+  const kind = configPath.endsWith('.toml') ? 'TOML' : 'JSON';
+  return `fix the ${kind} in ${configPath}${at ? ` at line ${at[1]}, column ${at[2]}` : ''}, then ${RERUN}`;
+}
+
 export interface HookAudit {
   check: Check;
   /** Our command per required event that has one: what the replay runs. */
@@ -85,7 +93,7 @@ export function auditHooks(
   if (!spec) return { check: pass(id, 'no hook entries needed'), commands: {} };
   if (problem)
     return {
-      check: fail(id, `${configPath}: ${problem}`, `${RERUN} (it adds the hook entries), or fix the file by hand`),
+      check: fail(id, `${configPath}: ${problem}`, unreadableFix(configPath, problem)),
       commands: {},
     };
   const commands: Record<string, string> = {};

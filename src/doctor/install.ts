@@ -13,7 +13,8 @@ export function readManifestText(text: string | null): ManifestRead {
   try {
     return { manifest: parseManifest(text) };
   } catch (err) {
-    return { error: (err as Error).message };
+    // The first line: the code frame under it would break doctor's one line per cause.
+    return { error: ((err as Error).message.split('\n')[0] ?? '').trim() };
   }
 }
 

@@ -32,11 +32,40 @@ import { obj } from '../guard/json-value.ts';
 
 type JsonIntent = Intent & { kind: 'json' };
 
-/** `KEY=value` settings that switch the guard or its hang rules off, as "KEY=value in <where>". */
-function switchOffs(env: Readonly<Record<string, string>>, where: string): string[] {
-  return ['LOOP_GUARD', 'LOOP_GUARD_HANG']
-    .filter((k) => guardSwitchedOff(env[k]))
-    .map((k) => `${k}=${env[k]} in ${where}`);
+/** A setting that switches the guard or its hang rules off: what it is and where, and how to take it out. */
+interface SwitchOff {
+  say: string;
+  fix: string;
+}
+
+const SWITCHES = ['LOOP_GUARD', 'LOOP_GUARD_HANG'] as const;
+
+/** The switches among a hook command's own `KEY=value` prefixes. */
+function commandOffs(assignments: Readonly<Record<string, string>>, event: string, configPath: string): SwitchOff[] {
+  return SWITCHES.filter((k) => guardSwitchedOff(assignments[k])).map((k) => ({
+    say: `${k}=${assignments[k]} in the ${event} hook command`,
+    fix: `remove ${k}=${assignments[k]} from the ${event} hook command in ${configPath}`,
+  }));
+}
+
+/** The switches in the settings' env tables, each named by the file whose value wins (the last one setting it). */
+function settingsOffs(record: ToolRecord, files: ReadonlyMap<string, LoadedFile>, envPath: readonly string[]) {
+  const offs: SwitchOff[] = [];
+  const table = envPath.join('.');
+  for (const key of SWITCHES) {
+    let last: { file: LoadedFile; value: string } | undefined;
+    for (const name of record.doctor.settingsEnv?.files ?? []) {
+      const file = files.get(name);
+      const value = stringsOf(valueAt(file?.doc, envPath))[key];
+      if (file && value !== undefined) last = { file, value };
+    }
+    if (last && guardSwitchedOff(last.value))
+      offs.push({
+        say: `${key}=${last.value} in ${last.file.shown} "${table}"`,
+        fix: `remove "${key}" from "${table}" in ${last.file.shown}`,
+      });
+  }
+  return offs;
 }
 
 const withRoot = (vars: Readonly<Record<string, string>>, root: string): Env =>
@@ -63,16 +92,16 @@ async function wiredChecks(
   problem: string | undefined,
   extraEnv: Env,
   overrides: Check | null,
-  envWhere: string,
+  settingOffs: readonly SwitchOff[],
 ): Promise<Check[]> {
   const vars: Env = { ...ctx.base, ...extraEnv, PWD: ctx.root };
   const ourRun = (command: string) =>
     runsOurFile(command, join(ctx.root, GUARD_PATH), ctx.root, vars) ??
     runsOurFile(command, join(realpathOr(ctx.root), GUARD_PATH), realpathOr(ctx.root), vars);
   const audit = auditHooks(tool, found, configPath, problem, (command) => ourRun(command) !== null);
-  const offs = envWhere ? switchOffs(extraEnv, envWhere) : [];
+  const offs = [...settingOffs];
   for (const [event, command] of Object.entries(audit.commands))
-    offs.push(...switchOffs(ourRun(command)?.assignments ?? {}, `the ${event} hook command`));
+    offs.push(...commandOffs(ourRun(command)?.assignments ?? {}, event, configPath));
   // A switch that turns all hooks off comes first; missing entries are still named after it.
   let wiring =
     overrides && !audit.check.ok
@@ -85,8 +114,8 @@ async function wiredChecks(
   if (offs.length) {
     const off = fail(
       `${tool}.hooks`,
-      `${[...new Set(offs)].join('; ')}: the guard (or its hang rules) is switched off for ${TOOLS[tool].label}`,
-      'remove that setting',
+      `${offs.map((o) => o.say).join('; ')}: the guard${offs.every((o) => o.say.startsWith('LOOP_GUARD_HANG')) ? "'s hang rules are" : ' is'} switched off for ${TOOLS[tool].label}`,
+      offs.map((o) => o.fix).join('; '),
     );
     wiring = wiring.ok
       ? off
@@ -171,7 +200,7 @@ async function hookGroup(ctx: Ctx, tool: ToolName, record: ToolRecord, spec: Jso
     problem,
     extraEnv,
     brokenRule(`${tool}.hooks`, d.hookRules ?? [], files),
-    d.settingsEnv?.where ?? '',
+    d.settingsEnv ? settingsOffs(record, files, envPath) : [],
   );
 
   // Our environment values: where the record's intents put them, and what reaches the tool's shell.
@@ -181,7 +210,11 @@ async function hookGroup(ctx: Ctx, tool: ToolName, record: ToolRecord, spec: Jso
   };
   if (spec.env) {
     const shown = `${hooksFile.path} "${envPath.join('.')}"`;
-    checks.push(envSettingsCheck(tool, shown, problem ? undefined : obj(valueAt(hooksFile.doc, envPath))));
+    // The hooks check names the switches of a settings env, and a hook file it cannot read: said there, once.
+    const env = envSettingsCheck(tool, shown, problem ? undefined : obj(valueAt(hooksFile.doc, envPath)), [], {
+      switches: !d.settingsEnv,
+    });
+    checks.push(problem && !env.ok ? { ...env, cause: `${tool}.hooks` } : env);
     overlay = { env: d.settingsEnv ? settingsEnv : stringsOf(valueAt(hooksFile.doc, envPath)), source: shown };
   }
   if (envFile) {

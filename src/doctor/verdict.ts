@@ -1,11 +1,7 @@
 // Pure: sorts the doctor's ✗ into "broken" (the repository or the install is wrong) and "one step left on this
 // machine" (something only the user's own setup can do), and folds a ✗ that only repeats another's cause into it.
 import { GUARD_PATH, TOOLS, type ToolName } from '../tools/index.ts';
-import { INERT_WHY } from '../scaffold/guard-file.ts';
 import type { Check, Group } from './types.ts';
-
-/** How the node check says that the tool has no hook command of ours to run. */
-const NO_COMMAND = /^no loop-guard hook command/;
 
 /** A fix that needs no change in the repository: no rerun of ours writes it. */
 const machineOnly = (check: Check) => !check.fix?.includes('--yes');
@@ -17,33 +13,42 @@ function standing(check: Check): Check {
   return check;
 }
 
-/** The failed check that explains `check`, if any. */
-function causeOf(check: Check, failed: ReadonlySet<string>, group: Group, guardMissing: boolean): string | undefined {
-  if (check.ok || check.info) return undefined;
+/** The failed check that explains `check`, if any: a ✗ whose fix also fixes `check` shows alone. */
+function causeOf(check: Check, failed: ReadonlySet<string>, group: Group, guardBroken: boolean): string | undefined {
+  if (check.ok || check.info || check.cause) return check.cause;
   const tool = group.name;
   const what = check.id.slice(check.id.indexOf('.') + 1);
-  // With no hook entry at all there is no command to run or replay: the hooks line says it all.
-  const noCommand = group.checks.some((c) => c.id === `${tool}.node` && !c.ok && NO_COMMAND.test(c.message));
-  if ((what === 'node' || what === 'replay') && failed.has(`${tool}.hooks`) && noCommand) return `${tool}.hooks`;
-  if (what === 'git' && failed.has(`${tool}.env`)) return `${tool}.env`;
   const runsGuard = tool !== 'repo' && TOOLS[tool as ToolName].intents.some((i) => i.path === GUARD_PATH);
-  if ((what === 'node' || what === 'replay' || what === 'load') && guardMissing && runsGuard) return 'repo.guard';
+  // A guard file that is missing, not ours or edited explains every replay failing: its fix restores all of them.
+  if ((what === 'node' || what === 'replay' || what === 'load') && guardBroken && runsGuard) return 'repo.guard';
+  // A hook entry missing, broken or switched off is why its command does not run or answer: the hooks line says it.
+  if ((what === 'node' || what === 'replay') && failed.has(`${tool}.hooks`)) return `${tool}.hooks`;
+  if (what === 'git' && failed.has(`${tool}.env`)) return `${tool}.env`;
+  // A plugin file missing or edited is why it does not load, and one that does not load sets nothing for the shell.
+  if ((what === 'load' || what === 'git') && failed.has(`${tool}.plugin`)) return `${tool}.plugin`;
+  if (what === 'git' && failed.has(`${tool}.load`)) return `${tool}.load`;
   return undefined;
 }
 
 export function settle(groups: readonly Group[]): Group[] {
   const all = groups.flatMap((g) => g.checks);
   const failed = new Set(all.filter((c) => !c.ok && !c.info).map((c) => c.id));
-  // Only a missing or inert guard file explains every replay failing; an edited one is worth seeing fail in each tool.
-  const guardMissing = all.some(
-    (c) => c.id === 'repo.guard' && !c.ok && (/ is missing\b/.test(c.message) || c.message.endsWith(INERT_WHY)),
-  );
+  const guardBroken = failed.has('repo.guard');
+  const causes = new Map<string, string>();
+  for (const g of groups)
+    for (const check of g.checks) {
+      const cause = causeOf(check, failed, g, guardBroken);
+      if (cause) causes.set(check.id, cause);
+    }
+  // A cause explained in turn by another (git ← load ← the guard file) points at the one line shown.
+  const root = (id: string): string => {
+    let at = id;
+    for (let i = 0; i < 5 && causes.has(at); i++) at = causes.get(at) as string;
+    return at;
+  };
   return groups.map((g) => ({
     ...g,
-    checks: g.checks.map((check) => {
-      const cause = causeOf(check, failed, g, guardMissing);
-      return standing(cause ? { ...check, cause } : check);
-    }),
+    checks: g.checks.map((check) => standing(causes.has(check.id) ? { ...check, cause: root(check.id) } : check)),
   }));
 }
 

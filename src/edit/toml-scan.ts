@@ -10,12 +10,20 @@ export type Table = Record<string, unknown>;
 
 export const PARSE_OPTIONS = { integersAsBigInt: 'asNeeded' } as const;
 
+/** smol-toml meets the line's end inside a string never closed and calls the newline a control character: say so. */
+export function tomlReason(text: string, what: string, at: { line: number; column: number }): string {
+  const line = text.split(/\r?\n/)[at.line - 1] ?? '';
+  return /^control characters are not allowed in strings/.test(what) && at.column > line.length
+    ? 'unterminated string: it needs its closing quote on this line'
+    : what;
+}
+
 export function parseOrThrow(text: string): Table {
   try {
     return parse(text, PARSE_OPTIONS) as Table;
   } catch (err) {
     if (err instanceof TomlError) {
-      const what = err.message.split('\n')[0]!.replace(/^Invalid TOML document: /, '');
+      const what = tomlReason(text, err.message.split('\n')[0]!.replace(/^Invalid TOML document: /, ''), err);
       throw new FileFormatError(
         `line ${err.line}, column ${err.column}: ${what}\n${excerpt(text, err.line, err.column)}`,
         `Fix the TOML at line ${err.line}, column ${err.column}, then run again.`,

@@ -17,6 +17,7 @@ import { decide } from './core/decide.ts';
 import { readSettings } from './core/settings.ts';
 import type { Decision } from './core/types.ts';
 import { recordDecision } from './event-log.ts';
+import { cursorRunsItsOwn } from './cursor-twice.ts';
 import { projectFiles } from './project-files.ts';
 import { treeFingerprint } from './tree.ts';
 import { noteForNextSession, writeHandoff } from './handoff-note.ts';
@@ -73,12 +74,14 @@ function hookOutput(
   let format: OutputFormat = formatFromArg(toolArg);
   let eventName = '';
   try {
-    const payload = obj(JSON.parse(stdin));
+    // cursor-agent sends every payload with a UTF-8 BOM (DobermanCore/Doberman-Core#576), which JSON.parse refuses.
+    const payload = obj(JSON.parse(stdin.charCodeAt(0) === 0xfeff ? stdin.slice(1) : stdin));
     if (!payload) return failOpenOutput(format, eventName);
     format = detectFormat(toolArg, payload);
     eventName = typeof payload.hook_event_name === 'string' ? payload.hook_event_name : '';
     const settings = readSettings(env);
     if (!settings.enabled) return failOpenOutput(format, eventName);
+    if (cursorRunsItsOwn(toolArg, payload, env)) return failOpenOutput(format, eventName);
     const parsed = parseHook(toolArg, payload, env);
     const projectDir = projectDirOf(parsed.format, payload, env);
     const look = (skip: readonly string[], watch?: readonly string[]) => treeFingerprint(projectDir, skip, watch);

@@ -7,7 +7,7 @@ import type { ProjectFiles } from './core/hang/types.ts';
 /** A project file is read this far: scripts and targets sit near the top, and the cost stays bounded. */
 const MAX_BYTES = 64 * 1024;
 
-function readHead(path: string): string | undefined {
+export function readHead(path: string): string | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');

@@ -50,7 +50,7 @@ export const claude: ToolRecord = {
     files: { local: { path: '.claude/settings.local.json' }, user: { path: '~/.claude/settings.json' } },
     hookEnv: { CLAUDE_PROJECT_DIR: '{root}' },
     // Claude Code gives its hooks and its shell the settings' env too; later layers win, as in Claude Code.
-    settingsEnv: { files: ['user', 'hooks', 'local'], where: 'the Claude Code settings "env"' },
+    settingsEnv: { files: ['user', 'hooks', 'local'] },
     hookRules: [
       {
         in: ['hooks', 'local', 'user'],

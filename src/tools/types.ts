@@ -79,8 +79,8 @@ export interface DoctorFacts {
   /** Variables whose presence makes the guard read a payload as this tool's: doctor's replay never inherits them. */
   identityEnv?: string[];
   /** Settings files whose env table (the json intent's `env.path`) the tool also gives its hooks and its shell, later
-   *  files winning; `where` names them for messages. */
-  settingsEnv?: { files: string[]; where: string };
+   *  files winning. */
+  settingsEnv?: { files: string[] };
   /** Settings doctor reports on the `<tool>.hooks` check (all hooks switched off, a required top-level field). */
   hookRules?: ConfigRule[];
   /** What the tool itself puts into its shell's environment; `forced` when it wins over the config (Codex). */

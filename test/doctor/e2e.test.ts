@@ -83,19 +83,16 @@ describe('create-loop-guard doctor', () => {
     expect(r.status).toBe(1);
     const failed = r.stdout.split('\n').filter((l) => l.includes('✗'));
     const line = (text: string) => failed.find((l) => l.includes(text));
-    // The no-op guard: it no longer warns or denies, in every tool that runs it.
-    expect(
-      failed.filter(
-        (l) => l.includes('no warning on the 3rd identical result') && l.includes('the 5th attempt was not denied'),
-      ).length,
-    ).toBe(3);
+    // One cause, one line: the no-op guard's failing replays fold into its own line, the removed event's into the hooks line.
+    expect(failed, r.stdout).toHaveLength(3);
+    expect(r.stdout).not.toContain('no warning on the 3rd identical result');
     expect(line('.agents/hooks/loop-guard.cjs carries the v')).toContain('fix: npx create-loop-guard --yes');
     // The removed event.
     expect(line('.claude/settings.json: no loop-guard hook on PostToolUseFailure')).toContain('fix:');
     // The deleted block.
     expect(line('AGENTS.md has no loop-guard block')).toContain('fix: npx create-loop-guard --yes');
     expect(r.stdout).toMatch(
-      /^Broken: \d+ problems in the repository or the install \(.*repo\.guard.*repo\.agents-md.*claude\.hooks.*claude\.replay.*codex\.replay.*cursor\.replay.*\); \d+ checks passed/m,
+      /^Broken: 3 problems in the repository or the install \(repo\.guard, repo\.agents-md, claude\.hooks\); \d+ checks passed/m,
     );
 
     // --json: the same findings as data.

@@ -56,6 +56,13 @@ describe('parse errors', () => {
     const err = thrown(() => parseOrThrow('model = "x"\n[a]\nb = = 1\n'));
     expect(err.message).toBe('line 3, column 5: invalid value\n  2 | [a]\n> 3 | b = = 1\n    |     ^');
   });
+  it('TOML: a string left open says so, not "control characters are not allowed in strings"', () => {
+    const err = thrown(() => parseOrThrow('[x]\na = "abc\nb = 1\n'));
+    expect(err.message).toMatch(/^line 2, column 9: unterminated string: it needs its closing quote on this line\n/);
+    expect(err.message).not.toContain('control characters');
+    // A real control character inside a closed string keeps the parser's words.
+    expect(thrown(() => parseOrThrow('a = "a\u0001b"\n')).message).toContain('control characters are not allowed');
+  });
 });
 
 describe('through the CLI', () => {

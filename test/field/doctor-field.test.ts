@@ -16,12 +16,14 @@ const cursorCheck = <K extends string>(kind: K) => {
 };
 
 describe('doctor, field checks', () => {
-  it('cursor.twice: a note when .claude/settings.json runs the guard too, a pass when it does not', () => {
+  it('cursor.twice: a pass either way; with .claude/settings.json running the guard too it says the Claude entry is quiet', () => {
     const c = cursorCheck('also-runs');
     const ours = '{"hooks":{"PreToolUse":[{"hooks":[{"command":"node .agents/hooks/loop-guard.cjs claude"}]}]}}';
-    expect(alsoRunsCheck('cursor', 'Cursor', c.file, c.setting, ours)).toMatchObject({ ok: true });
     const twice = alsoRunsCheck('cursor', 'Cursor', c.file, c.setting, ours);
-    expect(twice.message).toContain('twice per shell call');
+    expect(twice).toMatchObject({ ok: true });
+    expect(twice.info).toBeUndefined();
+    expect(twice.message).toContain("the guard's entry from .claude/settings.json stays quiet");
+    expect(twice.message).not.toContain('turn that setting off');
     expect(alsoRunsCheck('cursor', 'Cursor', c.file, c.setting, '{}').message).toContain('once per call');
   });
 

@@ -389,12 +389,13 @@ describe('tool-specific contract', () => {
     expect(outs.every((o) => cursor.warned(o) === null)).toBe(true);
   });
 
-  it('cursor: postToolUseFailure counts but prints no warning', () => {
+  it('cursor: postToolUseFailure counts and warns on the 3rd and 4th, as postToolUse does', () => {
     const env = guardEnv(freshStateDir());
     const fail = cursorFixture('postToolUseFailure');
     for (let i = 0; i < 4; i++) {
-      const out = runGuardSync('cursor', { ...fail, tool_use_id: `f${i}` }, env);
-      expect(JSON.parse(out.stdout)).toEqual({});
+      const out = JSON.parse(runGuardSync('cursor', { ...fail, tool_use_id: `f${i}` }, env).stdout);
+      if (i < 2) expect(out).toEqual({});
+      else expect(out.additional_context).toMatch(/^loop-guard: /);
     }
     const pre = runGuardSync('cursor', { ...cursorFixture('preToolUse'), tool_use_id: 'f9' }, env);
     expect(cursor.denied(pre.stdout)).toMatch(/^loop-guard: /);

@@ -70,8 +70,23 @@ export function renderCursor(eventName: string, decision: Decision): string {
       agent_message: decision.message,
     });
   }
-  // postToolUseFailure has no output fields, so a warning there cannot reach the model.
-  if (decision.action === 'warn' && eventName === 'postToolUse')
+  // A failing command reaches only postToolUseFailure, which takes additional context too (Cursor's own list of the
+  // events it reads it from, vshulcz/deja-vu#3052): the 3rd and 4th identical failures warn as a result does.
+  if (decision.action === 'warn' && (eventName === 'postToolUse' || eventName === 'postToolUseFailure'))
     return JSON.stringify({ additional_context: decision.message });
   return '{}';
+}
+
+/**
+ * The project folder when this run is the Claude entry started by Cursor, which runs .claude/settings.json hooks too
+ * with its own payload (`cursor_version`; DobermanCore/Doberman-Core#576) and sets CURSOR_VERSION; else undefined.
+ */
+export function claudeEntryInCursor(
+  toolArg: string | undefined,
+  p: Payload,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  if (toolArg !== 'claude' || (p.cursor_version === undefined && env.CURSOR_VERSION === undefined)) return undefined;
+  const roots = p.workspace_roots;
+  return env.CLAUDE_PROJECT_DIR || env.CURSOR_PROJECT_DIR || (Array.isArray(roots) ? str(roots[0]) : undefined);
 }
