@@ -17,8 +17,8 @@ beforeAll(requireCli);
 // Judgment by what changed through the shell (core/writes.ts, the asked sign-in, the exited server) added ~1.9 KB.
 // The stop rule as its own block in CLAUDE.md and GEMINI.md (1,272 bytes each, where the import was 11) and the lint
 // markers (+228 guard, +113 per loader) added ~3 KB.
-// Loops that outlive a session (the loop state, SessionStart's hand-off note) added ~9 KB. All merged: the guard file
-// is 269,288 bytes with the quiet Claude entry under Cursor and the BOM-tolerant stdin, and --tools all writes 290,604 (283.8 KB).
+// Loops that outlive a session (the loop state, SessionStart's hand-off note) added ~9 KB. All merged, with the quiet
+// Claude entry under Cursor and the BOM-tolerant stdin: the guard file is 269,288 bytes, --tools all 290,604 (283.8 KB).
 const TOTAL_BUDGET = 285 * 1024;
 /** Only the guard file may be larger than this. */
 const LARGE = 40 * 1024;
