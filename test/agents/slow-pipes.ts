@@ -15,6 +15,8 @@ const PAUSED: Record<string, string> = {
   'echo ran >> a.txt; cat /missing-a': 'echo ran >> a.txt; ./missing-a.sh',
   'echo ran >> b.txt; cat /missing-b': 'echo ran >> b.txt; ./missing-b.sh',
   'echo ran >> ran.txt; echo "FAIL src/sum.test.js: expected 2 to be 3"; exit 1': 'echo ran >> ran.txt; ./fail.sh',
+  // Run once (the hang-guard scenario), so a pause in the command itself cannot make it a poll.
+  'git log': 'git log; sleep 1',
 };
 
 const SCRIPTS: Record<string, string> = {
