@@ -183,7 +183,7 @@ export class SessionJudge<M> {
     // After it ran (it did, in the real session): the guard's count and decision.
     const before = coerceState(this.store.state);
     const seq = before?.seq ?? 0;
-    const output = this.lazy.standIn(before, ck, e.output);
+    const output = this.lazy.standIn(before, ck, e.command, e.output);
     const exit = e.exitCode !== undefined ? { exitCode: e.exitCode } : {};
     const post = this.decide({ kind: 'post', command: e.command, output, ...exit, ...call });
     const next = coerceState(this.store.state);

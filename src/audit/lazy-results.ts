@@ -6,9 +6,12 @@
 // as a first result (n = 1, not a poll, no thrash), so its decision does not read its text, and its text shows only in
 // two places, its record's result key and failure class (read again only when the same command comes again) and its
 // (command, result) pair in `recent` (unique while the command is not repeated, so cycle detection reads it the same).
+// A command that writes is the exception: whether its first result is change for the others reads the text (did it
+// fail, did it say something new), so it is replayed as it is.
 // test/audit/lazy-results.test.ts replays the same events both ways and requires the same decisions and states.
 import { onPost, type SessionState } from '../guard/core/detector.ts';
 import type { GuardSettings } from '../guard/core/types.ts';
+import { writesState } from '../guard/core/writes.ts';
 
 /** Results longer than this are replayed as they are: kept texts stay small (at most 64 commands × this). */
 const MAX_KEPT = 256 * 1024;
@@ -30,12 +33,13 @@ export class LazyResults {
   ) {}
 
   /** The output to replay: '' when the state holds no result of this command (ck) yet, else the real one. */
-  standIn(state: SessionState | undefined, ck: string, output: string): string {
+  standIn(state: SessionState | undefined, ck: string, command: string, output: string): string {
     if (
       !this.enabled ||
       output.length > MAX_KEPT ||
       output === '' ||
-      (state !== undefined && state.cmds[ck] !== undefined)
+      (state !== undefined && state.cmds[ck] !== undefined) ||
+      writesState(command)
     )
       return output;
     return '';

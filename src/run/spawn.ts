@@ -1,7 +1,7 @@
 // The two processes of a rung: the agent (its stdout read line by line as it streams, stopped with its whole process
 // group when the rung's share is spent) and the verifier (a shell command; its exit code and output are the verdict).
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
 
 export interface ProcEnd {
   exitCode: number | null;
@@ -33,6 +33,8 @@ export function startAgent(
 ): AgentProc {
   const t0 = Date.now();
   const log = createWriteStream(opts.logPath);
+  // The log is a convenience: a failure to write it must not end the run.
+  log.on('error', () => {});
   // detached: the agent leads its own process group, so a stop reaches the tools it started too.
   const child = spawn(bin, args, {
     cwd: opts.cwd,
@@ -76,15 +78,20 @@ export function startAgent(
     child.on('close', (code, signal) => {
       if (killTimer) clearTimeout(killTimer);
       if (pending) opts.onLine(pending);
-      log.end();
-      resolve({
+      const end: ProcEnd = {
         exitCode: code,
         signal,
         stderrTail: stderr,
         stopped,
         ...(spawnError ? { spawnError } : {}),
         ms: Date.now() - t0,
-      });
+      };
+      // Settled once the log is closed, so a caller that removes the step's folder next finds it complete.
+      if (log.closed || log.destroyed) resolve(end);
+      else {
+        log.once('close', () => resolve(end));
+        log.end();
+      }
     });
   });
   return {
@@ -126,7 +133,8 @@ export function runVerifier(
     child.on('close', (code) => {
       const output = out.slice(0, OUTPUT_MAX);
       try {
-        createWriteStream(opts.logPath).end(output);
+        // Written before the promise settles: the caller may remove the step's folder right after.
+        writeFileSync(opts.logPath, output);
       } catch {
         // The log is a convenience.
       }

@@ -53,7 +53,7 @@ function replay(steps: Step[], settings: GuardSettings, lazy: boolean) {
       const call = s.callId ? { callId: s.callId } : {};
       const pre = run({ kind: 'pre', command: s.command, background: false, ...call });
       const before = coerceState(store.state);
-      const output = stand.standIn(before, ck, s.output);
+      const output = stand.standIn(before, ck, s.command, s.output);
       const exit = s.exitCode !== undefined ? { exitCode: s.exitCode } : {};
       const post = run({ kind: 'post', command: s.command, output, ...exit, ...call });
       if (output !== s.output)
@@ -173,7 +173,7 @@ describe('stand-in results (lazy-results.ts)', () => {
       const ck = commandKey(command);
       store.state = stand.settle(store.state, ck);
       const before = coerceState(store.state);
-      const output = stand.standIn(before, ck, `text ${i}`);
+      const output = stand.standIn(before, ck, command, `text ${i}`);
       if (output === '') standIns++;
       decide({ kind: 'post', command, output, exitCode: 0 }, settings, TOOL_FACTS.claude, store, undefined, false);
       if (output === '')

@@ -72,7 +72,7 @@ describe('interactive CLI in a PTY', () => {
     await s.waitFor(WRITE);
     const shown = s.text;
     expect(shown).toContain('Agent tools:');
-    expect(shown).toMatch(/^ {2}update {5}CLAUDE\.md +imports AGENTS\.md/m);
+    expect(shown).toMatch(/^ {2}update {5}CLAUDE\.md +the stop rule, as a managed block/m);
     expect(shown).toMatch(/^ {2}CLAUDE\.md {2}\d+ lines? added in 1 place$/m);
     expect(shown).toMatch(/^ {2}create {5}AGENTS\.md +the stop rule/m);
     expect(shown).toMatch(/◆ {2}Write 7 file\(s\)\?\n│ {2}● Yes \/ ○ No/);

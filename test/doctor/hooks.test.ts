@@ -16,6 +16,7 @@ const claudeAll = nested({
   PostToolUse: CLAUDE_POST,
   PostToolUseFailure: 'Bash|PowerShell',
   UserPromptSubmit: undefined,
+  SessionStart: undefined,
 });
 
 describe('matcherSelects', () => {
@@ -70,7 +71,13 @@ describe('auditHooks (claude.hooks / codex.hooks / cursor.hooks)', () => {
   it('passes when every event has our entry, and hands back the commands to replay', () => {
     const a = auditHooks('claude', listHookCommands(claudeAll, 'nested', 's'), '.claude/settings.json');
     expect(a.check).toMatchObject({ id: 'claude.hooks', ok: true });
-    expect(Object.keys(a.commands)).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit']);
+    expect(Object.keys(a.commands)).toEqual([
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'UserPromptSubmit',
+      'SessionStart',
+    ]);
     expect(a.commands.PreToolUse).toBe(CMD);
   });
 
@@ -94,6 +101,7 @@ describe('auditHooks (claude.hooks / codex.hooks / cursor.hooks)', () => {
       PostToolUse: 'Bash|PowerShell',
       PostToolUseFailure: 'Bash|PowerShell',
       UserPromptSubmit: undefined,
+      SessionStart: undefined,
     });
     const a = auditHooks('claude', listHookCommands(doc, 'nested', 's'), '.claude/settings.json');
     expect(a.check.ok).toBe(false);
@@ -126,7 +134,12 @@ describe('auditHooks (claude.hooks / codex.hooks / cursor.hooks)', () => {
   });
 
   it('ignores a matcher on the user-prompt event (the tools ignore it too)', () => {
-    const doc = nested({ PreToolUse: 'Bash', PostToolUse: 'Bash|apply_patch', UserPromptSubmit: 'whatever' });
+    const doc = nested({
+      PreToolUse: 'Bash',
+      PostToolUse: 'Bash|apply_patch',
+      UserPromptSubmit: 'whatever',
+      SessionStart: undefined,
+    });
     expect(auditHooks('codex', listHookCommands(doc, 'nested', 'h'), '.codex/hooks.json').check.ok).toBe(true);
   });
 

@@ -237,7 +237,8 @@ describe('change events from each tool (captured payloads)', () => {
       events(t)
         .find((e) => e.event === 'PostToolUse')
         ?.matcher?.split('|') ?? [];
-    expect(post('claude')).toEqual(['Bash', ...CLAUDE_CHANGE_TOOLS]);
+    // Claude Code's shell tool is Bash, or PowerShell on Windows.
+    expect(post('claude')).toEqual(['Bash', 'PowerShell', ...CLAUDE_CHANGE_TOOLS]);
     expect(post('codex')).toEqual(['Bash', ...CODEX_CHANGE_TOOLS]);
     expect(events('cursor').map((e) => e.event)).toContain('afterFileEdit');
   });

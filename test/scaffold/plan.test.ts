@@ -66,6 +66,7 @@ describe('buildPlan', () => {
       'PostToolUse',
       'PostToolUseFailure',
       'UserPromptSubmit',
+      'SessionStart',
     ]);
     expect(settings.env.GIT_PAGER).toBe('cat');
     expect(plan.manifest.files['.claude/settings.json']).toMatchObject({
