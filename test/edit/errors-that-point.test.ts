@@ -87,7 +87,7 @@ describe('through the CLI', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/\.claude\/settings\.json: line \d+, column \d+: unexpected token; the file parses, but/);
     expect(r.stderr).toMatch(/> +\d+ \| +"holes": \[1,,\],\n +\| +\^/);
-    expect(r.stderr).toContain('hooks.PreToolUse[] += {"matcher":"Bash"');
+    expect(r.stderr).toContain('hooks.PreToolUse[] += {"matcher":"Bash|PowerShell"');
     expect(r.stderr.split('\n').length).toBeLessThan(20);
     expect(r.stderr).toContain('Nothing was written.');
     expect(readTree(dir)).toEqual(before);
