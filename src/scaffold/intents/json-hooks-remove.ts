@@ -55,9 +55,7 @@ export function removeFromJson(before: string, spec: RemoveSpec): { outcome: Edi
       event,
       ...planEventRemoval(hooks[event], ['hooks', event], spec.marker, hasComment),
     }));
-    // A container the user had before us stays, even empty, so --remove gives back exactly their file.
-    const mayDrop = (path: string[]) =>
-      !spec.created || spec.created.some((c) => c.length === path.length && c.every((seg, i) => seg === path[i]));
+    const mayDrop = (path: string[]) => createdByUs(spec.created, path);
     if (events.length > 0 && perEvent.every((r) => r.emptied) && !hasComment(['hooks']) && mayDrop(['hooks']))
       ops.push({ kind: 'remove', path: ['hooks'] });
     else
@@ -106,8 +104,7 @@ function planEnvRemoval(
   const env = chain[chain.length - 1]!;
   const ours = Object.keys(env).filter((k) => k in owned.values && env[k] === owned.values[k]);
   if (ours.length === 0) return [];
-  const mayDrop = (path: string[]) =>
-    !created || created.some((c) => c.length === path.length && c.every((seg, i) => seg === path[i]));
+  const mayDrop = (path: string[]) => createdByUs(created, path);
   if (
     ours.length < Object.keys(env).length ||
     owned.path.length === 0 ||
@@ -126,4 +123,12 @@ function planEnvRemoval(
   )
     depth--;
   return [{ kind: 'remove', path: owned.path.slice(0, depth) }];
+}
+
+/**
+ * Whether --remove may drop the container at `path`: we created it (or no record says who did). A container the user
+ * had before us stays, even empty, so --remove gives back exactly their file.
+ */
+function createdByUs(created: string[][] | undefined, path: string[]): boolean {
+  return !created || created.some((c) => c.length === path.length && c.every((seg, i) => seg === path[i]));
 }
