@@ -1,7 +1,6 @@
 // Taking our hook entries and environment keys back out of a JSON/JSONC config, leaving every byte of the user's.
 import type { EditOutcome } from '../../edit/outcome.ts';
 import { splitBom } from '../../edit/text.ts';
-import { parseCst } from '../../edit/jsonc-scan.ts';
 import {
   applyAndVerify,
   commentProbe,
@@ -11,11 +10,10 @@ import {
   isObj,
   type JsonObject,
   type Op,
-  parseUserFile,
   pathLabel,
   same,
 } from '../../edit/jsonc.ts';
-import { planEventRemoval, unreadable } from './json-hooks.ts';
+import { parseEditable, planEventRemoval } from './json-hooks.ts';
 
 export interface RemoveSpec {
   marker: string;
@@ -36,16 +34,10 @@ export interface RemoveSpec {
  */
 export function removeFromJson(before: string, spec: RemoveSpec): { outcome: EditOutcome; becameEmpty: boolean } {
   const { bom, rest: body } = splitBom(before);
-  const model = parseUserFile(body);
-  try {
-    parseCst(body);
-  } catch (err) {
-    throw unreadable(
-      body,
-      err,
-      `Write that spot in plain JSON (or JSONC), or delete by hand every hook entry whose command contains "${spec.marker}".`,
-    );
-  }
+  const model = parseEditable(
+    body,
+    `Write that spot in plain JSON (or JSONC), or delete by hand every hook entry whose command contains "${spec.marker}".`,
+  );
   const ops: Op[] = [];
   const hasComment = commentProbe(body);
   const hooks = model.hooks;

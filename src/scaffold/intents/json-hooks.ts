@@ -344,8 +344,22 @@ function snippet(spec: MergeSpec): string {
   return lines.join('\n');
 }
 
+/**
+ * The user's JSONC as a model, once our byte-level scanner can read it too (an edit splices bytes); else the
+ * FileFormatError that points at the spot, with `fix`.
+ */
+export function parseEditable(body: string, fix: string): JsonObject {
+  const model = parseUserFile(body);
+  try {
+    parseCst(body);
+  } catch (err) {
+    throw unreadable(body, err, fix);
+  }
+  return model;
+}
+
 /** A file comment-json reads but our byte-level scanner cannot: bad input at a line and column, not a conflict. */
-export function unreadable(body: string, err: unknown, fix: string): FileFormatError {
+function unreadable(body: string, err: unknown, fix: string): FileFormatError {
   const message = err instanceof Error ? err.message : String(err);
   const offset = Number(/at offset (\d+)/.exec(message)?.[1] ?? Number.NaN);
   const what = message.replace(/ at offset \d+/, '');
@@ -368,16 +382,10 @@ export function unreadable(body: string, err: unknown, fix: string): FileFormatE
  */
 export function mergeJson(before: string | null, spec: MergeSpec): JsonEditResult {
   const { bom, rest: body } = splitBom(before ?? '{}\n');
-  const model = parseUserFile(body);
-  try {
-    parseCst(body);
-  } catch (err) {
-    throw unreadable(
-      body,
-      err,
-      `Write that spot in plain JSON (or JSONC), or add loop-guard's entries by hand:\n${snippet(spec)}`,
-    );
-  }
+  const model = parseEditable(
+    body,
+    `Write that spot in plain JSON (or JSONC), or add loop-guard's entries by hand:\n${snippet(spec)}`,
+  );
   const plan: EditPlan = { edits: [], removals: [], appends: [], notes: [] };
   for (const [key, value] of Object.entries(spec.ensureTop ?? {})) {
     if (!(key in model)) plan.appends.push({ kind: 'add', path: [], key, value: clone(value as Json) });
