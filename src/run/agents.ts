@@ -41,6 +41,27 @@ export interface AgentRecord {
 const opt = (flag: string, v: string | number | null | undefined): string[] =>
   v === undefined || v === null || v === '' ? [] : [flag, String(v)];
 
+/** OpenCode's record; Kilo, its fork, differs only in name. */
+const opencodeLike = {
+  label: 'OpenCode',
+  bin: 'opencode',
+  args: (a) => [
+    'run',
+    '--format',
+    'json',
+    ...opt('--model', a.model),
+    ...opt('--session', a.resume),
+    ...a.extra,
+    a.prompt,
+  ],
+  stream: 'opencode-events',
+  choosesSessionId: false,
+  resumes: true,
+  capsDollars: false,
+  capsTurns: false,
+  hasModel: true,
+} as const satisfies AgentRecord;
+
 export const AGENTS = {
   claude: {
     label: 'Claude Code',
@@ -80,45 +101,9 @@ export const AGENTS = {
     capsTurns: false,
     hasModel: true,
   },
-  opencode: {
-    label: 'OpenCode',
-    bin: 'opencode',
-    args: (a) => [
-      'run',
-      '--format',
-      'json',
-      ...opt('--model', a.model),
-      ...opt('--session', a.resume),
-      ...a.extra,
-      a.prompt,
-    ],
-    stream: 'opencode-events',
-    choosesSessionId: false,
-    resumes: true,
-    capsDollars: false,
-    capsTurns: false,
-    hasModel: true,
-  },
-  kilo: {
-    label: 'Kilo',
-    bin: 'kilo',
-    // Kilo is an OpenCode fork: the same `run` subcommand and JSON events.
-    args: (a) => [
-      'run',
-      '--format',
-      'json',
-      ...opt('--model', a.model),
-      ...opt('--session', a.resume),
-      ...a.extra,
-      a.prompt,
-    ],
-    stream: 'opencode-events',
-    choosesSessionId: false,
-    resumes: true,
-    capsDollars: false,
-    capsTurns: false,
-    hasModel: true,
-  },
+  opencode: opencodeLike,
+  // Kilo is an OpenCode fork: the same `run` subcommand and JSON events.
+  kilo: { ...opencodeLike, label: 'Kilo', bin: 'kilo' },
   gemini: {
     label: 'Gemini CLI',
     bin: 'gemini',
