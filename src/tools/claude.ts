@@ -76,7 +76,7 @@ export const claude: ToolRecord = {
     },
   },
   nextSteps: [
-    'Claude Code picks up .claude/settings.json on its own; in an interactive session accept the ' +
+    'picks up .claude/settings.json on its own; in an interactive session accept the ' +
       'workspace-trust prompt so project hooks run.',
   ],
 };

@@ -21,6 +21,6 @@ export const cline: ToolRecord = {
       `Cline has no project setting for its shell's environment: export ${exportArgs(vars)} before starting cline`,
   },
   nextSteps: [
-    'Cline loads .cline/plugins/loop-guard.js when it starts a session (no trust step); it reads AGENTS.md itself.',
+    'loads .cline/plugins/loop-guard.js when it starts a session (no trust step); it reads AGENTS.md itself.',
   ],
 };

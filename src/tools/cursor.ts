@@ -100,5 +100,5 @@ export const cursor: ToolRecord = {
       handoff: 'stops',
     },
   },
-  nextSteps: ['Cursor reloads .cursor/hooks.json by itself; if hooks do not show up, reload the window.'],
+  nextSteps: ['reloads .cursor/hooks.json by itself; if hooks do not show up, reload the window.'],
 };

@@ -34,5 +34,5 @@ export const kilo: ToolRecord = {
       hooks: ['tool.execute.before', 'tool.execute.after', 'chat.message', 'shell.env'],
     },
   },
-  nextSteps: ['Kilo loads .kilo/plugins/loop-guard.js at its next start.'],
+  nextSteps: ['loads .kilo/plugins/loop-guard.js at its next start.'],
 };

@@ -29,5 +29,5 @@ export const opencode: ToolRecord = {
       hooks: ['tool.execute.before', 'tool.execute.after', 'chat.message', 'shell.env'],
     },
   },
-  nextSteps: ['OpenCode loads .opencode/plugins/loop-guard.js at its next start.'],
+  nextSteps: ['loads .opencode/plugins/loop-guard.js at its next start.'],
 };

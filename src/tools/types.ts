@@ -239,7 +239,7 @@ export interface ToolRecord {
   needsShellProfile?: boolean;
   /** What doctor needs to know about the tool. */
   doctor: DoctorFacts;
-  /** What the user still has to do after applying, one sentence each. */
+  /** What the user still has to do after applying, one sentence each, printed after "<label>: " (so not naming the tool). */
   nextSteps: string[];
 }
 
