@@ -27,8 +27,6 @@ import { killProcesses, processesUsingHome } from './runners/index.ts';
 import { ROWS, type AgentRow, type ScenarioId } from './rows.ts';
 import { paused, writePausedScripts } from './slow-pipes.ts';
 
-/** The CLIs whose restart-loop rows have been run and pass; the others are skipped with the reason until they are. */
-const RESTART_LOOP_PROVEN: readonly string[] = ['claude', 'codex', 'opencode'];
 const LOOP_CMD = 'echo ran >> ran.txt; ls /definitely-missing-dir';
 const PROGRESS_CMD = 'echo ran >> ran.txt; wc -l < ran.txt';
 const CYCLE_A = 'echo ran >> a.txt; cat /missing-a';
@@ -242,11 +240,7 @@ for (const row of ROWS) {
       body: (s: Scenario) => Promise<void>,
       guardEnv: Record<string, string> = {},
     ) => {
-      const why =
-        row.skip?.[id] ??
-        (id.startsWith('restart loop') && !RESTART_LOOP_PROVEN.includes(agent)
-          ? 'not yet run in this CLI (docs/proof.md: the restart loop is proven in Claude Code, Codex and OpenCode)'
-          : undefined);
+      const why = row.skip?.[id];
       if (why) return it.skip(`${id}: ${why}`, () => {});
       return it(`${id}: ${name}`, async () => {
         if (!status.ok) throw new Error(`${agent} CLI unavailable: ${status.reason}`);
