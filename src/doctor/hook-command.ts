@@ -1,8 +1,10 @@
 // Pure: what a hook command line really runs. Split by the guard's shell splitter, words expanded as sh would (`$VAR`,
 // the `$(git rev-parse …)` our Codex command uses), so doctor can tell "runs exactly our guard file" from "mentions
 // its name", and can see the environment the command itself sets (`LOOP_GUARD_HANG=off node …`).
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { splitCommands } from '../guard/core/shell/split.ts';
+import { loaderStart } from '../tools/hook-command.ts';
+import { GUARD_PATH } from '../tools/markers.ts';
 
 /** A simple command of a hook line, its words expanded the way sh would expand them at that point. */
 export interface HookCommand {
@@ -113,6 +115,16 @@ export function runsOurFile(
   if (!cmds) return null;
   for (const c of cmds) {
     if (!isNode(c.words[0])) continue;
+    // Our `node -e` loader runs the guard file of the first folder up from where it starts that has one.
+    const start = c.words[1] === '-e' ? loaderStart(c.words[2] ?? '') : null;
+    if (start) {
+      const from = resolve(root, (start.rootEnv && vars[start.rootEnv]) || root);
+      const home = resolve(guardAbs, '..', '..', '..');
+      const below = relative(home, from);
+      if (join(home, GUARD_PATH) === guardAbs && !below.startsWith('..') && !isAbsolute(below))
+        return { assignments: c.assignments };
+      continue;
+    }
     // The script is the first argument that is not a node option.
     const script = c.words.slice(1).find((w) => !w.startsWith('-'));
     if (!script) continue;

@@ -130,5 +130,7 @@ function loadForPlugins(): Body {
   return evaluate(new Script(readBody(file).body, { filename: file }), file);
 }
 
-if (require.main === module) runHook();
+// A hook runs it as `node loop-guard.cjs <tool>` (older installs) or through the `node -e` line that finds it
+// (src/tools/hook-command.ts), whose module is `[eval]`; a plugin loader requires it from a file.
+if (require.main === module || module.parent?.id === '[eval]') runHook();
 else module.exports = loadForPlugins();

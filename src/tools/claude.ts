@@ -26,7 +26,7 @@ export const claude: ToolRecord = {
           // A loop's next session hears the last hand-off note before its first prompt.
           { event: 'SessionStart' },
         ],
-        command: guardCommand('"$CLAUDE_PROJECT_DIR"/.agents/hooks/loop-guard.cjs', 'claude'),
+        command: guardCommand('claude', { rootEnv: 'CLAUDE_PROJECT_DIR' }),
         timeout: HOOK_TIMEOUT_SECONDS,
         marker: HOOK_MARKER,
       },

@@ -24,10 +24,7 @@ export const codex: ToolRecord = {
           { event: 'SessionStart' },
         ],
         // Codex runs hooks in the session's cwd, which may be a subdirectory, so the path is rooted at the repo.
-        command: guardCommand(
-          '"$(git rev-parse --show-toplevel 2>/dev/null || pwd)/.agents/hooks/loop-guard.cjs"',
-          'codex',
-        ),
+        command: guardCommand('codex'),
         timeout: HOOK_TIMEOUT_SECONDS,
         marker: HOOK_MARKER,
       },

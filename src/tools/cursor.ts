@@ -25,7 +25,7 @@ export const cursor: ToolRecord = {
           { event: 'afterFileEdit' },
         ],
         // Cursor runs project hooks from the project root.
-        command: guardCommand('.agents/hooks/loop-guard.cjs', 'cursor'),
+        command: guardCommand('cursor'),
         timeout: HOOK_TIMEOUT_SECONDS,
         marker: HOOK_MARKER,
       },

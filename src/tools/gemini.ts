@@ -1,6 +1,6 @@
 import { guardCommand } from './hook-command.ts';
 import { exportArgs } from './env-fix.ts';
-import { GUARD_INTENT, GUARD_PATH, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
+import { GUARD_INTENT, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
 
 export const gemini: ToolRecord = {
   name: 'gemini',
@@ -22,7 +22,7 @@ export const gemini: ToolRecord = {
           { event: 'BeforeAgent' },
         ],
         // Gemini runs hooks with cwd = the project dir, so the path is relative (its $GEMINI_PROJECT_DIR is substituted pre-escaped).
-        command: guardCommand(GUARD_PATH, 'gemini'),
+        command: guardCommand('gemini', { rootEnv: 'GEMINI_PROJECT_DIR' }),
         // Gemini's hook timeout is in milliseconds.
         timeout: HOOK_TIMEOUT_SECONDS * 1000,
         marker: HOOK_MARKER,

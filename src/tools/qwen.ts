@@ -1,6 +1,6 @@
 import { guardCommand } from './hook-command.ts';
 import { exportArgs } from './env-fix.ts';
-import { GUARD_INTENT, GUARD_PATH, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
+import { GUARD_INTENT, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
 
 export const qwen: ToolRecord = {
   name: 'qwen',
@@ -22,7 +22,7 @@ export const qwen: ToolRecord = {
           { event: 'PostToolUseFailure', matcher: 'run_shell_command' },
           { event: 'UserPromptSubmit' },
         ],
-        command: guardCommand(`"$QWEN_PROJECT_DIR"/${GUARD_PATH}`, 'qwen'),
+        command: guardCommand('qwen', { rootEnv: 'QWEN_PROJECT_DIR' }),
         timeout: HOOK_TIMEOUT_SECONDS,
         marker: HOOK_MARKER,
       },

@@ -19,7 +19,9 @@ beforeAll(requireCli);
 // markers (+228 guard, +113 per loader) added ~3 KB.
 // Loops that outlive a session (the loop state, SessionStart's hand-off note) added ~9 KB. All merged, with the quiet
 // Claude entry under Cursor and the BOM-tolerant stdin: the guard file is 269,288 bytes, --tools all 290,604 (283.8 KB).
-const TOTAL_BUDGET = 285 * 1024;
+// One hook line for every shell, Windows' too (the `node -e` loader of src/tools/hook-command.ts, ~330 characters
+// where `test -f … && node … || true` was ~130) added ~3.4 KB over the 25 hook entries: 294,014 (287.1 KB).
+const TOTAL_BUDGET = 288 * 1024;
 /** Only the guard file may be larger than this. */
 const LARGE = 40 * 1024;
 /** No written line may be longer (scripts/build-guard.mjs holds the guard file to the same number). */

@@ -157,17 +157,11 @@ describe('broken at run time', () => {
     writeFileSync(at('.agents/hooks/loop-guard.cjs'), withOwnedHeader('process.exitCode = 0;\n', '//', VERSION));
     writeFileSync(
       at('.claude/settings.json'),
-      readFileSync(at('.claude/settings.json'), 'utf8').replaceAll(
-        'loop-guard.cjs claude',
-        'loop-guard-moved.mjs claude',
-      ),
+      readFileSync(at('.claude/settings.json'), 'utf8').replaceAll("loop-guard.cjs')", "loop-guard-moved.mjs')"),
     );
     writeFileSync(
       at('.cursor/hooks.json'),
-      readFileSync(at('.cursor/hooks.json'), 'utf8').replaceAll(
-        '&& node .agents',
-        '&& env PATH=/nonexistent node .agents',
-      ),
+      readFileSync(at('.cursor/hooks.json'), 'utf8').replaceAll('"node -e', '"env PATH=/nonexistent node -e'),
     );
     const noop = `export const LoopGuard = async () => ({ 'tool.execute.before': async () => {}, 'tool.execute.after': async () => {}, 'chat.message': async () => {}, 'shell.env': async () => {} });\n`;
     writeFileSync(at('.opencode/plugins/loop-guard.js'), withOwnedHeader(noop, '//', VERSION));
@@ -178,7 +172,8 @@ describe('broken at run time', () => {
   it.each([
     ['repo.guard', 'differs from the guard'],
     // A hook that runs another file (here one that is not there) is not our hook: path-equal, not a substring.
-    ['claude.hooks', "loop-guard-moved.mjs claude || true`, which is not this repository's guard file"],
+    ['claude.hooks', "loop-guard-moved.mjs')"],
+    ['claude.hooks', "claude`, which is not this repository's guard file"],
     ['claude.replay', 'no PreToolUse hook'],
     ['codex.replay', 'no warning on the 3rd identical result; the 5th attempt was not denied'],
     ['cursor.node', '`node` is not on the PATH the hook runs with'],

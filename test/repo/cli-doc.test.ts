@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ourLoaderRoot } from '../../src/tools/hook-command.ts';
 import { type Intent, TOOL_NAMES, TOOLS } from '../../src/tools/index.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
@@ -36,7 +37,14 @@ function describeIntent(intent: Intent): string | null {
 /** The hook command each tool runs (one per tool: every json intent of a tool runs the same command). */
 function commandOf(intents: readonly Intent[]): string {
   const cmds = [...new Set(intents.flatMap((i) => (i.kind === 'json' ? [i.hooks.command] : [])))];
-  return cmds.length ? cmds.map(code).join('<br>') : 'in-process plugin';
+  // Our `node -e` line is named by where its loader starts (guard-file.md shows the loader itself).
+  const say = (c: string) => {
+    const start = ourLoaderRoot(c);
+    if (!start) return code(c);
+    const tail = c.slice(c.lastIndexOf('" ') + 2);
+    return `${code(`node -e "<loader>" ${tail}`)} (from ${start.rootEnv ? `${code(`$${start.rootEnv}`)}, else ` : ''}the cwd)`;
+  };
+  return cmds.length ? cmds.map(say).join('<br>') : 'in-process plugin';
 }
 
 function toolTable(): string {

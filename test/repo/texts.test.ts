@@ -96,8 +96,13 @@ describe('tool lists match the records', () => {
   });
 
   it('the hook formats are the tools whose records run the hook file with their own name as the argument', () => {
+    // After the guard's path in the hook command (a plain argument, or inside the `node -e` loader) comes the tool's name.
     const byRecord = TOOL_NAMES.filter((t) =>
-      new RegExp(`${GUARD_PATH.replace(/\./g, '\\.')}(?:\\\\")? ${t}\\b`).test(JSON.stringify(TOOLS[t])),
+      TOOLS[t].intents.some((i) => {
+        if (i.kind !== 'json') return false;
+        const at = i.hooks.command.lastIndexOf(GUARD_PATH);
+        return at >= 0 && i.hooks.command.slice(at).split(' ').includes(t);
+      }),
     );
     expect([...HOOK_FORMATS].sort()).toEqual(byRecord.sort());
   });
