@@ -86,6 +86,31 @@ describe('small things', () => {
     );
   });
 
+  it('inside a git submodule: one line says so and names the outer repository; a plain repository says nothing', () => {
+    const git = (cwd: string, ...args: string[]) => {
+      const r = spawnSync(
+        'git',
+        ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'protocol.file.allow=always', ...args],
+        {
+          cwd,
+          encoding: 'utf8',
+        },
+      );
+      if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+    };
+    const inner = fixtureRepo(null);
+    git(inner, 'commit', '-q', '--allow-empty', '-m', 'inner');
+    const outer = fixtureRepo(null);
+    git(outer, 'submodule', 'add', '-q', inner, 'sub');
+    mkdirSync(join(outer, 'sub', '.claude', 'x'), { recursive: true });
+    const r = runCli(['--dry-run'], { cwd: join(outer, 'sub', '.claude', 'x') });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(
+      'This is a submodule of ../../..; installing into the submodule (run in ../../.. to set up the outer repository instead).\n',
+    );
+    expect(runCli(['--dry-run'], { cwd: inner }).stdout).not.toContain('submodule');
+  });
+
   it('--yse: "Did you mean --yes?" (two letters swapped count as one slip)', () => {
     const r = runCli(['--yse'], { cwd: fixtureRepo(null) });
     expect(r.status).toBe(2);
