@@ -44,6 +44,8 @@ function start(dir: string, home: string, cols = COLS, rows = ROWS) {
   return {
     screen,
     send: (...keys: string[]) => tmux(socket, 'send-keys', '-t', '0', ...keys),
+    /** Closes the terminal: the server and its pane go, and what runs in it gets SIGHUP. */
+    kill: () => tmux(socket, 'kill-server'),
     /** Polls the visible screen until `pattern` shows, or fails with the screen at the deadline. */
     async waitFor(pattern: RegExp): Promise<string> {
       const until = Date.now() + DEADLINE;
@@ -133,5 +135,29 @@ run('in a real terminal (tmux)', () => {
     expect(screen).toMatch(/^ {2}… \d+ more lines: run with --diff to see every line$/m);
     t.send('C-c');
     expect(await t.exited()).not.toBe(0);
+  }, 60_000);
+
+  it('the lock is in .git, not the working tree, while the question is open, and goes when the terminal closes or the run is killed', async () => {
+    const gone = async (path: string) => {
+      const until = Date.now() + DEADLINE;
+      while (existsSync(path)) {
+        if (Date.now() > until) throw new Error(`${path} is still there`);
+        await sleep(50);
+      }
+    };
+    for (const end of ['close the terminal', 'SIGTERM'] as const) {
+      const dir = fixtureRepo('claude');
+      const home = mkdtempSync(join(tmpdir(), 'lg-term-home-'));
+      const before = readTree(dir);
+      const t = start(dir, home);
+      await t.waitFor(WRITE);
+      const lock = join(dir, '.git', 'loop-guard.lock');
+      expect(existsSync(lock), end).toBe(true);
+      expect(existsSync(join(dir, '.loop-guard.lock')), end).toBe(false);
+      if (end === 'SIGTERM') process.kill(Number(readFileSync(lock, 'utf8')), 'SIGTERM');
+      else t.kill(); // the pane's terminal goes away: the CLI gets SIGHUP
+      await gone(lock);
+      expect(readTree(dir), end).toEqual(before);
+    }
   }, 60_000);
 });
