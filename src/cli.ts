@@ -273,6 +273,8 @@ export async function main(argv: string[]): Promise<number> {
     home: homedir(),
     stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY: process.stdout.isTTY === true,
+    ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
+    ...(process.stdout.isTTY && process.stdout.rows ? { rows: process.stdout.rows } : {}),
     stderrIsTTY: process.stderr.isTTY === true,
     out: pipeSafeWriter(process.stdout),
     err: pipeSafeWriter(process.stderr),

@@ -7,6 +7,9 @@ export interface IO {
   home: string;
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
+  /** The terminal's width and height when stdout is one (unset otherwise, or when it does not say). */
+  columns?: number;
+  rows?: number;
   out(text: string): void;
   err(text: string): void;
   prompter: Prompter;

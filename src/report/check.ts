@@ -12,12 +12,16 @@ export interface CheckOutcome {
   installed: string;
   version: string;
   strict: boolean;
+  /** The options the suggested rerun repeats (` --tools codex`), so it acts on what was checked. */
+  flags?: string;
 }
 
 /** One line per file that is not in sync, labelled by verdict. */
 export function checkLines(o: CheckOutcome): string[] {
   const lines: string[] = [];
-  for (const { change, verdict } of o.drift) lines.push(`  ${'drift'.padEnd(10)} ${change.path}  (${verdict.why})`);
+  // A record that only follows another file's edit is named by that file: the one the user changed.
+  for (const { change, verdict } of o.drift)
+    lines.push(`  ${'drift'.padEnd(10)} ${verdict.about?.join(', ') ?? change.path}  (${verdict.why})`);
   for (const { change, verdict } of o.outdated)
     lines.push(`  ${'outdated'.padEnd(10)} ${change.path}  (${verdict.why})`);
   for (const t of o.notSetUp)
@@ -29,7 +33,7 @@ export function checkLines(o: CheckOutcome): string[] {
 export function checkVerdict(o: CheckOutcome): { message: Message; code: 0 | 1; result: string } {
   const needsForce = o.drift.some((d) => d.change.action === 'conflict');
   const fix =
-    `Run npx create-loop-guard --yes` +
+    `Run npx create-loop-guard${o.flags ?? ''} --yes` +
     `${needsForce ? ' --force (a conflict needs it; review what it replaces with --dry-run --force first)' : ''}` +
     ` and commit the result.`;
   const older = `set up by v${o.installed}; this is v${o.version}`;
@@ -49,7 +53,7 @@ export function checkVerdict(o: CheckOutcome): { message: Message; code: 0 | 1; 
   if (o.outdated.length) {
     const text =
       `Outdated: ${older}; ${o.outdated.length} file(s) untouched since. Run npx create-loop-guard@` +
-      `${o.version} --yes to upgrade and commit the result.`;
+      `${o.version}${o.flags ?? ''} --yes to upgrade and commit the result.`;
     return o.strict
       ? {
           message: { level: 'error', code: 'outdated', text: `${text} (--strict fails on this)` },

@@ -1,6 +1,7 @@
 // Unified diffs of a plan, one per changed file.
 import { createTwoFilesPatch, structuredPatch } from 'diff';
 import type { FileChange } from '../scaffold/file-change.ts';
+import { BLOCK_ID } from '../tools/markers.ts';
 import type { Palette } from './colors.ts';
 
 /** The lines of a file's text (a final newline ends the last line rather than starting another). */
@@ -83,15 +84,69 @@ export function changeCounts(change: FileChange): { added: number; removed: numb
 const COMPACT_PLACES = 5;
 /** A line that is only brackets and commas says nothing about what changed. */
 const STRUCTURAL = /^[\s[\]{}(),]*$/;
+/** The begin marker of a managed block: a block we add is prose the agents read, so its lines are shown. */
+const BLOCK_BEGIN = `${BLOCK_ID}:begin`;
+/** The width of the compact view when stdout is not a terminal (a CI log, a pipe). */
+export const DEFAULT_COLUMNS = 80;
 
-/** A line cut to fit one terminal row beside its line number and count. */
-function clip(line: string, max = 88): string {
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+/** A line of a file as a terminal can show it: C0 controls (a CRLF file's `\r` first, which would send the cursor
+ * back over the line number) and DEL as their visible pictures (`␍`), a tab as two spaces. */
+export function visible(line: string): string {
+  return line
+    .replace(/\t/g, '  ')
+    .replace(/[\u0000-\u001f\u007f]/g, (ch) =>
+      ch === '\u007f' ? '␡' : String.fromCharCode(0x2400 + ch.charCodeAt(0)),
+    );
+}
+
+/** Where two lines first differ, in code points (the shorter one's length when one starts the other). */
+function firstDifference(a: readonly string[], b: readonly string[]): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * The column a changed line is shown from when it does not fit in `max` columns: 0 while the first difference from
+ * its partner (the line it replaces, or the one replacing it) is in view with some room after it, otherwise a third of
+ * the width before that difference, so `-` and `+` show the part that changed, from the same column.
+ */
+function windowStart(line: readonly string[], partner: readonly string[] | undefined, max: number): number {
+  if (!partner || (line.length <= max && partner.length <= max)) return 0;
+  const d = firstDifference(line, partner);
+  const tail = Math.min(8, Math.floor(max / 4));
+  if (d + tail <= max - 1) return 0;
+  const start = d - Math.floor(max / 3);
+  // Not past the point where the longer line's end would leave the window half empty.
+  return Math.max(0, Math.min(start, Math.max(line.length, partner.length) - (max - 1)));
+}
+
+/** `line` shown in at most `max` columns from `start`, with `…` where something was cut off on either side. */
+function cut(line: readonly string[], start: number, max: number): string {
+  if (start === 0 && line.length <= max) return line.join('');
+  const head = start > 0 ? '…' : '';
+  const rest = line.slice(start);
+  const room = max - head.length;
+  return head + (rest.length > room ? `${rest.slice(0, Math.max(0, room - 1)).join('')}…` : rest.join(''));
+}
+
+/** A diff line (`+…`/`-…`) fitted to `max` columns, its sign kept, windowed on its difference from `partner`. */
+function fitted(line: string, partner: string | undefined, max: number): string {
+  const cps = Array.from(visible(line.slice(1)));
+  const other = partner === undefined ? undefined : Array.from(visible(partner.slice(1)));
+  return line[0] + cut(cps, windowStart(cps, other, max - 1), max - 1);
+}
+
+/** One file's compact view: its heading, the lines under it, and what is left out. */
+export interface CompactView {
+  head: string;
+  body: string[];
 }
 
 /** One file's change in a few lines: one line per place it changes (its line number, its first telling changed
- * line, how many lines), and every line of the user's that is taken out or replaced. */
-export function compactDiff(change: FileChange, c: Palette, label: string): string {
+ * line, how many lines), every line of the user's that is taken out or replaced, and every line of a managed block
+ * we add; each line fitted to `columns`. */
+export function compactView(change: FileChange, c: Palette, label: string, columns = DEFAULT_COLUMNS): CompactView {
   const patch = structuredPatch('a', 'b', change.before ?? '', change.after ?? '', undefined, undefined, {
     context: 0,
   });
@@ -99,6 +154,8 @@ export function compactDiff(change: FileChange, c: Palette, label: string): stri
   let removed = 0;
   const body: string[] = [];
   const width = String(Math.max(0, ...patch.hunks.map((h) => h.newStart))).length;
+  // "    12 " before each line; the text gets the rest of the row.
+  const room = Math.max(20, columns - 4 - width - 1);
   patch.hunks.forEach((h, i) => {
     const lines = h.lines.filter((l) => !l.startsWith('\\'));
     const plus = lines.filter((l) => l.startsWith('+'));
@@ -107,28 +164,48 @@ export function compactDiff(change: FileChange, c: Palette, label: string): stri
     removed += minus.length;
     if (i >= COMPACT_PLACES) return;
     const at = String(plus.length ? h.newStart : h.oldStart).padStart(width);
-    const first = (ls: string[]) => ls.find((l) => !STRUCTURAL.test(l.slice(1))) ?? ls[0];
-    const more = (n: number) => (n > 1 ? c.dim(`  … ${n - 1} more`) : '');
+    const telling = (ls: string[]) =>
+      Math.max(
+        0,
+        ls.findIndex((l) => !STRUCTURAL.test(l.slice(1))),
+      );
+    const moreText = (n: number) => (n > 1 ? `  … ${n - 1} more` : '');
+    const line = (l: string, partner: string | undefined, color: (s: string) => string, more = '') =>
+      `${color(fitted(l, partner, room - more.length))}${more ? c.dim(more) : ''}`;
     if (!plus.length) {
       // Only taken out: one telling line for the place, as for an addition.
-      const telling = first(minus);
-      if (telling) body.push(`    ${c.dim(at)} ${c.red(clip(telling))}${more(minus.length)}`);
+      const k = telling(minus);
+      const more = moreText(minus.length);
+      if (minus[k]) body.push(`    ${c.dim(at)} ${line(minus[k], undefined, c.red, more)}`);
       return;
     }
-    // A line of the user's that changes is shown whole: that is what a reviewer looks for.
-    for (const l of minus.slice(0, 2)) body.push(`    ${' '.repeat(width)} ${c.red(clip(l))}`);
-    const telling = first(plus);
-    if (telling) body.push(`    ${c.dim(at)} ${c.green(clip(telling))}${more(plus.length)}`);
+    // A line of the user's that changes is shown (from where it changes, when it is long): what a reviewer looks for.
+    minus.slice(0, 2).forEach((l, j) => {
+      body.push(`    ${' '.repeat(width)} ${line(l, plus[j] ?? plus[0], c.red)}`);
+    });
+    if (plus.some((l) => l.includes(BLOCK_BEGIN))) {
+      // A managed block: the text the agents will read, line by line (blank lines left out).
+      const shown = plus.filter((l) => l.slice(1).trim() !== '');
+      shown.forEach((l, j) => {
+        body.push(`    ${j === 0 ? c.dim(at) : ' '.repeat(width)} ${line(l, undefined, c.green)}`);
+      });
+      return;
+    }
+    const k = telling(plus);
+    const more = moreText(plus.length);
+    if (plus[k]) body.push(`    ${c.dim(at)} ${line(plus[k], minus[k] ?? minus[0], c.green, more)}`);
   });
   const places = patch.hunks.length;
   const n = (k: number, what: string) => `${k} line${k === 1 ? '' : 's'} ${what}`;
   const counts =
     `${[added ? n(added, 'added') : '', removed ? n(removed, 'taken out') : ''].filter(Boolean).join(', ')}` +
     ` in ${places === 1 ? '1 place' : `${places} places`}`;
-  return [
-    `  ${c.bold(label)}  ${c.dim(counts)}`,
-    ...body,
-    ...(places > COMPACT_PLACES ? [c.dim(`    … ${places - COMPACT_PLACES} more place(s)`)] : []),
-    '',
-  ].join('\n');
+  if (places > COMPACT_PLACES) body.push(c.dim(`    … ${places - COMPACT_PLACES} more place(s)`));
+  return { head: `  ${c.bold(label)}  ${c.dim(counts)}`, body };
+}
+
+/** The compact view as text. */
+export function compactDiff(change: FileChange, c: Palette, label: string, columns = DEFAULT_COLUMNS): string {
+  const v = compactView(change, c, label, columns);
+  return [v.head, ...v.body, ''].join('\n');
 }

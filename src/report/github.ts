@@ -9,7 +9,8 @@ function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-export function annotations(changes: readonly FileChange[]): string {
+/** `flags`: the options the suggested rerun repeats (` --tools codex`). */
+export function annotations(changes: readonly FileChange[], flags = ''): string {
   const lines: string[] = [];
   for (const ch of changes) {
     if (ch.action === 'noop' || ch.home) continue;
@@ -17,7 +18,7 @@ export function annotations(changes: readonly FileChange[]): string {
       ch.action === 'conflict'
         ? `create-loop-guard conflict: ${ch.reason}${ch.fix ? ` Fix: ${ch.fix}` : ''}`
         : `create-loop-guard: ${ch.path} is out of date (${ch.action}: ${ch.reason}). Run npx ` +
-          `create-loop-guard --yes and commit the result.`;
+          `create-loop-guard${flags} --yes and commit the result.`;
     lines.push(
       `::error file=${escapeProperty(ch.path)},title=${escapeProperty('loop-guard drift')}::${escapeData(what)}`,
     );

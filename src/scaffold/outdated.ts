@@ -8,6 +8,7 @@ import { codeFingerprint } from '../edit/owned-file.ts';
 import { splitBom } from '../edit/text.ts';
 import { isTable, parseOrThrow } from '../edit/toml-scan.ts';
 import { BLOCK_ID, isOurHookCommand, MANIFEST_PATH } from '../tools/markers.ts';
+import { AGENT_ENV } from '../tools/env.ts';
 import { GUARD_PATH, type Intent } from '../tools/index.ts';
 import { guardState, INERT_WHY } from './guard-file.ts';
 import type { FileRecord, Manifest } from './manifest.ts';
@@ -96,7 +97,13 @@ function legacyPartHash(intent: Intent, text: string): string | null {
   return createHash('sha256').update(part, 'utf8').digest('hex').slice(0, 16);
 }
 
-export type CheckVerdict = { kind: 'drift' | 'outdated'; why: string };
+export type CheckVerdict = {
+  kind: 'drift' | 'outdated';
+  why: string;
+  /** The files a difference comes from when that is not the change's own file: the record of ours follows an edit
+   * of another file (a value of ours changed there), so the line names that file. */
+  about?: string[];
+};
 
 export interface CheckInput {
   manifest: Manifest;
@@ -105,6 +112,8 @@ export interface CheckInput {
   version: string;
   /** Intents by path of the tools the manifest says are set up. */
   setUp: ReadonlyMap<string, Intent>;
+  /** A file's text as found (the plan's snapshot), to tell which file changed since the record was written. */
+  textOf?: (path: string) => string | null;
 }
 
 function canonical(v: unknown): unknown {
@@ -137,8 +146,28 @@ export function verdict(ch: FileChange, input: CheckInput): CheckVerdict {
   if (ch.path === MANIFEST_PATH) {
     // Untouched = the same data that version rendered from its own content (key order and spacing aside).
     const untouched = input.manifestText !== null && sameData(input.manifestText, renderManifest(manifest));
-    return older && untouched
-      ? { kind: 'outdated', why: `recorded by v${manifest.version}` }
+    if (older && untouched) return { kind: 'outdated', why: `recorded by v${manifest.version}` };
+    // The record follows files whose part of ours no longer hashes as recorded: those are what the user changed.
+    // (Hashed with the record the plan writes: a hand edit of the record's own lists leaves the file's hash as it was.)
+    const planned = plannedFiles(ch.after);
+    const about = untouched
+      ? recordsChanged(manifest, ch.after).filter((p) => {
+          const intent = input.setUp.get(p);
+          const recorded = manifest.hashes?.[p];
+          if (!intent || recorded === undefined || !input.textOf) return false;
+          const text = input.textOf(p);
+          // Changed when no record it could have been written with (the planned one, the one found, every env key
+          // of ours: the found one's list may be what was edited) hashes its part as recorded.
+          const recs = [planned[p], manifest.files[p], { ...manifest.files[p], env: Object.keys(AGENT_ENV) }];
+          return recs.every((rec) => partHash(intent, text, rec ?? {}) !== recorded);
+        })
+      : [];
+    return about.length
+      ? {
+          kind: 'drift',
+          why: `our part was edited since it was written (${MANIFEST_PATH} would record the change)`,
+          about,
+        }
       : { kind: 'drift', why: 'edited by hand' };
   }
   if (ch.retired)
@@ -162,6 +191,50 @@ export function verdict(ch: FileChange, input: CheckInput): CheckVerdict {
   return untouched
     ? { kind: 'outdated', why: `as v${manifest.version} wrote it` }
     : { kind: 'drift', why: whatHappened(ch, known) };
+}
+
+/** The per-file records of a planned manifest's text. */
+function plannedFiles(text: string | null): Record<string, FileRecord> {
+  try {
+    const files = (JSON.parse(text ?? 'null') as { files?: unknown } | null)?.files;
+    return files && typeof files === 'object' ? (files as Record<string, FileRecord>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The files whose entry in the record (what is ours there, its hash) the planned record changes. */
+function recordsChanged(manifest: Manifest, planned: string | null): string[] {
+  let next: Record<string, unknown>;
+  try {
+    next = JSON.parse(planned ?? 'null') as Record<string, unknown>;
+  } catch {
+    return [];
+  }
+  if (!next || typeof next !== 'object') return [];
+  const entry = (m: Record<string, unknown>, key: 'files' | 'hashes', path: string): string => {
+    const table = m[key];
+    return JSON.stringify(
+      canonical(table && typeof table === 'object' ? (table as Record<string, unknown>)[path] : null) ?? null,
+    );
+  };
+  // As rendered (with its $comment), so both sides have the same fields.
+  const now = JSON.parse(renderManifest(manifest)) as Record<string, unknown>;
+  // Anything else that differs (the tools, what was removed) is the record's own: edited by hand.
+  const rest = (m: Record<string, unknown>) =>
+    JSON.stringify(canonical(Object.fromEntries(Object.entries(m).filter(([k]) => k !== 'files' && k !== 'hashes'))));
+  if (rest(now) !== rest(next)) return [];
+  const paths = new Set([
+    ...Object.keys(manifest.files),
+    ...Object.keys(manifest.hashes ?? {}),
+    ...Object.keys((next.files as object | undefined) ?? {}),
+    ...Object.keys((next.hashes as object | undefined) ?? {}),
+  ]);
+  return [...paths]
+    .filter(
+      (p) => entry(now, 'files', p) !== entry(next, 'files', p) || entry(now, 'hashes', p) !== entry(next, 'hashes', p),
+    )
+    .sort();
 }
 
 /** What happened to a file of ours, in words: deleted, our part taken out of it, or edited. */

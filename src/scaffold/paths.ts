@@ -1,5 +1,6 @@
 // Where a run may work: the repository root (or an explicitly accepted non-git directory), never $HOME or a
 // directory holding the user's own tool configs, and every path checked through every parent to stay inside it.
+import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { gitRootOf } from '../guard/git-root.ts';
@@ -81,7 +82,28 @@ export function chooseRoot(cwd: string, opts: { cwd?: string; noGit?: boolean },
     );
   }
   refuseUserLevel(root, home);
+  const outer = git ? superprojectOf(root) : undefined;
+  if (outer) {
+    const rel = relative(start, outer) || '.';
+    const sub =
+      `This is a submodule of ${rel}; installing into the submodule (run in ${rel} to set up the outer ` +
+      `repository instead).`;
+    note = note ? `${note}\n${sub}` : sub;
+  }
   return note ? { root, note } : { root };
+}
+
+/** The repository a submodule checkout belongs to (its `.git` is a file then), or undefined. */
+function superprojectOf(root: string): string | undefined {
+  try {
+    if (!lstatSync(join(root, '.git')).isFile()) return undefined;
+  } catch {
+    return undefined;
+  }
+  // A worktree's .git is a file too: only git tells a submodule apart.
+  const r = spawnSync('git', ['rev-parse', '--show-superproject-working-tree'], { cwd: root, encoding: 'utf8' });
+  const outer = r.status === 0 ? r.stdout.trim() : '';
+  return outer ? outer : undefined;
 }
 
 function refuseUserLevel(root: string, home: string): void {

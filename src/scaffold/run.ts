@@ -5,6 +5,8 @@ import { recover } from './journal.ts';
 import { lockRepository, type Lock, LockError } from './lock.ts';
 import { chooseRoot, RootError } from './paths.ts';
 import type { IO } from '../io.ts';
+import { DEFAULT_COLUMNS } from '../report/diff.ts';
+import { rowsOf } from '../report/screen.ts';
 import { applyStep } from './flow/apply-step.ts';
 import { checkStep } from './flow/check-step.ts';
 import { confirmStep } from './flow/confirm-step.ts';
@@ -57,7 +59,25 @@ function recoveryNotes(root: string, lock: Lock | null, note: string | undefined
   return notes;
 }
 
-async function runSteps(opts: Options, io: IO, root: string, notes: string[]): Promise<number> {
+/** The IO with a count of the rows its stdout has taken on the screen so far. */
+function counted(io: IO): { io: IO; rows: () => number } {
+  let rows = 0;
+  const columns = io.columns ?? DEFAULT_COLUMNS;
+  return {
+    io: {
+      ...io,
+      out(text) {
+        rows += rowsOf(text, columns);
+        io.out(text);
+      },
+    },
+    rows: () => rows,
+  };
+}
+
+async function runSteps(opts: Options, plainIO: IO, root: string, notes: string[]): Promise<number> {
+  const screen = counted(plainIO);
+  const io = screen.io;
   const out = createOutput(opts, io);
   const ctx = await detectStep(opts, io, root, notes, out);
   if (typeof ctx === 'number') return ctx;
@@ -66,7 +86,7 @@ async function runSteps(opts: Options, io: IO, root: string, notes: string[]): P
   const refused = ignoredStep(opts, planned, out);
   if (refused !== undefined) return refused;
   if (opts.mode === 'check') return checkStep(opts, io, planned, out);
-  previewStep(opts, io, planned, out);
+  previewStep(opts, io, planned, out, screen.rows());
   const agreed = await confirmStep(opts, io, planned, out);
   if (typeof agreed === 'number') return agreed;
   return applyStep(opts, io, ctx.root, agreed, out) ?? reportStep(opts, io, ctx, agreed, out);

@@ -50,6 +50,67 @@ describe('small things', () => {
     expect(readTree(dir)).toEqual(before);
   });
 
+  it('--check --tools codex: the fix it suggests repeats --tools codex (and --cwd), in the verdict and the annotation', () => {
+    const dir = fixtureRepo('all');
+    expect(runCli(['--yes'], { cwd: dir }).status).toBe(0);
+    const hooks = join(dir, '.codex/hooks.json');
+    writeFileSync(hooks, readFileSync(hooks, 'utf8').replace('"Bash"', '"Shell"'));
+    const r = runCli(['--check', '--tools', 'codex'], { cwd: dir, env: { GITHUB_ACTIONS: 'true' } });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('Run npx create-loop-guard --tools codex --yes and commit the result.');
+    expect(r.stdout).toMatch(/^::error file=\.codex\/hooks\.json,.*Run npx create-loop-guard --tools codex --yes/m);
+    expect(r.stdout).not.toMatch(/create-loop-guard --yes/);
+    const other = runCli(['--check', '--cwd', dir, '--tools', 'codex'], { cwd: join(dir, '..') });
+    expect(other.stdout).toContain(`Run npx create-loop-guard --tools codex --cwd ${dir} --yes and commit`);
+  });
+
+  it('--check names the file the user edited, not the record that follows it (a value of ours changed)', () => {
+    const dir = fixtureRepo('codex');
+    expect(runCli(['--yes'], { cwd: dir }).status).toBe(0);
+    const settings = join(dir, '.codex/config.toml');
+    writeFileSync(settings, readFileSync(settings, 'utf8').replace('GIT_PAGER = "cat"', 'GIT_PAGER = "delta"'));
+    const r = runCli(['--check'], { cwd: dir, env: { GITHUB_ACTIONS: 'true' } });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^ {2}drift {6}\.codex\/config\.toml {2}\(our part was edited since it was written/m);
+    expect(r.stdout).not.toMatch(/^ {2}drift {6}\.agents\/loop-guard\.json/m);
+    expect(r.stdout).toMatch(/^::error file=\.codex\/config\.toml,/m);
+    // The record itself edited by hand is still the record's drift.
+    const again = fixtureRepo('codex');
+    expect(runCli(['--yes'], { cwd: again }).status).toBe(0);
+    const record = join(again, '.agents/loop-guard.json');
+    const m = JSON.parse(readFileSync(record, 'utf8'));
+    m.files['.codex/config.toml'].env = ['PAGER'];
+    writeFileSync(record, `${JSON.stringify(m, null, 2)}\n`);
+    expect(runCli(['--check'], { cwd: again }).stdout).toMatch(
+      /^ {2}drift {6}\.agents\/loop-guard\.json {2}\(edited by hand\)/m,
+    );
+  });
+
+  it('inside a git submodule: one line says so and names the outer repository; a plain repository says nothing', () => {
+    const git = (cwd: string, ...args: string[]) => {
+      const r = spawnSync(
+        'git',
+        ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'protocol.file.allow=always', ...args],
+        {
+          cwd,
+          encoding: 'utf8',
+        },
+      );
+      if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+    };
+    const inner = fixtureRepo(null);
+    git(inner, 'commit', '-q', '--allow-empty', '-m', 'inner');
+    const outer = fixtureRepo(null);
+    git(outer, 'submodule', 'add', '-q', inner, 'sub');
+    mkdirSync(join(outer, 'sub', '.claude', 'x'), { recursive: true });
+    const r = runCli(['--dry-run'], { cwd: join(outer, 'sub', '.claude', 'x') });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(
+      'This is a submodule of ../../..; installing into the submodule (run in ../../.. to set up the outer repository instead).\n',
+    );
+    expect(runCli(['--dry-run'], { cwd: inner }).stdout).not.toContain('submodule');
+  });
+
   it('--yse: "Did you mean --yes?" (two letters swapped count as one slip)', () => {
     const r = runCli(['--yse'], { cwd: fixtureRepo(null) });
     expect(r.status).toBe(2);

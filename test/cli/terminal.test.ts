@@ -32,18 +32,20 @@ function tmux(socket: string, ...args: string[]): string {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-/** The CLI in a fresh tmux server of its own, in a pane of ROWS × COLS; it writes its exit code to a file. */
-function start(dir: string, home: string) {
+/** The CLI in a fresh tmux server of its own, in a pane of rows × cols (ROWS × COLS unless said); it writes its exit code to a file. */
+function start(dir: string, home: string, cols = COLS, rows = ROWS) {
   const socket = `lg-term-${process.pid}-${sockets.length}-${Date.now()}`;
   sockets.push(socket);
   const exitFile = join(home, '..', `${socket}.exit`);
   const env = `env -u CI -u GITHUB_ACTIONS -u NO_COLOR HOME='${home}' SHELL=/bin/bash TERM=xterm-256color`;
   const command = `${env} '${nodeBin}' '${cliFile}'; echo $? > '${exitFile}'; sleep 60`;
-  tmux(socket, 'new-session', '-d', '-x', String(COLS), '-y', String(ROWS), '-c', dir, command);
+  tmux(socket, 'new-session', '-d', '-x', String(cols), '-y', String(rows), '-c', dir, command);
   const screen = () => tmux(socket, 'capture-pane', '-p', '-t', '0');
   return {
     screen,
     send: (...keys: string[]) => tmux(socket, 'send-keys', '-t', '0', ...keys),
+    /** Closes the terminal: the server and its pane go, and what runs in it gets SIGHUP. */
+    kill: () => tmux(socket, 'kill-server'),
     /** Polls the visible screen until `pattern` shows, or fails with the screen at the deadline. */
     async waitFor(pattern: RegExp): Promise<string> {
       const until = Date.now() + DEADLINE;
@@ -113,5 +115,49 @@ run('in a real terminal (tmux)', () => {
     expect(t.screen()).toContain('Nothing written.');
     expect(readTree(dir)).toEqual(before);
     expect(readdirSync(home)).toEqual([]);
+  }, 60_000);
+
+  it('80 × 24: the tools, the file list and the question on one screen, no row wrapped, the rest left to --diff', async () => {
+    const dir = fixtureRepo('codex');
+    const home = mkdtempSync(join(tmpdir(), 'lg-term-home-'));
+    const t = start(dir, home, 80, 24);
+    const screen = await t.waitFor(WRITE);
+    const rows = screen.replace(/\n+$/, '').split('\n');
+    // Nothing scrolled off: the first row is the first line the run prints.
+    expect(rows[0]).toBe('Agent tools:');
+    expect(screen).toMatch(/^ {2}update {5}\.codex\/config\.toml /m);
+    // Every row of the file list is a file's own line (none is the wrapped end of a long one).
+    const files = rows.slice(rows.indexOf('Files:') + 1, rows.indexOf('', rows.indexOf('Files:')));
+    expect(files.length).toBeGreaterThan(5);
+    for (const r of files) expect(r).toMatch(/^ {2}(create|update|up to date|delete|conflict|ask last) /);
+    // The inline TOML line shows its new keys, and what does not fit is counted for --diff.
+    expect(screen).toMatch(/^ +\d+ \+set = \{ RUST_LOG = "info", GIT_PAGER = "cat".*…$/m);
+    expect(screen).toMatch(/^ {2}… \d+ more lines: run with --diff to see every line$/m);
+    t.send('C-c');
+    expect(await t.exited()).not.toBe(0);
+  }, 60_000);
+
+  it('the lock is in .git, not the working tree, while the question is open, and goes when the terminal closes or the run is killed', async () => {
+    const gone = async (path: string) => {
+      const until = Date.now() + DEADLINE;
+      while (existsSync(path)) {
+        if (Date.now() > until) throw new Error(`${path} is still there`);
+        await sleep(50);
+      }
+    };
+    for (const end of ['close the terminal', 'SIGTERM'] as const) {
+      const dir = fixtureRepo('claude');
+      const home = mkdtempSync(join(tmpdir(), 'lg-term-home-'));
+      const before = readTree(dir);
+      const t = start(dir, home);
+      await t.waitFor(WRITE);
+      const lock = join(dir, '.git', 'loop-guard.lock');
+      expect(existsSync(lock), end).toBe(true);
+      expect(existsSync(join(dir, '.loop-guard.lock')), end).toBe(false);
+      if (end === 'SIGTERM') process.kill(Number(readFileSync(lock, 'utf8')), 'SIGTERM');
+      else t.kill(); // the pane's terminal goes away: the CLI gets SIGHUP
+      await gone(lock);
+      expect(readTree(dir), end).toEqual(before);
+    }
   }, 60_000);
 });

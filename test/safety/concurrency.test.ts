@@ -1,6 +1,6 @@
 // One run at a time per repository: concurrent applies serialize and both tools end up recorded; a dead owner's lock is taken over.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readTree } from '../helpers/cli.ts';
@@ -37,6 +37,7 @@ describe('concurrent runs', () => {
       const manifest = JSON.parse(readFileSync(join(b.root, '.agents/loop-guard.json'), 'utf8'));
       expect(manifest.tools, `trial ${trial}`).toEqual(['claude', 'codex']);
       expect(existsSync(join(b.root, '.loop-guard.lock'))).toBe(false);
+      expect(existsSync(join(b.root, '.git', 'loop-guard.lock'))).toBe(false);
       const r = runCli(['--remove', '--yes'], b.env, b.root);
       expect(r.status, r.stderr).toBe(0);
       expect(readTree(b.root), `trial ${trial}`).toEqual(before);
@@ -44,13 +45,39 @@ describe('concurrent runs', () => {
     console.log(`20 concurrent trials in ${Date.now() - started} ms`);
   }, 300_000);
 
-  it('a lock left by a dead run is taken over', () => {
-    const b = sandbox({ agentHome: false, env: CI_ENV });
+  it('a lock left by a dead run is taken over: in .git, and in the working tree where versions before kept it', () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
-    writeFileSync(join(b.root, '.loop-guard.lock'), `${dead.stdout}\n`);
-    const r = runCli(['--yes', '--tools', 'claude'], b.env, b.root);
-    expect(r.status, r.stderr).toBe(0);
-    expect(existsSync(join(b.root, '.loop-guard.lock'))).toBe(false);
+    for (const place of ['.git/loop-guard.lock', '.loop-guard.lock']) {
+      const b = sandbox({ agentHome: false, env: CI_ENV });
+      writeFileSync(join(b.root, place), `${dead.stdout}\n`);
+      const r = runCli(['--yes', '--tools', 'claude'], b.env, b.root);
+      expect(r.status, `${place}: ${r.stderr}`).toBe(0);
+      expect(existsSync(join(b.root, place)), place).toBe(false);
+      expect(existsSync(join(b.root, '.git', 'loop-guard.lock')), place).toBe(false);
+    }
+  });
+
+  it('a live run holding the lock in .git is waited for, and the message names .git/loop-guard.lock', () => {
+    const b = sandbox({ agentHome: false, env: CI_ENV });
+    writeFileSync(join(b.root, '.git', 'loop-guard.lock'), `${process.pid}\n`);
+    const r = runCli(['--yes', '--tools', 'claude'], { ...b.env, LOOP_GUARD_TEST_LOCK_WAIT_MS: '200' }, b.root);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`another create-loop-guard run (pid ${process.pid})`);
+    expect(r.stderr).toContain('delete .git/loop-guard.lock');
+    expect(existsSync(join(b.root, '.agents'))).toBe(false);
+  });
+
+  it('a directory not under git (--no-git) keeps the lock in itself', () => {
+    const b = sandbox({ agentHome: false, env: CI_ENV });
+    rmSync(join(b.root, '.git'), { recursive: true, force: true });
+    writeFileSync(join(b.root, '.loop-guard.lock'), `${process.pid}\n`);
+    const r = runCli(
+      ['--yes', '--tools', 'claude', '--cwd', b.root, '--no-git'],
+      { ...b.env, LOOP_GUARD_TEST_LOCK_WAIT_MS: '200' },
+      b.root,
+    );
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('delete .loop-guard.lock');
   });
 
   it('an empty lock file (a run killed between creating and writing it) is stale after a moment', () => {

@@ -10,7 +10,7 @@ import { TOOLS } from '../../tools/index.ts';
 import { MANIFEST_PATH } from '../manifest.ts';
 import { type CheckVerdict, verdict } from '../outdated.ts';
 import { type FileChange, intentsFor } from '../plan.ts';
-import type { Options } from './options.ts';
+import { type Options, repeatedFlags } from './options.ts';
 import type { Output } from './output.ts';
 import type { Planned } from './plan-step.ts';
 import { readRepoFile } from './repo-files.ts';
@@ -29,10 +29,11 @@ function judge(opts: Options, { ctx, plan }: Planned): Judged[] {
     manifestText: readRepoFile(ctx.root, MANIFEST_PATH),
     version: VERSION,
     setUp: new Map(intentsFor(manifest?.tools ?? []).map((i) => [i.path, i])),
+    textOf: (path: string) => plan.changes.find((ch) => ch.path === path)?.before ?? null,
   };
   const lost = {
     kind: 'drift' as const,
-    why: `${MANIFEST_PATH} is missing; run npx create-loop-guard --yes to rebuild it from the files, then commit it`,
+    why: `${MANIFEST_PATH} is missing; run npx create-loop-guard${repeatedFlags(opts)} --yes to rebuild it from the files, then commit it`,
   };
   return differing.map((change) => ({
     change,
@@ -56,7 +57,11 @@ function printDrift(opts: Options, io: IO, out: Output, outcome: CheckOutcome): 
       if (change.action !== 'conflict' || change.after !== change.before)
         io.out(`\n${colorDiff(unifiedDiff(change), c)}`);
   }
-  if (io.env.GITHUB_ACTIONS === 'true') io.out(annotations(outcome.drift.map((d) => d.change)));
+  // On the file the user changed, when the record only follows it.
+  const onFiles = outcome.drift.flatMap((d) =>
+    (d.verdict.about ?? [d.change.path]).map((path) => ({ ...d.change, path })),
+  );
+  if (io.env.GITHUB_ACTIONS === 'true') io.out(annotations(onFiles, repeatedFlags(opts)));
 }
 
 /** Step 3 under --check, in place of the preview: the verdict and its exit code. */
@@ -68,7 +73,7 @@ export function checkStep(opts: Options, io: IO, planned: Planned, out: Output):
     out.say(
       'error',
       'not-set-up',
-      `loop-guard is not set up in ${ctx.root} (no ${MANIFEST_PATH}). Run npx create-loop-guard to set it ` +
+      `loop-guard is not set up in ${ctx.root} (no ${MANIFEST_PATH}). Run npx create-loop-guard${repeatedFlags(opts)} to set it ` +
         `up, then commit the result.`,
       c.red,
     );
@@ -86,6 +91,7 @@ export function checkStep(opts: Options, io: IO, planned: Planned, out: Output):
     installed: manifest?.version ?? VERSION,
     version: VERSION,
     strict: opts.strict === true,
+    flags: repeatedFlags(opts),
   };
   if (!opts.json) printDrift(opts, io, out, outcome);
   // Values of ours the user has changed are theirs: not drift, but said, so a reviewer sees them.

@@ -17,3 +17,17 @@ export interface Options {
   noGit?: boolean;
   tools?: string;
 }
+
+/** A word as a POSIX shell reads it back: quoted when it holds anything but plain path and list characters. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The options a suggested command must repeat to act on what this run looked at: which tools, which directory. */
+export function repeatedFlags(opts: Pick<Options, 'tools' | 'cwd' | 'noGit'>): string {
+  return [
+    opts.tools !== undefined ? ` --tools ${shellWord(opts.tools)}` : '',
+    opts.cwd !== undefined ? ` --cwd ${shellWord(opts.cwd)}` : '',
+    opts.noGit ? ' --no-git' : '',
+  ].join('');
+}

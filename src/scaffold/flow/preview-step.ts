@@ -1,13 +1,24 @@
 // Step 3, preview: what will be written, before anything is — compact, or every line with --diff.
 import type { IO } from '../../io.ts';
-import { colorDiff, displayDiff } from '../../report/diff.ts';
+import { colorDiff, DEFAULT_COLUMNS, displayDiff } from '../../report/diff.ts';
 import { filesReport, previewReport, shownPath } from '../../report/summary.ts';
 import type { Options } from './options.ts';
 import type { Output } from './output.ts';
 import type { Planned } from './plan-step.ts';
 
-export function previewStep(opts: Options, io: IO, planned: Planned, out: Output): void {
+/** The rows the question takes below the preview: the blank line, clack's four (│, the question, the answers, └), and
+ * the row the cursor waits on. */
+export const QUESTION_ROWS = 6;
+/** A terminal's height when it does not say. */
+const DEFAULT_ROWS = 24;
+
+/** `printedRows`: what the run has printed on the screen before the preview (the root note, the tools). */
+export function previewStep(opts: Options, io: IO, planned: Planned, out: Output, printedRows = 0): void {
   if (opts.json) return;
+  // On a terminal the preview fits its width and leaves the question on the same screen (the rest of the lines are
+  // --diff's); a log (CI, a pipe) is 80 wide and keeps every line, so it shows all it will do before writing.
+  const columns = io.stdoutIsTTY && io.columns ? io.columns : DEFAULT_COLUMNS;
+  const rows = io.stdoutIsTTY ? (io.rows ?? DEFAULT_ROWS) - printedRows - QUESTION_ROWS : undefined;
   const { plan, deferred } = planned;
   const { c } = out;
   const tense = opts.dryRun ? 'would' : 'will';
@@ -22,6 +33,9 @@ export function previewStep(opts: Options, io: IO, planned: Planned, out: Output
           full: false,
           home: io.home,
           deferred,
+          columns,
+          fitFiles: io.stdoutIsTTY,
+          ...(rows !== undefined ? { rows } : {}),
           ...(plan.sections ? { sections: plan.sections } : {}),
         },
         c,
