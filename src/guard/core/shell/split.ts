@@ -92,7 +92,7 @@ class Parser extends Reader {
     return l.out;
   }
 
-  /** Reads what starts at `c`: a blank, an operator, a quoted piece, a comment or a run of plain characters. */
+  /** What starts at `c`, by that character. */
   private step(l: ListState, c: string, next: string | undefined): void {
     switch (c) {
       case ' ':
@@ -151,7 +151,7 @@ class Parser extends Reader {
     }
   }
 
-  /** A backslash, a quote, `$…` or a backtick: its text joins the word (quoted, but for `$x` and backticks). */
+  /** `\`, quotes, `$x`, backticks: the word's text. */
   private quoted(l: ListState, c: string, next: string | undefined): void {
     const s = this.s;
     if (c === '\\') {
@@ -185,7 +185,7 @@ class Parser extends Reader {
     l.inWord = true;
   }
 
-  /** `;`, `&`, `&&`, `&>`, `|`, `||`, `|&`: the end of a command, a pipe, a background job, or a redirection. */
+  /** `;` `&` `&&` `&>` `|` `||` `|&` */
   private operator(l: ListState, c: string, next: string | undefined): void {
     if (c === ';') {
       this.separator(l, 'list');
@@ -209,7 +209,7 @@ class Parser extends Reader {
     }
   }
 
-  /** `<` or `>`: a process substitution, or a redirection (with the file descriptor written before it). */
+  /** `<` or `>`: a redirection or `<(…)`. */
   private redirection(l: ListState, c: '<' | '>', next: string | undefined): void {
     if (next === '(') {
       // Process substitution: its commands run with their output captured.
@@ -232,7 +232,7 @@ class Parser extends Reader {
     l.redir = this.readRedirect(c, fd, l.cur);
   }
 
-  /** `(`: part of a word, `(( arithmetic ))`, a subshell, or a function definition's `()`. */
+  /** `(`: a group, `((`, `f()` or word text. */
   private paren(l: ListState, next: string | undefined): void {
     if (l.inWord) {
       // Array assignment or extended glob: keep the balanced text as part of the word.
@@ -253,7 +253,7 @@ class Parser extends Reader {
     this.i++;
   }
 
-  /** Ends the word being read: a redirection's target, a group's `{` or `}`, or the command's next word. */
+  /** The word ends: a target, `{`, `}` or a word. */
   private endWord(l: ListState): void {
     if (!l.inWord) return;
     const w = l.word;
@@ -285,7 +285,7 @@ class Parser extends Reader {
     l.cur.words.push(w);
   }
 
-  /** Ends the command being read: its words become SimpleCommands; a `disown` marks the jobs before it. */
+  /** The command ends (and a `disown` acts). */
   private endCommand(l: ListState): void {
     this.endWord(l);
     l.redir = null;
@@ -304,7 +304,7 @@ class Parser extends Reader {
     }
   }
 
-  /** Ends the innermost `{…}` or `(…)` group, so what follows it applies to all its commands. */
+  /** The innermost group ends. */
   private closeGroup(l: ListState): void {
     this.endCommand(l);
     const g = l.groups.pop();
@@ -314,7 +314,7 @@ class Parser extends Reader {
     l.listStart = g.listStart;
   }
 
-  /** Ends the current pipeline element; `kind` says what separated it from the next. */
+  /** A pipeline element ends; `kind` says how. */
   private separator(l: ListState, kind: 'pipe' | 'list' | 'background'): void {
     const out = l.out;
     const before = out.length;
