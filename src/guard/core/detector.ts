@@ -259,6 +259,18 @@ export function onPost(
   }
 
   if (noteNow) return { next, decision: { action: 'warn', message: thrashNote(input.command, x) } };
+  return { next, decision: postDecision(next, input, n, kind, failure, settings) };
+}
+
+/** Pure: what a counted result gets: a cycle's warning, a poll's, a repeat's (by the count `n`), or nothing. */
+function postDecision(
+  next: SessionState,
+  input: PostInput,
+  n: number,
+  kind: 'poll' | 'wait' | null,
+  failure: FailureClass | null,
+  settings: GuardSettings,
+): Decision {
   // A cycle message names the whole sequence, which says more than a repeat message about one of its commands.
   const cycle = detectCycle(next.recent);
   if (cycle) {
@@ -270,29 +282,24 @@ export function onPost(
       const message = polling
         ? pollCycleWarning(commands, cycle.reps, limits.block)
         : cycleWarning(commands, cycle.reps, limits.block);
-      return { next, decision: { action: 'warn', message } };
+      return { action: 'warn', message };
     }
   }
   // A bare wait says nothing by itself; only the check after it can repeat.
-  if (kind === 'wait') return { next, decision: { action: 'allow' } };
+  if (kind === 'wait') return { action: 'allow' };
   if (kind === 'poll') {
     const poll = pollThresholds(settings);
-    if (n >= poll.warn)
-      return { next, decision: { action: 'warn', message: pollWarning(input.command, n, poll.block) } };
-    return { next, decision: { action: 'allow' } };
+    if (n >= poll.warn) return { action: 'warn', message: pollWarning(input.command, n, poll.block) };
+    return { action: 'allow' };
   }
   // Failures that retrying cannot fix are flagged one result earlier than the rest.
   const warnAt = failure ? Math.min(2, settings.warn) : settings.warn;
-  if (n >= warnAt) {
+  if (n >= warnAt)
     return {
-      next,
-      decision: {
-        action: 'warn',
-        message: repeatWarning(input.command, n, settings.block, failure, unseenResult(input.output)),
-      },
+      action: 'warn',
+      message: repeatWarning(input.command, n, settings.block, failure, unseenResult(input.output)),
     };
-  }
-  return { next, decision: { action: 'allow' } };
+  return { action: 'allow' };
 }
 
 /** Decide, before a command runs, whether it is the next turn of a loop that has already been flagged enough. */
