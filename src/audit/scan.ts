@@ -1,5 +1,6 @@
 // Reads each transcript as a stream and replays its sessions; unknown lines are skipped and counted, an unreadable
-// transcript is reported by name, and sessions outside the scope are dropped as early as their path or first lines allow.
+// transcript is reported by name, and sessions outside the scope are dropped as early as their path or first lines
+// allow.
 import { sep } from 'node:path';
 import { TOOLS } from '../tools/index.ts';
 import { claudeProjectDir, type Source } from './discover.ts';
@@ -290,7 +291,8 @@ export function scanSource(
   return summariesOf(f);
 }
 
-/** OpenCode's (and Kilo's) database: sessions from `session`, then every part in insertion order, routed to its session's replay. */
+/** OpenCode's (and Kilo's) database: sessions from `session`, then every part in insertion order, routed to its
+ * session's replay. */
 function scanOpenCode(
   src: Source,
   scope: Scope,

@@ -16,7 +16,8 @@ export const REPLAY_COMMAND = 'npm test';
 export const REPLAY_OUTPUT =
   'FAIL src/sum.test.ts > adds\nAssertionError: expected 2 to be 3\nTests  1 failed | 4 passed (5)\nDuration  1.21s';
 
-/** A command the hang rules refuse before it runs (the `editor` rule, which every tool keeps), so the replay proves they are on. */
+/** A command the hang rules refuse before it runs (the `editor` rule, which every tool keeps), so the replay proves
+ * they are on. */
 export const HANG_COMMAND = 'vim notes.txt';
 
 /** What the replayed user says. */
@@ -114,7 +115,8 @@ export function buildDriver(
   };
 }
 
-/** The tool's driver, built from its record and its payloads shipped in assets/payloads/<tool>/; null without replay facts. */
+/** The tool's driver, built from its record and its payloads shipped in assets/payloads/<tool>/; null without replay
+ * facts. */
 export function driverFor(tool: ToolName, root: string): Driver | null {
   const facts = TOOLS[tool].doctor.replay;
   if (!facts) return null;
@@ -183,7 +185,8 @@ async function deliver(s: Session, step: Step, attempt: number, payload: Json): 
   return null;
 }
 
-/** Where the stop is another event's answer, that event follows each pre, and its stop makes the attempt the hand-off. */
+/** Where the stop is another event's answer, that event follows each pre, and its stop makes the attempt the
+ * hand-off. */
 async function stopAfter(s: Session, attempt: number, turn: number): Promise<Check | null> {
   const { driver, entries } = s;
   const last = entries[entries.length - 1];

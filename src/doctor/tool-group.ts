@@ -362,7 +362,8 @@ async function pluginGroup(ctx: Ctx, tool: ToolName, record: ToolRecord): Promis
   return checks;
 }
 
-/** `<tool>.file`: each file the tool owns besides the shared guard (e.g. Cline's plugin) is ours, current and unedited. */
+/** `<tool>.file`: each file the tool owns besides the shared guard (e.g. Cline's plugin) is ours, current and
+ * unedited. */
 function ownedFileChecks(ctx: Ctx, tool: ToolName, record: ToolRecord): Check[] {
   const owned = record.intents.flatMap((i) => (i.kind === 'owned' && i.path !== GUARD_PATH ? [i] : []));
   return owned.map(({ path, asset }): Check => {

@@ -91,7 +91,8 @@ interface Hooks {
   log: (command: string, decision: Decision) => void;
 }
 
-/** The three hooks, over a session store; exported apart from the plugin object so tests can give them a fresh memory. */
+/** The three hooks, over a session store; exported apart from the plugin object so tests can give them a fresh
+ * memory. */
 export function clineHooks(
   env: Record<string, string | undefined> = process.env,
   cwd: () => string = () => process.cwd(),

@@ -1,5 +1,6 @@
-// The OpenCode plugin: the same core as the hook, run in-process. The plugin file in .opencode/plugins (or .kilo/plugins:
-// Kilo is an OpenCode fork with the same API) is a small loader that requires the guard file and calls opencodePlugin.
+// The OpenCode plugin: the same core as the hook, run in-process. The plugin file in .opencode/plugins (or
+// .kilo/plugins: Kilo is an OpenCode fork with the same API) is a small loader that requires the guard file and calls
+// opencodePlugin.
 import { AGENT_ENV } from '../../tools/env.ts';
 import { decide, type SessionStore } from '../core/decide.ts';
 import type { SessionState } from '../core/detector.ts';
@@ -104,7 +105,8 @@ function pluginFor(TOOL: ToolName, ctx?: unknown): Plugin {
     },
   });
   // The sessions of a loop (a restart loop of `opencode run`, or LOOP_GUARD_RUN_ID) count in the loop's state file,
-  // shared with the next process; the others stay in memory. This process is the agent: a prompt again in it is a person.
+  // shared with the next process; the others stay in memory. This process is the agent: a prompt again in it is a
+  // person.
   const agent = `${process.pid}:plugin`;
   const run = (event: GuardEvent, sessionID: unknown) => {
     const id = String(sessionID ?? '');
