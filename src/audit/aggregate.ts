@@ -137,14 +137,48 @@ export function byCost(a: Loop, b: Loop): number {
   );
 }
 
-export function aggregate(
-  sessions: SessionSummary[],
-  stats: ScanStats & { ms: number; folders?: AuditReport['read']['folders']; commands?: string[] },
-  scope: AuditReport['scope'],
-  guardLog: GuardLogEntry[],
-  prices: { checked: string; override: string | null } = { checked: 'unknown', override: null },
-): AuditReport {
-  const loops = sessions.flatMap((s) => s.loops).sort(byCost);
+/** One session with loops: its loops' count, requests, time and dollars, and the whole session's dollars. */
+function sessionTally(s: SessionSummary): SessionTally {
+  const st: SessionTally = {
+    tool: s.tool,
+    session: s.session,
+    project: s.project,
+    loops: 0,
+    requests: 0,
+    ms: 0,
+    usd: null,
+    unpriced: 0,
+    unrecorded: 0,
+    sessionUsd: s.usd,
+  };
+  for (const l of s.loops) {
+    st.loops++;
+    st.requests += l.requests;
+    st.ms += l.ms ?? 0;
+    st.usd = addUsd(st.usd, l.usd);
+    st.unpriced += l.unpriced;
+    st.unrecorded += l.unrecorded;
+  }
+  return st;
+}
+
+type Day = AuditReport['totals']['byDay'][number];
+
+/** Counts a loop on the day it started (or ended), 'unknown' without a time. */
+function addToDay(days: Map<string, Day>, l: Loop): void {
+  const day = (l.firstAt ?? l.lastAt ?? '').slice(0, 10) || 'unknown';
+  const d = days.get(day) ?? { day, loops: 0, requests: 0, tokens: 0, usd: null, unpriced: 0, unrecorded: 0 };
+  days.set(day, d);
+  d.loops++;
+  d.usd = addUsd(d.usd, l.usd);
+  d.unpriced += l.unpriced;
+  d.requests += l.requests;
+  d.tokens += l.tokens ?? 0;
+  d.unrecorded += l.unrecorded;
+}
+
+/** The totals, by tool, project, day and session, and the models no price was known for. */
+function totalsOf(sessions: SessionSummary[]): { totals: AuditReport['totals']; unknownModels: Set<string> } {
   const totals = {
     ...tally(),
     shellCalls: 0,
@@ -156,7 +190,7 @@ export function aggregate(
   };
   const unknownModels = new Set<string>();
   const projects = new Map<string, Tally & { project: string }>();
-  const days = new Map<string, AuditReport['totals']['byDay'][number]>();
+  const days = new Map<string, Day>();
   for (const s of sessions) {
     totals.sessions++;
     totals.shellCalls += s.shellCalls;
@@ -168,41 +202,13 @@ export function aggregate(
     project.sessions++;
     if (s.loops.length > 0) {
       for (const m of s.unknownModels) unknownModels.add(m);
-      const st: SessionTally = {
-        tool: s.tool,
-        session: s.session,
-        project: s.project,
-        loops: 0,
-        requests: 0,
-        ms: 0,
-        usd: null,
-        unpriced: 0,
-        unrecorded: 0,
-        sessionUsd: s.usd,
-      };
-      for (const l of s.loops) {
-        st.loops++;
-        st.requests += l.requests;
-        st.ms += l.ms ?? 0;
-        st.usd = addUsd(st.usd, l.usd);
-        st.unpriced += l.unpriced;
-        st.unrecorded += l.unrecorded;
-      }
-      totals.bySession.push(st);
+      totals.bySession.push(sessionTally(s));
     }
     for (const l of s.loops) {
       addLoop(totals, l);
       addLoop(tool, l);
       addLoop(project, l);
-      const day = (l.firstAt ?? l.lastAt ?? '').slice(0, 10) || 'unknown';
-      const d = days.get(day) ?? { day, loops: 0, requests: 0, tokens: 0, usd: null, unpriced: 0, unrecorded: 0 };
-      days.set(day, d);
-      d.loops++;
-      d.usd = addUsd(d.usd, l.usd);
-      d.unpriced += l.unpriced;
-      d.requests += l.requests;
-      d.tokens += l.tokens ?? 0;
-      d.unrecorded += l.unrecorded;
+      addToDay(days, l);
     }
   }
   // Projects by money lost, then tokens, then requests.
@@ -215,14 +221,15 @@ export function aggregate(
   );
   totals.bySession.sort((a, b) => (b.usd ?? 0) - (a.usd ?? 0) || b.requests - a.requests);
   totals.byDay = [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
-  const waits = sessions.flatMap((s) =>
-    s.waits.map((w) => ({
-      tool: s.tool,
-      command: w.command,
-      rule: w.rule,
-      ...(w.at !== undefined ? { at: new Date(w.at).toISOString() } : {}),
-    })),
-  );
+  return { totals, unknownModels };
+}
+
+/** What the guard's own log says it did in the scope: warnings, refusals, hand-offs, since when. */
+function guardFigures(
+  guardLog: GuardLogEntry[],
+  scope: AuditReport['scope'],
+  sessions: SessionSummary[],
+): AuditReport['guard'] {
   const sinceMs = scope.since ? Date.parse(scope.since) : undefined;
   const log = guardLog.filter(
     (e) =>
@@ -231,20 +238,42 @@ export function aggregate(
         (e.cwd !== undefined && (e.cwd === scope.project || e.cwd.startsWith(`${scope.project}/`)))),
   );
   return {
+    warnings: log.filter((e) => e.a === 'warn').length,
+    // A hand-off is also a refusal: the command did not run, and the turn stopped.
+    refusals: log.filter((e) => e.a === 'deny' || e.a === 'handoff').length,
+    handoffs: log.filter((e) => e.a === 'handoff').length,
+    since: log.length > 0 ? new Date(Math.min(...log.map((e) => e.t))).toISOString() : null,
+    refusedInTranscripts: sessions.reduce((n, s) => n + s.refusedByGuard, 0),
+  };
+}
+
+type Stats = ScanStats & { ms: number; folders?: AuditReport['read']['folders']; commands?: string[] };
+
+export function aggregate(
+  sessions: SessionSummary[],
+  stats: Stats,
+  scope: AuditReport['scope'],
+  guardLog: GuardLogEntry[],
+  prices: { checked: string; override: string | null } = { checked: 'unknown', override: null },
+): AuditReport {
+  const loops = sessions.flatMap((s) => s.loops).sort(byCost);
+  const { totals, unknownModels } = totalsOf(sessions);
+  const waits = sessions.flatMap((s) =>
+    s.waits.map((w) => ({
+      tool: s.tool,
+      command: w.command,
+      rule: w.rule,
+      ...(w.at !== undefined ? { at: new Date(w.at).toISOString() } : {}),
+    })),
+  );
+  return {
     version: 1,
     scope,
     loops,
     totals,
     prices: { ...prices, unknownModels: [...unknownModels].sort() },
     waits: { count: waits.length, examples: waits.slice(0, 20) },
-    guard: {
-      warnings: log.filter((e) => e.a === 'warn').length,
-      // A hand-off is also a refusal: the command did not run, and the turn stopped.
-      refusals: log.filter((e) => e.a === 'deny' || e.a === 'handoff').length,
-      handoffs: log.filter((e) => e.a === 'handoff').length,
-      since: log.length > 0 ? new Date(Math.min(...log.map((e) => e.t))).toISOString() : null,
-      refusedInTranscripts: sessions.reduce((n, s) => n + s.refusedByGuard, 0),
-    },
+    guard: guardFigures(guardLog, scope, sessions),
     elsewhere:
       scope.project !== null && stats.elsewhere
         ? {

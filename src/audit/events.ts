@@ -1,6 +1,7 @@
 // The common event sequence every transcript format is parsed into, and what a session knows about itself.
 
-/** One thing that happened in a session, in transcript order. `at` is epoch ms, or undefined when the line has no time. */
+/** One thing that happened in a session, in transcript order. `at` is epoch ms, or undefined when the line has no
+ * time. */
 export type AuditEvent =
   | {
       kind: 'shell';
@@ -14,7 +15,8 @@ export type AuditEvent =
     }
   /** The person wrote: the guard starts its counts over. */
   | { kind: 'user'; at?: number; turnId?: string }
-  /** A non-shell tool call finished (an edit, a read, a search): passed to the judge so a judgment that counts edits as progress sees them. */
+  /** A non-shell tool call finished (an edit, a read, a search): passed to the judge so a judgment that counts edits as
+   * progress sees them. */
   | { kind: 'tool'; name: string; edit: boolean; at?: number; callId?: string }
   /** One model request and the tokens it used, where the transcript records them. */
   | { kind: 'usage'; at?: number; tokens?: Tokens; model?: string };

@@ -1,7 +1,7 @@
 // The audit's judgment: replays a session's events through the guard's own decide() (the function the hook and the
 // OpenCode plugin call), so the audit flags exactly what the installed guard would have flagged. This is the only
-// audit file that imports from src/guard (with lazy-results.ts, its helper); when the guard's judgment changes, this file
-// is where audit follows it.
+// audit file that imports from src/guard (with lazy-results.ts, its helper); when the guard's judgment changes, this
+// file is where audit follows it.
 import { TOOL_FACTS } from '../guard/adapters/index.ts';
 import { decide, type SessionStore } from '../guard/core/decide.ts';
 import { commandKey } from '../guard/core/fingerprint.ts';
@@ -80,7 +80,8 @@ interface Open<M> extends Episode<M> {
   /** Command keys this loop covers. */
   keys: string[];
   flagged: boolean;
-  /** Session-wide attempt numbers of the loop's first attempt and of the guard's steps, so a cycle that absorbs a repeat keeps them. */
+  /** Session-wide attempt numbers of the loop's first attempt and of the guard's steps, so a cycle that absorbs a
+   * repeat keeps them. */
   firstG: number;
   steps: { warn?: number | undefined; refuse?: number | undefined; handoff?: number | undefined };
 }
@@ -88,7 +89,8 @@ interface Open<M> extends Episode<M> {
 /** The rules a loop refusal carries (onPre's); any other refusal before a command runs is a hang rule. */
 const LOOP_RULES = new Set(['repeat', 'poll', 'cycle']);
 
-/** The session's state in memory: the hook's file store without the disk (no lock, no I/O), as the OpenCode plugin keeps it. */
+/** The session's state in memory: the hook's file store without the disk (no lock, no I/O), as the OpenCode plugin
+ * keeps it. */
 class MemoryStore implements SessionStore {
   state: SessionState | undefined;
   read(): unknown {
@@ -142,7 +144,8 @@ export class SessionJudge<M> {
       this.closeAll();
       this.decide({ kind: 'userTurn', ...(event.turnId !== undefined ? { turnId: event.turnId } : {}) });
     } else if (event.kind === 'tool') {
-      // As the guard: an edit or a finished sub-agent is change, so the next identical result is progress, not a repeat.
+      // As the guard: an edit or a finished sub-agent is change, so the next identical result is progress, not a
+      // repeat.
       if (event.edit || SUBAGENT_TOOL_NAMES.has(event.name)) {
         this.decide({
           kind: 'change',
@@ -355,6 +358,7 @@ export class SessionJudge<M> {
   }
 }
 
-// The guard's own log of what it did, read for "stopped since install" (kept here: this file is audit's one link to src/guard).
+// The guard's own log of what it did, read for "stopped since install" (kept here: this file is audit's one link to
+// src/guard).
 export { readGuardLog, type GuardLogEntry } from '../guard/event-log.ts';
 export { resolveStateDir } from '../guard/state-dir.ts';

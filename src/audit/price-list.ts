@@ -18,7 +18,8 @@ export interface Price {
 }
 
 export interface PriceEntry extends Price {
-  /** Lower-case part of a model id, at its start or after a separator ("claude-sonnet-4" prices claude-sonnet-4-5-20250929). */
+  /** Lower-case part of a model id, at its start or after a separator ("claude-sonnet-4" prices
+   * claude-sonnet-4-5-20250929). */
   match: string;
 }
 

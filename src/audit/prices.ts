@@ -81,7 +81,8 @@ export function readPriceFile(file: string, text = readFileSync(file, 'utf8')): 
   return { checked: typeof checked === 'string' ? checked : 'unknown', models: out };
 }
 
-/** Prices a model id: the longest entry that appears in it at the start or after a separator ("us.anthropic.claude-…"). */
+/** Prices a model id: the longest entry that appears in it at the start or after a separator
+ * ("us.anthropic.claude-…"). */
 export class Pricer {
   private readonly cache = new Map<string, Price | null>();
   private readonly entries: PriceEntry[];

@@ -139,11 +139,9 @@ function loopBlock(l: Loop, i: number): string {
   );
 }
 
-/** The whole page. `r` is already redacted when --redact was given. */
-export function htmlReport(r: AuditReport, generatedAt: string): string {
+/** The four cards: loops, time, money in loops, and what the guard would have saved. */
+function cardsHtml(r: AuditReport): string {
   const t = r.totals;
-  const where = r.scope.project === null ? 'all projects' : r.scope.project;
-  const since = r.scope.since ? ` since ${r.scope.since.slice(0, 10)}` : '';
   const unknown = r.prices.unknownModels.length ? `; no price for ${r.prices.unknownModels.join(', ')}` : '';
   // The cards' big figures are money where it is known; what it leaves out is in the small print under them.
   const money = t.usd !== null ? fmtUsd(t.usd) : moneyText(t);
@@ -161,8 +159,26 @@ export function htmlReport(r: AuditReport, generatedAt: string): string {
   ]
     .filter(Boolean)
     .join(', ');
-  const loops = r.loops.slice(0, HTML_LOOPS);
-  const rows = loops
+  return (
+    `<section class="cards">
+` +
+    `${card('loops', 'Loops', fmtInt(t.loops), `${plural(t.requests, 'model request')} inside them`, 'bad')}` +
+    `
+` +
+    `${card('time', 'Time in loops', t.ms ? fmtMs(t.ms) : 'not recorded', 'first to last identical call', 'bad')}` +
+    `
+${card('money', 'Money in loops', money, moneyNote, 'bad')}
+` +
+    `${card('saved', 'The guard would have saved', saved, savedNote || 'everything after its refusal', 'good')}` +
+    `
+</section>
+`
+  );
+}
+
+/** The table of the loops shown, one row each. */
+function loopRows(loops: readonly Loop[]): string {
+  return loops
     .map(
       (l, i) =>
         `<tr><td class="n">${i + 1}</td><td><code>${esc(clip(l.command, 120))}</code><div class="dim">` +
@@ -171,7 +187,11 @@ export function htmlReport(r: AuditReport, generatedAt: string): string {
         `class="x">${esc(clip(l.excerpt, 140)) || '<span class="dim">—</span>'}</td></tr>`,
     )
     .join('');
-  const sessions = t.bySession
+}
+
+/** The table of the 20 sessions that lost the most. */
+function sessionRows(t: AuditReport['totals']): string {
+  return t.bySession
     .slice(0, 20)
     .map(
       (s) =>
@@ -181,7 +201,11 @@ export function htmlReport(r: AuditReport, generatedAt: string): string {
         `${s.sessionUsd !== null ? fmtUsd(s.sessionUsd) : '—'}</td></tr>`,
     )
     .join('');
-  const projects = t.byProject
+}
+
+/** The table of the 20 projects that lost the most. */
+function projectRows(t: AuditReport['totals']): string {
+  return t.byProject
     .filter((p) => p.loops > 0)
     .slice(0, 20)
     .map(
@@ -191,50 +215,57 @@ export function htmlReport(r: AuditReport, generatedAt: string): string {
         `${p.ms ? fmtMs(p.ms) : '—'}</td></tr>`,
     )
     .join('');
-  const body =
-    t.loops === 0
-      ? `<p>${esc(`${plural(t.sessions, 'session')} read. No loops found.`)}</p>` +
-        `${r.elsewhere?.commands.length ? `<p>${esc(`${plural(r.elsewhere.sessions, 'session')} of other projects are on this machine:`)} <code>${esc(r.elsewhere.commands[0] as string)}</code></p>` : ''}`
-      : `<section class="cards">
-` +
-        `${card('loops', 'Loops', fmtInt(t.loops), `${plural(t.requests, 'model request')} inside them`, 'bad')}` +
-        `
-` +
-        `${card('time', 'Time in loops', t.ms ? fmtMs(t.ms) : 'not recorded', 'first to last identical call', 'bad')}` +
-        `
-${card('money', 'Money in loops', money, moneyNote, 'bad')}
-` +
-        `${card('saved', 'The guard would have saved', saved, savedNote || 'everything after its refusal', 'good')}` +
-        `
-</section>
-` +
-        `${t.tokens > 0 ? `<p class="dim">Tokens in loops: ${esc(fmtTokens(t.tokens))} (${esc(kindsText(t.tokenKinds))}).</p>` : ''}` +
-        `
+}
+
+/** The page's body when there are loops: the cards, each loop's timeline, the cost per day, the three tables. */
+function loopsBody(r: AuditReport): string {
+  const t = r.totals;
+  const loops = r.loops.slice(0, HTML_LOOPS);
+  const rows = loopRows(loops);
+  const sessions = sessionRows(t);
+  const projects = projectRows(t);
+  return (
+    cardsHtml(r) +
+    `${t.tokens > 0 ? `<p class="dim">Tokens in loops: ${esc(fmtTokens(t.tokens))} (${esc(kindsText(t.tokenKinds))}).</p>` : ''}` +
+    `
 <h2>Loops, worst first</h2>
 <p class="dim">Each tick is one call of the same command with the same ` +
-        `result; the dashed amber line is where the guard would warn, the red line where it would refuse, ` +
-        `the dotted red line where it would hand the turn back.</p>
+    `result; the dashed amber line is where the guard would warn, the red line where it would refuse, ` +
+    `the dotted red line where it would hand the turn back.</p>
 <div id="loops">` +
-        `${loops.map(loopBlock).join('')}</div>
+    `${loops.map(loopBlock).join('')}</div>
 ` +
-        `${r.loops.length > loops.length ? `<p class="dim">… ${fmtInt(r.loops.length - loops.length)} more loops (--json lists them all).</p>` : ''}` +
-        `
+    `${r.loops.length > loops.length ? `<p class="dim">… ${fmtInt(r.loops.length - loops.length)} more loops (--json lists them all).</p>` : ''}` +
+    `
 <h2>Loop cost per day</h2>
 ${perDaySvg(r)}
 <h2>The loops</h2>
 <table><thead><tr><th ` +
-        `class="n">#</th><th>Command</th><th class="n">Calls</th><th class="n">Duration</th><th ` +
-        `class="n">Money</th><th>Repeated result</th></tr></thead><tbody>${rows}` +
-        `</tbody></table>
+    `class="n">#</th><th>Command</th><th class="n">Calls</th><th class="n">Duration</th><th ` +
+    `class="n">Money</th><th>Repeated result</th></tr></thead><tbody>${rows}` +
+    `</tbody></table>
 <h2>Sessions with ` +
-        `loops</h2>
+    `loops</h2>
 <table><thead><tr><th>Tool</th><th>Session</th><th>Project</th><th ` +
-        `class="n">Loops</th><th class="n">Money in loops</th><th class="n">Whole ` +
-        `session</th></tr></thead><tbody>${sessions}</tbody></table>
+    `class="n">Loops</th><th class="n">Money in loops</th><th class="n">Whole ` +
+    `session</th></tr></thead><tbody>${sessions}</tbody></table>
 <h2>Projects, by money ` +
-        `lost</h2>
+    `lost</h2>
 <table><thead><tr><th>Project</th><th class="n">Sessions</th><th class="n">Loops</th><th ` +
-        `class="n">Money</th><th class="n">Time</th></tr></thead><tbody>${projects}</tbody></table>`;
+    `class="n">Money</th><th class="n">Time</th></tr></thead><tbody>${projects}</tbody></table>`
+  );
+}
+
+/** The whole page. `r` is already redacted when --redact was given. */
+export function htmlReport(r: AuditReport, generatedAt: string): string {
+  const t = r.totals;
+  const where = r.scope.project === null ? 'all projects' : r.scope.project;
+  const since = r.scope.since ? ` since ${r.scope.since.slice(0, 10)}` : '';
+  const body =
+    t.loops === 0
+      ? `<p>${esc(`${plural(t.sessions, 'session')} read. No loops found.`)}</p>` +
+        `${r.elsewhere?.commands.length ? `<p>${esc(`${plural(r.elsewhere.sessions, 'session')} of other projects are on this machine:`)} <code>${esc(r.elsewhere.commands[0] as string)}</code></p>` : ''}`
+      : loopsBody(r);
   return (
     `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" ` +

@@ -23,7 +23,8 @@ function cost(l: { requests: number; tokens?: number | undefined }): string {
   return `${plural(l.requests, 'request')}${l.tokens !== undefined ? `, ${fmtTokens(l.tokens)} tokens` : ''}`;
 }
 
-/** Three lines per loop: the command; what it cost and where the guard would have stepped in; when, where, and what it said. */
+/** Three lines per loop: the command; what it cost and where the guard would have stepped in; when, where, and what it
+ * said. */
 function loopLines(l: Loop, i: number, c: Palette): string[] {
   const what = l.kind === 'cycle' ? `cycle of ${l.commands.length}, ×${l.repeats}` : `×${l.repeats} identical`;
   const time = l.ms !== undefined ? ` over ${fmtMs(l.ms)}` : '';
@@ -47,7 +48,8 @@ function loopLines(l: Loop, i: number, c: Palette): string[] {
   ];
 }
 
-/** The four lines a reader needs first: how many loops, how long, how much money, and what the guard would have saved. */
+/** The four lines a reader needs first: how many loops, how long, how much money, and what the guard would have
+ * saved. */
 export function headline(r: AuditReport, c: Palette): string[] {
   const t = r.totals;
   const unknown = r.prices.unknownModels.length ? ` (no price for ${r.prices.unknownModels.join(', ')})` : '';

@@ -1,5 +1,6 @@
 // Reads each transcript as a stream and replays its sessions; unknown lines are skipped and counted, an unreadable
-// transcript is reported by name, and sessions outside the scope are dropped as early as their path or first lines allow.
+// transcript is reported by name, and sessions outside the scope are dropped as early as their path or first lines
+// allow.
 import { sep } from 'node:path';
 import { TOOLS } from '../tools/index.ts';
 import { claudeProjectDir, type Source } from './discover.ts';
@@ -108,6 +109,141 @@ function pathMayBeInScope(src: Source, scope: Scope): boolean {
   return src.projectDir === enc || src.projectDir.startsWith(`${enc}-`);
 }
 
+/** A replay lane: one parser and the session it feeds. */
+interface Lane {
+  parser: RecordParser;
+  run: SessionRun;
+}
+
+/** One transcript file being read: its format, the session's lane, and the sub-agent lane when one turns up. */
+interface FileScan extends Lane {
+  src: Source;
+  scope: Scope;
+  stats: ScanStats;
+  format: Format;
+  /** A parser of the format, for the sub-agent lane. */
+  newParser: () => RecordParser;
+  settings: GuardSettings;
+  pricer: Pricer | undefined;
+  emit: (e: AuditEvent) => void;
+  /**
+   * Older Claude Code versions wrote a sub-agent's turns into the main file (isSidechain); the guard counts a
+   * sub-agent apart from its session, so they are replayed apart.
+   */
+  side: Lane | undefined;
+  /** The session said it ran elsewhere: reading stopped. */
+  outOfScope: boolean;
+}
+
+/** One parsed record, to its lane; false when reading can stop (the session ran in another project). */
+function onRecord(f: FileScan, rec: Obj): boolean {
+  const { format, src, parser, stats } = f;
+  if (format.sidechains && rec.isSidechain === true && src.path.indexOf(`${sep}subagents${sep}`) === -1) {
+    f.side ??= { parser: f.newParser(), run: new SessionRun(src.tool, src.path, f.settings, f.pricer) };
+    const lane = f.side;
+    if (!lane.parser.push(rec, (e) => lane.run.feed(e))) stats.unknownLines++;
+    return true;
+  }
+  if (!parser.push(rec, f.emit)) stats.unknownLines++;
+  // Stop reading as soon as the session says it ran elsewhere.
+  if (parser.info.cwd !== undefined && !inScope(parser.info.cwd, f.scope)) {
+    f.outOfScope = true;
+    return false;
+  }
+  return true;
+}
+
+/** A whole-JSON transcript, its companion files first; false when it is not read (too large, or elsewhere). */
+function readJsonFile(f: FileScan, maxLine: number): boolean {
+  const { src, stats } = f;
+  if (src.size > maxLine) {
+    stats.oversizeLines++;
+    return false;
+  }
+  for (const companion of f.format.companions?.(src.path) ?? []) {
+    const size = statSync(companion, { throwIfNoEntry: false })?.size;
+    if (size === undefined || size > maxLine) continue;
+    const meta = obj(JSON.parse(readFileSync(companion, 'utf8')));
+    stats.bytes += size;
+    if (meta && !onRecord(f, meta)) f.outOfScope = true;
+  }
+  if (f.outOfScope) {
+    countElsewhere(stats, src.tool, src.mtimeMs);
+    return false;
+  }
+  const rec = obj(JSON.parse(readFileSync(src.path, 'utf8')));
+  stats.bytes += src.size;
+  if (!rec) stats.unknownLines++;
+  else onRecord(f, rec);
+  return true;
+}
+
+/** A JSON-lines transcript, line by line; lines no record of interest can be in are skipped before any parse. */
+function readJsonLines(f: FileScan, maxLine: number): void {
+  const { format, parser, stats, emit } = f;
+  const worth = format.needles ? new Needles(format.needles) : undefined;
+  const typed = new Needles(['"type":"']);
+  const sidechain = new Finder();
+  const lineStats = forEachLineBytes(
+    f.src.path,
+    (buf, start, end, view) => {
+      if (start === end) return true;
+      if (
+        worth &&
+        parser.info.cwd !== undefined &&
+        !(format.worthAtHead?.(view, start, end) ?? worth.any(view, start, end))
+      ) {
+        // Not decoded: a known record type (bookkeeping), unless it does not even look like one.
+        if (buf[start] !== 0x7b || !typed.any(view, start, end)) stats.unknownLines++;
+        return true;
+      }
+      // Sub-agent turns (isSidechain) go to their own lane, which only a parsed record can tell.
+      if (
+        parser.skipLine &&
+        (!format.sidechains ||
+          notSidechainAtHead(view, start, end) ||
+          !sidechain.has(view, '"isSidechain":true', start, end)) &&
+        parser.skipLine(view, start, end, emit)
+      )
+        return true;
+      let rec: Obj | undefined;
+      try {
+        rec = obj(JSON.parse(buf.toString('utf8', start, end)));
+      } catch {
+        rec = undefined;
+      }
+      if (!rec) {
+        stats.unknownLines++;
+        return true;
+      }
+      return onRecord(f, rec);
+    },
+    maxLine,
+  );
+  stats.bytes += lineStats.bytes;
+  stats.oversizeLines += lineStats.oversize;
+}
+
+/** The file's sessions (the main one, and the sub-agent lane's), or none when it ran elsewhere or before `since`. */
+function summariesOf(f: FileScan): SessionSummary[] {
+  const { src, scope, stats, side } = f;
+  const info: SessionInfo = f.parser.info;
+  if (f.outOfScope || (scope.project !== undefined && !inScope(info.cwd, scope))) {
+    countElsewhere(stats, src.tool, src.mtimeMs);
+    return [];
+  }
+  const summaries = [f.run.finish(info)];
+  if (side)
+    summaries.push(
+      side.run.finish({
+        ...side.parser.info,
+        id: `${side.parser.info.id ?? info.id ?? ''}/sidechain`,
+        ...(info.cwd ? { cwd: info.cwd } : {}),
+      }),
+    );
+  return summaries.filter((s) => scope.since === undefined || s.lastAt === undefined || s.lastAt >= scope.since);
+}
+
 export function scanSource(
   src: Source,
   scope: Scope,
@@ -126,116 +262,37 @@ export function scanSource(
   const format = FORMATS[src.tool];
   if (!format?.parser) return [];
   const parser = format.parser();
-  const newParser = format.parser;
   const run = new SessionRun(src.tool, src.path, settings, pricer);
   const emit = (e: AuditEvent) => run.feed(e);
-  // Older Claude Code versions wrote a sub-agent's turns into the main file (isSidechain); the guard counts a
-  // sub-agent apart from its session, so they are replayed apart.
-  let side: { parser: RecordParser; run: SessionRun } | undefined;
-  let outOfScope = false;
-  const onRecord = (rec: Obj): boolean => {
-    if (format.sidechains && rec.isSidechain === true && src.path.indexOf(`${sep}subagents${sep}`) === -1) {
-      side ??= { parser: newParser(), run: new SessionRun(src.tool, src.path, settings, pricer) };
-      const lane = side;
-      if (!lane.parser.push(rec, (e) => lane.run.feed(e))) stats.unknownLines++;
-      return true;
-    }
-    if (!parser.push(rec, emit)) stats.unknownLines++;
-    // Stop reading as soon as the session says it ran elsewhere.
-    if (parser.info.cwd !== undefined && !inScope(parser.info.cwd, scope)) {
-      outOfScope = true;
-      return false;
-    }
-    return true;
+  const f: FileScan = {
+    src,
+    scope,
+    stats,
+    format,
+    newParser: format.parser,
+    settings,
+    pricer,
+    parser,
+    run,
+    emit,
+    side: undefined,
+    outOfScope: false,
   };
   stats.files++;
   try {
     if (src.kind === 'json') {
-      if (src.size > maxLine) {
-        stats.oversizeLines++;
-        return [];
-      }
-      for (const companion of format.companions?.(src.path) ?? []) {
-        const size = statSync(companion, { throwIfNoEntry: false })?.size;
-        if (size === undefined || size > maxLine) continue;
-        const meta = obj(JSON.parse(readFileSync(companion, 'utf8')));
-        stats.bytes += size;
-        if (meta && !onRecord(meta)) outOfScope = true;
-      }
-      if (outOfScope) {
-        countElsewhere(stats, src.tool, src.mtimeMs);
-        return [];
-      }
-      const rec = obj(JSON.parse(readFileSync(src.path, 'utf8')));
-      stats.bytes += src.size;
-      if (!rec) stats.unknownLines++;
-      else onRecord(rec);
-    } else {
-      const worth = format.needles ? new Needles(format.needles) : undefined;
-      const typed = new Needles(['"type":"']);
-      const sidechain = new Finder();
-      const lineStats = forEachLineBytes(
-        src.path,
-        (buf, start, end, view) => {
-          if (start === end) return true;
-          if (
-            worth &&
-            parser.info.cwd !== undefined &&
-            !(format.worthAtHead?.(view, start, end) ?? worth.any(view, start, end))
-          ) {
-            // Not decoded: a known record type (bookkeeping), unless it does not even look like one.
-            if (buf[start] !== 0x7b || !typed.any(view, start, end)) stats.unknownLines++;
-            return true;
-          }
-          // Sub-agent turns (isSidechain) go to their own lane, which only a parsed record can tell.
-          if (
-            parser.skipLine &&
-            (!format.sidechains ||
-              notSidechainAtHead(view, start, end) ||
-              !sidechain.has(view, '"isSidechain":true', start, end)) &&
-            parser.skipLine(view, start, end, emit)
-          )
-            return true;
-          let rec: Obj | undefined;
-          try {
-            rec = obj(JSON.parse(buf.toString('utf8', start, end)));
-          } catch {
-            rec = undefined;
-          }
-          if (!rec) {
-            stats.unknownLines++;
-            return true;
-          }
-          return onRecord(rec);
-        },
-        maxLine,
-      );
-      stats.bytes += lineStats.bytes;
-      stats.oversizeLines += lineStats.oversize;
-    }
+      if (!readJsonFile(f, maxLine)) return [];
+    } else readJsonLines(f, maxLine);
     parser.end?.(emit);
   } catch (err) {
     stats.unreadable.push({ file: src.path, error: (err as Error).message ?? String(err) });
     return [];
   }
-  const info: SessionInfo = parser.info;
-  if (outOfScope || (scope.project !== undefined && !inScope(info.cwd, scope))) {
-    countElsewhere(stats, src.tool, src.mtimeMs);
-    return [];
-  }
-  const summaries = [run.finish(info)];
-  if (side)
-    summaries.push(
-      side.run.finish({
-        ...side.parser.info,
-        id: `${side.parser.info.id ?? info.id ?? ''}/sidechain`,
-        ...(info.cwd ? { cwd: info.cwd } : {}),
-      }),
-    );
-  return summaries.filter((s) => scope.since === undefined || s.lastAt === undefined || s.lastAt >= scope.since);
+  return summariesOf(f);
 }
 
-/** OpenCode's (and Kilo's) database: sessions from `session`, then every part in insertion order, routed to its session's replay. */
+/** OpenCode's (and Kilo's) database: sessions from `session`, then every part in insertion order, routed to its
+ * session's replay. */
 function scanOpenCode(
   src: Source,
   scope: Scope,

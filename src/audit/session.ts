@@ -30,7 +30,8 @@ export interface Loop extends Money {
   tokenKinds?: Tokens;
   exitCode?: number;
   excerpt: string;
-  /** Attempts (1-based, within the loop) at which the installed guard would have warned, refused, and stopped the turn with a hand-off note. */
+  /** Attempts (1-based, within the loop) at which the installed guard would have warned, refused, and stopped the turn
+   * with a hand-off note. */
   guard: { warnAt: number | null; refuseAt: number | null; handoffAt: number | null };
   /** When each attempt ran, in ms after the first (where the transcript records times): the HTML report's timeline. */
   timeline?: number[];

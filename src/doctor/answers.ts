@@ -96,7 +96,8 @@ function readPermissionFields(stdout: string, step: Step, event: string): Readin
   return { kind: 'silent' };
 }
 
-/** A deny is a top-level decision or hookSpecificOutput's; a warning is a top-level or hookSpecificOutput additionalContext. */
+/** A deny is a top-level decision or hookSpecificOutput's; a warning is a top-level or hookSpecificOutput
+ * additionalContext. */
 function readDecisionOrContext(stdout: string, step: Step, event: string, who: Who): Reading {
   const out = stdout.trim();
   if (out === '') return { kind: 'silent' };

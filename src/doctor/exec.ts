@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import type { Env } from './types.ts';
 
 export const HOOK_TIMEOUT_MS = 10_000;
-/** After the shell exits, how long its output pipes may stay open (held by a background process) before doctor stops reading. */
+/** After the shell exits, how long its output pipes may stay open (held by a background process) before doctor stops
+ * reading. */
 const EXIT_GRACE_MS = 300;
 
 function killGroup(child: ReturnType<typeof spawn>): void {

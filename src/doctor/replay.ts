@@ -16,7 +16,8 @@ export const REPLAY_COMMAND = 'npm test';
 export const REPLAY_OUTPUT =
   'FAIL src/sum.test.ts > adds\nAssertionError: expected 2 to be 3\nTests  1 failed | 4 passed (5)\nDuration  1.21s';
 
-/** A command the hang rules refuse before it runs (the `editor` rule, which every tool keeps), so the replay proves they are on. */
+/** A command the hang rules refuse before it runs (the `editor` rule, which every tool keeps), so the replay proves
+ * they are on. */
 export const HANG_COMMAND = 'vim notes.txt';
 
 /** What the replayed user says. */
@@ -114,7 +115,8 @@ export function buildDriver(
   };
 }
 
-/** The tool's driver, built from its record and its payloads shipped in assets/payloads/<tool>/; null without replay facts. */
+/** The tool's driver, built from its record and its payloads shipped in assets/payloads/<tool>/; null without replay
+ * facts. */
 export function driverFor(tool: ToolName, root: string): Driver | null {
   const facts = TOOLS[tool].doctor.replay;
   if (!facts) return null;
@@ -155,60 +157,63 @@ function timeline(entries: readonly Entry[]): string {
   return parts.join(' ');
 }
 
-/**
- * Drive the sequence: 7 × (pre, post) of the same failing command (a refused attempt has no post), the user-turn
- * event, one more pre. An event the
- * config has no hook for is skipped, as the tool would skip it, so a missing hook shows as a guard that never fires.
- */
-export async function replay(
-  tool: string,
-  driver: Driver,
-  commands: Readonly<Record<string, string>>,
-  send: Send,
-  configPath: string,
-): Promise<Check> {
-  const id = `${tool}.replay`;
-  const entries: Entry[] = [];
-  const fixBroken = `${RERUN} to reinstall the guard and its hook entries, then run doctor again`;
-  const deliver = async (step: Step, attempt: number, payload: Json): Promise<Check | null> => {
-    const event = driver.events[step];
-    const command = commands[event];
-    if (command === undefined) {
-      entries.push({ step, attempt, reading: 'no-hook' });
-      return null;
-    }
-    const r = await send(command, payload);
-    if (r.status !== 0 || r.timedOut || r.spawnError) {
-      return fail(id, `the ${event} hook command \`${command}\` ${describeExit(r)}`, fixBroken);
-    }
-    entries.push({ step, attempt, reading: driver.read(r.stdout, step, event) });
-    return null;
-  };
+/** The broken-hook fix: reinstall. */
+const FIX_BROKEN = `${RERUN} to reinstall the guard and its hook entries, then run doctor again`;
 
-  // Where the stop is another event's answer, that event follows each pre, and its stop makes the attempt the hand-off.
-  const stopAfter = async (attempt: number, turn: number): Promise<Check | null> => {
-    const last = entries[entries.length - 1];
-    const stopCommand = driver.stop ? commands[driver.stop.event] : undefined;
-    if (
-      !driver.stop ||
-      stopCommand === undefined ||
-      last?.step !== 'pre' ||
-      last.reading === 'no-hook' ||
-      last.reading.kind === 'bad'
-    )
-      return null;
-    const r = await send(stopCommand, driver.stop.payload(attempt, turn));
-    if (r.status !== 0 || r.timedOut || r.spawnError)
-      return fail(id, `the ${driver.stop.event} hook command \`${stopCommand}\` ${describeExit(r)}`, fixBroken);
-    const answer = r.stdout.trim() ? parseAnswer(r.stdout.trim()) : {};
-    const stops = answer !== null && Object.entries(driver.stop.answer).every(([k, v]) => answer[k] === v);
-    if (stops)
-      last.reading = { kind: 'handoff', text: last.reading.kind === 'silent' ? r.stdout.trim() : last.reading.text };
-    return null;
-  };
+/** One replay under way: its check id, the tool's driver and hook commands, and the readings so far. */
+interface Session {
+  id: string;
+  driver: Driver;
+  commands: Readonly<Record<string, string>>;
+  send: Send;
+  entries: Entry[];
+}
 
+/** Sends one payload to the hook of its step's event (skipped, as the tool would, when there is none). */
+async function deliver(s: Session, step: Step, attempt: number, payload: Json): Promise<Check | null> {
+  const event = s.driver.events[step];
+  const command = s.commands[event];
+  if (command === undefined) {
+    s.entries.push({ step, attempt, reading: 'no-hook' });
+    return null;
+  }
+  const r = await s.send(command, payload);
+  if (r.status !== 0 || r.timedOut || r.spawnError) {
+    return fail(s.id, `the ${event} hook command \`${command}\` ${describeExit(r)}`, FIX_BROKEN);
+  }
+  s.entries.push({ step, attempt, reading: s.driver.read(r.stdout, step, event) });
+  return null;
+}
+
+/** Where the stop is another event's answer, that event follows each pre, and its stop makes the attempt the
+ * hand-off. */
+async function stopAfter(s: Session, attempt: number, turn: number): Promise<Check | null> {
+  const { driver, entries } = s;
+  const last = entries[entries.length - 1];
+  const stopCommand = driver.stop ? s.commands[driver.stop.event] : undefined;
+  if (
+    !driver.stop ||
+    stopCommand === undefined ||
+    last?.step !== 'pre' ||
+    last.reading === 'no-hook' ||
+    last.reading.kind === 'bad'
+  )
+    return null;
+  const r = await s.send(stopCommand, driver.stop.payload(attempt, turn));
+  if (r.status !== 0 || r.timedOut || r.spawnError)
+    return fail(s.id, `the ${driver.stop.event} hook command \`${stopCommand}\` ${describeExit(r)}`, FIX_BROKEN);
+  const answer = r.stdout.trim() ? parseAnswer(r.stdout.trim()) : {};
+  const stops = answer !== null && Object.entries(driver.stop.answer).every(([k, v]) => answer[k] === v);
+  if (stops)
+    last.reading = { kind: 'handoff', text: last.reading.kind === 'silent' ? r.stdout.trim() : last.reading.text };
+  return null;
+}
+
+/** The sequence itself: 7 attempts, the user turn, one more attempt, the hang command; a broken hook ends it. */
+async function drive(s: Session): Promise<Check | null> {
+  const { driver, entries } = s;
   for (let attempt = 1; attempt <= 7; attempt++) {
-    const broken = (await deliver('pre', attempt, driver.pre(attempt, 1))) ?? (await stopAfter(attempt, 1));
+    const broken = (await deliver(s, 'pre', attempt, driver.pre(attempt, 1))) ?? (await stopAfter(s, attempt, 1));
     if (broken) return broken;
     const last = entries[entries.length - 1];
     // A denied command never runs, so there is no result to report for it.
@@ -218,25 +223,18 @@ export async function replay(
       (last.reading.kind === 'deny' || last.reading.kind === 'handoff')
     )
       continue;
-    const brokenPost = await deliver('post', attempt, driver.post(attempt, 1));
+    const brokenPost = await deliver(s, 'post', attempt, driver.post(attempt, 1));
     if (brokenPost) return brokenPost;
   }
-  const brokenTurn = await deliver('turn', 8, driver.userTurn(2));
+  const brokenTurn = await deliver(s, 'turn', 8, driver.userTurn(2));
   if (brokenTurn) return brokenTurn;
-  const brokenAgain = (await deliver('pre', 8, driver.pre(8, 2))) ?? (await stopAfter(8, 2));
+  const brokenAgain = (await deliver(s, 'pre', 8, driver.pre(8, 2))) ?? (await stopAfter(s, 8, 2));
   if (brokenAgain) return brokenAgain;
-  const brokenHang = await deliver('pre', 9, driver.pre(9, 2, HANG_COMMAND));
-  if (brokenHang) return brokenHang;
+  return deliver(s, 'pre', 9, driver.pre(9, 2, HANG_COMMAND));
+}
 
-  const seen = timeline(entries);
-  const bad = entries.find((e) => e.reading !== 'no-hook' && e.reading.kind === 'bad');
-  if (bad && bad.reading !== 'no-hook' && bad.reading.kind === 'bad')
-    return fail(id, `the guard ${bad.reading.why} (${seen})`, fixBroken);
-
-  const at = (step: Step, attempt: number) => entries.find((e) => e.step === step && e.attempt === attempt)?.reading;
-  const kind = (r: Reading | 'no-hook' | undefined) =>
-    r === undefined ? 'none' : r === 'no-hook' ? 'no-hook' : r.kind;
-  const problems: string[] = [];
+/** Pure: why a part of the sequence cannot work, one phrase per hook the config lacks. */
+function missingHooks(driver: Driver, commands: Readonly<Record<string, string>>): string[] {
   const hint: string[] = [];
   for (const e of ['pre', 'post', 'turn'] as const) {
     if (commands[driver.events[e]] === undefined)
@@ -247,7 +245,16 @@ export async function replay(
   }
   if (driver.stop && commands[driver.stop.event] === undefined)
     hint.push(`no ${driver.stop.event} hook, so a hand-off cannot end the run`);
+  return hint;
+}
 
+/** A reading's kind, with 'none' for an event that was never sent. */
+const kind = (r: Reading | 'no-hook' | undefined) => (r === undefined ? 'none' : r === 'no-hook' ? 'no-hook' : r.kind);
+
+/** Pure: what the readings got wrong against the expected warn, deny, hand-off and reset, one phrase each. */
+function problemsIn(entries: readonly Entry[], driver: Driver, commands: Readonly<Record<string, string>>): string[] {
+  const at = (step: Step, attempt: number) => entries.find((e) => e.step === step && e.attempt === attempt)?.reading;
+  const problems: string[] = [];
   const early = entries.find((e) => e.step === 'pre' && e.attempt < 5 && kind(e.reading) === 'deny');
   if (early) problems.push(`denied attempt ${early.attempt} already (expected the 5th)`);
   for (const a of [1, 2]) if (kind(at('post', a)) === 'warn') problems.push(`warned on result ${a} (expected the 3rd)`);
@@ -283,13 +290,39 @@ export async function replay(
     problems.push(
       `\`${HANG_COMMAND}\` was not refused, so the hang rules are off (LOOP_GUARD_HANG=off in the hook's environment?)`,
     );
+  return problems;
+}
 
+/**
+ * Drive the sequence: 7 × (pre, post) of the same failing command (a refused attempt has no post), the user-turn
+ * event, one more pre. An event the
+ * config has no hook for is skipped, as the tool would skip it, so a missing hook shows as a guard that never fires.
+ */
+export async function replay(
+  tool: string,
+  driver: Driver,
+  commands: Readonly<Record<string, string>>,
+  send: Send,
+  configPath: string,
+): Promise<Check> {
+  const id = `${tool}.replay`;
+  const entries: Entry[] = [];
+  const broken = await drive({ id, driver, commands, send, entries });
+  if (broken) return broken;
+
+  const seen = timeline(entries);
+  const bad = entries.find((e) => e.reading !== 'no-hook' && e.reading.kind === 'bad');
+  if (bad && bad.reading !== 'no-hook' && bad.reading.kind === 'bad')
+    return fail(id, `the guard ${bad.reading.why} (${seen})`, FIX_BROKEN);
+
+  const hint = missingHooks(driver, commands);
+  const problems = problemsIn(entries, driver, commands);
   if (problems.length) {
     const why = hint.length ? ` (${hint.join('; ')})` : '';
     return fail(
       id,
       `replaying 7 identical failing \`${REPLAY_COMMAND}\` attempts: ${problems.join('; ')}${why}. Seen: ${seen}`,
-      hint.length ? `${RERUN} to put the missing hook entries back in ${configPath}` : fixBroken,
+      hint.length ? `${RERUN} to put the missing hook entries back in ${configPath}` : FIX_BROKEN,
     );
   }
   return pass(

@@ -176,6 +176,17 @@ function linksTo(ctx: Ctx, path: string, target: string): boolean {
   }
 }
 
+/** A json intent's files as loaded: the hook file, the env file, and what the hooks check made of them. */
+interface HookFiles {
+  files: Map<string, LoadedFile>;
+  hooksFile: LoadedFile;
+  envFile: LoadedFile | undefined;
+  envPath: readonly string[];
+  /** The hook file's own problem, when no file has our hook. */
+  problem: string | undefined;
+  settingsEnv: Env;
+}
+
 /** A tool with a json intent: its hook file, the other files it names, and the checks its record asks for. */
 async function hookGroup(ctx: Ctx, tool: ToolName, record: ToolRecord, spec: JsonIntent): Promise<Check[]> {
   const d = record.doctor;
@@ -202,8 +213,26 @@ async function hookGroup(ctx: Ctx, tool: ToolName, record: ToolRecord, spec: Jso
     brokenRule(`${tool}.hooks`, d.hookRules ?? [], files),
     d.settingsEnv ? settingsOffs(record, files, envPath) : [],
   );
+  const hf: HookFiles = { files, hooksFile, envFile, envPath, problem, settingsEnv };
+  const overlay = envChecks(ctx, tool, record, spec, hf, checks);
+  checks.push(await gitEnvCheck(tool, d.shellLabel, ctx.base, overlay, ctx.git));
 
-  // Our environment values: where the record's intents put them, and what reaches the tool's shell.
+  const roots = rootKeys(ctx.root, realpathSync);
+  if (d.trust) checks.push(trustCheck(tool, d.trust, { root: realpathOr(ctx.root), roots, env: ctx.base, files }));
+  for (const c of d.checks ?? []) {
+    const check = await recordCheck(ctx, tool, record, spec, hf, roots, c);
+    if (check) checks.push(check);
+  }
+  return checks;
+}
+
+/**
+ * Our environment values: where the record's intents put them (their checks go to `checks`), and what reaches the
+ * tool's shell, for the git environment check.
+ */
+function envChecks(ctx: Ctx, tool: ToolName, record: ToolRecord, spec: JsonIntent, hf: HookFiles, checks: Check[]) {
+  const d = record.doctor;
+  const { hooksFile, envFile, envPath, problem, settingsEnv } = hf;
   let overlay: Overlay = {
     env: d.shellEnv && !d.shellEnv.forced ? d.shellEnv.env : {},
     source: d.shellEnv && !d.shellEnv.forced ? d.shellEnv.source : 'no setting of ours',
@@ -251,56 +280,58 @@ async function hookGroup(ctx: Ctx, tool: ToolName, record: ToolRecord, spec: Jso
     overlay = { env: loads.loaded ? { ...AGENT_ENV } : {}, source: loads.where };
   }
   if (d.shellEnv?.forced) overlay = { ...overlay, forced: d.shellEnv.env, forcedBy: d.shellEnv.source };
-  checks.push(await gitEnvCheck(tool, d.shellLabel, ctx.base, overlay, ctx.git));
+  return overlay;
+}
 
-  const roots = rootKeys(ctx.root, realpathSync);
-  if (d.trust) checks.push(trustCheck(tool, d.trust, { root: realpathOr(ctx.root), roots, env: ctx.base, files }));
-  for (const c of d.checks ?? []) {
-    if (c.kind === 'import') {
-      const intent = record.intents.find((i): i is Intent & { kind: 'import' } => i.kind === 'import');
-      if (!intent) continue;
-      const target = intent.line.replace(/^@/, '');
-      const paths = [intent.path, ...(c.also ?? [])];
-      checks.push(
-        importCheck(
-          tool,
-          record.label,
-          intent.line,
-          paths.map((p) => ({ path: p, text: ctx.read(p), symlinkToAgents: linksTo(ctx, p, target) })),
-        ),
-      );
-    } else if (c.kind === 'also-runs') {
-      checks.push(alsoRunsCheck(tool, record.label, c.file, c.setting, ctx.read(c.file)));
-    } else if (c.kind === 'known-events') {
-      checks.push(knownEventsCheck(tool, record.label, hooksFile.path, hooksFile.doc, c.known, c.source));
-    } else if (c.kind === 'hook-approval') {
-      checks.push(
-        approvalReminder(
-          tool,
-          c.how,
-          files.get(c.file),
-          hooksFile.path,
-          roots,
-          spec.hooks.events.map((e) => e.event),
-        ),
-      );
-    } else if (c.kind === 'instructions-budget') {
-      const agents = ctx.read('AGENTS.md');
-      const budget = budgetOf(c.key, files.get(c.file)?.doc, envFile?.doc, c.bytes);
-      const setting = { key: c.key, configPath: envFile?.path ?? files.get(c.file)?.shown ?? c.file };
-      checks.push(
-        instructionsBudgetCheck(
-          tool,
-          record.label,
-          setting,
-          await instructionDocs(ctx),
-          agents === null ? null : blockEndOffset(agents),
-          budget,
-        ),
-      );
-    }
+/** One of the checks the record asks for by kind (profile-env is envChecks'); null when it has nothing to check. */
+async function recordCheck(
+  ctx: Ctx,
+  tool: ToolName,
+  record: ToolRecord,
+  spec: JsonIntent,
+  hf: HookFiles,
+  roots: ReturnType<typeof rootKeys>,
+  c: NonNullable<ToolRecord['doctor']['checks']>[number],
+): Promise<Check | null> {
+  const { files, hooksFile, envFile } = hf;
+  if (c.kind === 'import') {
+    const intent = record.intents.find((i): i is Intent & { kind: 'import' } => i.kind === 'import');
+    if (!intent) return null;
+    const target = intent.line.replace(/^@/, '');
+    const paths = [intent.path, ...(c.also ?? [])];
+    return importCheck(
+      tool,
+      record.label,
+      intent.line,
+      paths.map((p) => ({ path: p, text: ctx.read(p), symlinkToAgents: linksTo(ctx, p, target) })),
+    );
   }
-  return checks;
+  if (c.kind === 'also-runs') return alsoRunsCheck(tool, record.label, c.file, c.setting, ctx.read(c.file));
+  if (c.kind === 'known-events')
+    return knownEventsCheck(tool, record.label, hooksFile.path, hooksFile.doc, c.known, c.source);
+  if (c.kind === 'hook-approval')
+    return approvalReminder(
+      tool,
+      c.how,
+      files.get(c.file),
+      hooksFile.path,
+      roots,
+      spec.hooks.events.map((e) => e.event),
+    );
+  if (c.kind === 'instructions-budget') {
+    const agents = ctx.read('AGENTS.md');
+    const budget = budgetOf(c.key, files.get(c.file)?.doc, envFile?.doc, c.bytes);
+    const setting = { key: c.key, configPath: envFile?.path ?? files.get(c.file)?.shown ?? c.file };
+    return instructionsBudgetCheck(
+      tool,
+      record.label,
+      setting,
+      await instructionDocs(ctx),
+      agents === null ? null : blockEndOffset(agents),
+      budget,
+    );
+  }
+  return null;
 }
 
 /** A tool whose guard is an in-process plugin: the file, whether it loads and guards, and what its shell gets. */
@@ -331,7 +362,8 @@ async function pluginGroup(ctx: Ctx, tool: ToolName, record: ToolRecord): Promis
   return checks;
 }
 
-/** `<tool>.file`: each file the tool owns besides the shared guard (e.g. Cline's plugin) is ours, current and unedited. */
+/** `<tool>.file`: each file the tool owns besides the shared guard (e.g. Cline's plugin) is ours, current and
+ * unedited. */
 function ownedFileChecks(ctx: Ctx, tool: ToolName, record: ToolRecord): Check[] {
   const owned = record.intents.flatMap((i) => (i.kind === 'owned' && i.path !== GUARD_PATH ? [i] : []));
   return owned.map(({ path, asset }): Check => {

@@ -278,7 +278,8 @@ function commaHint(text: string, line: number, column: number, why: string): str
   return prev && !',{[:'.includes(prev) ? ' (a comma missing before it?)' : '';
 }
 
-/** The parse error as file, line and column, with the offending line and a caret (comment-json counts columns from 0). */
+/** The parse error as file, line and column, with the offending line and a caret (comment-json counts columns from
+ * 0). */
 export function jsonSyntaxError(text: string, err: unknown): FileFormatError {
   const e = err as { message?: string; line?: number; column?: number };
   const why = jsonReason(e.message ?? String(err));

@@ -74,7 +74,8 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Loose marker recognisers: a mangled begin line is still ours (then "edited"), never a reason to add a second block. */
+/** Loose marker recognisers: a mangled begin line is still ours (then "edited"), never a reason to add a second
+ * block. */
 function markerPatterns(id: string, style: CommentStyle): { begin: RegExp; end: RegExp } {
   const i = escapeRegExp(id);
   return style === 'markdown'
@@ -385,7 +386,8 @@ export function removeBlock(
   return { outcome: { status: 'changed', text: bom + rest, notes }, becameEmpty: rest === '' };
 }
 
-/** a > b for dotted version numbers (pre-release tags ignored); a block from a newer release is a downgrade to rewrite. */
+/** a > b for dotted version numbers (pre-release tags ignored); a block from a newer release is a downgrade to
+ * rewrite. */
 function newerThan(a: string, b: string): boolean {
   const pa = a.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
   const pb = b.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);

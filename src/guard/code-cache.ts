@@ -41,7 +41,8 @@ export interface CacheEntry {
 
 /**
  * The user this process runs as, or undefined where ownership cannot be checked: Windows has no uid (process.getuid
- * is missing) and its fs.Stats mode says nothing of the folder's ACL, so there is no cache on Windows (docs/decisions.md).
+ * is missing) and its fs.Stats mode says nothing of the folder's ACL, so there is no cache on Windows
+ * (docs/decisions.md).
  */
 export function currentUid(proc: { getuid?: () => number } = process): number | undefined {
   return typeof proc.getuid === 'function' ? proc.getuid() : undefined;
@@ -168,7 +169,8 @@ export function writeCache(
 
 /** A cache file (any Node, any hook file, older layouts too) or a temp file left by a killed writer. */
 const CACHE_FILE = /^code-cache-[A-Za-z0-9._-]+\.bin(\.[a-z0-9-]+\.tmp)?$/;
-/** Caches not rewritten for this long are deleted when another is written; one still in use is rebuilt on its next run. */
+/** Caches not rewritten for this long are deleted when another is written; one still in use is rebuilt on its next
+ * run. */
 export const CACHE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** A temp file older than this belongs to a writer that died (a live one renames within milliseconds). */
 const TEMP_MAX_AGE_MS = 10 * 60 * 1000;

@@ -16,7 +16,8 @@ export function cursorHooksRunGuard(text: string | undefined): boolean {
   }
 }
 
-/** True when this is the Claude entry run by Cursor where .cursor/hooks.json runs the guard: Cursor's fuller entry answers. */
+/** True when this is the Claude entry run by Cursor where .cursor/hooks.json runs the guard: Cursor's fuller entry
+ * answers. */
 export function cursorRunsItsOwn(toolArg: string | undefined, payload: Obj, env: Record<string, string | undefined>) {
   const root = claudeEntryInCursor(toolArg, payload, env);
   return root !== undefined && cursorHooksRunGuard(readHead(join(root, '.cursor', 'hooks.json')));

@@ -89,9 +89,9 @@ function readSmall(path: string, max: number): string {
 }
 
 /**
- * Where the note goes: `.agents/` at the root of the repository `cwd` is in (or LOOP_GUARD_HANDOFF_DIR, absolute: doctor's
- * replay points it at its throw-away dir). Pure of the platform: Windows paths (drive letters, spaces, \\?\ prefixes)
- * are walked with path.win32. `exists` answers for the walk's `.git` look.
+ * Where the note goes: `.agents/` at the root of the repository `cwd` is in (or LOOP_GUARD_HANDOFF_DIR, absolute:
+ * doctor's replay points it at its throw-away dir). Pure of the platform: Windows paths (drive letters, spaces, \\?\
+ * prefixes) are walked with path.win32. `exists` answers for the walk's `.git` look.
  */
 export function handoffPaths(
   cwd: string,
@@ -101,7 +101,8 @@ export function handoffPaths(
 ): { root: string; dir: string; md: string; json: string } | undefined {
   const path = platform === 'win32' ? win32 : posix;
   const override = env.LOOP_GUARD_HANDOFF_DIR;
-  // A drive or share path on Windows (not drive-relative `C:x` or `\\x`); the state dir's reading of it stays in the loader.
+  // A drive or share path on Windows (not drive-relative `C:x` or `\\x`); the state dir's reading of it stays in the
+  // loader.
   const absolute =
     platform === 'win32'
       ? override && /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/])/.test(override)

@@ -2,7 +2,8 @@
 // does not parse it on its own; this loader compiles it. Run as a hook (`node loop-guard.cjs <tool>`), it compiles the
 // body with a V8 code cache from the state directory and runs main(); any problem with the cache means compiling from
 // source, and the body fails open as it always does. Required by a plugin loader (OpenCode, Kilo, Cline), it compiles
-// the body once and exports what the plugins need (opencodePlugin, clinePlugin); a throw there is the loader's to catch.
+// the body once and exports what the plugins need (opencodePlugin, clinePlugin); a throw there is the loader's to
+// catch.
 import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
@@ -15,7 +16,8 @@ import { resolveStateDir } from './state-dir.ts';
 
 declare const __BODY_HASH__: string;
 
-/** The body's text, decoded as latin1 (it is ASCII: the build checks), which is cheaper than UTF-8 and is V8's one-byte form. */
+/** The body's text, decoded as latin1 (it is ASCII: the build checks), which is cheaper than UTF-8 and is V8's one-byte
+ * form. */
 function readBody(file: string): { body: string; st: Stats } {
   const fd = openSync(file, 'r');
   try {

@@ -50,7 +50,8 @@ function stateStore(dir: string, file: string, loop: boolean, first?: unknown): 
   };
 }
 
-/** Events counted in a loop carry no turn id: the loop, not the tool's per-prompt id, says when counting starts over. */
+/** Events counted in a loop carry no turn id: the loop, not the tool's per-prompt id, says when counting starts
+ * over. */
 function withoutTurn(event: GuardEvent): GuardEvent {
   if (!('turnId' in event) || event.turnId === undefined) return event;
   const { turnId: _t, ...rest } = event;

@@ -28,7 +28,8 @@ import { stopCodexExec } from './stop-codex.ts';
 
 /** Payloads above this are not read whole; the guard allows and moves on. */
 export const MAX_STDIN_BYTES = 32 * 1024 * 1024;
-/** A payload not complete within this long is abandoned (the command is allowed), so a stuck writer never stalls the agent. */
+/** A payload not complete within this long is abandoned (the command is allowed), so a stuck writer never stalls the
+ * agent. */
 export const STDIN_DEADLINE_MS = 5_000;
 
 type Env = Record<string, string | undefined>;
@@ -126,7 +127,8 @@ function hookOutput(
   }
 }
 
-/** True when stdin is a terminal; fstat instead of node:tty, which would load the net and stream modules on every call. */
+/** True when stdin is a terminal; fstat instead of node:tty, which would load the net and stream modules on every
+ * call. */
 function stdinIsTerminal(): boolean {
   try {
     const st = fstatSync(0);
@@ -269,7 +271,8 @@ export function main(): string {
     // Fail open: whatever broke, the command is allowed.
   }
   if (out) writeOut(`${out}\n`);
-  // After the refusal is written (stdout to a pipe is synchronous on POSIX), so Codex records why the command did not run.
+  // After the refusal is written (stdout to a pipe is synchronous on POSIX), so Codex records why the command did not
+  // run.
   if (stopCodex) stopCodexExec();
   process.exitCode = 0;
   return kind;

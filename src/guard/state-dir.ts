@@ -32,8 +32,8 @@ export function resolveStateDir(
 
 /**
  * A Windows path with a drive (`C:\…`), a share (`\\server\share\…`) or a long-path prefix (`\\?\C:\…`), as given;
- * Git Bash's `/c/Users/…` as `C:\Users\…`. Undefined for a relative or drive-relative value (`C:x`, `\x`), whose meaning
- * depends on the current directory of a drive.
+ * Git Bash's `/c/Users/…` as `C:\Users\…`. Undefined for a relative or drive-relative value (`C:x`, `\x`), whose
+ * meaning depends on the current directory of a drive.
  */
 export function windowsAbsolute(value: string | undefined): string | undefined {
   if (!value) return undefined;

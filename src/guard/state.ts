@@ -68,7 +68,8 @@ export function isLoopFileName(name: unknown): name is string {
   return typeof name === 'string' && /^loop-[0-9a-f]{32}\.json$/.test(name);
 }
 
-/** Read the state without locking (writers replace the file atomically). undefined if missing, unreadable, corrupt or too big. */
+/** Read the state without locking (writers replace the file atomically). undefined if missing, unreadable, corrupt or
+ * too big. */
 export function readState<S>(dir: string, file: string): S | undefined {
   if (!SAFE_FILE.test(file)) return undefined;
   return readJson<S>(join(dir, file), DEFAULT_MAX_BYTES);

@@ -12,7 +12,8 @@ export interface ProcInfo {
 function procInfo(pid: number): ProcInfo | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name in parentheses may itself hold spaces and parentheses: the fields after it start at the last ')'.
+    // The command name in parentheses may itself hold spaces and parentheses: the fields after it start at the last
+    // ')'.
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ppid = Number(rest[1]);
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
@@ -49,7 +50,8 @@ export function findCodexExec(
   return gp && isCodexExec(gp.argv) ? p.ppid : undefined;
 }
 
-/** Interrupts the `codex exec` run this hook belongs to; false when there is none (interactive, other OS). Never throws. */
+/** Interrupts the `codex exec` run this hook belongs to; false when there is none (interactive, other OS). Never
+ * throws. */
 export function stopCodexExec(kill: (pid: number, signal: NodeJS.Signals) => void = process.kill): boolean {
   try {
     const pid = findCodexExec(process.ppid);

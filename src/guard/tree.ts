@@ -29,7 +29,8 @@ function statLine(fs: Fs, path: string): string {
   return `${path}\t${st.size}\t${st.mtimeMs}`;
 }
 
-/** git status (porcelain v2, with the HEAD commit) plus size and mtime of each listed path; null when this is not a git tree. */
+/** git status (porcelain v2, with the HEAD commit) plus size and mtime of each listed path; null when this is not a git
+ * tree. */
 function gitLook(dir: string, fs: Fs, skip: ReadonlySet<string>): string | null | undefined {
   const { spawnSync } = load<ChildProcess>('node:child_process');
   const r = spawnSync(

@@ -38,7 +38,8 @@ export function unifiedDiff(
     .replace(/\n+$/, '\n');
 }
 
-/** What a person reads: the full diff, or one summary line for a file wholly ours (built, or our record), unless `full`. */
+/** What a person reads: the full diff, or one summary line for a file wholly ours (built, or our record), unless
+ * `full`. */
 export function displayDiff(change: FileChange, full = false, label?: string): string {
   if (!change.generated || full) return unifiedDiff(change, label);
   const lines = countLines;

@@ -48,6 +48,45 @@ function emit(io: RunIO, json: boolean, r: RungRecord): void {
   if (json) io.out(`${jsonLine(r)}\n`);
 }
 
+/** One climb under way: its options and table, the step's state and folder, and the totals so far. */
+interface Climb {
+  opts: RunOptions;
+  policy: Policy;
+  price: PriceOf;
+  root: string;
+  io: RunIO;
+  rec: ReturnType<typeof agentRecord>;
+  step: string;
+  state: ReturnType<typeof loadState>;
+  dir: string;
+  total: number;
+  requests: number;
+}
+
+type RecordBase = Omit<RungRecord, 'outcome' | 'reason' | 'class'>;
+
+/** The run's last line, with the step's totals; returns the exit code. */
+function finish(c: Climb, code: number, what: string): number {
+  c.io.err(`run: ${what} (step ${c.step}; ${c.requests} model requests, ${money(roundUsd(c.total))} in all)\n`);
+  return code;
+}
+
+/** A rung's record before anything ran. */
+function base(rung: Rung, shareUsd: number | null): RecordBase {
+  return {
+    rung: rung.rung,
+    action: rung.action,
+    share: rung.share,
+    budgetUsd: shareUsd,
+    spentUsd: 0,
+    requests: 0,
+    verifyExit: null,
+    model: null,
+    ms: 0,
+    notes: [],
+  };
+}
+
 export async function climb(
   opts: RunOptions,
   policy: Policy,
@@ -59,153 +98,164 @@ export async function climb(
   const step = stepName(opts.step, opts.task, opts.verify);
   const state = loadState(root, step);
   const dir = ensureRunDir(root, step);
-  const triedPath = `${RUN_DIR}/${step}/tried.md`;
-  let total = 0;
-  let requests = 0;
-  const finish = (code: number, what: string) => {
-    io.err(`run: ${what} (step ${step}; ${requests} model requests, ${money(roundUsd(total))} in all)\n`);
-    return code;
+  const c: Climb = { opts, policy, price, root, io, rec, step, state, dir, total: 0, requests: 0 };
+  for (;;) {
+    const rung = rungFor(policy, c.state.failures);
+    const shareUsd = opts.budgetUsd === null ? null : roundUsd(opts.budgetUsd * rung.share);
+    const ended = endBefore(c, rung, shareUsd) ?? (await runRung(c, rung, shareUsd));
+    if (ended !== null) return ended;
+  }
+}
+
+/** The table's hand-off, or a rung with no share of the budget, ends the run before an agent starts; else null. */
+function endBefore(c: Climb, rung: Rung, shareUsd: number | null): number | null {
+  const { root, step, state, io, opts } = c;
+  if (rung.action === 'hand-off') {
+    const last = state.attempts[state.attempts.length - 1];
+    const reason = last ? firstReason(last.error) || `the verifier exited ${last.verifyExit}` : 'no attempt passed';
+    writeTerminal(root, step, `${state.failures} failures: ${reason}`);
+    saveState(root, state);
+    emit(io, opts.json, {
+      ...base(rung, shareUsd),
+      outcome: 'escalated',
+      class: null,
+      reason,
+      notes: [`see ${TERMINAL_FILE}`],
+    });
+    return finish(c, EXIT_RUN.escalated, `ESCALATED after ${state.failures} failures`);
+  }
+  if (shareUsd !== null && shareUsd <= 0) {
+    const reason = `budget exhausted: rung ${rung.rung} has no share of --budget`;
+    writeTerminal(root, step, `budget: ${reason}`);
+    emit(io, opts.json, { ...base(rung, shareUsd), outcome: 'halt', class: 'budget', reason });
+    return finish(c, EXIT_RUN.escalated, 'halted: budget');
+  }
+  return null;
+}
+
+/** One rung: the agent with the rung's prompt and caps, then the verifier; the exit code, or null to climb on. */
+async function runRung(c: Climb, rung: Rung, shareUsd: number | null): Promise<number | null> {
+  const { opts, policy, rec, root, state, io } = c;
+  const notes: string[] = [];
+  const smaller = rung.action === 'smallest-step' ? policy.smallerModel[opts.agent] : undefined;
+  if (rung.action === 'smallest-step' && !smaller)
+    notes.push(`no smaller model set for ${opts.agent} in the recovery table: the tool's own model runs`);
+  const resume = rung.action === 'retry-with-reason' && rec.resumes ? state.session : undefined;
+  const sessionId = rec.choosesSessionId && !resume ? randomUUID() : undefined;
+  const prompt = rungPrompt({
+    task: opts.task,
+    action: rung.action,
+    state,
+    triedPath: `${RUN_DIR}/${c.step}/tried.md`,
+    tried: state.attempts.length ? triedText(state) : '',
+  });
+  const args = rec.args({
+    prompt,
+    model: smaller || undefined,
+    turns: rec.capsTurns ? rung.turns : null,
+    budgetUsd: rec.capsDollars ? shareUsd : null,
+    resume,
+    sessionId,
+    extra: smaller ? withoutModel(opts.extra) : opts.extra,
+  });
+  const tally = newTally(smaller || userModel(opts.extra) || (rec.modelEnv ? io.env[rec.modelEnv] : undefined));
+  const read = readerFor(rec.stream, tally, c.price);
+  const t0 = Date.now();
+  const env = { ...io.env, [RUN_ID_ENV]: state.runId };
+  const agent = startAgent(rec.bin, args, {
+    cwd: root,
+    env,
+    logPath: join(c.dir, `rung-${rung.rung}.agent.log`),
+    onLine: (line) => {
+      feedLine(read, line);
+      if (overShare(tally, shareUsd, state.usdPerRequest)) agent.stop();
+    },
+  });
+  const end = await agent.done;
+  const spent = spentNow(tally, state.usdPerRequest);
+  c.total += spent ?? 0;
+  c.requests += tally.requests;
+  const record = {
+    ...base(rung, shareUsd),
+    spentUsd: spent,
+    requests: tally.requests,
+    model: tally.model ?? null,
+    notes,
   };
-  const base = (rung: Rung, shareUsd: number | null): Omit<RungRecord, 'outcome' | 'reason' | 'class'> => ({
+  if (end.spawnError) {
+    writeTerminal(root, c.step, `command-not-found: ${end.spawnError}`);
+    emit(io, opts.json, {
+      ...record,
+      outcome: 'halt',
+      class: 'command-not-found',
+      reason: end.spawnError,
+      ms: end.ms,
+    });
+    return finish(c, EXIT_RUN.escalated, `halted: ${rec.label} is not installed (${rec.bin} is not on PATH)`);
+  }
+  if (end.stopped) notes.push(`stopped at its share (${money(shareUsd)})`);
+  if (tally.terminal === 'budget') notes.push(`${rec.label} stopped at its own budget cap`);
+  return verifyRung(c, rung, { tally, end, t0, record, sessionId });
+}
+
+/** What one rung's agent left: its tally and end, when it started, its record so far, the session id we chose. */
+interface AgentRan {
+  tally: ReturnType<typeof newTally>;
+  end: Awaited<ReturnType<typeof startAgent>['done']>;
+  t0: number;
+  record: RecordBase;
+  sessionId: string | undefined;
+}
+
+/** After the agent: the verifier, the verdict, and the attempt recorded; the exit code, or null to climb on. */
+async function verifyRung(c: Climb, rung: Rung, ran: AgentRan): Promise<number | null> {
+  const { opts, policy, root, step, state, io } = c;
+  const { tally, end, record } = ran;
+  const handoff = handoffSince(root, ran.t0);
+  if (handoff) record.notes.push('the loop guard handed off');
+  const verified = await runVerifier(opts.verify, {
+    cwd: root,
+    env: io.env,
+    logPath: join(c.dir, `rung-${rung.rung}.verify.log`),
+  });
+  if (!tally.unmetered && tally.unpriced === 0 && tally.requests > 0) state.usdPerRequest = tally.usd / tally.requests;
+  const session = tally.session ?? ran.sessionId;
+  if (session) state.session = session;
+  const verdict = classify(
+    {
+      tally,
+      cut: end.stopped,
+      agentExit: end.exitCode,
+      agentStderr: end.stderrTail,
+      handoffClasses: handoff?.classes ?? [],
+      verifyExit: verified.exitCode,
+      verifyOutput: verified.output,
+    },
+    policy,
+  );
+  const done = { ...record, verifyExit: verified.exitCode, ms: end.ms + verified.ms };
+  if (verdict.kind === 'pass') {
+    clearStep(root, step);
+    emit(io, opts.json, { ...done, outcome: 'pass', class: null, reason: '' });
+    return finish(c, EXIT_RUN.passed, `passed on rung ${rung.rung}`);
+  }
+  state.attempts.push({
     rung: rung.rung,
     action: rung.action,
-    share: rung.share,
-    budgetUsd: shareUsd,
-    spentUsd: 0,
-    requests: 0,
-    verifyExit: null,
-    model: null,
-    ms: 0,
-    notes: [],
+    approach: (tally.finalText ?? '').trim().slice(0, 600),
+    verifyExit: verified.exitCode,
+    error: excerpt(verified.output),
+    ...(handoff ? { handoff: handoff.text } : {}),
+    at: new Date().toISOString(),
   });
-  for (;;) {
-    const rung = rungFor(policy, state.failures);
-    const shareUsd = opts.budgetUsd === null ? null : roundUsd(opts.budgetUsd * rung.share);
-    if (rung.action === 'hand-off') {
-      const last = state.attempts[state.attempts.length - 1];
-      const reason = last ? firstReason(last.error) || `the verifier exited ${last.verifyExit}` : 'no attempt passed';
-      writeTerminal(root, step, `${state.failures} failures: ${reason}`);
-      saveState(root, state);
-      emit(io, opts.json, {
-        ...base(rung, shareUsd),
-        outcome: 'escalated',
-        class: null,
-        reason,
-        notes: [`see ${TERMINAL_FILE}`],
-      });
-      return finish(EXIT_RUN.escalated, `ESCALATED after ${state.failures} failures`);
-    }
-    if (shareUsd !== null && shareUsd <= 0) {
-      const reason = `budget exhausted: rung ${rung.rung} has no share of --budget`;
-      writeTerminal(root, step, `budget: ${reason}`);
-      emit(io, opts.json, { ...base(rung, shareUsd), outcome: 'halt', class: 'budget', reason });
-      return finish(EXIT_RUN.escalated, 'halted: budget');
-    }
-    const notes: string[] = [];
-    const smaller = rung.action === 'smallest-step' ? policy.smallerModel[opts.agent] : undefined;
-    if (rung.action === 'smallest-step' && !smaller)
-      notes.push(`no smaller model set for ${opts.agent} in the recovery table: the tool's own model runs`);
-    const resume = rung.action === 'retry-with-reason' && rec.resumes ? state.session : undefined;
-    const sessionId = rec.choosesSessionId && !resume ? randomUUID() : undefined;
-    const prompt = rungPrompt({
-      task: opts.task,
-      action: rung.action,
-      state,
-      triedPath,
-      tried: state.attempts.length ? triedText(state) : '',
-    });
-    const args = rec.args({
-      prompt,
-      model: smaller || undefined,
-      turns: rec.capsTurns ? rung.turns : null,
-      budgetUsd: rec.capsDollars ? shareUsd : null,
-      resume,
-      sessionId,
-      extra: smaller ? withoutModel(opts.extra) : opts.extra,
-    });
-    const tally = newTally(smaller || userModel(opts.extra) || (rec.modelEnv ? io.env[rec.modelEnv] : undefined));
-    const read = readerFor(rec.stream, tally, price);
-    const t0 = Date.now();
-    const env = { ...io.env, [RUN_ID_ENV]: state.runId };
-    const agent = startAgent(rec.bin, args, {
-      cwd: root,
-      env,
-      logPath: join(dir, `rung-${rung.rung}.agent.log`),
-      onLine: (line) => {
-        feedLine(read, line);
-        if (overShare(tally, shareUsd, state.usdPerRequest)) agent.stop();
-      },
-    });
-    const end = await agent.done;
-    const spent = spentNow(tally, state.usdPerRequest);
-    total += spent ?? 0;
-    requests += tally.requests;
-    const record = {
-      ...base(rung, shareUsd),
-      spentUsd: spent,
-      requests: tally.requests,
-      model: tally.model ?? null,
-      notes,
-    };
-    if (end.spawnError) {
-      writeTerminal(root, step, `command-not-found: ${end.spawnError}`);
-      emit(io, opts.json, {
-        ...record,
-        outcome: 'halt',
-        class: 'command-not-found',
-        reason: end.spawnError,
-        ms: end.ms,
-      });
-      return finish(EXIT_RUN.escalated, `halted: ${rec.label} is not installed (${rec.bin} is not on PATH)`);
-    }
-    if (end.stopped) notes.push(`stopped at its share (${money(shareUsd)})`);
-    if (tally.terminal === 'budget') notes.push(`${rec.label} stopped at its own budget cap`);
-    const handoff = handoffSince(root, t0);
-    if (handoff) notes.push('the loop guard handed off');
-    const verified = await runVerifier(opts.verify, {
-      cwd: root,
-      env: io.env,
-      logPath: join(dir, `rung-${rung.rung}.verify.log`),
-    });
-    if (!tally.unmetered && tally.unpriced === 0 && tally.requests > 0)
-      state.usdPerRequest = tally.usd / tally.requests;
-    const session = tally.session ?? sessionId;
-    if (session) state.session = session;
-    const verdict = classify(
-      {
-        tally,
-        cut: end.stopped,
-        agentExit: end.exitCode,
-        agentStderr: end.stderrTail,
-        handoffClasses: handoff?.classes ?? [],
-        verifyExit: verified.exitCode,
-        verifyOutput: verified.output,
-      },
-      policy,
-    );
-    const done = { ...record, verifyExit: verified.exitCode, ms: end.ms + verified.ms };
-    if (verdict.kind === 'pass') {
-      clearStep(root, step);
-      emit(io, opts.json, { ...done, outcome: 'pass', class: null, reason: '' });
-      return finish(EXIT_RUN.passed, `passed on rung ${rung.rung}`);
-    }
-    state.attempts.push({
-      rung: rung.rung,
-      action: rung.action,
-      approach: (tally.finalText ?? '').trim().slice(0, 600),
-      verifyExit: verified.exitCode,
-      error: excerpt(verified.output),
-      ...(handoff ? { handoff: handoff.text } : {}),
-      at: new Date().toISOString(),
-    });
-    if (verdict.kind === 'halt') {
-      saveState(root, state);
-      writeTerminal(root, step, `${verdict.cls}: ${verdict.reason}`);
-      emit(io, opts.json, { ...done, outcome: 'halt', class: verdict.cls, reason: verdict.reason });
-      return finish(EXIT_RUN.escalated, `halted: ${verdict.cls}`);
-    }
-    state.failures++;
+  if (verdict.kind === 'halt') {
     saveState(root, state);
-    emit(io, opts.json, { ...done, outcome: 'climb', class: verdict.cls, reason: verdict.reason });
+    writeTerminal(root, step, `${verdict.cls}: ${verdict.reason}`);
+    emit(io, opts.json, { ...done, outcome: 'halt', class: verdict.cls, reason: verdict.reason });
+    return finish(c, EXIT_RUN.escalated, `halted: ${verdict.cls}`);
   }
+  state.failures++;
+  saveState(root, state);
+  emit(io, opts.json, { ...done, outcome: 'climb', class: verdict.cls, reason: verdict.reason });
+  return null;
 }

@@ -104,6 +104,9 @@ export function rungFor(policy: Policy, failures: number): Rung {
 
 const FIX_ROW = 'A row is: rung failures action share turns, e.g. `3  3  smallest-step  0.35  8`.';
 
+/** Throws the table's error at a token of the line (its end when the token is missing). */
+type Fail = (tok: Token | undefined, what: string, fix: string) => never;
+
 /** Reads a table's text. Rows: `rung failures action share turns`; `halt <class…>`; `smaller-model <tool> <model>`. */
 export function parsePolicy(file: string, text: string, tools: readonly string[]): Policy {
   const rungs: Rung[] = [];
@@ -117,101 +120,123 @@ export function parsePolicy(file: string, text: string, tools: readonly string[]
     const first = t[0];
     if (!first) continue;
     last = { line: n, column: first.column };
-    const fail = (tok: Token | undefined, what: string, fix: string): never => {
+    const fail: Fail = (tok, what, fix) => {
       throw new TableError(file, n, tok?.column ?? raw.length + 1, what, fix);
     };
     if (first.text === 'rung') continue; // the header row
-    if (first.text === 'halt') {
-      halt = [];
-      for (const tok of t.slice(1)) {
-        if (!(HALT_CLASSES as readonly string[]).includes(tok.text))
-          fail(tok, `unknown failure class "${tok.text}".`, `Classes: ${HALT_CLASSES.join(', ')}.`);
-        halt.push(tok.text as HaltClass);
-      }
-      continue;
-    }
-    if (first.text === 'smaller-model') {
-      const [, tool, model, extra] = t;
-      if (!tool || !tools.includes(tool.text))
-        fail(
-          tool,
-          `smaller-model needs a tool name.`,
-          `Tools: ${tools.join(', ')}, e.g. \`smaller-model claude claude-haiku-4-5\`.`,
-        );
-      if (!model)
-        fail(
-          model,
-          `smaller-model ${tool?.text} needs a model.`,
-          "Write the value of the tool's model option, or - to keep its default.",
-        );
-      if (extra) fail(extra, 'one model per line.', 'Remove what follows the model.');
-      if (model && tool) smallerModel[tool.text] = model.text === '-' ? '' : model.text;
-      continue;
-    }
-    if (!/^\d+$/.test(first.text))
-      fail(
-        first,
-        `"${first.text}" is not a row.`,
-        `${FIX_ROW} Other lines: \`halt <classes>\`, \`smaller-model <tool> <model>\`, or # comments.`,
-      );
-    const [rungTok, failTok, actionTok, shareTok, turnsTok, extra] = t;
-    const rung = Number(first.text);
-    if (rung !== rungs.length)
-      fail(
-        rungTok,
-        `rung ${rung} is out of order.`,
-        `Number the rungs 0, 1, 2, … in order; this row should be rung ${rungs.length}.`,
-      );
-    const fm = /^(\d+)(\+?)$/.exec(failTok?.text ?? '');
-    if (!fm)
-      fail(
-        failTok,
-        'the failures column needs a count.',
-        'Write the failure count that selects this rung: `2`, or `4+` on the last row.',
-      );
-    const failures = Number(fm?.[1]);
-    const prev = rungs[rungs.length - 1];
-    if (prev?.orMore)
-      fail(
-        rungTok,
-        `rung ${rung} follows a \`${prev.failures}+\` row, which already takes every higher count.`,
-        'Make `N+` the last row.',
-      );
-    if (prev && failures <= prev.failures)
-      fail(
-        failTok,
-        `failures ${failures} is not above the previous row's ${prev.failures}.`,
-        'Counts grow row by row.',
-      );
-    if (!rungs.length && failures !== 0)
-      fail(
-        failTok,
-        'the first row must be for 0 failures (the first attempt).',
-        'Start the table with `0  0  attempt  0.25  -`.',
-      );
-    const action = actionTok?.text;
-    if (!action || !(ACTIONS as readonly string[]).includes(action))
-      fail(actionTok, `unknown action "${action ?? ''}".`, `Actions: ${ACTIONS.join(', ')}.`);
-    const share = Number(shareTok?.text);
-    if (!shareTok || !/^\d*\.?\d+$/.test(shareTok.text) || share > 1)
-      fail(shareTok, 'the share needs a number from 0 to 1.', "Write this rung's part of the budget, e.g. 0.25.");
-    let turns: number | null = null;
-    if (turnsTok && turnsTok.text !== '-') {
-      if (!/^[1-9]\d{0,4}$/.test(turnsTok.text))
-        fail(
-          turnsTok,
-          'turns must be a whole number of 1 or more, or -.',
-          "Write the turn cap, or - for the tool's own.",
-        );
-      turns = Number(turnsTok.text);
-    }
-    if (extra) fail(extra, 'too many columns.', FIX_ROW);
-    rungs.push({ rung, failures, orMore: fm?.[2] === '+', action: action as Action, share, turns });
+    if (first.text === 'halt') halt = haltRow(t, fail);
+    else if (first.text === 'smaller-model') smallerRow(t, tools, fail, smallerModel);
+    else rungs.push(rungRow(t, rungs, fail));
   }
-  const end = rungs[rungs.length - 1];
-  const at = (what: string, fix: string): never => {
+  checkTable(rungs, (what, fix) => {
     throw new TableError(file, last.line, last.column, what, fix);
+  });
+  return {
+    rungs,
+    halt: halt ?? DEFAULT_POLICY.halt,
+    smallerModel: { ...DEFAULT_POLICY.smallerModel, ...smallerModel },
+    source: file,
   };
+}
+
+/** `halt <class…>`: the failure classes that stop the climb. */
+function haltRow(t: readonly Token[], fail: Fail): HaltClass[] {
+  const halt: HaltClass[] = [];
+  for (const tok of t.slice(1)) {
+    if (!(HALT_CLASSES as readonly string[]).includes(tok.text))
+      fail(tok, `unknown failure class "${tok.text}".`, `Classes: ${HALT_CLASSES.join(', ')}.`);
+    halt.push(tok.text as HaltClass);
+  }
+  return halt;
+}
+
+/** `smaller-model <tool> <model>`: the model the smallest-step rung gives the tool (`-`: its default). */
+function smallerRow(
+  t: readonly Token[],
+  tools: readonly string[],
+  fail: Fail,
+  smallerModel: Partial<Record<string, string>>,
+): void {
+  const [, tool, model, extra] = t;
+  if (!tool || !tools.includes(tool.text))
+    fail(
+      tool,
+      `smaller-model needs a tool name.`,
+      `Tools: ${tools.join(', ')}, e.g. \`smaller-model claude claude-haiku-4-5\`.`,
+    );
+  if (!model)
+    fail(
+      model,
+      `smaller-model ${tool?.text} needs a model.`,
+      "Write the value of the tool's model option, or - to keep its default.",
+    );
+  if (extra) fail(extra, 'one model per line.', 'Remove what follows the model.');
+  if (model && tool) smallerModel[tool.text] = model.text === '-' ? '' : model.text;
+}
+
+/** `rung failures action share turns`: one rung, checked against the rows before it. */
+function rungRow(t: readonly Token[], rungs: readonly Rung[], fail: Fail): Rung {
+  const first = t[0] as Token;
+  if (!/^\d+$/.test(first.text))
+    fail(
+      first,
+      `"${first.text}" is not a row.`,
+      `${FIX_ROW} Other lines: \`halt <classes>\`, \`smaller-model <tool> <model>\`, or # comments.`,
+    );
+  const [rungTok, failTok, actionTok, shareTok, turnsTok, extra] = t;
+  const rung = Number(first.text);
+  if (rung !== rungs.length)
+    fail(
+      rungTok,
+      `rung ${rung} is out of order.`,
+      `Number the rungs 0, 1, 2, … in order; this row should be rung ${rungs.length}.`,
+    );
+  const fm = /^(\d+)(\+?)$/.exec(failTok?.text ?? '');
+  if (!fm)
+    fail(
+      failTok,
+      'the failures column needs a count.',
+      'Write the failure count that selects this rung: `2`, or `4+` on the last row.',
+    );
+  const failures = Number(fm?.[1]);
+  const prev = rungs[rungs.length - 1];
+  if (prev?.orMore)
+    fail(
+      rungTok,
+      `rung ${rung} follows a \`${prev.failures}+\` row, which already takes every higher count.`,
+      'Make `N+` the last row.',
+    );
+  if (prev && failures <= prev.failures)
+    fail(failTok, `failures ${failures} is not above the previous row's ${prev.failures}.`, 'Counts grow row by row.');
+  if (!rungs.length && failures !== 0)
+    fail(
+      failTok,
+      'the first row must be for 0 failures (the first attempt).',
+      'Start the table with `0  0  attempt  0.25  -`.',
+    );
+  const action = actionTok?.text;
+  if (!action || !(ACTIONS as readonly string[]).includes(action))
+    fail(actionTok, `unknown action "${action ?? ''}".`, `Actions: ${ACTIONS.join(', ')}.`);
+  const share = Number(shareTok?.text);
+  if (!shareTok || !/^\d*\.?\d+$/.test(shareTok.text) || share > 1)
+    fail(shareTok, 'the share needs a number from 0 to 1.', "Write this rung's part of the budget, e.g. 0.25.");
+  let turns: number | null = null;
+  if (turnsTok && turnsTok.text !== '-') {
+    if (!/^[1-9]\d{0,4}$/.test(turnsTok.text))
+      fail(
+        turnsTok,
+        'turns must be a whole number of 1 or more, or -.',
+        "Write the turn cap, or - for the tool's own.",
+      );
+    turns = Number(turnsTok.text);
+  }
+  if (extra) fail(extra, 'too many columns.', FIX_ROW);
+  return { rung, failures, orMore: fm?.[2] === '+', action: action as Action, share, turns };
+}
+
+/** The table as a whole: rungs, one hand-off and last, shares that add up to 1 at most. */
+function checkTable(rungs: readonly Rung[], at: (what: string, fix: string) => never): void {
+  const end = rungs[rungs.length - 1];
   if (!end) at('the table has no rungs.', `${FIX_ROW} Delete the file to use the defaults.`);
   if (end && (!end.orMore || end.action !== 'hand-off'))
     at(
@@ -226,12 +251,6 @@ export function parsePolicy(file: string, text: string, tools: readonly string[]
       `the shares add up to ${Math.round(sum * 1000) / 1000}, over 1.`,
       'Lower some shares so they add up to 1 at most.',
     );
-  return {
-    rungs,
-    halt: halt ?? DEFAULT_POLICY.halt,
-    smallerModel: { ...DEFAULT_POLICY.smallerModel, ...smallerModel },
-    source: file,
-  };
 }
 
 /** The table's text as the defaults, documented: what a team starts from when it wants its own. */

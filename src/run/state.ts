@@ -24,7 +24,8 @@ export interface Attempt {
 
 export interface StepState {
   step: string;
-  /** The LOOP_GUARD_RUN_ID of this step's climb: the same across its rungs' sessions, so the guard counts across them. */
+  /** The LOOP_GUARD_RUN_ID of this step's climb: the same across its rungs' sessions, so the guard counts across
+   * them. */
   runId: string;
   failures: number;
   /** The agent's session of the last rung, for the next rung's retry in the same conversation. */

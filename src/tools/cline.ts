@@ -12,7 +12,8 @@ export const cline: ToolRecord = {
   // .clinerules is a file or a folder of rules; .cline/ holds its project hooks, plugins and rules.
   evidence: ['.cline/', '.clinerules', '.clinerules/'],
   // Cline 3.0.65's file hooks cannot refuse one command, so the guard is a project plugin, run in Cline's plugin
-  // process. Cline reads the workspace AGENTS.md itself (the stop rule), and has no setting for its shell's environment.
+  // process. Cline reads the workspace AGENTS.md itself (the stop rule), and has no setting for its shell's
+  // environment.
   intents: [GUARD_INTENT, { kind: 'owned', path: CLINE_PLUGIN, asset: 'cline-loader', mode: 0o644 }],
   doctor: {
     traces: { exists: [CLINE_PLUGIN] },

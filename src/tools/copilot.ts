@@ -12,7 +12,8 @@ export const copilot: ToolRecord = {
     GUARD_INTENT,
     {
       kind: 'json',
-      // A file of its own in .github/hooks: Copilot merges every *.json there. Its cloud coding agent reads the same folder.
+      // A file of its own in .github/hooks: Copilot merges every *.json there. Its cloud coding agent reads the same
+      // folder.
       path: '.github/hooks/loop-guard.json',
       ensureTop: { version: 1 },
       hooks: {

@@ -38,7 +38,8 @@ export const cursor: ToolRecord = {
     shellLabel: "Cursor's agent shell",
     envFix: () => `load the Cursor agent environment from your shell profile: npx create-loop-guard --shell-profile`,
     hookEnv: { CURSOR_PROJECT_DIR: '{root}', CLAUDE_PROJECT_DIR: '{root}' },
-    // The guard reads a Claude-shaped payload as Cursor's when these are set (Cursor also runs .claude/settings.json hooks).
+    // The guard reads a Claude-shaped payload as Cursor's when these are set (Cursor also runs .claude/settings.json
+    // hooks).
     identityEnv: ['CURSOR_VERSION', 'CURSOR_PROJECT_DIR'],
     hookRules: [
       {
@@ -96,7 +97,8 @@ export const cursor: ToolRecord = {
       prompt: ['prompt'],
       result: ({ output, exitCode }) => ({ tool_output: JSON.stringify({ exitCode, stdout: output }) }),
       answers: 'permission-fields',
-      // preToolUse has no field that ends the turn: the hand-off is a refusal whose user_message says the agent stopped.
+      // preToolUse has no field that ends the turn: the hand-off is a refusal whose user_message says the agent
+      // stopped.
       handoff: 'stops',
     },
   },

@@ -21,7 +21,7 @@ export const gemini: ToolRecord = {
           { event: 'AfterTool', matcher: 'run_shell_command' },
           { event: 'BeforeAgent' },
         ],
-        // Gemini runs hooks with cwd = the project dir, so the path is relative (its $GEMINI_PROJECT_DIR is substituted pre-escaped).
+        // Gemini runs hooks with cwd = the project dir (and GEMINI_PROJECT_DIR set): the loader starts there.
         command: guardCommand('gemini', { rootEnv: 'GEMINI_PROJECT_DIR' }),
         // Gemini's hook timeout is in milliseconds.
         timeout: HOOK_TIMEOUT_SECONDS * 1000,
@@ -41,7 +41,8 @@ export const gemini: ToolRecord = {
   doctor: {
     traces: { mentions: ['.gemini/settings.json'] },
     shellLabel: "Gemini CLI's shell",
-    // Gemini's shell sets PAGER=cat, GIT_PAGER=cat and GIT_TERMINAL_PROMPT=0 itself; it has no project setting for other variables.
+    // Gemini's shell sets PAGER=cat, GIT_PAGER=cat and GIT_TERMINAL_PROMPT=0 itself; it has no project setting for
+    // other variables.
     envFix: (vars) =>
       `Gemini CLI has no project setting for its shell's environment: export ${exportArgs(vars)} before starting gemini`,
     files: {

@@ -1,7 +1,8 @@
 import { exportArgs } from './env-fix.ts';
 import { GUARD_INTENT, type ToolRecord } from './types.ts';
 
-/** Kilo loads `{plugin,plugins}/*.{ts,js}` from `.kilo/` and the legacy `.kilocode/`, not from `.opencode/`; its docs say new files go in `.kilo/`. */
+/** Kilo loads `{plugin,plugins}/*.{ts,js}` from `.kilo/` and the legacy `.kilocode/`, not from `.opencode/`; its docs
+ * say new files go in `.kilo/`. */
 export const KILO_PLUGIN = '.kilo/plugins/loop-guard.js';
 
 export const kilo: ToolRecord = {
@@ -14,7 +15,8 @@ export const kilo: ToolRecord = {
   // .kilocode/ alone is most often the VS Code extension's folder (rules, workflows), not the CLI's.
   weakEvidence: ['.kilocode/'],
   // Kilo is an OpenCode fork with the same plugin API: the OpenCode plugin's loader, with Kilo's name for notes and
-  // logs, runs the guard file's plugin and the shell environment (its shell.env hook) in-process. Kilo reads AGENTS.md itself.
+  // logs, runs the guard file's plugin and the shell environment (its shell.env hook) in-process. Kilo reads AGENTS.md
+  // itself.
   intents: [GUARD_INTENT, { kind: 'owned', path: KILO_PLUGIN, asset: 'kilo-plugin', mode: 0o644 }],
   doctor: {
     traces: { exists: [KILO_PLUGIN] },

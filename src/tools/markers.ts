@@ -6,15 +6,19 @@ export const HOOK_MARKER = '.agents/hooks/loop-guard';
 export const GUARD_PATH = '.agents/hooks/loop-guard.cjs';
 /** Where versions before the switch to CommonJS put it: a rerun removes it (when ours), --remove too. */
 export const OLD_GUARD_PATH = '.agents/hooks/loop-guard.mjs';
-/** Where versions before the one guard file put Cline's copy of the guard: a rerun removes it (when ours), --remove too. */
+/** Where versions before the one guard file put Cline's copy of the guard: a rerun removes it (when ours), --remove
+ * too. */
 export const OLD_CLINE_GUARD_PATH = '.agents/hooks/loop-guard-cline.cjs';
 /** The id in our managed blocks' markers (AGENTS.md, shell profile). */
 export const BLOCK_ID = 'loop-guard';
-/** The id of our negation block in a .gitignore (its own id: the same file may also hold our lines, .agents/.gitignore). */
+/** The id of our negation block in a .gitignore (its own id: the same file may also hold our lines,
+ * .agents/.gitignore). */
 export const IGNORE_BLOCK_ID = 'loop-guard-unignore';
-/** Keeps the hand-off note (.agents/handoff.md and .json) out of git: a file of ours, so --check and --remove cover it. */
+/** Keeps the hand-off note (.agents/handoff.md and .json) out of git: a file of ours, so --check and --remove cover
+ * it. */
 export const AGENTS_GITIGNORE = '.agents/.gitignore';
-/** Marks the guard file as generated (linguist-generated), so GitHub folds it in pull-request diffs: our block there. */
+/** Marks the guard file as generated (linguist-generated), so GitHub folds it in pull-request diffs: our block
+ * there. */
 export const GITATTRIBUTES = '.gitattributes';
 /** Where our block of generated files goes when the repository has a prettier config. */
 export const PRETTIER_IGNORE = '.prettierignore';

@@ -61,8 +61,8 @@ export const qwen: ToolRecord = {
           `\nSignal: (none)\nProcess Group PGID: (none)`,
       }),
       answers: 'hook-specific-output',
-      // continue:false on tool events does not stop Qwen; on the UserPromptSubmit it sends before the next model request
-      // it does (the continuation, without submitted_prompt).
+      // continue:false on tool events does not stop Qwen; on the UserPromptSubmit it sends before the next model
+      // request it does (the continuation, without submitted_prompt).
       handoff: 'stops',
       stop: { event: 'UserPromptSubmit', payload: 'UserPromptSubmit-continuation.json', answer: { continue: false } },
     },

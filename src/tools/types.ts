@@ -2,7 +2,8 @@
 
 /** Our entries in a tool's hooks file: which events, in which shape, running which command. */
 export interface HookEntrySpec {
-  /** 'nested' = Claude Code / Codex shape: { hooks: { Event: [ { matcher?, hooks: [ { type:'command', command, timeout } ] } ] } }
+  /** 'nested' = Claude Code / Codex shape: { hooks: { Event: [ { matcher?, hooks: [ { type:'command', command, timeout
+   * } ] } ] } }
    *  'flat'   = Cursor shape: { version: 1, hooks: { event: [ { command, matcher?, timeout } ] } } */
   style: 'nested' | 'flat';
   events: Array<{ event: string; matcher?: string }>;
@@ -65,7 +66,8 @@ export interface DoctorFacts {
   shellLabel: string;
   /** How to give that shell our environment values that doctor finds missing (one fix naming them all). */
   envFix: (vars: ReadonlyArray<readonly [key: string, value: string]>) => string;
-  /** How doctor drives the tool's hook commands with its captured payloads (absent: no command hooks, e.g. a plugin). */
+  /** How doctor drives the tool's hook commands with its captured payloads (absent: no command hooks, e.g. a
+   * plugin). */
   replay?: ReplayFacts;
   /** An in-process plugin instead of hook commands: doctor loads it in a child Node and drives it (see PluginFacts). */
   plugin?: PluginFacts;
@@ -123,7 +125,8 @@ export type TrustFacts =
       file: string;
       texts: { missing: string; unreadable: string; trusted: string; untrusted: string; fix: string };
     }
-  /** A JSON object `path → TRUST_FOLDER | TRUST_PARENT | DO_NOT_TRUST`; `allEnv=true` trusts all; `off` turns trust off. */
+  /** A JSON object `path → TRUST_FOLDER | TRUST_PARENT | DO_NOT_TRUST`; `allEnv=true` trusts all; `off` turns trust
+   * off. */
   | {
       kind: 'folder-rules';
       file: string;
@@ -144,7 +147,8 @@ export type TrustFacts =
 export type DoctorCheck =
   /** `import`: the import intent's file (or one of `also`) imports AGENTS.md, or links to it. */
   | { kind: 'import'; also?: string[] }
-  /** `hook-approval`: a reminder that the tool runs a project hook only once approved, with the approvals `file` records
+  /** `hook-approval`: a reminder that the tool runs a project hook only once approved, with the approvals `file`
+   * records
    *  (TOML `[hooks.state."<abs hooks file>:<snake_event>:…"] trusted_hash`). */
   | { kind: 'hook-approval'; file: string; how: string }
   /** `instructions`: the AGENTS.md chain from the root down fits the tool's instruction budget (`key` in `file` or the
@@ -200,22 +204,26 @@ export interface ReplayFacts {
 
 /** The answer shapes doctor can read (src/doctor/answers.ts). */
 export type AnswerFormat =
-  /** `{hookSpecificOutput:{hookEventName, permissionDecision, permissionDecisionReason, additionalContext}}`, `continue`
+  /** `{hookSpecificOutput:{hookEventName, permissionDecision, permissionDecisionReason, additionalContext}}`,
+   * `continue`
    *  + `stopReason` at the top; plain text on the user-prompt event reaches the model. */
   | 'hook-specific-output'
   /** the same, and any other top-level field is rejected */
   | 'hook-specific-output-only'
   /** `{permission, agent_message, user_message, additional_context}`; `continue:false` on the prompt refuses it */
   | 'permission-fields'
-  /** `{decision:'deny', reason}` or hookSpecificOutput's deny; `additionalContext` at the top or in hookSpecificOutput */
+  /** `{decision:'deny', reason}` or hookSpecificOutput's deny; `additionalContext` at the top or in
+   * hookSpecificOutput */
   | 'decision-or-context';
 
-/** An in-process plugin (OpenCode's plugin API): the owned file, the built asset it must equal, the captured payloads. */
+/** An in-process plugin (OpenCode's plugin API): the owned file, the built asset it must equal, the captured
+ * payloads. */
 export interface PluginFacts {
   path: string;
   /** The loader in dist/templates/ it is a copy of (with our header); it loads the guard file. */
   dist: string;
-  /** Captured payloads in assets/payloads/<tool>/: the plugin's init context, before/after a shell call, a user message. */
+  /** Captured payloads in assets/payloads/<tool>/: the plugin's init context, before/after a shell call, a user
+   * message. */
   payloads: { init: string; before: string; after: string; turn: string };
   /** The hooks the plugin must export. */
   hooks: string[];
@@ -239,7 +247,8 @@ export interface ToolRecord {
   needsShellProfile?: boolean;
   /** What doctor needs to know about the tool. */
   doctor: DoctorFacts;
-  /** What the user still has to do after applying, one sentence each, printed after "<label>: " (so not naming the tool). */
+  /** What the user still has to do after applying, one sentence each, printed after "<label>: " (so not naming the
+   * tool). */
   nextSteps: string[];
 }
 

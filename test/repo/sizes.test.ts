@@ -9,13 +9,62 @@ import { repoRoot } from '../helpers/paths.ts';
 const SRC = join(repoRoot, 'src');
 const MAX_FILE_LINES = 500;
 const MAX_FUNCTION_LINES = 100;
+/** A comment is prose: the formatter wraps code at 120 characters but not comments, so this test does. */
+const MAX_COMMENT_WIDTH = 120;
 /** Rule tables: one entry per rule with its reason and examples, read as a list rather than as a flow. */
 const RULE_TABLES = ['guard/core/normalize.ts', 'guard/core/hang/interactive.ts'];
+/**
+ * Functions allowed over MAX_FUNCTION_LINES, each at its length when the limit came to all of src/ (issue 34): an
+ * entry may only shrink, and goes once its function fits.
+ */
+const LONG_FUNCTIONS: Record<string, number> = {
+  // The rule tables' builders: one entry per rule, read as a list (the files are RULE_TABLES above).
+  'guard/core/normalize.ts buildTokenRules': 401,
+  'guard/core/hang/interactive.ts build': 350,
+  // Not split in issue 34: cli.ts was being edited at the same time.
+  'cli.ts main': 142,
+};
+/** Comment lines allowed over MAX_COMMENT_WIDTH, per file (src/scaffold/ was being edited in issue 34): may only shrink. */
+const WIDE_COMMENTS: Record<string, number> = {
+  'scaffold/ignored.ts': 1,
+  'scaffold/intents/index.ts': 1,
+  'scaffold/intents/json-hooks.ts': 1,
+  'scaffold/journal.ts': 1,
+  'scaffold/lock.ts': 1,
+  'scaffold/manifest.ts': 1,
+  'scaffold/paths.ts': 1,
+  'scaffold/profile.ts': 2,
+  'scaffold/read-config.ts': 1,
+};
 
 function listTs(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? listTs(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
   );
+}
+
+/** The lines of a file that are comment, found by TypeScript's scanner (a `//` inside a string is not one). */
+function commentLines(file: string, text: string): Array<{ line: number; text: string }> {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const ranges = new Map<number, number>();
+  const visit = (node: ts.Node): void => {
+    for (const r of ts.getLeadingCommentRanges(text, node.getFullStart()) ?? []) ranges.set(r.pos, r.end);
+    for (const r of ts.getTrailingCommentRanges(text, node.end) ?? []) ranges.set(r.pos, r.end);
+    for (const child of node.getChildren(sf)) visit(child);
+  };
+  visit(sf);
+  const lines = new Set<number>();
+  for (const [pos, end] of ranges) {
+    const first = sf.getLineAndCharacterOfPosition(pos).line;
+    const last = sf.getLineAndCharacterOfPosition(end).line;
+    for (let l = first; l <= last; l++) lines.add(l);
+  }
+  const all = text.split('\n');
+  // Only lines that are all comment: a code line with a comment after it is the formatter's to wrap.
+  return [...lines]
+    .filter((l) => /^\s*(\/\/|\/\*|\*)/.test(all[l] ?? ''))
+    .sort((a, b) => a - b)
+    .map((l) => ({ line: l + 1, text: all[l] as string }));
 }
 
 /** Every function with a body in a file: its name (or the variable it is assigned to) and its length in lines. */
@@ -48,18 +97,42 @@ describe('sizes', () => {
     expect(long).toEqual([]);
   });
 
-  it(`no function in src/scaffold/ (the install flow) is over ${MAX_FUNCTION_LINES} lines`, () => {
-    const long = files
-      .filter((f) => f.rel.startsWith('scaffold/'))
-      .flatMap((f) => functionLengths(f.rel, f.text).map((fn) => ({ ...fn, file: f.rel })))
-      .filter((fn) => fn.lines > MAX_FUNCTION_LINES)
+  it(`no function in src/ is over ${MAX_FUNCTION_LINES} lines, but the listed ones, and they only shrink`, () => {
+    const fns = files.flatMap((f) => functionLengths(f.rel, f.text).map((fn) => ({ ...fn, file: f.rel })));
+    const long = fns
+      .filter((fn) => fn.lines > Math.max(MAX_FUNCTION_LINES, LONG_FUNCTIONS[`${fn.file} ${fn.name}`] ?? 0))
       .map((fn) => `${fn.file}:${fn.line} ${fn.name} (${fn.lines} lines)`);
     expect(long).toEqual([]);
+    // An entry whose function fits now (or is gone) comes off the list.
+    const stale = Object.keys(LONG_FUNCTIONS).filter(
+      (key) => !fns.some((fn) => `${fn.file} ${fn.name}` === key && fn.lines > MAX_FUNCTION_LINES),
+    );
+    expect(stale).toEqual([]);
+  });
+
+  it(`no comment line in src/ is over ${MAX_COMMENT_WIDTH} characters, but the listed files' few`, () => {
+    const wide = files.map((f) => ({
+      rel: f.rel,
+      lines: commentLines(f.rel, f.text).filter((c) => c.text.length > MAX_COMMENT_WIDTH),
+    }));
+    const over = wide
+      .filter((f) => f.lines.length > (WIDE_COMMENTS[f.rel] ?? 0))
+      .flatMap((f) => f.lines.map((c) => `${f.rel}:${c.line} (${c.text.length} characters)`));
+    expect(over).toEqual([]);
+    const stale = Object.entries(WIDE_COMMENTS)
+      .filter(([rel, n]) => (wide.find((f) => f.rel === rel)?.lines.length ?? 0) < n)
+      .map(([rel]) => rel);
+    expect(stale).toEqual([]);
   });
 
   it('the measure itself counts a long function (so the limits above can fail)', () => {
     const body = Array.from({ length: 120 }, (_, i) => `  const v${i} = ${i};`).join('\n');
     const [fn] = functionLengths('x.ts', `function long() {\n${body}\n}\n`);
     expect(fn).toEqual({ name: 'long', line: 1, lines: 122 });
+  });
+
+  it('the comment measure finds comments, and no `//` inside a string', () => {
+    const text = "// one\nconst url = 'https://example.com'; // two\n/**\n * three\n */\nconst t = `\n// not one\n`;\n";
+    expect(commentLines('x.ts', text).map((c) => c.line)).toEqual([1, 3, 4, 5]);
   });
 });

@@ -11,125 +11,146 @@ function splitExit(text: string): { exitCode?: number; output: string } {
   return m ? { exitCode: Number(m[1]), output: text.slice(m[0].length) } : { output: text };
 }
 
-export function createClaudeParser(): RecordParser {
-  const info: SessionInfo = {};
-  const calls = new Pending<{ name: string; command?: string }>();
-  let lastMessageId: string | undefined;
+const RESULT_ID = '"tool_use_id":"';
+const TIME = '"timestamp":"';
 
-  const RESULT_ID = '"tool_use_id":"';
-  const find = new Finder();
-  const TIME = '"timestamp":"';
+/** What a Claude Code parser carries from line to line. */
+interface ClaudeState {
+  info: SessionInfo;
+  calls: Pending<{ name: string; command?: string }>;
+  lastMessageId: string | undefined;
+  find: Finder;
+}
+
+export function createClaudeParser(): RecordParser {
+  const st: ClaudeState = { info: {}, calls: new Pending(), lastMessageId: undefined, find: new Finder() };
   return {
-    info,
-    skipLine(view: string, start: number, end: number, emit: (e: AuditEvent) => void): boolean {
-      // A user line of tool results only for calls that are not shell commands (a read, a search, an edit, a
-      // sub-agent): the judge needs only the call's name and the time, so they need no JSON.parse (an edit's line holds
-      // the whole file it edited). JSON escapes every quote inside a string, so `"tool_use_id":"` can only be a key.
-      if (info.cwd === undefined || !find.has(view, '"type":"user"', start, end)) return false;
-      const ids: string[] = [];
-      for (let at = find.find(view, RESULT_ID, start); at !== -1 && at < end; at = find.find(view, RESULT_ID, at + 1)) {
-        const from = at + RESULT_ID.length;
-        const to = view.indexOf('"', from);
-        if (to === -1 || to > end) return false;
-        const id = view.slice(from, to);
-        const call = calls.get(id);
-        if (!call || call.command !== undefined) return false;
-        ids.push(id);
-      }
-      if (ids.length === 0) return false;
-      const t = view.indexOf(TIME, start);
-      const at =
-        t !== -1 && t < end ? timeOf(view.slice(t + TIME.length, view.indexOf('"', t + TIME.length))) : undefined;
-      for (const id of ids) {
-        const call = calls.take(id) as { name: string };
-        const edit = EDIT_TOOL_NAMES.has(call.name);
-        emit({ kind: 'tool', name: call.name, edit, ...(at !== undefined ? { at } : {}), callId: id });
-      }
-      return true;
-    },
+    info: st.info,
+    skipLine: (view: string, start: number, end: number, emit: (e: AuditEvent) => void): boolean =>
+      skipClaudeLine(st, view, start, end, emit),
     push(r: Obj, emit: (e: AuditEvent) => void): boolean {
       const type = str(r.type);
       if (type === undefined) return false;
+      const info = st.info;
       // A sub-agent's file (<session>/subagents/agent-*.jsonl) is its own session, keyed as the guard keys it.
       if (!info.id && typeof r.sessionId === 'string')
         info.id = typeof r.agentId === 'string' ? `${r.sessionId}/${r.agentId}` : r.sessionId;
       if (!info.cwd && typeof r.cwd === 'string') info.cwd = r.cwd;
       const at = timeOf(r.timestamp);
       const message = obj(r.message);
-      if (type === 'assistant' && message) {
-        // One API response may be written as several lines (one per content block) sharing its message id.
-        const id = str(message.id);
-        const usage = obj(message.usage);
-        if (usage && (id === undefined || id !== lastMessageId)) {
-          const model = str(message.model);
-          emit({
-            kind: 'usage',
-            ...(at !== undefined ? { at } : {}),
-            ...(model ? { model } : {}),
-            tokens: {
-              input: num(usage.input_tokens),
-              cacheRead: num(usage.cache_read_input_tokens),
-              cacheWrite: num(usage.cache_creation_input_tokens),
-              output: num(usage.output_tokens),
-            },
-          });
-        }
-        lastMessageId = id;
-        const content = Array.isArray(message.content) ? message.content : [];
-        for (const b of content) {
-          const block = obj(b);
-          if (block?.type !== 'tool_use' || typeof block.id !== 'string') continue;
-          const name = str(block.name) ?? '';
-          const command = name === 'Bash' ? str(obj(block.input)?.command) : undefined;
-          // A background start returns a task id, not the command's result.
-          if (obj(block.input)?.run_in_background === true) continue;
-          calls.set(block.id, command !== undefined ? { name, command } : { name });
-        }
-        return true;
-      }
-      if (type === 'user' && message) {
-        const content = message.content;
-        if (typeof content === 'string') {
-          // Injected meta lines (command output, caveats) are the harness, not the person.
-          if (r.isMeta !== true) emit({ kind: 'user', ...(at !== undefined ? { at } : {}) });
-          return true;
-        }
-        if (!Array.isArray(content)) return true;
-        let results = 0;
-        for (const b of content) {
-          const block = obj(b);
-          if (block?.type !== 'tool_result') continue;
-          results++;
-          const id = str(block.tool_use_id);
-          const call = id ? calls.take(id) : undefined;
-          if (!call) continue;
-          if (call.command === undefined) {
-            emit({
-              kind: 'tool',
-              name: call.name,
-              edit: EDIT_TOOL_NAMES.has(call.name),
-              ...(at !== undefined ? { at } : {}),
-              ...(id ? { callId: id } : {}),
-            });
-            continue;
-          }
-          const text = textOf(block.content);
-          const { exitCode, output } = block.is_error === true ? splitExit(text) : { exitCode: 0, output: text };
-          emit({
-            kind: 'shell',
-            command: call.command,
-            output,
-            ...(exitCode !== undefined ? { exitCode } : {}),
-            ...(at !== undefined ? { at } : {}),
-            ...(id ? { callId: id } : {}),
-          });
-        }
-        if (results === 0 && r.isMeta !== true) emit({ kind: 'user', ...(at !== undefined ? { at } : {}) });
-        return true;
-      }
+      if (type === 'assistant' && message) pushAssistant(st, message, at, emit);
+      else if (type === 'user' && message) pushUser(st, r, message, at, emit);
       return true;
     },
   };
+}
+
+/**
+ * A user line of tool results only for calls that are not shell commands (a read, a search, an edit, a sub-agent):
+ * the judge needs only the call's name and the time, so they need no JSON.parse (an edit's line holds the whole file
+ * it edited). JSON escapes every quote inside a string, so `"tool_use_id":"` can only be a key.
+ */
+function skipClaudeLine(
+  st: ClaudeState,
+  view: string,
+  start: number,
+  end: number,
+  emit: (e: AuditEvent) => void,
+): boolean {
+  const { find, calls } = st;
+  if (st.info.cwd === undefined || !find.has(view, '"type":"user"', start, end)) return false;
+  const ids: string[] = [];
+  for (let at = find.find(view, RESULT_ID, start); at !== -1 && at < end; at = find.find(view, RESULT_ID, at + 1)) {
+    const from = at + RESULT_ID.length;
+    const to = view.indexOf('"', from);
+    if (to === -1 || to > end) return false;
+    const id = view.slice(from, to);
+    const call = calls.get(id);
+    if (!call || call.command !== undefined) return false;
+    ids.push(id);
+  }
+  if (ids.length === 0) return false;
+  const t = view.indexOf(TIME, start);
+  const at = t !== -1 && t < end ? timeOf(view.slice(t + TIME.length, view.indexOf('"', t + TIME.length))) : undefined;
+  for (const id of ids) {
+    const call = calls.take(id) as { name: string };
+    const edit = EDIT_TOOL_NAMES.has(call.name);
+    emit({ kind: 'tool', name: call.name, edit, ...(at !== undefined ? { at } : {}), callId: id });
+  }
+  return true;
+}
+
+/** An assistant line: its request's usage (once per message id), and its tool calls remembered by id. */
+function pushAssistant(st: ClaudeState, message: Obj, at: number | undefined, emit: (e: AuditEvent) => void): void {
+  // One API response may be written as several lines (one per content block) sharing its message id.
+  const id = str(message.id);
+  const usage = obj(message.usage);
+  if (usage && (id === undefined || id !== st.lastMessageId)) {
+    const model = str(message.model);
+    emit({
+      kind: 'usage',
+      ...(at !== undefined ? { at } : {}),
+      ...(model ? { model } : {}),
+      tokens: {
+        input: num(usage.input_tokens),
+        cacheRead: num(usage.cache_read_input_tokens),
+        cacheWrite: num(usage.cache_creation_input_tokens),
+        output: num(usage.output_tokens),
+      },
+    });
+  }
+  st.lastMessageId = id;
+  const content = Array.isArray(message.content) ? message.content : [];
+  for (const b of content) {
+    const block = obj(b);
+    if (block?.type !== 'tool_use' || typeof block.id !== 'string') continue;
+    const name = str(block.name) ?? '';
+    const command = name === 'Bash' ? str(obj(block.input)?.command) : undefined;
+    // A background start returns a task id, not the command's result.
+    if (obj(block.input)?.run_in_background === true) continue;
+    st.calls.set(block.id, command !== undefined ? { name, command } : { name });
+  }
+}
+
+/** A user line: the person's message, or tool results (each a tool or shell event for the call it answers). */
+function pushUser(st: ClaudeState, r: Obj, message: Obj, at: number | undefined, emit: (e: AuditEvent) => void): void {
+  const content = message.content;
+  if (typeof content === 'string') {
+    // Injected meta lines (command output, caveats) are the harness, not the person.
+    if (r.isMeta !== true) emit({ kind: 'user', ...(at !== undefined ? { at } : {}) });
+    return;
+  }
+  if (!Array.isArray(content)) return;
+  let results = 0;
+  for (const b of content) {
+    const block = obj(b);
+    if (block?.type !== 'tool_result') continue;
+    results++;
+    const id = str(block.tool_use_id);
+    const call = id ? st.calls.take(id) : undefined;
+    if (!call) continue;
+    if (call.command === undefined) {
+      emit({
+        kind: 'tool',
+        name: call.name,
+        edit: EDIT_TOOL_NAMES.has(call.name),
+        ...(at !== undefined ? { at } : {}),
+        ...(id ? { callId: id } : {}),
+      });
+      continue;
+    }
+    const text = textOf(block.content);
+    const { exitCode, output } = block.is_error === true ? splitExit(text) : { exitCode: 0, output: text };
+    emit({
+      kind: 'shell',
+      command: call.command,
+      output,
+      ...(exitCode !== undefined ? { exitCode } : {}),
+      ...(at !== undefined ? { at } : {}),
+      ...(id ? { callId: id } : {}),
+    });
+  }
+  if (results === 0 && r.isMeta !== true) emit({ kind: 'user', ...(at !== undefined ? { at } : {}) });
 }
 
 /** Lines worth parsing hold one of these: every other line type is bookkeeping (known without a JSON.parse). */

@@ -125,34 +125,20 @@ export function codexLineWorth(view: string, start: number, end: number): boolea
   return ptype.includes('_call') || PAYLOAD_WORTH.has(ptype);
 }
 
-export function createCodexParser(): RecordParser {
-  const info: SessionInfo = {};
+/** What a Codex parser carries from line to line. */
+interface CodexState {
+  info: SessionInfo;
   /** The model of the current turn (turn_context), for pricing its usage. */
-  let model: string | undefined;
-  const calls = new Pending<{ name: string; command?: string; done?: boolean }>();
+  model: string | undefined;
+  calls: Pending<{ name: string; command?: string; done?: boolean }>;
+}
 
+export function createCodexParser(): RecordParser {
+  const st: CodexState = { info: {}, model: undefined, calls: new Pending() };
   return {
-    info,
-    skipLine(view: string, start: number, end: number, emit: (e: AuditEvent) => void): boolean {
-      // The output of a call that is not a shell command (apply_patch), or of one whose executed-command record
-      // already gave its result: known from the call id alone, without parsing the output it holds.
-      if (info.cwd === undefined) return false;
-      const id = outputCallId(view, start, end);
-      const call = id === undefined ? undefined : calls.get(id);
-      if (id === undefined || !call || (call.command !== undefined && !call.done)) return false;
-      const at = call.done ? undefined : lineTime(view, start, end);
-      if (!call.done && at === undefined) return false;
-      calls.take(id);
-      if (call.done) return true;
-      emit({
-        kind: 'tool',
-        name: call.name,
-        edit: EDIT_TOOL_NAMES.has(call.name),
-        ...(at !== undefined ? { at } : {}),
-        callId: id,
-      });
-      return true;
-    },
+    info: st.info,
+    skipLine: (view: string, start: number, end: number, emit: (e: AuditEvent) => void): boolean =>
+      skipCodexLine(st, view, start, end, emit),
     push(r: Obj, emit: (e: AuditEvent) => void): boolean {
       const type = str(r.type);
       const p = obj(r.payload);
@@ -162,105 +148,140 @@ export function createCodexParser(): RecordParser {
       const ptype = str(p.type);
 
       if (type === 'session_meta') {
-        info.id ??= str(p.id) ?? str(p.session_id);
-        info.cwd ??= str(p.cwd);
-        return true;
-      }
-      if (type === 'turn_context') {
-        info.cwd ??= str(p.cwd);
-        model = str(p.model) ?? model;
-        return true;
-      }
-      if (type === 'response_item') {
-        if (ptype === 'function_call' || ptype === 'custom_tool_call' || ptype === 'local_shell_call') {
-          const id = str(p.call_id) ?? str(p.id);
-          if (!id) return true;
-          const name = str(p.name) ?? (ptype === 'local_shell_call' ? 'local_shell' : '');
-          const args = ptype === 'local_shell_call' ? (obj(p.action) ?? {}) : parseArgs(p.arguments ?? p.input);
-          const command = SHELL_TOOLS.has(name) ? commandText(args.command ?? args.cmd) : undefined;
-          calls.set(id, command !== undefined ? { name, command } : { name });
-          return true;
-        }
-        if (
-          ptype === 'function_call_output' ||
-          ptype === 'custom_tool_call_output' ||
-          ptype === 'local_shell_call_output'
-        ) {
-          const id = str(p.call_id);
-          const call = id ? calls.take(id) : undefined;
-          if (!call || call.done) return true;
-          if (call.command === undefined) {
-            emit({
-              kind: 'tool',
-              name: call.name,
-              edit: EDIT_TOOL_NAMES.has(call.name),
-              ...when,
-              ...(id ? { callId: id } : {}),
-            });
-            return true;
-          }
-          const { output, exitCode } = codexOutput(p.output);
-          emit({
-            kind: 'shell',
-            command: call.command,
-            output,
-            ...(exitCode !== undefined ? { exitCode } : {}),
-            ...when,
-            ...(id ? { callId: id } : {}),
-          });
-          return true;
-        }
-        return true;
-      }
-      if (type === 'event_msg') {
-        if (ptype === 'token_count') {
-          const last = obj(obj(p.info)?.last_token_usage);
-          // Rate-limit-only updates carry no usage and are not a model request.
-          if (!last) return true;
-          const cached = num(last.cached_input_tokens);
-          emit({
-            kind: 'usage',
-            ...when,
-            ...(model ? { model } : {}),
-            tokens: {
-              input: Math.max(0, num(last.input_tokens) - cached),
-              cacheRead: cached,
-              cacheWrite: num(last.cache_write_input_tokens),
-              output: num(last.output_tokens),
-            },
-          });
-          return true;
-        }
-        if (ptype === 'user_message') {
-          emit({ kind: 'user', ...when, ...(str(p.turn_id) ? { turnId: str(p.turn_id) as string } : {}) });
-          return true;
-        }
-        // The executed command's own record (aggregated output and exit code) is cleaner than the model-facing text.
-        const item = ptype === 'item_completed' ? obj(p.item) : ptype === 'exec_command_end' ? p : undefined;
-        if (item && ptype === 'item_completed' && item.type === 'UserMessage') {
-          emit({ kind: 'user', ...when, ...(str(p.turn_id) ? { turnId: str(p.turn_id) as string } : {}) });
-          return true;
-        }
-        if (item && (ptype === 'exec_command_end' || item.type === 'CommandExecution')) {
-          const id = str(item.call_id) ?? str(item.id);
-          const call = id ? calls.get(id) : undefined;
-          if (!call || call.command === undefined || call.done) return true;
-          const out = str(item.aggregated_output) ?? [str(item.stdout), str(item.stderr)].filter(Boolean).join('\n');
-          const code = item.exit_code;
-          call.done = true;
-          emit({
-            kind: 'shell',
-            command: call.command,
-            output: out,
-            ...(typeof code === 'number' ? { exitCode: code } : {}),
-            ...when,
-            ...(id ? { callId: id } : {}),
-          });
-          return true;
-        }
-        return true;
-      }
+        st.info.id ??= str(p.id) ?? str(p.session_id);
+        st.info.cwd ??= str(p.cwd);
+      } else if (type === 'turn_context') {
+        st.info.cwd ??= str(p.cwd);
+        st.model = str(p.model) ?? st.model;
+      } else if (type === 'response_item') pushResponseItem(st, p, ptype, when, emit);
+      else if (type === 'event_msg') pushEventMsg(st, p, ptype, when, emit);
       return true;
     },
   };
+}
+
+/**
+ * The output of a call that is not a shell command (apply_patch), or of one whose executed-command record already
+ * gave its result: known from the call id alone, without parsing the output it holds.
+ */
+function skipCodexLine(
+  st: CodexState,
+  view: string,
+  start: number,
+  end: number,
+  emit: (e: AuditEvent) => void,
+): boolean {
+  if (st.info.cwd === undefined) return false;
+  const id = outputCallId(view, start, end);
+  const call = id === undefined ? undefined : st.calls.get(id);
+  if (id === undefined || !call || (call.command !== undefined && !call.done)) return false;
+  const at = call.done ? undefined : lineTime(view, start, end);
+  if (!call.done && at === undefined) return false;
+  st.calls.take(id);
+  if (call.done) return true;
+  emit({
+    kind: 'tool',
+    name: call.name,
+    edit: EDIT_TOOL_NAMES.has(call.name),
+    ...(at !== undefined ? { at } : {}),
+    callId: id,
+  });
+  return true;
+}
+
+/** A response_item: a tool call is remembered by its id; its output is the tool or shell event. */
+function pushResponseItem(
+  st: CodexState,
+  p: Obj,
+  ptype: string | undefined,
+  when: { at?: number },
+  emit: (e: AuditEvent) => void,
+): void {
+  if (ptype === 'function_call' || ptype === 'custom_tool_call' || ptype === 'local_shell_call') {
+    const id = str(p.call_id) ?? str(p.id);
+    if (!id) return;
+    const name = str(p.name) ?? (ptype === 'local_shell_call' ? 'local_shell' : '');
+    const args = ptype === 'local_shell_call' ? (obj(p.action) ?? {}) : parseArgs(p.arguments ?? p.input);
+    const command = SHELL_TOOLS.has(name) ? commandText(args.command ?? args.cmd) : undefined;
+    st.calls.set(id, command !== undefined ? { name, command } : { name });
+    return;
+  }
+  if (ptype === 'function_call_output' || ptype === 'custom_tool_call_output' || ptype === 'local_shell_call_output') {
+    const id = str(p.call_id);
+    const call = id ? st.calls.take(id) : undefined;
+    if (!call || call.done) return;
+    if (call.command === undefined) {
+      emit({
+        kind: 'tool',
+        name: call.name,
+        edit: EDIT_TOOL_NAMES.has(call.name),
+        ...when,
+        ...(id ? { callId: id } : {}),
+      });
+      return;
+    }
+    const { output, exitCode } = codexOutput(p.output);
+    emit({
+      kind: 'shell',
+      command: call.command,
+      output,
+      ...(exitCode !== undefined ? { exitCode } : {}),
+      ...when,
+      ...(id ? { callId: id } : {}),
+    });
+  }
+}
+
+/** An event_msg: a request's token usage, a user message, or an executed command's own record. */
+function pushEventMsg(
+  st: CodexState,
+  p: Obj,
+  ptype: string | undefined,
+  when: { at?: number },
+  emit: (e: AuditEvent) => void,
+): void {
+  if (ptype === 'token_count') {
+    const last = obj(obj(p.info)?.last_token_usage);
+    // Rate-limit-only updates carry no usage and are not a model request.
+    if (!last) return;
+    const cached = num(last.cached_input_tokens);
+    emit({
+      kind: 'usage',
+      ...when,
+      ...(st.model ? { model: st.model } : {}),
+      tokens: {
+        input: Math.max(0, num(last.input_tokens) - cached),
+        cacheRead: cached,
+        cacheWrite: num(last.cache_write_input_tokens),
+        output: num(last.output_tokens),
+      },
+    });
+    return;
+  }
+  if (ptype === 'user_message') {
+    emit({ kind: 'user', ...when, ...(str(p.turn_id) ? { turnId: str(p.turn_id) as string } : {}) });
+    return;
+  }
+  // The executed command's own record (aggregated output and exit code) is cleaner than the model-facing text.
+  const item = ptype === 'item_completed' ? obj(p.item) : ptype === 'exec_command_end' ? p : undefined;
+  if (item && ptype === 'item_completed' && item.type === 'UserMessage') {
+    emit({ kind: 'user', ...when, ...(str(p.turn_id) ? { turnId: str(p.turn_id) as string } : {}) });
+    return;
+  }
+  if (item && (ptype === 'exec_command_end' || item.type === 'CommandExecution')) {
+    const id = str(item.call_id) ?? str(item.id);
+    const call = id ? st.calls.get(id) : undefined;
+    if (!call || call.command === undefined || call.done) return;
+    const out = str(item.aggregated_output) ?? [str(item.stdout), str(item.stderr)].filter(Boolean).join('\n');
+    const code = item.exit_code;
+    call.done = true;
+    emit({
+      kind: 'shell',
+      command: call.command,
+      output: out,
+      ...(typeof code === 'number' ? { exitCode: code } : {}),
+      ...when,
+      ...(id ? { callId: id } : {}),
+    });
+  }
 }

@@ -5,7 +5,8 @@
 import { EDIT_TOOL_NAMES, num, obj, str, timeOf, type AuditEvent, type Obj, type SessionInfo } from '../events.ts';
 import { Pending, type RecordParser } from './types.ts';
 
-/** Qwen's shell text: "Command: …", "Directory: …", "Output: …", "Error: (none)", "Exit Code: N", "Signal: …", "Process Group PGID: …". */
+/** Qwen's shell text: "Command: …", "Directory: …", "Output: …", "Error: (none)", "Exit Code: N", "Signal: …", "Process
+ * Group PGID: …". */
 export function qwenShellResult(text: string): { output: string; exitCode?: number } {
   let exitCode: number | undefined;
   const kept = text
@@ -39,8 +40,8 @@ export function createQwenParser(): RecordParser {
       const at = timeOf(r.timestamp);
       const when = at !== undefined ? { at } : {};
       if (type === 'user') {
-        // Only the person's prompt starts a turn, as in the guard's Qwen adapter (a prompt with submitted_prompt): not a
-        // message drained mid-turn (subtype mid_turn_user_message) nor one the CLI wrote itself (goal_runtime, …).
+        // Only the person's prompt starts a turn, as in the guard's Qwen adapter (a prompt with submitted_prompt): not
+        // a message drained mid-turn (subtype mid_turn_user_message) nor one the CLI wrote itself (goal_runtime, …).
         const person = r.subtype === undefined && (r.provenance === undefined || r.provenance === 'real_user');
         if (person && partsOf(r).some((p) => typeof p.text === 'string')) emit({ kind: 'user', ...when });
         return true;

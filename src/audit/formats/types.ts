@@ -4,7 +4,8 @@ import type { AuditEvent, Obj, SessionInfo } from '../events.ts';
 export interface RecordParser {
   /** What the parser has learnt about the session so far (id, cwd). */
   readonly info: SessionInfo;
-  /** One JSON record (a JSONL line, or one element of a whole-file format). False when it is not a record this format knows. */
+  /** One JSON record (a JSONL line, or one element of a whole-file format). False when it is not a record this format
+   * knows. */
   push(record: Obj, emit: (event: AuditEvent) => void): boolean;
   /**
    * A line whose meaning is known without parsing it (view[start, end) as one-byte text, see lines.ts): handled here

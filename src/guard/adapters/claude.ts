@@ -85,7 +85,8 @@ export function parseClaude(p: Payload): ParsedHook {
   return { ...base, event: null };
 }
 
-/** Allow is silence: printing "allow" would skip the user's permission prompt, and plain text on UserPromptSubmit would reach the model. */
+/** Allow is silence: printing "allow" would skip the user's permission prompt, and plain text on UserPromptSubmit would
+ * reach the model. */
 export function renderClaude(eventName: string, decision: Decision): string {
   // continue:false ends the turn only from PreToolUse (measured in 2.1.332; from PostToolUseFailure it does not), and
   // the deny beside it keeps the command from running once more.

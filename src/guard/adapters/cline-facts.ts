@@ -7,5 +7,6 @@ export const clineFacts: GuardToolFacts = { longRunsReturn: false, blockSaysThis
 /** Cline's shell tool: one call carries a LIST of commands (`{commands: [..]}`; `{command}` is accepted too). */
 export const CLINE_SHELL_TOOL = 'run_commands';
 
-/** Tools whose completion changes the workspace: `editor` (edit, insert, create) and `apply_patch` (Cline 3.0.65's list). */
+/** Tools whose completion changes the workspace: `editor` (edit, insert, create) and `apply_patch` (Cline 3.0.65's
+ * list). */
 export const CLINE_CHANGE_TOOLS: ReadonlySet<string> = new Set(['editor', 'apply_patch']);

@@ -6,7 +6,7 @@
 import { decide, type SessionStore } from '../core/decide.ts';
 import type { SessionState } from '../core/detector.ts';
 import { readSettings } from '../core/settings.ts';
-import type { Decision, GuardEvent } from '../core/types.ts';
+import type { Decision, GuardEvent, GuardSettings } from '../core/types.ts';
 import { recordDecision } from '../event-log.ts';
 import { writeHandoff } from '../handoff-note.ts';
 import { bind } from '../loop-store.ts';
@@ -82,7 +82,17 @@ export function userInputText(snapshot: unknown): string | undefined {
 /** What beforeTool answers: skip the call with a reason, or stop the run (the hand-off); undefined lets it run. */
 export type BeforeToolAnswer = { skip: true; reason: string } | { stop: true; skip: true; reason: string } | undefined;
 
-/** The three hooks, over a session store; exported apart from the plugin object so tests can give them a fresh memory. */
+/** One plugin's settings, and how it judges one event of a session and logs what it did. */
+interface Hooks {
+  settings: GuardSettings;
+  env: Record<string, string | undefined>;
+  cwd: () => string;
+  run: (event: GuardEvent, session: string) => Decision;
+  log: (command: string, decision: Decision) => void;
+}
+
+/** The three hooks, over a session store; exported apart from the plugin object so tests can give them a fresh
+ * memory. */
 export function clineHooks(
   env: Record<string, string | undefined> = process.env,
   cwd: () => string = () => process.cwd(),
@@ -112,6 +122,7 @@ export function clineHooks(
   };
   const log = (command: string, decision: Decision) =>
     recordDecision(env as NodeJS.ProcessEnv, 'cline', command, decision, cwd);
+  const h: Hooks = { settings, env, cwd, run, log };
 
   return {
     beforeRun(ctx: Payload): undefined {
@@ -123,77 +134,90 @@ export function clineHooks(
       }
       return undefined;
     },
-
-    beforeTool(ctx: Payload): BeforeToolAnswer {
-      try {
-        if (!settings.enabled || str(obj(ctx?.toolCall)?.toolName) !== CLINE_SHELL_TOOL) return undefined;
-        const session = clineSession(ctx.snapshot);
-        const callId = str(obj(ctx.toolCall)?.toolCallId);
-        const commands = clineCommands(ctx.input ?? obj(ctx.toolCall)?.input);
-        // Each command of the list is judged; Cline can skip only the whole call, so one refusal skips it all.
-        const refused: Array<{ command: string; decision: Decision & { action: 'deny' | 'handoff' } }> = [];
-        commands.forEach((command, i) => {
-          const decision = run(
-            { kind: 'pre', command, background: false, ...(callId ? { callId: `${callId}#${i}` } : {}) },
-            session,
-          );
-          if (decision.action === 'deny' || decision.action === 'handoff') refused.push({ command, decision });
-        });
-        if (refused.length === 0) return undefined;
-        const others = commands.length - refused.length;
-        const reason =
-          refused.map((r) => r.decision.message).join('\n\n') +
-          (others > 0
-            ? `\n\n(The other ${others === 1 ? 'command' : `${others} commands`} of this call did not run either: ` +
-              `run ${others === 1 ? 'it' : 'them'} in a call of ${others === 1 ? 'its' : 'their'} own.)`
-            : '');
-        for (const r of refused) log(r.command, r.decision);
-        const handoff = refused.find((r) => r.decision.action === 'handoff');
-        if (handoff && handoff.decision.action === 'handoff') {
-          if (!handoff.decision.again)
-            writeHandoff(
-              cwd(),
-              { at: new Date().toISOString(), tool: 'cline', session, ...handoff.decision.note },
-              env,
-            );
-          // stop ends the run (the command does not run, `cline` exits 0); the reason goes to Cline's log only.
-          return { stop: true, skip: true, reason };
-        }
-        return { skip: true, reason };
-      } catch {
-        return undefined; // fail open: an internal error never stops a command
-      }
-    },
-
-    afterTool(ctx: Payload): { appendContext: string } | undefined {
-      try {
-        if (!settings.enabled) return undefined;
-        const tool = str(obj(ctx?.toolCall)?.toolName);
-        const session = clineSession(ctx.snapshot);
-        const callId = str(obj(ctx.toolCall)?.toolCallId);
-        if (tool !== undefined && CLINE_CHANGE_TOOLS.has(tool)) {
-          // An edit that failed changed nothing: `isError`, or `output.success: false` (afterTool-editor.json shows a success).
-          const result = obj(ctx.result);
-          if (result?.isError !== true && obj(result?.output)?.success !== false)
-            run({ kind: 'change', by: 'edit', ...(callId ? { callId } : {}) }, session);
-          return undefined;
-        }
-        if (tool !== CLINE_SHELL_TOOL) return undefined;
-        const warnings: string[] = [];
-        clineResults(ctx.result).forEach((r, i) => {
-          const decision = run({ kind: 'post', ...r, ...(callId ? { callId: `${callId}#${i}` } : {}) }, session);
-          if (decision.action === 'warn') {
-            warnings.push(decision.message);
-            log(r.command, decision);
-          }
-        });
-        // Cline adds this after the call's results as a <hook_context> user message: the output itself is untouched.
-        return warnings.length ? { appendContext: warnings.join('\n\n') } : undefined;
-      } catch {
-        return undefined; // fail open
-      }
-    },
+    beforeTool: (ctx: Payload): BeforeToolAnswer => beforeTool(h, ctx),
+    afterTool: (ctx: Payload): { appendContext: string } | undefined => afterTool(h, ctx),
   };
+}
+
+type Refused = { command: string; decision: Decision & { action: 'deny' | 'handoff' } };
+
+/** Pure: the reason a skipped call gives, the refusals' messages and a word on the commands skipped with them. */
+function skipReason(refused: readonly Refused[], commands: number): string {
+  const others = commands - refused.length;
+  return (
+    refused.map((r) => r.decision.message).join('\n\n') +
+    (others > 0
+      ? `\n\n(The other ${others === 1 ? 'command' : `${others} commands`} of this call did not run either: ` +
+        `run ${others === 1 ? 'it' : 'them'} in a call of ${others === 1 ? 'its' : 'their'} own.)`
+      : '')
+  );
+}
+
+/** beforeTool: each command of a shell call judged; one refusal skips the call, a hand-off stops the run. */
+function beforeTool(h: Hooks, ctx: Payload): BeforeToolAnswer {
+  try {
+    if (!h.settings.enabled || str(obj(ctx?.toolCall)?.toolName) !== CLINE_SHELL_TOOL) return undefined;
+    const session = clineSession(ctx.snapshot);
+    const callId = str(obj(ctx.toolCall)?.toolCallId);
+    const commands = clineCommands(ctx.input ?? obj(ctx.toolCall)?.input);
+    // Each command of the list is judged; Cline can skip only the whole call, so one refusal skips it all.
+    const refused: Refused[] = [];
+    commands.forEach((command, i) => {
+      const decision = h.run(
+        { kind: 'pre', command, background: false, ...(callId ? { callId: `${callId}#${i}` } : {}) },
+        session,
+      );
+      if (decision.action === 'deny' || decision.action === 'handoff') refused.push({ command, decision });
+    });
+    if (refused.length === 0) return undefined;
+    const reason = skipReason(refused, commands.length);
+    for (const r of refused) h.log(r.command, r.decision);
+    const handoff = refused.find((r) => r.decision.action === 'handoff');
+    if (handoff && handoff.decision.action === 'handoff') {
+      if (!handoff.decision.again)
+        writeHandoff(
+          h.cwd(),
+          { at: new Date().toISOString(), tool: 'cline', session, ...handoff.decision.note },
+          h.env,
+        );
+      // stop ends the run (the command does not run, `cline` exits 0); the reason goes to Cline's log only.
+      return { stop: true, skip: true, reason };
+    }
+    return { skip: true, reason };
+  } catch {
+    return undefined; // fail open: an internal error never stops a command
+  }
+}
+
+/** afterTool: an edit that worked is a change; a shell call's results are counted, warnings added as context. */
+function afterTool(h: Hooks, ctx: Payload): { appendContext: string } | undefined {
+  try {
+    if (!h.settings.enabled) return undefined;
+    const tool = str(obj(ctx?.toolCall)?.toolName);
+    const session = clineSession(ctx.snapshot);
+    const callId = str(obj(ctx.toolCall)?.toolCallId);
+    if (tool !== undefined && CLINE_CHANGE_TOOLS.has(tool)) {
+      // An edit that failed changed nothing: `isError`, or `output.success: false` (afterTool-editor.json shows a
+      // success).
+      const result = obj(ctx.result);
+      if (result?.isError !== true && obj(result?.output)?.success !== false)
+        h.run({ kind: 'change', by: 'edit', ...(callId ? { callId } : {}) }, session);
+      return undefined;
+    }
+    if (tool !== CLINE_SHELL_TOOL) return undefined;
+    const warnings: string[] = [];
+    clineResults(ctx.result).forEach((r, i) => {
+      const decision = h.run({ kind: 'post', ...r, ...(callId ? { callId: `${callId}#${i}` } : {}) }, session);
+      if (decision.action === 'warn') {
+        warnings.push(decision.message);
+        h.log(r.command, decision);
+      }
+    });
+    // Cline adds this after the call's results as a <hook_context> user message: the output itself is untouched.
+    return warnings.length ? { appendContext: warnings.join('\n\n') } : undefined;
+  } catch {
+    return undefined; // fail open
+  }
 }
 
 /** The plugin object Cline takes: what the loader in .cline/plugins hands it after requiring the guard file. */

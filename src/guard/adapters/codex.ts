@@ -1,9 +1,11 @@
-// Codex: PreToolUse / PostToolUse / UserPromptSubmit (shapes: shared/payloads/codex). Codex rejects unknown output fields.
+// Codex: PreToolUse / PostToolUse / UserPromptSubmit (shapes: shared/payloads/codex). Codex rejects unknown output
+// fields.
 import type { Decision, GuardToolFacts } from '../core/types.ts';
 import { sessionStartContext } from './claude.ts';
 import { fieldsText, obj, promptOf, sessionOf, str, type ParsedHook, type Payload } from './types.ts';
 
-/** tool_response is the output text (shared/payloads/codex); the protocol notes allow any JSON, read without guessing at its fields. */
+/** tool_response is the output text (shared/payloads/codex); the protocol notes allow any JSON, read without guessing
+ * at its fields. */
 export function codexOutput(response: unknown): { output: string } {
   if (typeof response === 'string') return { output: response };
   const o = obj(response);
@@ -11,7 +13,8 @@ export function codexOutput(response: unknown): { output: string } {
   return { output: response === undefined || response === null ? '' : JSON.stringify(response) };
 }
 
-/** Codex's edit tool (captured: it fires Pre/PostToolUse with this tool_name); the tool record's PostToolUse matcher names it too. */
+/** Codex's edit tool (captured: it fires Pre/PostToolUse with this tool_name); the tool record's PostToolUse matcher
+ * names it too. */
 export const CODEX_CHANGE_TOOLS = ['apply_patch'] as const;
 const CHANGE_TOOLS: ReadonlySet<string> = new Set(CODEX_CHANGE_TOOLS);
 

@@ -54,7 +54,8 @@ export function parseCopilot(p: Payload): ParsedHook {
   return { ...base, event: null };
 }
 
-/** Allow is silence (non-JSON and empty output allow). On PascalCase PostToolUse only a top-level additionalContext reaches the model. */
+/** Allow is silence (non-JSON and empty output allow). On PascalCase PostToolUse only a top-level additionalContext
+ * reaches the model. */
 export function renderCopilot(eventName: string, decision: Decision): string {
   // The hand-off stops the run from PermissionRequest, which fires only for a call PreToolUse let through (a deny or
   // "ask" there skips it), so PreToolUse stays silent and PermissionRequest refuses the call and interrupts the turn.
@@ -75,7 +76,8 @@ export function renderCopilot(eventName: string, decision: Decision): string {
   return '';
 }
 
-/** The answer that really ends a Copilot run, on PermissionRequest (native shape even for the PascalCase event): continue:false is ignored. */
+/** The answer that really ends a Copilot run, on PermissionRequest (native shape even for the PascalCase event):
+ * continue:false is ignored. */
 export function renderCopilotStop(reason: string): string {
   return JSON.stringify({ behavior: 'deny', message: reason, interrupt: true });
 }

@@ -2,7 +2,8 @@
 import type { Decision, GuardToolFacts } from '../core/types.ts';
 import { fieldsText, obj, promptOf, str, type ParsedHook, type Payload } from './types.ts';
 
-/** tool_output is a JSON string such as {"exitCode":1,"stdout":"…"} (Cursor's docs); any other field is kept as text, and anything unparsable is plain text. */
+/** tool_output is a JSON string such as {"exitCode":1,"stdout":"…"} (Cursor's docs); any other field is kept as text,
+ * and anything unparsable is plain text. */
 export function cursorOutput(raw: unknown): { output: string; exitCode?: number } {
   const text = typeof raw === 'string' ? raw : raw === undefined ? '' : JSON.stringify(raw);
   let parsed: Payload | undefined;

@@ -1,13 +1,15 @@
-// Gemini CLI 0.61: BeforeTool / AfterTool on run_shell_command, BeforeAgent per user turn (shapes: test/fixtures/payloads/gemini).
+// Gemini CLI 0.61: BeforeTool / AfterTool on run_shell_command, BeforeAgent per user turn (shapes:
+// test/fixtures/payloads/gemini).
 import type { Decision, GuardToolFacts } from '../core/types.ts';
 import { obj, promptOf, str, type ParsedHook, type Payload } from './types.ts';
 
 const SHELL_TOOL = 'run_shell_command';
 
 /**
- * AfterTool's llmContent is `<untrusted_context>\nOutput: …\nExit Code: N\nProcess Group PGID: N\n</untrusted_context>`:
- * the exit code lives only in that text (failures come to AfterTool too), and the PGID changes on every run, so it is
- * dropped or no two results would ever be identical.
+ * AfterTool's llmContent is
+ * `<untrusted_context>\nOutput: …\nExit Code: N\nProcess Group PGID: N\n</untrusted_context>`: the exit code lives only
+ * in that text (failures come to AfterTool too), and the PGID changes on every run, so it is dropped or no two results
+ * would ever be identical.
  */
 export function geminiOutput(response: unknown): { output: string; exitCode?: number } {
   const r = obj(response);
@@ -59,10 +61,11 @@ export function parseGemini(p: Payload): ParsedHook {
   return { ...base, event: null };
 }
 
-/** Allow is silence. A deny reaches the model as "Tool execution blocked: <reason>"; context is appended as <hook_context>. */
+/** Allow is silence. A deny reaches the model as "Tool execution blocked: <reason>"; context is appended as
+ * <hook_context>. */
 export function renderGemini(eventName: string, decision: Decision): string {
-  // The hand-off is the refusal plus continue:false, which ends the run at once (the deny keeps the command from running
-  // even if the stop were ignored).
+  // The hand-off is the refusal plus continue:false, which ends the run at once (the deny keeps the command from
+  // running even if the stop were ignored).
   if (decision.action === 'handoff' && eventName === 'BeforeTool')
     return JSON.stringify({
       decision: 'deny',

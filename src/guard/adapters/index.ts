@@ -88,7 +88,8 @@ export function failOpenOutput(format: OutputFormat, eventName: string): string 
   return render(format, eventName, { action: 'allow' });
 }
 
-/** Where the agent works, for the hand-off note: Claude's project dir, Cursor's first workspace root, else the payload's cwd. */
+/** Where the agent works, for the hand-off note: Claude's project dir, Cursor's first workspace root, else the
+ * payload's cwd. */
 export function projectDirOf(
   format: OutputFormat,
   p: Payload,
@@ -100,7 +101,8 @@ export function projectDirOf(
   return claudeDir || first || str(p.cwd) || undefined;
 }
 
-/** Codex 0.171 honours no stop field, so its hand-off ends a `codex exec` run by interrupting it (guard/stop-codex.ts). */
+/** Codex 0.171 honours no stop field, so its hand-off ends a `codex exec` run by interrupting it
+ * (guard/stop-codex.ts). */
 export function stopsByInterrupt(format: OutputFormat): boolean {
   return format === 'codex';
 }

@@ -5,8 +5,8 @@ import type { GuardToolFacts } from '../core/types.ts';
 export const opencodeFacts: GuardToolFacts = { longRunsReturn: false, blockSaysThisCommand: false };
 
 /**
- * Tools whose completion changes the workspace: edit/write (most models), apply_patch (gpt- models; captured), patch and
- * multiedit (other releases), task (a sub-agent that finished).
+ * Tools whose completion changes the workspace: edit/write (most models), apply_patch (gpt- models; captured), patch
+ * and multiedit (other releases), task (a sub-agent that finished).
  */
 export const OPENCODE_CHANGE_TOOLS: ReadonlySet<string> = new Set([
   'edit',

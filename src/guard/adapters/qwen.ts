@@ -81,7 +81,8 @@ export function parseQwen(p: Payload): ParsedHook {
   return { ...base, event: null };
 }
 
-/** Claude's answer shapes, which Qwen takes as they are; silence on UserPromptSubmit (plain text would reach the model). */
+/** Claude's answer shapes, which Qwen takes as they are; silence on UserPromptSubmit (plain text would reach the
+ * model). */
 export function renderQwen(eventName: string, decision: Decision): string {
   // continue:false on tool events does not stop Qwen, so the hand-off is the refusal here, and the stop is the answer
   // to the next UserPromptSubmit continuation (the 'proceed' event).

@@ -1,5 +1,6 @@
 // The user's own words: which commands the latest user prompt asked for literally, kept as hashes only.
-// A command the user typed is theirs to run, so the hang rule lets it through (with a note); the repeat rule still counts it.
+// A command the user typed is theirs to run, so the hang rule lets it through (with a note); the repeat rule still
+// counts it.
 import { hash64 } from './hash.ts';
 import { normalizeCommand } from './normalize.ts';
 

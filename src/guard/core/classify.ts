@@ -38,7 +38,8 @@ export const FAILURE_ADVICE: Readonly<Record<FailureClass, string>> = {
  * Checked in this order, first match wins:
  * - crlf before all (a carriage return in a command or interpreter name is the cause of the "not found" around it),
  *   then command-not-found, told apart as missing-script or deps-missing when a package manager's words say so.
- * - command-not-found first: when the program itself is missing, every other message in the output is a symptom of that.
+ * - command-not-found first: when the program itself is missing, every other message in the output is a symptom of
+ * that.
  * - auth before network: an auth refusal proves the server was reached, and auth errors often mention the host or URL.
  * - network before missing-file: a failed connection is the cause, while paths and ENOENT in the same output are
  *   usually incidental (a cache file, a socket path in a stack trace).
@@ -183,7 +184,8 @@ function isTestReportLine(line: string): boolean {
   );
 }
 
-/** Which class of unfixable-by-retry failure this output shows, or null. exitCode may be undefined (Codex gives none). */
+/** Which class of unfixable-by-retry failure this output shows, or null. exitCode may be undefined (Codex gives
+ * none). */
 export function classifyFailure(output: string, exitCode?: number): FailureClass | null {
   // A successful command that merely prints these words is not a failure.
   if (exitCode === 0) return null;

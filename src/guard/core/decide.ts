@@ -14,7 +14,8 @@ const ALLOW: Decision = { action: 'allow' };
 
 /** Hang rules for commands that keep running (not those that wait for a person): the user may ask for one to run. */
 const LONG_RUNNING_RULES: ReadonlySet<string> = new Set(['dev-server', 'watch-mode', 'follow', 'watch', 'endless']);
-/** A sign-in (device code, browser) waits for a person: the user who asked for it in this turn is there to finish it. */
+/** A sign-in (device code, browser) waits for a person: the user who asked for it in this turn is there to finish
+ * it. */
 const ASKED_PERSON_RULES: ReadonlySet<string> = new Set(['login']);
 
 /** Where one session's state lives: a file under a lock (the hook) or a map in memory (the plugin). */

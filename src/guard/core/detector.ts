@@ -96,7 +96,8 @@ export interface PostInput {
   turnId?: string;
 }
 
-/** Find a block of 2 or 3 distinct pairs repeating back to back at the end of `recent`; return its period and full repetitions. */
+/** Find a block of 2 or 3 distinct pairs repeating back to back at the end of `recent`; return its period and full
+ * repetitions. */
 export function detectCycle(recent: readonly string[]): { period: number; reps: number } | null {
   let best: { period: number; reps: number } | null = null;
   for (const p of CYCLE_PERIODS) {
@@ -154,7 +155,8 @@ function withRecord(
   return next;
 }
 
-/** Files this command and the session's recent commands write by redirection: their output, not edits (a cycle A,B where B appends to its log must stay a cycle). */
+/** Files this command and the session's recent commands write by redirection: their output, not edits (a cycle A,B
+ * where B appends to its log must stay a cycle). */
 export function ownOutputs(state: SessionState, command: string): string[] {
   const paths = writtenPaths(command);
   for (const pair of state.recent) {
@@ -164,7 +166,8 @@ export function ownOutputs(state: SessionState, command: string): string[] {
   return paths;
 }
 
-/** Record that the workspace changed (an edit tool, a sub-agent): the next identical result of any command is progress, not a repeat. */
+/** Record that the workspace changed (an edit tool, a sub-agent): the next identical result of any command is progress,
+ * not a repeat. */
 export function onChange(
   current: SessionState | undefined,
   input: { by: 'edit' | 'agent'; callId?: string; turnId?: string },
@@ -183,7 +186,8 @@ export function onChange(
   };
 }
 
-/** Count a finished command and decide whether the model should be warned. `look` fingerprints the working tree (I/O, called only when a result repeats). */
+/** Count a finished command and decide whether the model should be warned. `look` fingerprints the working tree (I/O,
+ * called only when a result repeats). */
 export function onPost(
   current: SessionState | undefined,
   input: PostInput,
@@ -200,7 +204,8 @@ export function onPost(
   const prev = state0.cmds[ck];
   const same = prev !== undefined && prev.r === rk;
   let state = state0;
-  // Change since the previous identical result: an edit event (epoch), else, only now that the result repeats, the tree.
+  // Change since the previous identical result: an edit event (epoch), else, only now that the result repeats, the
+  // tree.
   let changed = same && (prev.e ?? 0) !== (state.ch ?? 0);
   let tree: string | undefined;
   if (same && !changed && look) {
@@ -217,7 +222,8 @@ export function onPost(
   const afterWait = last !== undefined && state.cmds[commandOf(last)]?.p === 2;
   // Classified only once a result repeats (a repeat always comes before any warning), so a new result runs no regex.
   const sticky = same && prev.p !== undefined ? (prev.p === 1 ? 'poll' : 'wait') : null;
-  // A command stopped at the tool's timeout never finished its check, so it is no poll: it gets the plain thresholds and the timeout advice.
+  // A command stopped at the tool's timeout never finished its check, so it is no poll: it gets the plain thresholds
+  // and the timeout advice.
   const timedOut = n >= 2 && unseenResult(input.output)?.kind === 'timeout';
   const kind = timedOut
     ? null
@@ -259,6 +265,18 @@ export function onPost(
   }
 
   if (noteNow) return { next, decision: { action: 'warn', message: thrashNote(input.command, x) } };
+  return { next, decision: postDecision(next, input, n, kind, failure, settings) };
+}
+
+/** Pure: what a counted result gets: a cycle's warning, a poll's, a repeat's (by the count `n`), or nothing. */
+function postDecision(
+  next: SessionState,
+  input: PostInput,
+  n: number,
+  kind: 'poll' | 'wait' | null,
+  failure: FailureClass | null,
+  settings: GuardSettings,
+): Decision {
   // A cycle message names the whole sequence, which says more than a repeat message about one of its commands.
   const cycle = detectCycle(next.recent);
   if (cycle) {
@@ -270,29 +288,24 @@ export function onPost(
       const message = polling
         ? pollCycleWarning(commands, cycle.reps, limits.block)
         : cycleWarning(commands, cycle.reps, limits.block);
-      return { next, decision: { action: 'warn', message } };
+      return { action: 'warn', message };
     }
   }
   // A bare wait says nothing by itself; only the check after it can repeat.
-  if (kind === 'wait') return { next, decision: { action: 'allow' } };
+  if (kind === 'wait') return { action: 'allow' };
   if (kind === 'poll') {
     const poll = pollThresholds(settings);
-    if (n >= poll.warn)
-      return { next, decision: { action: 'warn', message: pollWarning(input.command, n, poll.block) } };
-    return { next, decision: { action: 'allow' } };
+    if (n >= poll.warn) return { action: 'warn', message: pollWarning(input.command, n, poll.block) };
+    return { action: 'allow' };
   }
   // Failures that retrying cannot fix are flagged one result earlier than the rest.
   const warnAt = failure ? Math.min(2, settings.warn) : settings.warn;
-  if (n >= warnAt) {
+  if (n >= warnAt)
     return {
-      next,
-      decision: {
-        action: 'warn',
-        message: repeatWarning(input.command, n, settings.block, failure, unseenResult(input.output)),
-      },
+      action: 'warn',
+      message: repeatWarning(input.command, n, settings.block, failure, unseenResult(input.output)),
     };
-  }
-  return { next, decision: { action: 'allow' } };
+  return { action: 'allow' };
 }
 
 /** Decide, before a command runs, whether it is the next turn of a loop that has already been flagged enough. */
@@ -305,7 +318,8 @@ export function onPre(
   const state = stateForTurn(current, input.turnId);
   const ck = commandKey(input.command);
   const rec = state.cmds[ck];
-  // Anything changed since the last identical result (an edit event, else the tree, looked at only on this rare path) lets it run.
+  // Anything changed since the last identical result (an edit event, else the tree, looked at only on this rare path)
+  // lets it run.
   const changedSince = (r: CommandRecord): boolean => {
     if ((r.e ?? 0) !== (state.ch ?? 0)) return true;
     if (r.t === undefined || !opts.look) return false;

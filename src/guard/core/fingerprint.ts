@@ -6,7 +6,8 @@ import { normalizeOutput } from './normalize.ts';
 export const MAX_FINGERPRINT_CHARS = 256 * 1024;
 const HALF = MAX_FINGERPRINT_CHARS / 2;
 
-/** The identity of a command: its canonical form, shared by rewordings that cannot change what runs (command-key.ts). */
+/** The identity of a command: its canonical form, shared by rewordings that cannot change what runs
+ * (command-key.ts). */
 export function commandKey(command: string): string {
   // One event asks for the same command's key several times (pre, post, ladder); the last answer is kept.
   if (command !== lastCommand) {

@@ -28,7 +28,8 @@ const SHRINK =
   'Two identical results in a row after the warning: the step is too big or aimed at the wrong cause. ' +
   'The next step is the smallest change that could possibly work, stated in one sentence first.';
 
-/** Refused attempts allowed in a turn before the hand-off; 0 = never hand off. Failures retrying cannot fix climb faster. */
+/** Refused attempts allowed in a turn before the hand-off; 0 = never hand off. Failures retrying cannot fix climb
+ * faster. */
 export function handoffAfter(settings: GuardSettings, failure: FailureClass | undefined): number {
   const k = settings.handoff ?? DEFAULT_HANDOFF;
   if (k <= 0) return 0;
@@ -38,7 +39,8 @@ export function handoffAfter(settings: GuardSettings, failure: FailureClass | un
 
 /** The last few lines of a result, normalized so the note shows what failed without timestamps and temp paths. */
 export function lastLines(output: string): string {
-  // Only the end is normalized (this runs on every result, after the fingerprint's full pass), without the line the cut split.
+  // Only the end is normalized (this runs on every result, after the fingerprint's full pass), without the line the cut
+  // split.
   let tail = output;
   if (output.length > LADDER_LIMITS.tailInput) {
     tail = output.slice(-LADDER_LIMITS.tailInput);

@@ -26,7 +26,8 @@ export function promptHash(prompt: string): string {
   return `${hash64(text)}${hash64(`\u0002${text}`)}`;
 }
 
-/** How a prompt joins a loop: a new session recalls it, the same prompt again continues it, another prompt resets it. */
+/** How a prompt joins a loop: a new session recalls it, the same prompt again continues it, another prompt resets
+ * it. */
 export type LoopJoin = 'recall' | 'continue' | 'reset';
 
 /**

@@ -4,7 +4,8 @@ import type { Unseen } from './unseen.ts';
 
 /** Every message starts with this, so people and tests can find ours in any tool's wrapping. */
 export const MARKER = 'loop-guard:';
-/** Messages stay under this many characters, short enough that no tool truncates them and the model reads them whole. */
+/** Messages stay under this many characters, short enough that no tool truncates them and the model reads them
+ * whole. */
 export const MAX_MESSAGE_CHARS = 600;
 const MAX_COMMAND_CHARS = 80;
 

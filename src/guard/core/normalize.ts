@@ -94,7 +94,8 @@ function mayBeSpinnerOnly(first: number, line: string): boolean {
   return (first === 124 || first === 47 || first === 92 || first === 45) && line.trim().length === 1;
 }
 
-/** curl's meter opens with a digit and holds three clock columns, so at least six colons (a code frame's "40|" has none). */
+/** curl's meter opens with a digit and holds three clock columns, so at least six colons (a code frame's "40|" has
+ * none). */
 function mayBeCurlMeter(first: number, line: string): boolean {
   if (first < 48 || first > 57) return false;
   let colons = 0;
@@ -216,7 +217,8 @@ export function mayHaveDate(text: string): boolean {
   return MONTHS.some((m) => text.includes(m));
 }
 
-/** True wherever the time-of-day rule can match: a digit, ":", two digits, ":" and a digit (02:40:33), without a regex. */
+/** True wherever the time-of-day rule can match: a digit, ":", two digits, ":" and a digit (02:40:33), without a
+ * regex. */
 export function mayHaveClock(text: string): boolean {
   for (let p = text.indexOf(':', 1); p !== -1; p = text.indexOf(':', p + 1)) {
     if (
@@ -253,7 +255,8 @@ export function mayHaveUuid(text: string): boolean {
 // The temp root a matched path opens with; macOS's two per-user folders under /var/folders are random per machine.
 const TEMP_ROOT_RE =
   /^(?:(?:\/private)?\/var\/folders\/[^/]+\/[^/]+(?:\/[TC](?=\/|$))?|(?:\/private)?\/(?:var\/)?tmp|[A-Za-z]:[\\/](?:[^\\/]+[\\/]){0,4}?Te?mp(?![\w.-])|%TE?MP%|\$\{?TMPDIR\}?|\$env:TE?MP)/i;
-// A run made by mkdtemp/mktemp: 5+ letters and digits holding both, or both cases after its first character; or 3+ digits (a pid).
+// A run made by mkdtemp/mktemp: 5+ letters and digits holding both, or both cases after its first character; or 3+
+// digits (a pid).
 const RANDOM_RUN_RE =
   /^(?:(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,40}|[A-Za-z][a-z]*[A-Z][A-Za-z]{3,39}|\d{3,20})$/;
 
@@ -262,7 +265,8 @@ function firstTempSegment(seg: string): string {
   // Python's tempfile: "tmp" and 8 characters of [a-z0-9_], perhaps with the suffix it was given.
   if (/^tmp[a-z0-9_]{8}(?:\.|$)/.test(seg) && /\d|_/.test(seg.slice(3, 11))) return `tmp<rand>${seg.slice(11)}`;
   return seg.replace(/[A-Za-z0-9]+/g, (run, at: number) =>
-    // mktemp's "tmp.XXXXXXXXXX" and prefix-random forms: the first run of a segment is its name unless nothing precedes a random run.
+    // mktemp's "tmp.XXXXXXXXXX" and prefix-random forms: the first run of a segment is its name unless nothing precedes
+    // a random run.
     (at > 0 || seg.length === run.length) && RANDOM_RUN_RE.test(run) ? '<rand>' : run,
   );
 }
@@ -752,7 +756,8 @@ function meaningAware(to: string): (match: string, ...rest: unknown[]) => string
 // ---------------------------------------------------------------------------------------------------------------
 // Order of independent test-file blocks
 
-// A per-file result line: vitest " ✓ src/a.test.ts (4 tests) 12ms", jest "PASS src/a.test.js", pytest "tests/test_a.py ..F [ 50%]".
+// A per-file result line: vitest " ✓ src/a.test.ts (4 tests) 12ms", jest "PASS src/a.test.js", pytest "tests/test_a.py
+// ..F [ 50%]".
 const FILE_HEAD_RE =
   /^(\s*)(?:(?:[\u2713\u2714\u276f\u00d7\u2717\u2718\u2193]|PASS|FAIL)\s+[\w./@-]+\.\w+(?:\s|$)|[\w./-]+\.py [.FEsxX]+$)/;
 const FILE_HEAD_NEEDLES = [
@@ -835,7 +840,8 @@ export function sortFileBlocks(text: string): string {
   return out.join('\n');
 }
 
-// Commands whose printed ids and hashes are the result itself: a new one means something changed (or is what was asked).
+// Commands whose printed ids and hashes are the result itself: a new one means something changed (or is what was
+// asked).
 const GIT_ID_VERBS =
   'rev-parse|rev-list|log|show|hash-object|describe|cat-file|ls-tree|write-tree|commit-tree|stash\\s+create';
 const DOCKER_ID_VERBS = String.raw`inspect|images\s+-q|ps\s+-q|run\s+(?:\S+\s+){0,8}?-d|create|build\s+-q`;
@@ -844,7 +850,8 @@ const IDS_ARE_RESULT_RE = new RegExp(
   String.raw`(?:^|[;&|(\n])\s*(?:git\s+(?:-C\s+\S+\s+)?(?:${GIT_ID_VERBS})|${HASH_TOOLS}|docker\s+(?:${DOCKER_ID_VERBS}))\b`,
 );
 
-/** True when `command`'s output ids are its result (git rev-parse, git log, sha256sum, uuidgen, docker run -d): the id rules are skipped. */
+/** True when `command`'s output ids are its result (git rev-parse, git log, sha256sum, uuidgen, docker run -d): the id
+ * rules are skipped. */
 export function idsAreTheResult(command: string | undefined): boolean {
   return command !== undefined && IDS_ARE_RESULT_RE.test(command);
 }

@@ -4,8 +4,8 @@
 /** What kind of command this is for the loop rules: a poll, a bare wait, or anything else. */
 export type PollKind = 'poll' | 'wait' | null;
 
-// A bare wait: only `sleep N` (optionally with `;`/`&&` and nothing else). Its result says nothing, so it is never a repeat alone.
-// PowerShell's Start-Sleep [-Seconds] N (or -Milliseconds N) counts as sleep.
+// A bare wait: only `sleep N` (optionally with `;`/`&&` and nothing else). Its result says nothing, so it is never a
+// repeat alone. PowerShell's Start-Sleep [-Seconds] N (or -Milliseconds N) counts as sleep.
 const BARE_WAIT = /^\s*(?:sleep\s+[\d.]+[smhd]?|wait|start-sleep(?:\s+-\w+)?\s+[\d.]+)\s*;?\s*$/i;
 // A wait followed by something else: `sleep 5 && curl …`, `sleep 30; tail -3 build.log`.
 const WAIT_THEN =
@@ -30,7 +30,8 @@ export function pollKind(command: string): PollKind {
   return null;
 }
 
-/** Identical results of a poll before its warning and its refusal, from the user's thresholds (defaults 5 and 7: refused at the 8th). */
+/** Identical results of a poll before its warning and its refusal, from the user's thresholds (defaults 5 and 7:
+ * refused at the 8th). */
 export function pollThresholds(settings: { warn: number; block: number }): { warn: number; block: number } {
   return { warn: settings.warn + 2, block: settings.block + 3 };
 }

@@ -33,7 +33,8 @@ export function editTargets(command: string): string[] {
   return out;
 }
 
-// `> f`, `>> f`, `2> f`, `&> f` and `tee [-a] f`: files the command writes itself, which must not make its own rerun look like change.
+// `> f`, `>> f`, `2> f`, `&> f` and `tee [-a] f`: files the command writes itself, which must not make its own rerun
+// look like change.
 const REDIRECT = /(?:^|[^<>&\d])(?:\d?>>?|&>>?)\s*(?!&)(['"]?)([^\s;&|<>()'"]+)\1/g;
 const TEE = /\btee\s+(?:-[a-z]+\s+)*(['"]?)([^\s;&|<>()'"]+)\1/g;
 

@@ -46,7 +46,8 @@ export type GuardEvent =
    * only there, this is when a hand-off given earlier in the turn takes effect.
    */
   | { kind: 'proceed'; command?: string; turnId?: string }
-  /** A session starts (Claude Code, Codex, Gemini CLI, Qwen Code SessionStart): the loop's hand-off note, if any, is shown. */
+  /** A session starts (Claude Code, Codex, Gemini CLI, Qwen Code SessionStart): the loop's hand-off note, if any, is
+   * shown. */
   | { kind: 'start' };
 
 /** Failures that the same command cannot fix by being run again. */
@@ -77,7 +78,8 @@ export interface LadderState {
   refused: Record<string, { c: string; n: number }>;
   /** the last lines of the normalized result of the most recent commands, newest last: [command key, text] */
   tails: Array<[string, string]>;
-  /** the command key whose refusal became the hand-off in this turn, for tools that stop at a later event ('proceed') */
+  /** the command key whose refusal became the hand-off in this turn, for tools that stop at a later event
+   * ('proceed') */
   h?: string;
 }
 
@@ -100,7 +102,8 @@ export interface GuardSettings {
   block: number;
   /** Refuse commands that wait for a person (default on; LOOP_GUARD_HANG=off turns it off). */
   hangGuard: boolean;
-  /** Hand off (stop the turn) after this many refused attempts in one turn; 0 = never (default 2, LOOP_GUARD_HANDOFF). */
+  /** Hand off (stop the turn) after this many refused attempts in one turn; 0 = never (default 2,
+   * LOOP_GUARD_HANDOFF). */
   handoff?: number;
 }
 

@@ -3,7 +3,8 @@
 import { baseName, splitCommands } from './shell/split.ts';
 import { writtenPaths } from './progress.ts';
 
-/** Subcommands that write: `bd close X`, `gh issue close`, `git commit`, `npm install`, `gt mail send`, `kubectl apply`. */
+/** Subcommands that write: `bd close X`, `gh issue close`, `git commit`, `npm install`, `gt mail send`,
+ * `kubectl apply`. */
 const WRITE_VERBS = new Set(
   (
     'add append apply archive assign claim close commit complete create del delete deploy done drop edit init insert ' +

@@ -1,4 +1,5 @@
-// Argument helpers for the hang rules: look through runners (npx, uv run, python -m …) and read options and positionals.
+// Argument helpers for the hang rules: look through runners (npx, uv run, python -m …) and read options and
+// positionals.
 import { baseName } from '../shell/split.ts';
 
 // ---------------------------------------------------------------------------------------------

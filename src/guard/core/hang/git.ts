@@ -27,19 +27,7 @@ export function gitFinding(
   env: Map<string, string>,
   out: GitOutput = { pipedOut: false, stdoutToFile: false },
 ): Finding | null {
-  // Global options come before the subcommand: git -C dir -c k=v --no-pager commit …
-  const config = new Map<string, string>();
-  let k = 0;
-  for (; k < args.length; k++) {
-    const a = args[k]!;
-    if (!a.startsWith('-')) break;
-    if (a === '-c') {
-      const kv = args[k + 1] ?? '';
-      const eq = kv.indexOf('=');
-      config.set((eq === -1 ? kv : kv.slice(0, eq)).toLowerCase(), eq === -1 ? 'true' : kv.slice(eq + 1));
-    }
-    if (GIT_GLOBAL_VALUE.has(a)) k++;
-  }
+  const { config, k } = gitGlobals(args);
   const sub = args[k];
   const rest = args.slice(k + 1);
   if (sub === undefined || hasAny(rest, ['-h', '--help'])) return null;
@@ -57,19 +45,8 @@ export function gitFinding(
       return gitCommit(rest, editorIsSet);
     case 'tag':
       return gitTag(rest, editorIsSet);
-    case 'rebase': {
-      const interactive = hasAny(rest, ['--interactive', '--edit-todo']) || inCluster(rest, 'i', 'sXxC');
-      if (!interactive) return null;
-      const seq = firstSet([env.get('GIT_SEQUENCE_EDITOR'), config.get('sequence.editor'), commitEditor]);
-      if (seq !== undefined && !editorWaits(seq)) return null;
-      return {
-        rule: 'git-rebase-interactive',
-        why:
-          'an interactive rebase opens its todo list in an editor and waits for it to be saved. Without -i the ' +
-          'rebase runs unattended (`git rebase main`); fixup! commits can be folded in without an editor with ' +
-          '`GIT_SEQUENCE_EDITOR=true git rebase -i --autosquash main`.',
-      };
-    }
+    case 'rebase':
+      return gitRebase(rest, firstSet([env.get('GIT_SEQUENCE_EDITOR'), config.get('sequence.editor'), commitEditor]));
     case 'add':
       if (hasAny(rest, ['--patch', '--interactive', '--edit']) || ['p', 'i', 'e'].some((l) => inCluster(rest, l))) {
         return gitInteractive(
@@ -83,18 +60,7 @@ export function gitFinding(
     case 'restore':
     case 'reset':
     case 'stash':
-      if (!hasAny(rest, ['-p', '--patch'])) return null;
-      // Only `git stash [push|save] -p` asks; `git stash show -p` prints a diff.
-      if (sub === 'stash' && !['push', 'save', undefined].includes(positionals(rest, new Set(['-m', '--message']))[0]))
-        return null;
-      return gitInteractive(
-        `git ${sub} -p walks through each hunk and waits for an answer to every one.`,
-        sub === 'stash'
-          ? 'Whole files can be stashed with `git stash push -- <path>`.'
-          : sub === 'reset'
-            ? 'Whole files can be unstaged with `git restore --staged <path>`.'
-            : 'Whole files can be restored with `git restore <path>`, and a prepared patch reverted with `git apply -R change.patch`.',
-      );
+      return gitPatch(sub, rest);
     case 'clean':
       if (!hasAny(rest, ['--interactive']) && !inCluster(rest, 'i', 'e')) return null;
       return gitInteractive(
@@ -125,14 +91,8 @@ export function gitFinding(
     case 'pull':
     case 'cherry-pick':
     case 'revert':
-      if (editorIsSet || lastOf(rest, ['-e', '--edit'], ['--no-edit']) !== true) return null;
-      return gitEditor(
-        `git ${sub} --edit opens the ${sub === 'revert' || sub === 'cherry-pick' ? 'commit' : 'merge'}` +
-          ` message in an editor and waits for it to be saved and closed.`,
-        sub === 'merge' || sub === 'pull'
-          ? `Without -e/--edit git ${sub} writes its own message (\`--no-edit\`), and \`-m "…"\` gives one inline.`
-          : `Without -e/--edit git ${sub} keeps the original message; \`git commit --amend -m "…"\` changes it afterwards.`,
-      );
+      if (editorIsSet) return null;
+      return gitEditMessage(sub, rest);
     case 'notes':
       return gitNotes(rest, editorIsSet);
     case 'am':
@@ -152,6 +112,65 @@ export function gitFinding(
     default:
       return null;
   }
+}
+
+/** Global options come before the subcommand: git -C dir -c k=v --no-pager commit … (`k`: the subcommand's index). */
+function gitGlobals(args: string[]): { config: Map<string, string>; k: number } {
+  const config = new Map<string, string>();
+  let k = 0;
+  for (; k < args.length; k++) {
+    const a = args[k]!;
+    if (!a.startsWith('-')) break;
+    if (a === '-c') {
+      const kv = args[k + 1] ?? '';
+      const eq = kv.indexOf('=');
+      config.set((eq === -1 ? kv : kv.slice(0, eq)).toLowerCase(), eq === -1 ? 'true' : kv.slice(eq + 1));
+    }
+    if (GIT_GLOBAL_VALUE.has(a)) k++;
+  }
+  return { config, k };
+}
+
+/** `git rebase -i`, unless the sequence editor `seq` returns at once. */
+function gitRebase(rest: string[], seq: string | undefined): Finding | null {
+  const interactive = hasAny(rest, ['--interactive', '--edit-todo']) || inCluster(rest, 'i', 'sXxC');
+  if (!interactive) return null;
+  if (seq !== undefined && !editorWaits(seq)) return null;
+  return {
+    rule: 'git-rebase-interactive',
+    why:
+      'an interactive rebase opens its todo list in an editor and waits for it to be saved. Without -i the ' +
+      'rebase runs unattended (`git rebase main`); fixup! commits can be folded in without an editor with ' +
+      '`GIT_SEQUENCE_EDITOR=true git rebase -i --autosquash main`.',
+  };
+}
+
+/** `git checkout/restore/reset/stash -p`, which asks about each hunk. */
+function gitPatch(sub: string, rest: string[]): Finding | null {
+  if (!hasAny(rest, ['-p', '--patch'])) return null;
+  // Only `git stash [push|save] -p` asks; `git stash show -p` prints a diff.
+  if (sub === 'stash' && !['push', 'save', undefined].includes(positionals(rest, new Set(['-m', '--message']))[0]))
+    return null;
+  return gitInteractive(
+    `git ${sub} -p walks through each hunk and waits for an answer to every one.`,
+    sub === 'stash'
+      ? 'Whole files can be stashed with `git stash push -- <path>`.'
+      : sub === 'reset'
+        ? 'Whole files can be unstaged with `git restore --staged <path>`.'
+        : 'Whole files can be restored with `git restore <path>`, and a prepared patch reverted with `git apply -R change.patch`.',
+  );
+}
+
+/** `git merge/pull/cherry-pick/revert --edit` (the last of --edit and --no-edit decides), with no editor set. */
+function gitEditMessage(sub: string, rest: string[]): Finding | null {
+  if (lastOf(rest, ['-e', '--edit'], ['--no-edit']) !== true) return null;
+  return gitEditor(
+    `git ${sub} --edit opens the ${sub === 'revert' || sub === 'cherry-pick' ? 'commit' : 'merge'}` +
+      ` message in an editor and waits for it to be saved and closed.`,
+    sub === 'merge' || sub === 'pull'
+      ? `Without -e/--edit git ${sub} writes its own message (\`--no-edit\`), and \`-m "…"\` gives one inline.`
+      : `Without -e/--edit git ${sub} keeps the original message; \`git commit --amend -m "…"\` changes it afterwards.`,
+  );
 }
 
 /** True/false by the last of the `on`/`off` flags given, undefined when none is. */

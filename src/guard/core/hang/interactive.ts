@@ -36,7 +36,8 @@ const remote = (what: string, instead: string): Finding => ({
 
 const SSH_VALUES = once(() => new Set('-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w -B -P'.split(' ')));
 const ssh: Row = (args) => {
-  // -T, -N, -f, -n, -V, -G: no session (github's `ssh -T git@github.com`), forwarding only, background, no stdin, version, config dump.
+  // -T, -N, -f, -n, -V, -G: no session (github's `ssh -T git@github.com`), forwarding only, background, no stdin,
+  // version, config dump.
   const opts = optionPart(args).filter((a) => a.startsWith('-'));
   if (opts.some((o) => /^-[46AaCgKkMqstvXxY]*[TNfnVGQO]/.test(o))) return null;
   if (positionals(args, SSH_VALUES()).length !== 1) return null;

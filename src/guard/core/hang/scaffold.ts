@@ -1,4 +1,5 @@
-// Project scaffolders (npm create …, npx create-…, yarn/pnpm/bun create …) that ask questions unless given their batch flags.
+// Project scaffolders (npm create …, npx create-…, yarn/pnpm/bun create …) that ask questions unless given their batch
+// flags.
 import { baseName } from '../shell/split.ts';
 import { NPM_VALUE_OPTS, positionals } from './argv.ts';
 import type { Finding } from './types.ts';

@@ -33,7 +33,8 @@ export function makeLongTarget(name: string, args: string[]): string | undefined
   return target !== undefined && MAKE_LONG_TARGETS.has(target) ? target : undefined;
 }
 
-/** The recipe lines of `target` in the Makefile (leading @ - + dropped), joined as one command list; undefined if none. */
+/** The recipe lines of `target` in the Makefile (leading @ - + dropped), joined as one command list; undefined if
+ * none. */
 export function makeRecipe(target: string, files: ProjectFiles): string | undefined {
   const text = files.read('Makefile') ?? files.read('makefile') ?? files.read('GNUmakefile');
   if (text === undefined) return undefined;
