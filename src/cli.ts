@@ -184,17 +184,21 @@ function usageError(argv: readonly string[], text: string): number {
   return EXIT.error;
 }
 
+async function runSubcommand(args: string[]): Promise<number> {
+  const { runCommand } = await import('./run/index.ts');
+  const io = { out: pipeSafeWriter(process.stdout), err: pipeSafeWriter(process.stderr) };
+  return runCommand(args, { cwd: process.cwd(), env: process.env, ...io });
+}
+
+/** The terminal's width and height when stdout is one, for the preview to fit. */
+function terminalSize(): { columns?: number; rows?: number } {
+  const { isTTY, columns, rows } = process.stdout;
+  return isTTY ? { ...(columns ? { columns } : {}), ...(rows ? { rows } : {}) } : {};
+}
+
 export async function main(argv: string[]): Promise<number> {
   // `run` has options of its own (and the agent's after --): it reads its argv itself.
-  if (argv[0] === 'run') {
-    const { runCommand } = await import('./run/index.ts');
-    return runCommand(argv.slice(1), {
-      cwd: process.cwd(),
-      env: process.env,
-      out: pipeSafeWriter(process.stdout),
-      err: pipeSafeWriter(process.stderr),
-    });
-  }
+  if (argv[0] === 'run') return runSubcommand(argv.slice(1));
   let parsed: ReturnType<
     typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof OPTIONS }>
   >;
@@ -273,8 +277,7 @@ export async function main(argv: string[]): Promise<number> {
     home: homedir(),
     stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY: process.stdout.isTTY === true,
-    ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
-    ...(process.stdout.isTTY && process.stdout.rows ? { rows: process.stdout.rows } : {}),
+    ...terminalSize(),
     stderrIsTTY: process.stderr.isTTY === true,
     out: pipeSafeWriter(process.stdout),
     err: pipeSafeWriter(process.stderr),

@@ -83,7 +83,8 @@ function holder(
   return stale ? { state: 'stale', owner } : { state: 'live', owner };
 }
 
-/** Take a stale lock away: moved aside atomically, so two runs that both see it stale cannot both delete a fresh one. */
+/** Take a stale lock away: moved aside atomically, so two runs that both see it stale cannot both delete a fresh
+ *  one. */
 function takeOver(path: string, owner: number): void {
   const aside = `${path}.stale-${process.pid}`;
   try {
@@ -96,7 +97,8 @@ function takeOver(path: string, owner: number): void {
   }
 }
 
-/** Take the repository's lock, waiting for a live owner; returns null when the directory cannot hold a lock (read-only). */
+/** Take the repository's lock, waiting for a live owner; returns null when the directory cannot hold a lock
+ *  (read-only). */
 export function lockRepository(root: string, waitMs = LOCK_WAIT_MS): Lock | null {
   const path = lockPath(root);
   const shown = relative(root, path) || path;

@@ -21,7 +21,9 @@ beforeAll(requireCli);
 // Claude entry under Cursor and the BOM-tolerant stdin: the guard file is 269,288 bytes, --tools all 290,604 (283.8 KB).
 // One hook line for every shell, Windows' too (the `node -e` loader of src/tools/hook-command.ts, ~330 characters
 // where `test -f … && node … || true` was ~130) added ~3.4 KB over the 25 hook entries: 294,014 (287.1 KB).
-const TOTAL_BUDGET = 288 * 1024;
+// The long functions split into named steps (issue 34; esbuild keeps a class method's doc comment) added 976 bytes
+// to the guard file: 294,990 (288.1 KB).
+const TOTAL_BUDGET = 289 * 1024;
 /** Only the guard file may be larger than this. */
 const LARGE = 40 * 1024;
 /** No written line may be longer (scripts/build-guard.mjs holds the guard file to the same number). */

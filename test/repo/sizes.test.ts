@@ -22,7 +22,7 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'guard/core/normalize.ts buildTokenRules': 401,
   'guard/core/hang/interactive.ts build': 350,
   // Not split in issue 34: cli.ts was being edited at the same time.
-  'cli.ts main': 142,
+  'cli.ts main': 135,
 };
 /** Comment lines allowed over MAX_COMMENT_WIDTH, per file (src/scaffold/ was being edited in issue 34): may only shrink. */
 const WIDE_COMMENTS: Record<string, number> = {
@@ -30,7 +30,6 @@ const WIDE_COMMENTS: Record<string, number> = {
   'scaffold/intents/index.ts': 1,
   'scaffold/intents/json-hooks.ts': 1,
   'scaffold/journal.ts': 1,
-  'scaffold/lock.ts': 1,
   'scaffold/manifest.ts': 1,
   'scaffold/paths.ts': 1,
   'scaffold/profile.ts': 2,
