@@ -3,10 +3,19 @@
 // sub-agent) and the shell results the guard must read (a truncated output, a timed-out command).
 // The captured files land in test/fixtures/payloads/<tool>/captured/, temp paths rewritten to /home/dev/.
 // Skipped unless LOOP_GUARD_CAPTURE=1, so `npm run test:agents` never rewrites fixtures.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentStatus, describeRun, makeHome, removeDir, repoRoot, runAgent, type AgentName } from './runners/index.ts';
+import {
+  agentStatus,
+  describeRun,
+  makeHome,
+  removeDir,
+  repoRoot,
+  runAgent,
+  type AgentName,
+  type RunOptions,
+} from './runners/index.ts';
 import { makeRepo } from './helpers.ts';
 import { startMockServer, type MockModelServer, type Turn } from './mock-server.ts';
 
@@ -35,6 +44,29 @@ export const Capture = async () => ({
   'tool.execute.before': async (input, output) => save('tool.execute.before', input, output),
   'tool.execute.after': async (input, output) => save('tool.execute.after', input, output),
 });
+`;
+
+const ALLOW = {
+  hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'capture' },
+};
+
+/**
+ * A stand-in `pwsh` (no PowerShell installs on this machine): logs each call (argv, -EncodedCommand decoded) to `log`
+ * and answers the scripted commands: `Get-ChildItem -Name` lists two files, the missing file fails like pwsh does.
+ */
+const FAKE_PWSH = (log: string) => `#!/usr/bin/env node
+const { appendFileSync } = require('node:fs');
+const args = process.argv.slice(2);
+const enc = args.findIndex((a) => /^-(EncodedCommand|enc|ec|e)$/i.test(a));
+const cmd = args.findIndex((a) => /^-(Command|c)$/i.test(a));
+const script = enc >= 0 ? Buffer.from(args[enc + 1] ?? '', 'base64').toString('utf16le') : cmd >= 0 ? args.slice(cmd + 1).join(' ') : '';
+appendFileSync(${JSON.stringify(log)}, JSON.stringify({ args: args.map((a) => (a.length > 120 ? a.slice(0, 120) + '...' : a)), script, cwd: process.cwd() }) + '\\n');
+if (script.includes('Get-Item -LiteralPath missing-file.txt')) {
+  process.stderr.write("Get-Item: Cannot find path '" + process.cwd() + "/missing-file.txt' because it does not exist.\\n");
+  process.exit(1);
+}
+if (script.includes('Get-ChildItem -Name')) process.stdout.write('app.js\\nnotes.txt\\n');
+process.exit(0);
 `;
 
 interface Captured {
@@ -89,6 +121,7 @@ async function capture(
   agent: AgentName,
   turn: (repo: string) => Turn,
   install: (repo: string, home: string, dir: string) => void,
+  opts: Pick<RunOptions, 'guardEnv'> = {},
 ) {
   const repo = makeRepo();
   tmp.push(repo);
@@ -101,7 +134,7 @@ async function capture(
   writeFileSync(join(home, 'capture-hook.mjs'), HOOK);
   install(repo, home, dir);
   server.setScript({ turns: [turn(repo)] });
-  const run = await runAgent(agent, repo, server, { home, timeoutMs: 240_000 });
+  const run = await runAgent(agent, repo, server, { home, timeoutMs: 240_000, ...opts });
   const requests = server.agentRequests();
   // What tools the agent offered the model, kept next to the payloads as evidence of what exists in this version.
   const first = requests[0]?.body as { tools?: Array<Record<string, unknown>> } | undefined;
@@ -184,6 +217,104 @@ describe.runIf(enabled)('capture real payloads', () => {
       const label = step ? labels[step - 1] : 'subagent';
       save('claude', `${p.hook_event_name}-${p.tool_name ?? p.agent_type ?? 'none'}-${label}`, p, dirs);
     }
+    expect(r.captures.length, r.context).toBeGreaterThan(0);
+  }, 300_000);
+
+  // Claude Code offers its PowerShell tool off Windows only with CLAUDE_CODE_USE_POWERSHELL_TOOL=1 and a `pwsh` on
+  // PATH. No PowerShell installs here, so a stand-in `pwsh` (FAKE_PWSH) logs how Claude calls it and answers the two
+  // scripted commands; the hook payloads around it are Claude's own. Monitor is a deferred tool: ToolSearch loads it.
+  it('claude: PowerShell (stand-in pwsh) ok/failure and Monitor', async () => {
+    if (!agentStatus('claude').ok) throw new Error(agentStatus('claude').reason ?? 'claude missing');
+    const steps = (): Turn => ({
+      commands: [
+        { name: 'PowerShell', input: { command: 'Get-ChildItem -Name', description: 'list the files' } },
+        {
+          name: 'PowerShell',
+          input: { command: 'Get-Item -LiteralPath missing-file.txt', description: 'read a missing file' },
+        },
+        { name: 'ToolSearch', input: { query: 'select:Monitor', max_results: 1 } },
+        {
+          name: 'Monitor',
+          input: { description: 'watch a counter', command: 'echo tick; sleep 1; echo tock', timeout_ms: 10_000 },
+        },
+      ],
+      finalText: 'captured',
+    });
+    const bin = makeHome('claude');
+    tmp.push(bin);
+    const log = join(bin, 'pwsh-calls.jsonl');
+    writeFileSync(join(bin, 'pwsh'), FAKE_PWSH(log));
+    chmodSync(join(bin, 'pwsh'), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}${path ? `:${path}` : ''}`;
+    let r: Awaited<ReturnType<typeof capture>>;
+    try {
+      r = await capture(
+        'claude',
+        steps,
+        (repo, home, dir) => {
+          mkdirSync(join(repo, '.claude'), { recursive: true });
+          mkdirSync(join(dir, 'bash-matcher'), { recursive: true });
+          const record = (to: string) => ({
+            type: 'command',
+            command: `CAPTURE_DIR=${to} node ${join(home, 'capture-hook.mjs')}`,
+            timeout: 30,
+          });
+          // A second hook under matcher "Bash": which of these tools' events does a Bash-only config see?
+          const hook = [
+            { matcher: '*', hooks: [record(dir)] },
+            { matcher: 'Bash', hooks: [record(join(dir, 'bash-matcher'))] },
+          ];
+          writeFileSync(
+            join(repo, '.claude', 'settings.json'),
+            JSON.stringify(
+              {
+                permissions: { defaultMode: 'acceptEdits', allow: ['PowerShell', 'Monitor', 'ToolSearch', 'Bash'] },
+                hooks: {
+                  // The stand-in cannot run Claude's PowerShell parser, so its permission check would ask (and -p
+                  // refuse): a PreToolUse hook answering allow lets the call run.
+                  PreToolUse: [
+                    ...hook,
+                    {
+                      matcher: 'PowerShell',
+                      hooks: [{ type: 'command', command: `echo '${JSON.stringify(ALLOW)}'`, timeout: 30 }],
+                    },
+                  ],
+                  PostToolUse: hook,
+                  PostToolUseFailure: hook,
+                },
+              },
+              null,
+              2,
+            ),
+          );
+        },
+        { guardEnv: { CLAUDE_CODE_USE_POWERSHELL_TOOL: '1' } },
+      );
+    } finally {
+      process.env.PATH = path;
+    }
+    const dirs = { [r.repo]: '/home/dev/proj', [r.home]: '/home/dev/home', [bin]: '/home/dev/bin' };
+    const labels = ['powershell', 'powershell-failure', 'toolsearch', 'monitor'];
+    save('claude', 'offered-tools-powershell', { tools: r.tools }, dirs);
+    for (const c of r.captures) {
+      const p = c.payload;
+      const step = stepOf(p.tool_use_id);
+      save('claude', `${p.hook_event_name}-${p.tool_name ?? 'none'}-${step ? labels[step - 1] : 'other'}`, p, dirs);
+    }
+    const bashOnly = readCaptures(join(r.dir, 'bash-matcher')).map((c) => ({
+      hook_event_name: c.payload.hook_event_name,
+      tool_name: c.payload.tool_name,
+    }));
+    save('claude', 'bash-matcher-saw', { events: bashOnly }, dirs);
+    // How Claude spawned `pwsh` (argv, and the -EncodedCommand script decoded): the evidence for the stand-in's part.
+    const calls = existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
+    save('claude', 'pwsh-invocations', { calls }, dirs);
     expect(r.captures.length, r.context).toBeGreaterThan(0);
   }, 300_000);
 

@@ -92,25 +92,23 @@ describe.each(SHAPES)('the guard file with %s', (_what, shape) => {
   });
 });
 
-// Claude Code's PowerShell tool (its shell tool on Windows): the payload is Bash's with tool_name "PowerShell" —
-// built from the captured Bash payload, because Claude Code 2.1.332's PowerShell tool takes the Bash tool's input
-// schema and gives its output schema (read in its bundle); no PowerShell run was captured here (no pwsh on Linux).
+// Claude Code's PowerShell tool (its shell tool on Windows): the payloads Claude Code 2.1.332 sent its hooks for a
+// PowerShell call that exited 1 (captured with a stand-in pwsh, test/fixtures/payloads/README.md).
 describe("Claude Code's PowerShell tool", () => {
   it('is judged as Bash is: `vim` refused, a repeated failure refused by the 5th attempt', () => {
     const repo = repoWith((s) => s);
     const state = freshStateDir();
     const pre = {
-      ...(loadPayload('claude/PreToolUse-failure.json') as { tool_input: { command: string } }),
-      tool_name: 'PowerShell',
+      ...(loadPayload('claude/captured/PreToolUse-PowerShell-powershell-failure.json') as {
+        tool_input: { command: string };
+      }),
       cwd: repo,
     };
     const vim = { ...pre, tool_input: { ...pre.tool_input, command: 'vim notes.txt' } };
     expect(JSON.parse(hook(repo, vim, state)).hookSpecificOutput.permissionDecision).toBe('deny');
     const post = {
-      ...(loadPayload('claude/PostToolUseFailure-failure.json') as object),
-      tool_name: 'PowerShell',
+      ...(loadPayload('claude/captured/PostToolUseFailure-PowerShell-powershell-failure.json') as object),
       cwd: repo,
-      tool_input: pre.tool_input,
     };
     const answers: string[] = [];
     for (let i = 0; i < 5; i++) {
