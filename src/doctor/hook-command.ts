@@ -111,12 +111,22 @@ export function runsOurFile(
   root: string,
   vars: Readonly<Record<string, string>>,
 ): OurRun | null {
-  const cmds = splitHookLine(line, vars, root);
+  // Our loader's backticks are literal in its single quotes, which the splitter's words no longer show: it is
+  // swapped for a name first, and each name stands for where that loader starts.
+  const starts: Array<{ rootEnv?: string }> = [];
+  const masked = line.replace(/'([^']*)'/g, (quoted, js: string) => {
+    const start = loaderStart(js);
+    if (!start) return quoted;
+    starts.push(start);
+    return `'@loop-guard-loader-${starts.length - 1}@'`;
+  });
+  const cmds = splitHookLine(masked, vars, root);
   if (!cmds) return null;
   for (const c of cmds) {
     if (!isNode(c.words[0])) continue;
     // Our `node -e` loader runs the guard file of the first folder up from where it starts that has one.
-    const start = c.words[1] === '-e' ? loaderStart(c.words[2] ?? '') : null;
+    const named = c.words[1] === '-e' ? /^@loop-guard-loader-(\d+)@$/.exec(c.words[2] ?? '') : null;
+    const start = named ? starts[Number(named[1])] : undefined;
     if (start) {
       const from = resolve(root, (start.rootEnv && vars[start.rootEnv]) || root);
       const home = resolve(guardAbs, '..', '..', '..');

@@ -1,5 +1,6 @@
 import { exportArgs } from './env-fix.ts';
-import { GUARD_INTENT, GUARD_PATH, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
+import { guardCommand, powershellGuardCommand } from './hook-command.ts';
+import { GUARD_INTENT, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
 
 export const copilot: ToolRecord = {
   name: 'copilot',
@@ -27,9 +28,11 @@ export const copilot: ToolRecord = {
           { event: 'PostToolUse' },
           { event: 'UserPromptSubmit' },
         ],
-        // A preToolUse hook that exits non-zero DENIES the command in Copilot, so the command line itself fails open:
-        // a missing node or guard file ends in `|| true` (exit 0, no output = allow). Hooks run in the repo root.
-        command: `node ${GUARD_PATH} copilot 2>/dev/null || true`,
+        // A preToolUse hook that exits non-zero DENIES the command in Copilot, so both lines fail open: a missing
+        // guard file is silence (allow), a missing node `|| true` (bash) or the Get-Command check (PowerShell, which
+        // Copilot runs on Windows instead of `command`; Windows PowerShell 5.1 has no `||`).
+        command: guardCommand('copilot', { posix: true }),
+        shells: { powershell: powershellGuardCommand('copilot') },
         timeout: HOOK_TIMEOUT_SECONDS,
         marker: HOOK_MARKER,
       },

@@ -8,6 +8,8 @@ export interface HookEntrySpec {
   style: 'nested' | 'flat';
   events: Array<{ event: string; matcher?: string }>;
   command: string; // the full hook command string
+  /** More command fields of each entry, by name: a tool that takes a command per shell (Copilot's `powershell`). */
+  shells?: Record<string, string>;
   timeout: number; // seconds
   /** Substring that identifies OUR entries in any command (e.g. '.agents/hooks/loop-guard'). */
   marker: string;

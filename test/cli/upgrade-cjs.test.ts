@@ -53,7 +53,7 @@ describe('from loop-guard.mjs to loop-guard.cjs', () => {
     expect(tree.has(CJS)).toBe(true);
     for (const [path, text] of tree)
       if (!path.startsWith('.agents/hooks/')) expect(text, path).not.toContain('loop-guard.mjs');
-    expect(tree.get('.claude/settings.json')).toMatch(/\.agents\/hooks\/loop-guard\.cjs'[^"]*\\" claude"/);
+    expect(tree.get('.claude/settings.json')).toMatch(/\.agents\/hooks\/loop-guard\.cjs`;.*' _ claude # /);
     expect(runCli(['--check', '--strict'], { cwd: dir }).status).toBe(0);
   });
 

@@ -157,7 +157,7 @@ describe('broken at run time', () => {
     writeFileSync(at('.agents/hooks/loop-guard.cjs'), withOwnedHeader('process.exitCode = 0;\n', '//', VERSION));
     writeFileSync(
       at('.claude/settings.json'),
-      readFileSync(at('.claude/settings.json'), 'utf8').replaceAll("loop-guard.cjs')", "loop-guard-moved.mjs')"),
+      readFileSync(at('.claude/settings.json'), 'utf8').replaceAll('loop-guard.cjs`', 'loop-guard-moved.mjs`'),
     );
     writeFileSync(
       at('.cursor/hooks.json'),
@@ -172,7 +172,7 @@ describe('broken at run time', () => {
   it.each([
     ['repo.guard', 'differs from the guard'],
     // A hook that runs another file (here one that is not there) is not our hook: path-equal, not a substring.
-    ['claude.hooks', "loop-guard-moved.mjs')"],
+    ['claude.hooks', 'loop-guard-moved.mjs`'],
     ['claude.hooks', "claude`, which is not this repository's guard file"],
     ['claude.replay', 'no PreToolUse hook'],
     ['codex.replay', 'no warning on the 3rd identical result; the 5th attempt was not denied'],

@@ -37,16 +37,16 @@ describe('no wrong ✓', () => {
   it('hooks that run a copy whose path merely contains .agents/hooks/loop-guard: ✗ naming it', async () => {
     const sb = cloneSandbox(installed);
     copyFileSync(join(sb.root, '.agents/hooks/loop-guard.cjs'), join(sb.root, '.agents/hooks/loop-guard-copy.cjs'));
-    edit(sb, (t) => t.replaceAll("loop-guard.cjs')", "loop-guard-copy.cjs')"));
+    edit(sb, (t) => t.replaceAll('loop-guard.cjs`', 'loop-guard-copy.cjs`'));
     const r = await doctorOn(sb);
     const c = byId(r, 'claude.hooks');
     expect(c.ok).toBe(false);
-    expect(c.message).toMatch(/loop-guard-copy\.cjs'.* claude`, which is not this repository's guard file/);
+    expect(c.message).toMatch(/loop-guard-copy\.cjs`.* claude`, which is not this repository's guard file/);
   }, 60_000);
 
   it('LOOP_GUARD_HANG=off in the hook command: ✗ naming the command, and the replay fails on the hang rule', async () => {
     const sb = cloneSandbox(installed);
-    edit(sb, (t) => t.replaceAll('"node -e \\"', '"LOOP_GUARD_HANG=off node -e \\"'));
+    edit(sb, (t) => t.replaceAll('"node -e ', '"LOOP_GUARD_HANG=off node -e '));
     expect(readFileSync(settings(sb), 'utf8')).toContain('LOOP_GUARD_HANG=off node');
     const r = await doctorOn(sb);
     expect(byId(r, 'claude.hooks')).toMatchObject({ ok: false });
@@ -74,7 +74,7 @@ describe('doctor always ends', () => {
     const sb = cloneSandbox(installed);
     const pids = join(sb.tmp, 'bg.pids');
     // The background process records its pid so the test can end it; nothing else is signalled.
-    edit(sb, (t) => t.replaceAll('"node -e \\"', `"setsid sh -c 'echo $$ >> ${pids}; exec sleep 1000' & node -e \\"`));
+    edit(sb, (t) => t.replaceAll('"node -e ', `"setsid sh -c 'echo $$ >> ${pids}; exec sleep 1000' & node -e `));
     const t = Date.now();
     const child = spawn(process.execPath, [cliFile, 'doctor', '--cwd', sb.root], {
       env: sb.env,

@@ -3,12 +3,20 @@
 // tree-sitter-powershell (no PowerShell runs on this machine: no registry we reach has it). cmd.exe can be neither
 // run nor parsed here, so its rules are checked on the text.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardCommand, guardLoader, innerGuardCommand, ourLoaderRoot } from '../../src/tools/hook-command.ts';
+import {
+  guardCommand,
+  guardLoader,
+  innerGuardCommand,
+  LOADER_FORBIDDEN,
+  ourLoaderRoot,
+  powershellGuardCommand,
+} from '../../src/tools/hook-command.ts';
+import { GUARD_PATH } from '../../src/tools/markers.ts';
 import { TOOL_NAMES, TOOLS } from '../../src/tools/index.ts';
 import { guardFile, payloadsDir, requireBuilt } from '../helpers/paths.ts';
 
@@ -20,20 +28,14 @@ const loaderLines = lines.filter((l) => ourLoaderRoot(l));
 describe('the hook line, as text', () => {
   it('the hook tools run our loader line', () => {
     expect(loaderLines.length).toBeGreaterThanOrEqual(5);
-    for (const l of loaderLines) expect(l).toMatch(/^node -e "[^"]+" [a-z]+( \|\| true)?$/);
+    for (const l of loaderLines)
+      expect(l).toMatch(/^node -e '[^']+' _ [a-z]+( # & if exist \S+ node \S+ [a-z]+| \|\| true)$/);
   });
 
-  it.each([
-    ['"', 'closes the quote in every shell'],
-    ['$', 'sh, fish and PowerShell expand it inside double quotes'],
-    ['`', 'command substitution in sh, the escape character in PowerShell'],
-    ['\\', 'sh escapes $ ` " \\ with it inside double quotes'],
-    ['%', 'cmd.exe expands %NAME% even inside double quotes'],
-    ['!', "cmd.exe's delayed expansion, and bash's history in a terminal"],
-    ['\n', 'a hook command is one line'],
-  ])('the loader holds no %j (%s)', (ch) => {
+  it('the loader holds nothing a shell reads or a tool mangles', () => {
+    expect(LOADER_FORBIDDEN).toEqual(expect.arrayContaining([' ', '"', "'", '$', '%', '&', '|']));
     for (const env of [undefined, 'CLAUDE_PROJECT_DIR', 'QWEN_PROJECT_DIR', 'GEMINI_PROJECT_DIR'])
-      expect(guardLoader(env)).not.toContain(ch);
+      for (const ch of LOADER_FORBIDDEN) expect(guardLoader(env), JSON.stringify(ch)).not.toContain(ch);
   });
 
   it('is told apart from other node -e lines, and doctor runs it as it is', () => {
@@ -41,9 +43,12 @@ describe('the hook line, as text', () => {
       rootEnv: 'CLAUDE_PROJECT_DIR',
     });
     expect(ourLoaderRoot(guardCommand('codex'))).toEqual({});
-    expect(ourLoaderRoot('node -e "require(1)" claude')).toBeNull();
+    expect(ourLoaderRoot("node -e 'require(1)' _ claude")).toBeNull();
+    expect(ourLoaderRoot(guardCommand('codex').replace('node .agents', 'node ../x/.agents'))).toBeNull();
     expect(ourLoaderRoot(guardCommand('codex').replace('.git', '.hg'))).toBeNull();
-    expect(innerGuardCommand(guardCommand('copilot', { posix: true }))).toBe(guardCommand('copilot'));
+    expect(innerGuardCommand(guardCommand('copilot', { posix: true }))).toBe(
+      guardCommand('copilot', { posix: true }).slice(0, -' || true'.length),
+    );
     expect(innerGuardCommand(guardCommand('codex'))).toBe(guardCommand('codex'));
     // An install made before this line keeps working until the rerun replaces it.
     expect(innerGuardCommand('test -f x.cjs && node x.cjs claude || true')).toBe('node x.cjs claude');
@@ -75,16 +80,31 @@ describe('the hook line in PowerShell (Windows PowerShell 5.1 and PowerShell 7 r
   });
 
   const psLines = loaderLines.filter((l) => !l.endsWith('|| true'));
-  it.each(psLines)('%s: one call of node, its code one literal string', (line) => {
+  it.each(psLines)("%s: one call of node, its code one literal string, cmd.exe's half a comment", (line) => {
     const ps = parsePs(line);
     expect(ps.hasError).toBe(false);
     expect(ps.commands).toBe(1);
     expect(ps.sexp).toMatch(/^\(program \(statement_list \(pipeline \(pipeline_chain \(command command_name:/);
-    // A string PowerShell would expand holds no variable and no $( … ): the loader reaches node as written.
-    expect(ps.sexp).toContain('(expandable_string_literal)');
-    expect(ps.sexp).not.toMatch(/variable|sub_expression/);
+    // A single-quoted string is verbatim in PowerShell: the loader reaches node as written.
+    expect(ps.sexp).toContain('(verbatim_string_characters)');
+    expect(ps.sexp).not.toMatch(/variable|sub_expression|expandable/);
+    expect(ps.sexp).toMatch(/\(comment\)\)+$/);
     // As Claude Code runs a hook in PowerShell when Git Bash is missing: its exit-code suffix follows the line.
     expect(parsePs(`${line}; if (-not $?) { exit 1 }`).hasError).toBe(false);
+  });
+
+  it("Copilot CLI's powershell field: node checked first, the loader one verbatim string, then exit 0", () => {
+    const entry = TOOLS.copilot.intents.find((i) => i.kind === 'json');
+    const line = entry?.kind === 'json' ? entry.hooks.shells?.powershell : undefined;
+    expect(line).toBe(powershellGuardCommand('copilot'));
+    const ps = parsePs(line as string);
+    expect(ps.hasError).toBe(false);
+    expect(ps.sexp).toContain('(if_statement');
+    expect(ps.sexp).toContain('(verbatim_string_characters)');
+    expect(line).toMatch(
+      /^if \(Get-Command node -CommandType Application -ErrorAction SilentlyContinue\) \{ node -e '/,
+    );
+    expect(line).toMatch(/ \}; exit 0$/);
   });
 });
 
@@ -158,6 +178,25 @@ describe('the hook line in real shells', () => {
       }
     },
   );
+
+  // cmd.exe (Qwen Code's shell on Windows, and maybe Cursor's) runs nowhere here, so its reading is modelled: it splits
+  // the line at `&` outside double quotes (the line has none) and passes each word to node as typed.
+  it.each(loaderLines.filter((l) => l.includes(' & ')))('cmd.exe: %s', (line) => {
+    expect(line).not.toContain('"');
+    const [first, second, ...more] = line.split(' & ');
+    expect(more).toEqual([]);
+    // The quoted loader is one word holding its quotes: to node -e a JavaScript string, run without reading stdin.
+    const words = (first as string).split(' ');
+    expect(words.slice(0, 2)).toEqual(['node', '-e']);
+    const asTyped = spawnSync(process.execPath, words.slice(1), { cwd: repo, input: PAYLOAD, encoding: 'utf8' });
+    expect([asTyped.status, asTyped.stdout, asTyped.stderr]).toEqual([0, '', '']);
+    // Then `if exist <guard> node <guard> <tool>`, from the root where cmd runs hooks.
+    const m = /^if exist (\S+) node (\S+) ([a-z]+)$/.exec(second as string);
+    expect(m?.[1]).toBe(GUARD_PATH.replaceAll('/', '\\'));
+    expect(m?.[2]).toBe(m?.[1]);
+    expect(existsSync(join(repo, GUARD_PATH))).toBe(true);
+    expect(line.startsWith(`node -e '${guardLoader(ourLoaderRoot(line)?.rootEnv)}' _ ${m?.[3]} `)).toBe(true);
+  });
 
   // fish is left out: an unknown command ends its whole line there, `|| true` or not (no tool runs a POSIX field in it).
   it.each(Object.keys(SHELLS).filter((s) => s !== 'fish'))(

@@ -96,12 +96,13 @@ function setField(plan: EditPlan, path: Path, obj: JsonObject, key: string, valu
 }
 
 function newEntry(spec: HookEntrySpec, matcher: string | undefined): JsonObject {
+  const shells = spec.shells ?? {};
   if (spec.style === 'flat') {
     return matcher === undefined
-      ? { command: spec.command, timeout: spec.timeout }
-      : { command: spec.command, matcher, timeout: spec.timeout };
+      ? { command: spec.command, ...shells, timeout: spec.timeout }
+      : { command: spec.command, ...shells, matcher, timeout: spec.timeout };
   }
-  const hook: JsonObject = { type: 'command', command: spec.command, timeout: spec.timeout };
+  const hook: JsonObject = { type: 'command', command: spec.command, ...shells, timeout: spec.timeout };
   return matcher === undefined ? { hooks: [hook] } : { matcher, hooks: [hook] };
 }
 
@@ -160,6 +161,7 @@ function planNestedEvent(
     const entry = groupHooks(keeper.gi)[keeper.hi] as JsonObject;
     setField(plan, entryPath, entry, 'type', 'command');
     setField(plan, entryPath, entry, 'command', spec.command);
+    for (const [k, v] of Object.entries(spec.shells ?? {})) setField(plan, entryPath, entry, k, v);
     setField(plan, entryPath, entry, 'timeout', spec.timeout);
     // Only a group holding nothing but ours gets its matcher fixed; a user's group is never changed.
     if (!fits(keeper.gi)) {
@@ -192,6 +194,7 @@ function planFlatEvent(
     const entry = arr[keeper] as JsonObject;
     const entryPath = [...path, keeper];
     setField(plan, entryPath, entry, 'command', spec.command);
+    for (const [k, v] of Object.entries(spec.shells ?? {})) setField(plan, entryPath, entry, k, v);
     if (matcher !== undefined) setField(plan, entryPath, entry, 'matcher', matcher);
     else if ('matcher' in entry) plan.edits.push({ kind: 'remove', path: [...entryPath, 'matcher'] });
     setField(plan, entryPath, entry, 'timeout', spec.timeout);
@@ -325,7 +328,9 @@ function hooksProblem(model: JsonObject, spec: HookEntrySpec): string | null {
     }
     if (found.length !== 1) return `${found.length} entries in hooks.${event}`;
     const { entry, matcher } = found[0]!;
-    if (entry.command !== spec.command || entry.timeout !== spec.timeout) return `a stale entry in hooks.${event}`;
+    const shellsStale = Object.entries(spec.shells ?? {}).some(([k, v]) => entry[k] !== v);
+    if (entry.command !== spec.command || entry.timeout !== spec.timeout || shellsStale)
+      return `a stale entry in hooks.${event}`;
     if (!matcherFits(matcher, wanted.get(event))) return `the wrong matcher in hooks.${event}`;
   }
   for (const event of wanted.keys()) if (!Array.isArray(hooks[event])) return `no hooks.${event}`;
