@@ -25,6 +25,8 @@ export const claude: ToolRecord = {
           { event: 'UserPromptSubmit' },
           // A loop's next session hears the last hand-off note before its first prompt.
           { event: 'SessionStart' },
+          // A sub-agent that ends (a background one long after its Agent call returned) may have changed the tree.
+          { event: 'SubagentStop' },
         ],
         command: guardCommand('claude', { rootEnv: 'CLAUDE_PROJECT_DIR' }),
         timeout: HOOK_TIMEOUT_SECONDS,

@@ -63,8 +63,7 @@ describe.concurrent.each(CASES)('$tool', ({ tool, config, userText, events, extr
       expect(apply.status, apply.stdout + apply.stderr).toBe(0);
       const ours = readFileSync(join(dir, OURS[tool]!), 'utf8');
       const doc = parse(ours) as unknown as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
-      for (const e of events)
-        expect(JSON.stringify(doc.hooks[e]), `${e} runs the guard`).toContain(`${GUARD_PATH}\`;`);
+      for (const e of events) expect(JSON.stringify(doc.hooks[e]), `${e} runs the guard`).toContain(`${GUARD_PATH}\`;`);
       if (OURS[tool] === config) {
         expect(ours, 'the user comment is kept').toMatch(/\/\/ (my model|keep)/);
       } else {

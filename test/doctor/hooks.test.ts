@@ -17,6 +17,7 @@ const claudeAll = nested({
   PostToolUseFailure: 'Bash|PowerShell',
   UserPromptSubmit: undefined,
   SessionStart: undefined,
+  SubagentStop: undefined,
 });
 
 describe('matcherSelects', () => {
@@ -77,6 +78,7 @@ describe('auditHooks (claude.hooks / codex.hooks / cursor.hooks)', () => {
       'PostToolUseFailure',
       'UserPromptSubmit',
       'SessionStart',
+      'SubagentStop',
     ]);
     expect(a.commands.PreToolUse).toBe(CMD);
   });
@@ -102,6 +104,7 @@ describe('auditHooks (claude.hooks / codex.hooks / cursor.hooks)', () => {
       PostToolUseFailure: 'Bash|PowerShell',
       UserPromptSubmit: undefined,
       SessionStart: undefined,
+      SubagentStop: undefined,
     });
     const a = auditHooks('claude', listHookCommands(doc, 'nested', 's'), '.claude/settings.json');
     expect(a.check.ok).toBe(false);

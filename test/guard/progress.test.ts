@@ -21,6 +21,7 @@ import type { Decision } from '../../src/guard/core/types.ts';
 import { runHook } from '../../src/guard/main.ts';
 import { treeFingerprint } from '../../src/guard/tree.ts';
 import { TOOLS } from '../../src/tools/index.ts';
+import { freshStateDir, guardEnv, requireBuilt, runGuardSync } from '../helpers/guard.ts';
 
 const settings = readSettings({});
 const FAIL = 'FAIL src/sum.test.ts > adds\nAssertionError: expected 2 to be 3\nTests  1 failed | 4 passed (5)';
@@ -216,6 +217,7 @@ describe('change events from each tool (captured payloads)', () => {
     ['claude', 'payloads/claude/captured/PostToolUse-Edit-edit.json', 'edit'],
     ['claude', 'payloads/claude/captured/PostToolUse-Write-write.json', 'edit'],
     ['claude', 'payloads/claude/captured/PostToolUse-Agent-agent.json', 'agent'],
+    ['claude', 'payloads/claude/captured/SubagentStop-general-purpose-subagent.json', 'agent'],
     ['codex', 'payloads/codex/captured/PostToolUse-apply_patch-apply_patch.json', 'edit'],
     ['cursor', 'cursor/afterFileEdit.json', 'edit'],
   ])('%s %s → change (%s)', (tool, file, by) => {
@@ -371,5 +373,33 @@ describe('the tree fingerprint (a real git repository)', () => {
     } finally {
       rmSync(state, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a sub-agent's end lifts a refusal (Claude Code's SubagentStop, captured; the built guard)", () => {
+  const session = 'lg-subagent-session';
+  const at = (rel: string, i: number) => ({
+    ...load(`payloads/claude/${rel}`),
+    session_id: session,
+    cwd: '/nonexistent-dir-lg',
+    tool_use_id: `toolu_lg_${i}`,
+  });
+  const stop = { ...load('payloads/claude/captured/SubagentStop-general-purpose-subagent.json'), session_id: session };
+
+  it('refused after the 4th identical failure, then run again once a sub-agent has ended; refused again after', () => {
+    requireBuilt();
+    const env = guardEnv(freshStateDir());
+    const attempt = (i: number) => {
+      const pre = runGuardSync('claude', at('PreToolUse-failure.json', i), env).stdout;
+      if (pre.includes('"deny"')) return 'denied';
+      runGuardSync('claude', at('PostToolUseFailure-failure.json', i), env);
+      return 'ran';
+    };
+    const first = [1, 2, 3, 4, 5].map(attempt);
+    expect(first).toEqual(['ran', 'ran', 'ran', 'ran', 'denied']);
+    expect(runGuardSync('claude', stop, env).stdout).toBe('');
+    const after = [6, 7, 8, 9, 10].map(attempt);
+    expect(after[0]).toBe('ran');
+    expect(after).toContain('denied');
   });
 });

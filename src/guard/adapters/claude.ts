@@ -43,6 +43,10 @@ export function parseClaude(p: Payload): ParsedHook {
     if (source && MACHINE_PROMPT_SOURCES.has(source)) return { ...base, event: null };
     return { ...base, event: { kind: 'userTurn', ...promptOf(p.prompt) } };
   }
+  // A sub-agent's end is progress, a background one's too: its Agent PostToolUse came at its start. It is the parent
+  // session's change: SubagentStop carries the sub-agent's agent_id, which keys the sub-agent's own counts.
+  if (eventName === 'SubagentStop')
+    return { ...base, session: str(p.session_id) ?? '', event: { kind: 'change', by: 'agent' } };
   // An edit or a finished sub-agent is progress; a refused edit fires no post event, so every post is a change.
   if (eventName === 'PostToolUse' && CHANGE_TOOLS.has(str(p.tool_name) ?? '')) {
     const by = str(p.tool_name) === 'Agent' || str(p.tool_name) === 'Task' ? 'agent' : 'edit';
