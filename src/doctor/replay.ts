@@ -20,6 +20,9 @@ export const REPLAY_OUTPUT =
  * they are on. */
 export const HANG_COMMAND = 'vim notes.txt';
 
+/** The same for a Windows shell tool: PowerShell's `notepad` opens a window and waits (hang/powershell.ts). */
+export const WINDOWS_HANG_COMMAND = 'notepad notes.txt';
+
 /** What the replayed user says. */
 const PROMPT = 'try a different approach';
 
@@ -31,6 +34,8 @@ export interface Driver {
   read(stdout: string, step: Step, event: string): Reading;
   /** The tool has no stop field the hook can set: its hand-off reads as a refusal that says the turn stops here. */
   handoffIsDeny?: boolean;
+  /** The tool's Windows shell tool, as its pre payload (ReplayFacts.windowsShell). */
+  windows?: { label: string; pre(attempt: number, turn: number): Json };
   /** The event whose answer ends the run (ReplayFacts.stop), sent after every pre; its answer, if it stops, makes that
    *  attempt the hand-off. */
   stop?: { event: string; answer: Record<string, unknown>; payload(attempt: number, turn: number): Json };
@@ -66,7 +71,7 @@ function setPresent(o: Obj, path: string, value: unknown): void {
 export function buildDriver(
   facts: ReplayFacts,
   label: string,
-  captured: Record<Step, Json> & { stop?: Json },
+  captured: Record<Step, Json> & { stop?: Json; windows?: Json },
   root: string,
 ): Driver {
   const firstTurnId = facts.turnId === undefined ? undefined : getPath(captured.pre, facts.turnId);
@@ -76,6 +81,14 @@ export function buildDriver(
     // Each tool marks a new user message with a new id; the replay does the same after the user turn.
     if (facts.turnId !== undefined) setPresent(p, facts.turnId, turn === 1 ? firstTurnId : `doctor-turn-${turn}`);
     if (facts.callId !== undefined && step !== 'turn') setPresent(p, facts.callId, `doctor-call-${attempt}`);
+    return p;
+  };
+  const windowsPre = (attempt: number, turn: number): Obj => {
+    const p = structuredClone(captured.windows) as Obj;
+    for (const f of facts.root) setPresent(p, f, root);
+    if (facts.turnId !== undefined) setPresent(p, facts.turnId, `doctor-turn-${turn}`);
+    if (facts.callId !== undefined) setPresent(p, facts.callId, `doctor-call-${attempt}`);
+    setPresent(p, facts.command, WINDOWS_HANG_COMMAND);
     return p;
   };
   const read = READERS[facts.answers];
@@ -99,6 +112,14 @@ export function buildDriver(
     },
     read: (stdout, step, event) => read(stdout, step, event, who),
     ...(facts.handoff === 'refusal' ? { handoffIsDeny: true } : {}),
+    ...(facts.windowsShell && captured.windows !== undefined
+      ? {
+          windows: {
+            label: facts.windowsShell.label,
+            pre: (attempt: number, turn: number) => windowsPre(attempt, turn),
+          },
+        }
+      : {}),
     ...(facts.stop && captured.stop !== undefined
       ? {
           stop: {
@@ -122,10 +143,17 @@ export function driverFor(tool: ToolName, root: string): Driver | null {
   if (!facts) return null;
   const load = (file: string) => loadPayload(`${tool}/${file}`);
   const stop = facts.stop ? { stop: load(facts.stop.payload) } : {};
+  const windows = facts.windowsShell ? { windows: load(facts.windowsShell.payload) } : {};
   return buildDriver(
     facts,
     TOOLS[tool].label,
-    { pre: load(facts.pre.payload), post: load(facts.post.payload), turn: load(facts.turn.payload), ...stop },
+    {
+      pre: load(facts.pre.payload),
+      post: load(facts.post.payload),
+      turn: load(facts.turn.payload),
+      ...stop,
+      ...windows,
+    },
     root,
   );
 }
@@ -230,7 +258,9 @@ async function drive(s: Session): Promise<Check | null> {
   if (brokenTurn) return brokenTurn;
   const brokenAgain = (await deliver(s, 'pre', 8, driver.pre(8, 2))) ?? (await stopAfter(s, 8, 2));
   if (brokenAgain) return brokenAgain;
-  return deliver(s, 'pre', 9, driver.pre(9, 2, HANG_COMMAND));
+  const brokenHang = await deliver(s, 'pre', 9, driver.pre(9, 2, HANG_COMMAND));
+  if (brokenHang || !driver.windows) return brokenHang;
+  return deliver(s, 'pre', 10, driver.windows.pre(10, 2));
 }
 
 /** Pure: why a part of the sequence cannot work, one phrase per hook the config lacks. */
@@ -290,6 +320,9 @@ function problemsIn(entries: readonly Entry[], driver: Driver, commands: Readonl
     problems.push(
       `\`${HANG_COMMAND}\` was not refused, so the hang rules are off (LOOP_GUARD_HANG=off in the hook's environment?)`,
     );
+  const windows = at('pre', 10);
+  if (driver.windows && commands[driver.events.pre] !== undefined && kind(hang) === 'deny' && kind(windows) !== 'deny')
+    problems.push(`\`${WINDOWS_HANG_COMMAND}\` through the ${driver.windows.label} (Windows) was not refused`);
   return problems;
 }
 
@@ -330,6 +363,7 @@ export async function replay(
     `replayed 7 identical failing \`${REPLAY_COMMAND}\` attempts through the configured hook commands: ` +
       `warned on the 3rd result, denied the 5th and 6th attempts, handed off on the 7th` +
       `${driver.handoffIsDeny ? ' (a refusal that says the turn stops here)' : driver.stop ? ` (refused, and stopped the run from ${driver.stop.event})` : ' (refused and stopped the turn)'}` +
-      `, a new user message let it run again, and \`${HANG_COMMAND}\` was refused by the hang rules`,
+      `, a new user message let it run again, and \`${HANG_COMMAND}\` was refused by the hang rules` +
+      `${driver.windows ? `, as \`${WINDOWS_HANG_COMMAND}\` through the ${driver.windows.label} (Windows)` : ''}`,
   );
 }

@@ -64,6 +64,7 @@ export const claude: ToolRecord = {
     ],
     checks: [{ kind: 'import', also: ['.claude/CLAUDE.md'] }],
     replay: {
+      windowsShell: { label: 'PowerShell tool', payload: 'PreToolUse-PowerShell.json' },
       pre: { event: 'PreToolUse', payload: 'PreToolUse-failure.json' },
       post: { event: 'PostToolUseFailure', payload: 'PostToolUseFailure-failure.json' },
       turn: { event: 'UserPromptSubmit', payload: 'UserPromptSubmit-prompt.json' },

@@ -202,6 +202,9 @@ export interface ReplayFacts {
    *  elsewhere in it), and the fields of the answer that stops the run (the adapter renders them; a test keeps the two
    *  equal). The replay sends it after each pre. */
   stop?: { event: string; payload: string; command?: string; answer: Record<string, unknown> };
+  /** The tool's Windows shell tool (Claude Code's PowerShell): its captured pre payload, sent last with a PowerShell
+   *  command the hang rules refuse, so doctor proves the Windows tool the way it proves the POSIX one. */
+  windowsShell?: { label: string; payload: string };
 }
 
 /** The answer shapes doctor can read (src/doctor/answers.ts). */

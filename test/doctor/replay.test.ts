@@ -149,6 +149,21 @@ describe.concurrent('what the replay catches', { timeout: 60_000 }, () => {
     expect(c.fix).toContain('.claude/settings.json');
   });
 
+  it('claude: the PowerShell tool (Windows) is proven too, and a guard that lets its commands through fails', async () => {
+    const ok = await replay('claude', d.claude, commands('claude'), sender(), 'cfg');
+    expect(ok.message).toContain('as `notepad notes.txt` through the PowerShell tool (Windows)');
+    // A guard that answers the Bash tool but never PowerShell: what an adapter that reads only `Bash` would do.
+    const bashOnly = script(
+      `import { spawnSync } from 'node:child_process';\nimport { readFileSync } from 'node:fs';\n` +
+        `const input = readFileSync(0, 'utf8');\n` +
+        `if (JSON.parse(input).tool_name !== 'PowerShell')\n` +
+        `  process.stdout.write(spawnSync(process.execPath, [${JSON.stringify(builtGuard)}, 'claude'], { input }).stdout);\n`,
+    );
+    const c = await replay('claude', d.claude, commands('claude', bashOnly), sender(), 'cfg');
+    expect(c.ok).toBe(false);
+    expect(c.message).toContain('`notepad notes.txt` through the PowerShell tool (Windows) was not refused');
+  });
+
   it('claude: a warning echoing the wrong hookEventName is rejected by Claude Code', async () => {
     const f = script(
       `let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const p=JSON.parse(s);if(p.hook_event_name==='PostToolUseFailure')process.stdout.write(JSON.stringify({hookSpecificOutput:{hookEventName:'PostToolUse',additionalContext:'loop-guard: x'}}));});`,
