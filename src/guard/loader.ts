@@ -132,7 +132,8 @@ function loadForPlugins(): Body {
   return evaluate(new Script(readBody(file).body, { filename: file }), file);
 }
 
-// A hook runs it as `node loop-guard.cjs <tool>` (older installs) or through the `node -e` line that finds it
-// (src/tools/hook-command.ts), whose module is `[eval]`; a plugin loader requires it from a file.
-if (require.main === module || module.parent?.id === '[eval]') runHook();
+// A hook runs it as `node loop-guard.cjs <tool>` (older installs) or through the `node -e '<loader>' _ <tool>` line
+// that finds it (src/tools/hook-command.ts): required from `[eval]` with `_` before the tool. A plugin loader requires
+// it from a file, and any other `node -e` gets the plugins too.
+if (require.main === module || (module.parent?.id === '[eval]' && process.argv[1] === '_')) runHook();
 else module.exports = loadForPlugins();

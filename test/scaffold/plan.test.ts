@@ -67,6 +67,7 @@ describe('buildPlan', () => {
       'PostToolUseFailure',
       'UserPromptSubmit',
       'SessionStart',
+      'SubagentStop',
     ]);
     expect(settings.env.GIT_PAGER).toBe('cat');
     expect(plan.manifest.files['.claude/settings.json']).toMatchObject({
