@@ -11,12 +11,26 @@ export interface RunOptions {
   task: string;
   verify: string;
   budgetUsd: number | null;
+  /** Each rung's wall-clock limit for its agent, in seconds; null: none (`--rung-timeout 0`). */
+  rungTimeoutS: number | null;
   step?: string;
   json: boolean;
   prices?: string;
   cwd?: string;
   /** The user's own agent flags, after `--`. */
   extra: string[];
+}
+
+/** An unattended run's default limit per rung: far above a healthy rung, low enough that a hung one is noticed. */
+export const DEFAULT_RUNG_TIMEOUT_S = 1800;
+
+/** `--rung-timeout`: seconds (a decimal is fine), 0 for no limit; a string is the usage error. */
+export function parseRungTimeout(text: string | undefined): number | null | string {
+  if (text === undefined) return DEFAULT_RUNG_TIMEOUT_S;
+  if (!/^\d+(\.\d+)?$/.test(text.trim()))
+    return `--rung-timeout ${text}: not a number of seconds. Write e.g. --rung-timeout 1800, or 0 for no limit.`;
+  const s = Number(text);
+  return s === 0 ? null : s;
 }
 
 export const RUN_HELP = `Usage: npx create-loop-guard run --agent <tool> --task <text | @file> --verify "<command>" [options] [-- <agent flags>]
@@ -37,6 +51,8 @@ Options:
       --task <text>      the task, or @path to read it from a file
       --verify <cmd>     the shell command that decides (exit 0 = done)
       --budget <USD>     the run's budget, split by the rungs' shares (or ${BUDGET_ENV})
+      --rung-timeout <s> end a rung's agent (its whole process group) after this many seconds; the rung counts as
+                         failed and the run climbs (default ${DEFAULT_RUNG_TIMEOUT_S}, 30 minutes; 0: no limit)
       --step <name>      the step's name: its failures are counted across runs (default: from task and verifier)
       --prices <file>    your own price list (the shape of \`audit --prices\`), tried before the built-in one
       --cwd <dir>        the repository to work in (default: the current directory)
@@ -56,6 +72,7 @@ const OPTIONS = {
   task: { type: 'string' },
   verify: { type: 'string' },
   budget: { type: 'string' },
+  'rung-timeout': { type: 'string' },
   step: { type: 'string' },
   prices: { type: 'string' },
   cwd: { type: 'string' },
@@ -108,12 +125,15 @@ export function parseRunArgs(argv: readonly string[], env: Record<string, string
   const budget = parseBudget((v.budget as string | undefined) ?? env[BUDGET_ENV]);
   if (typeof budget === 'object')
     return { error: v.budget === undefined ? `${BUDGET_ENV}: ${budget.error}` : budget.error };
+  const rungTimeoutS = parseRungTimeout(v['rung-timeout'] as string | undefined);
+  if (typeof rungTimeoutS === 'string') return { error: rungTimeoutS };
   return {
     options: {
       agent: agent as RunAgentName,
       task,
       verify,
       budgetUsd: budget ?? null,
+      rungTimeoutS,
       json: v.json === true,
       extra,
       ...(v.step !== undefined ? { step: String(v.step) } : {}),

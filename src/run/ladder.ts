@@ -71,6 +71,11 @@ function finish(c: Climb, code: number, what: string): number {
   return code;
 }
 
+/** What a rung that hit --rung-timeout says in its line and its attempt. */
+function timeoutNote(seconds: number | null): string {
+  return `timed out after ${seconds} s (--rung-timeout): the agent's process group was ended`;
+}
+
 /** A rung's record before anything ran. */
 function base(rung: Rung, shareUsd: number | null): RecordBase {
   return {
@@ -83,6 +88,7 @@ function base(rung: Rung, shareUsd: number | null): RecordBase {
     verifyExit: null,
     model: null,
     ms: 0,
+    timedOut: false,
     notes: [],
   };
 }
@@ -166,6 +172,7 @@ async function runRung(c: Climb, rung: Rung, shareUsd: number | null): Promise<n
     cwd: root,
     env,
     logPath: join(c.dir, `rung-${rung.rung}.agent.log`),
+    timeoutMs: opts.rungTimeoutS === null ? null : opts.rungTimeoutS * 1000,
     onLine: (line) => {
       feedLine(read, line);
       if (overShare(tally, shareUsd, state.usdPerRequest)) agent.stop();
@@ -180,6 +187,7 @@ async function runRung(c: Climb, rung: Rung, shareUsd: number | null): Promise<n
     spentUsd: spent,
     requests: tally.requests,
     model: tally.model ?? null,
+    timedOut: end.timedOut,
     notes,
   };
   if (end.spawnError) {
@@ -194,6 +202,9 @@ async function runRung(c: Climb, rung: Rung, shareUsd: number | null): Promise<n
     return finish(c, EXIT_RUN.escalated, `halted: ${rec.label} is not installed (${rec.bin} is not on PATH)`);
   }
   if (end.stopped) notes.push(`stopped at its share (${money(shareUsd)})`);
+  // A hung agent is a failed rung, not a halt: the verifier still decides (the work may pass), and on a failure the
+  // run climbs to a rung that changes something.
+  if (end.timedOut) notes.push(timeoutNote(opts.rungTimeoutS));
   if (tally.terminal === 'budget') notes.push(`${rec.label} stopped at its own budget cap`);
   return verifyRung(c, rung, { tally, end, t0, record, sessionId });
 }
@@ -242,7 +253,7 @@ async function verifyRung(c: Climb, rung: Rung, ran: AgentRan): Promise<number |
   state.attempts.push({
     rung: rung.rung,
     action: rung.action,
-    approach: (tally.finalText ?? '').trim().slice(0, 600),
+    approach: ((tally.finalText ?? '').trim() || (end.timedOut ? timeoutNote(opts.rungTimeoutS) : '')).slice(0, 600),
     verifyExit: verified.exitCode,
     error: excerpt(verified.output),
     ...(handoff ? { handoff: handoff.text } : {}),

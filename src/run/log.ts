@@ -19,7 +19,9 @@ export interface RungRecord {
   reason: string;
   model: string | null;
   ms: number;
-  /** Notes: the guard handed off, the agent was cut at its share, no smaller model was set. */
+  /** True when the rung's agent hit the wall-clock limit (--rung-timeout) and its process group was ended. */
+  timedOut: boolean;
+  /** Notes: the guard handed off, the agent was cut at its share or timed out, no smaller model was set. */
   notes: string[];
 }
 

@@ -1,7 +1,8 @@
 // The two processes of a rung: the agent (its stdout read line by line as it streams, stopped with its whole process
-// group when the rung's share is spent) and the verifier (a shell command; its exit code and output are the verdict).
+// group when the rung's share is spent or its wall-clock limit is reached) and the verifier (a shell command; its exit
+// code and output are the verdict).
 import { spawn } from 'node:child_process';
-import { createWriteStream, writeFileSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 export interface ProcEnd {
   exitCode: number | null;
@@ -10,6 +11,8 @@ export interface ProcEnd {
   stderrTail: string;
   /** True when `stop` was called (the share was spent). */
   stopped: boolean;
+  /** True when the rung's wall-clock limit ended it (`stopped` is then false: the share was not the cause). */
+  timedOut: boolean;
   /** A spawn error: the program is not installed, or not executable. */
   spawnError?: string;
   ms: number;
@@ -21,16 +24,29 @@ const keepTail = (s: string) => (s.length > TAIL ? s.slice(-TAIL) : s);
 export interface AgentProc {
   /** Resolves when the agent has exited. */
   done: Promise<ProcEnd>;
-  /** Stops the agent and everything it started (SIGTERM to the group, SIGKILL 3 s later). */
+  /** Stops the agent and everything it started (SIGTERM to the group, SIGKILL after the grace period). */
   stop(): void;
 }
 
-/** Runs the agent; `onLine` gets each stdout line as it arrives; both streams are copied to `logPath`. */
-export function startAgent(
-  bin: string,
-  args: string[],
-  opts: { cwd: string; env: Record<string, string | undefined>; logPath: string; onLine: (line: string) => void },
-): AgentProc {
+/** How long a stopped agent's group has between SIGTERM and SIGKILL. */
+export const KILL_GRACE_MS = 3000;
+
+export interface AgentOpts {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  logPath: string;
+  onLine: (line: string) => void;
+  /** The wall-clock limit: the group is ended this long after the start (null or absent: none). */
+  timeoutMs?: number | null;
+  graceMs?: number;
+}
+
+/**
+ * Runs the agent; `onLine` gets each stdout line as it arrives; both streams are copied to `logPath`. A stopped or
+ * timed-out agent settles only once its whole process group is gone (or got SIGKILL): a child that ignores SIGTERM
+ * and let go of the pipes must not outlive the rung.
+ */
+export function startAgent(bin: string, args: string[], opts: AgentOpts): AgentProc {
   const t0 = Date.now();
   const log = createWriteStream(opts.logPath);
   // The log is a convenience: a failure to write it must not end the run.
@@ -42,18 +58,19 @@ export function startAgent(
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: process.platform !== 'win32',
   });
+  const grp = processGroup(child, opts.graceMs ?? KILL_GRACE_MS);
   let stopped = false;
+  let timedOut = false;
   let stderr = '';
   let pending = '';
-  let killTimer: NodeJS.Timeout | undefined;
-  const signalGroup = (sig: NodeJS.Signals) => {
-    try {
-      if (child.pid && process.platform !== 'win32') process.kill(-child.pid, sig);
-      else child.kill(sig);
-    } catch {
-      // Already gone.
-    }
-  };
+  const limit =
+    opts.timeoutMs && opts.timeoutMs > 0
+      ? setTimeout(() => {
+          if (grp.ending()) return;
+          timedOut = true;
+          grp.end();
+        }, opts.timeoutMs)
+      : undefined;
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => {
@@ -75,21 +92,24 @@ export function startAgent(
     child.on('error', (err) => {
       spawnError = (err as NodeJS.ErrnoException).code === 'ENOENT' ? `${bin}: command not found` : String(err);
     });
-    child.on('close', (code, signal) => {
-      if (killTimer) clearTimeout(killTimer);
+    child.on('close', async (code, signal) => {
+      if (limit) clearTimeout(limit);
       if (pending) opts.onLine(pending);
-      const end: ProcEnd = {
+      const ms = Date.now() - t0;
+      await grp.gone();
+      const ended: ProcEnd = {
         exitCode: code,
         signal,
         stderrTail: stderr,
         stopped,
+        timedOut,
         ...(spawnError ? { spawnError } : {}),
-        ms: Date.now() - t0,
+        ms,
       };
       // Settled once the log is closed, so a caller that removes the step's folder next finds it complete.
-      if (log.closed || log.destroyed) resolve(end);
+      if (log.closed || log.destroyed) resolve(ended);
       else {
-        log.once('close', () => resolve(end));
+        log.once('close', () => resolve(ended));
         log.end();
       }
     });
@@ -97,11 +117,72 @@ export function startAgent(
   return {
     done,
     stop() {
-      if (stopped) return;
+      if (stopped || timedOut) return;
       stopped = true;
-      signalGroup('SIGTERM');
-      killTimer = setTimeout(() => signalGroup('SIGKILL'), 3000);
+      grp.end();
+    },
+  };
+}
+
+/**
+ * Whether a process group has a member that is not a zombie. A zombie still answers `kill(-pgid, 0)`, and an orphan
+ * is a zombie until its new parent reaps it, which a container's first process may never do. Linux reads /proc;
+ * elsewhere (no /proc) the signal's answer stands.
+ */
+function groupLives(pgid: number | undefined): boolean {
+  if (!pgid) return false;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return true;
+  }
+  for (const pid of pids) {
+    try {
+      // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) === pgid && state !== 'Z' && state !== 'X') return true;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return false;
+}
+
+/** The agent's process group: ended with SIGTERM, then SIGKILL after the grace; `gone` waits out what is left. */
+function processGroup(child: ReturnType<typeof spawn>, graceMs: number) {
+  let termAt = 0;
+  let killTimer: NodeJS.Timeout | undefined;
+  const signal = (sig: NodeJS.Signals | 0): boolean => {
+    try {
+      if (child.pid && process.platform !== 'win32') process.kill(-child.pid, sig);
+      else if (sig !== 0) child.kill(sig);
+      else return false;
+      return true;
+    } catch {
+      return false; // Already gone.
+    }
+  };
+  return {
+    ending: () => termAt !== 0,
+    end() {
+      if (termAt) return;
+      termAt = Date.now();
+      signal('SIGTERM');
+      killTimer = setTimeout(() => signal('SIGKILL'), graceMs);
       killTimer.unref();
+    },
+    /** After the leader is gone: the rest of a group we ended gets the rest of its grace, then SIGKILL. */
+    async gone(): Promise<void> {
+      while (termAt && signal(0) && groupLives(child.pid)) {
+        if (Date.now() - termAt >= graceMs) {
+          signal('SIGKILL');
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      if (killTimer) clearTimeout(killTimer);
     },
   };
 }

@@ -2,7 +2,8 @@
 // a verifier that needs a variable the agent can never see climbs four rungs and hands off; a 401 halts at once; a
 // task the model fixes on rung 2 passes; a budget smaller than one request is cut and halts. The repo has the guard
 // installed, as a user's would. Env: LOOP_GUARD_AGENTS=claude,codex (subset), LOOP_GUARD_KEEP_TMP=1.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_PATH, makeRepo, scaffold } from './helpers.ts';
@@ -24,6 +25,18 @@ const NEVER = `test -n "$LG_NEVER_SET" || { echo "LG_NEVER_SET is not set: canno
 const FIXED_ON_RUNG_2 =
   'n=$(cat .verify-count 2>/dev/null || echo 0); n=$((n+1)); echo $n > .verify-count; test -f done.txt && exit 0; ' +
   'if [ $n -ge 2 ]; then echo "done.txt is still missing [lg-e2e turn 2]"; else echo "done.txt is missing"; fi; exit 1';
+/** Six agent rungs before the hand-off (the default table has four): room for a 5th and a 6th identical run. */
+const SIX_RUNGS = [
+  'rung  failures  action             share  turns',
+  '0     0         attempt            0.20   -',
+  '1     1         retry-with-reason  0.10   -',
+  '2     2         fresh-context      0.20   -',
+  '3     3         fresh-context      0.20   -',
+  '4     4         fresh-context      0.20   -',
+  '5     5         fresh-context      0.10   -',
+  '6     6+        hand-off           0.00   -',
+  '',
+].join('\n');
 const SMALLER: Record<RunAgentName, string> = { claude: 'claude-haiku-4-5', codex: 'gpt-5-mini' };
 
 interface RunResult {
@@ -38,10 +51,12 @@ async function runLadder(
   script: Script,
   verify: string,
   more: string[] = [],
+  prepare?: (repo: string) => void,
 ): Promise<{ r: RunResult; server: MockModelServer; repo: string }> {
   const server = await startMockServer(script);
   const repo = makeRepo();
   await scaffold(repo, agent, ['.agents/hooks/loop-guard.cjs']);
+  prepare?.(repo);
   const setup = runSetup(agent, repo, server);
   // mock-model is the scripted model's name: priced like a mid-size model so the money is visible.
   const prices = join(setup.home, 'prices.json');
@@ -132,6 +147,46 @@ for (const agent of RUN_SUITE_AGENTS) {
       figures.push(
         `  ${agent.padEnd(7)} env-var   rungs climbed 4, exit ${r.code}, model requests ${agentReqs.length}, money $${money(r.lines).toFixed(6)}`,
       );
+    });
+
+    it('a rung that re-runs the same failing command with nothing changed is refused from the 5th run', async () => {
+      // The side effect lives outside the repository, so running the command changes nothing the guard looks at.
+      const outside = mkdtempSync(join(tmpdir(), 'lg-e2e-ran-'));
+      const ranFile = join(outside, 'ran.txt');
+      const command = `echo ran >> ${ranFile}; false`;
+      const { r, server, repo } = await runLadder(
+        agent,
+        { turns: [{ commands: [command], finalText: 'I ran the check again.' }] },
+        NEVER,
+        [],
+        (dir) => {
+          mkdirSync(join(dir, '.agents'), { recursive: true });
+          writeFileSync(join(dir, '.agents/recovery.txt'), SIX_RUNGS);
+        },
+      );
+      const context = `${r.stderr}\n${server.problems.join('\n')}`;
+      expect(r.code, context).toBe(4);
+      expect(
+        r.lines.map((l) => `${l.rung} ${l.outcome}`),
+        context,
+      ).toEqual(['0 climb', '1 climb', '2 climb', '3 climb', '4 climb', '5 climb', '6 escalated']);
+      // Six agent sessions asked for the command; it ran four times: the 5th and 6th were refused.
+      const ran = existsSync(ranFile) ? readFileSync(ranFile, 'utf8').split('\n').filter(Boolean).length : 0;
+      expect(ran, context).toBe(4);
+      // Which rung saw the refusal: each rung's agent log holds what the agent streamed.
+      const refusal = 'was not run: its last';
+      const saw = [0, 1, 2, 3, 4, 5].filter((n) =>
+        readFileSync(join(repo, `.agents/run/e2e/rung-${n}.agent.log`), 'utf8').includes(refusal),
+      );
+      expect(saw, context).toEqual([4, 5]);
+      // And the model was told: a request after the refusal carries the guard's message.
+      const told = server.agentRequests().filter((q) => bodyText(q.body).includes(refusal));
+      expect(told.length, context).toBeGreaterThan(0);
+      figures.push(
+        `  ${agent.padEnd(7)} repeat    ran ${ran} times over ${r.lines.length - 1} agent rungs, refused on rungs ${saw.join(', ')}, exit ${r.code}, model requests ${server.agentRequests().length}`,
+      );
+      removeDir(outside);
+      if (!keepTmp) removeDir(repo);
     });
 
     it('a verifier failing with 401 Unauthorized halts at once: one agent run, exit 4, the class in the line', async () => {

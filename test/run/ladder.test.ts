@@ -20,6 +20,10 @@ interface FakeRun {
   exit?: number;
   write?: Record<string, string>;
   stderr?: string;
+  hangMs?: number;
+  child?: string;
+  childIgnoresTerm?: boolean;
+  ignoreTerm?: boolean;
 }
 interface Recorded {
   bin: string;
@@ -366,6 +370,106 @@ describe('what the agent says about its own end', () => {
     });
     expect(r).toBe(4);
     expect(terminal()).toContain('command-not-found: gemini: command not found');
+  });
+});
+
+describe('the wall-clock limit per rung (--rung-timeout)', () => {
+  /** Alive and not a zombie (an orphan ended but not yet reaped by init is gone for our purposes). */
+  const alive = (pid: number): boolean => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return !/^\d+ \(.*\) [ZX]/.test(stat);
+    } catch {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+  };
+  const aliveAfter = async (pid: number, ms: number): Promise<boolean> => {
+    const until = Date.now() + ms;
+    while (alive(pid)) {
+      if (Date.now() > until) return true;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return false;
+  };
+  const pidFile = () => join(repo, '..', 'child.pid');
+  const childPid = () => Number(readFileSync(pidFile(), 'utf8'));
+  const init = { type: 'system', subtype: 'init', session_id: 'sess-h' };
+
+  it('a hung agent is ended with the sleep it started, the rung climbs and the next rung passes: exit 0', async () => {
+    setup([
+      { lines: [init], hangMs: 60_000, child: pidFile() },
+      { ...claudeRun(1), write: { 'done.txt': 'ok' } },
+    ]);
+    const t0 = Date.now();
+    const r = await run(
+      ['--agent', 'claude', '--task', 'T', '--verify', 'test -f done.txt', '--rung-timeout', '1', '--json'],
+      {},
+    );
+    const ms = Date.now() - t0;
+    expect(r.code, r.err).toBe(0);
+    // Run 0 never finished (it was ended); run 1 did.
+    expect(finishedRuns()).toEqual([1]);
+    expect(await aliveAfter(childPid(), 500)).toBe(false);
+    const lines = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => `${l.rung} ${l.outcome} ${l.timedOut}`)).toEqual(['0 climb true', '1 pass false']);
+    expect(lines[0]?.notes).toContain("timed out after 1 s (--rung-timeout): the agent's process group was ended");
+    expect(r.rungLines).toHaveLength(2);
+    expect(r.rungLines[0]).toMatch(
+      /^rung 0 {2}attempt .* {2}verify exit 1 {2}climb .*timed out after 1 s \(--rung-timeout\)/,
+    );
+    // The 1 s limit and SIGTERM's effect, not the 60 s sleep.
+    expect(ms).toBeLessThan(10_000);
+  });
+
+  it('a child that ignores SIGTERM and let go of the pipes gets SIGKILL after the grace; every rung hangs: exit 4', async () => {
+    const pids = [0, 1, 2, 3].map((n) => join(repo, '..', `child-${n}.pid`));
+    setup(
+      pids.map((child, n) => ({
+        lines: [init],
+        hangMs: 60_000,
+        child,
+        ...(n === 0 ? { childIgnoresTerm: true } : {}),
+      })),
+    );
+    const t0 = Date.now();
+    const r = await run(['--agent', 'claude', '--task', 'T', '--verify', NEVER, '--rung-timeout', '0.5', '--json']);
+    const ms = Date.now() - t0;
+    expect(r.code, r.err).toBe(4);
+    expect(finishedRuns()).toEqual([]);
+    const lines = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => `${l.rung} ${l.outcome} ${l.timedOut}`)).toEqual([
+      '0 climb true',
+      '1 climb true',
+      '2 climb true',
+      '3 climb true',
+      '4 escalated false',
+    ]);
+    // Rung 0: 0.5 s, then the 3 s grace its TERM-proof sleep sat out, then SIGKILL; rungs 1–3: 0.5 s each.
+    expect(ms).toBeGreaterThan(3000 + 4 * 500);
+    expect(ms).toBeLessThan(3000 + 4 * 500 + 10_000);
+    for (const f of pids) expect(await aliveAfter(Number(readFileSync(f, 'utf8')), 500), f).toBe(false);
+    expect(terminal()).toContain('ESCALATED\t');
+    // The fresh-context rung's state file tells the model the earlier attempts timed out.
+    expect(recorded()[2]?.argv.join(' ')).toContain('timed out after 0.5 s (--rung-timeout)');
+  }, 40_000);
+
+  it('--rung-timeout must be a number of seconds: exit 2, no agent runs', async () => {
+    setup([claudeRun(1)]);
+    const r = await run(['--agent', 'claude', '--task', 'T', '--verify', 'true', '--rung-timeout', '30m']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--rung-timeout 30m: not a number of seconds.');
+    expect(recorded()).toEqual([]);
   });
 });
 
