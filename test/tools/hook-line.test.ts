@@ -3,7 +3,16 @@
 // tree-sitter-powershell (no PowerShell runs on this machine: no registry we reach has it). cmd.exe can be neither
 // run nor parsed here, so its rules are checked on the text.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  symlinkSync,
+  writeFileSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -178,6 +187,24 @@ describe('the hook line in real shells', () => {
       }
     },
   );
+
+  it('odd trees: a path with spaces reached through a symlink, and a `.git` file (a worktree, a submodule)', () => {
+    // The repository through a symlinked folder whose name has spaces; the walk is by path, not by real path.
+    const spaced = join(tmp, 'my projects');
+    mkdirSync(spaced);
+    symlinkSync(repo, join(spaced, 'the repo'));
+    const deep = join(spaced, 'the repo', 'src', 'deep');
+    const r = run('sh', guardCommand('codex'), deep);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    const claudeLine = run('sh', claude, deep);
+    expect(JSON.parse(claudeLine.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    // A submodule's `.git` is a file: the walk stops there too, so the outer repository's guard is not run.
+    const sub = join(repo, 'vendor', 'lib');
+    mkdirSync(join(sub, 'src'), { recursive: true });
+    writeFileSync(join(sub, '.git'), 'gitdir: ../../.git/modules/lib\n');
+    const inSub = run('sh', claude, join(sub, 'src'));
+    expect([inSub.status, inSub.stdout, inSub.stderr]).toEqual([0, '', '']);
+  });
 
   // cmd.exe (Qwen Code's shell on Windows, and maybe Cursor's) runs nowhere here, so its reading is modelled: it splits
   // the line at `&` outside double quotes (the line has none) and passes each word to node as typed.
