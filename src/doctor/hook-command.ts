@@ -1,6 +1,6 @@
 // Pure: what a hook command line really runs. Split by the guard's shell splitter, words expanded as sh would (`$VAR`,
-// the `$(git rev-parse …)` our Codex command uses), so doctor can tell "runs exactly our guard file" from "mentions
-// its name", and can see the environment the command itself sets (`LOOP_GUARD_HANG=off node …`).
+// and the `$(git rev-parse …)` that Codex lines of earlier installs have), so doctor can tell "runs exactly our guard
+// file" from "mentions its name", and can see the environment the command itself sets (`LOOP_GUARD_HANG=off node …`).
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { splitCommands } from '../guard/core/shell/split.ts';
 import { loaderStart } from '../tools/hook-command.ts';
@@ -13,7 +13,7 @@ export interface HookCommand {
   words: string[];
 }
 
-/** Command substitutions we can resolve without running anything: the ones our own hook commands use. */
+/** Command substitutions we can resolve without running anything: the ones our earlier hook lines used. */
 const KNOWN_SUBST: Record<string, 'root'> = {
   'git rev-parse --show-toplevel 2>/dev/null || pwd': 'root',
   'git rev-parse --show-toplevel': 'root',
