@@ -65,6 +65,8 @@ export interface Bound {
   event: GuardEvent;
   /** set when the event was handled here (a prompt that joined a loop): the answer */
   done?: Decision;
+  /** the session's first prompt hook: nothing of this session was kept before it */
+  first?: boolean;
 }
 
 /**
@@ -87,16 +89,22 @@ export function bind(
   const runId = runIdOf(env);
   if (event.kind === 'userTurn' && (runId !== undefined || event.prompt !== undefined)) {
     const root = rootOf(projectDir);
+    const mine = coerceState(readState<unknown>(dir, sessionFile));
     let loopFile: string;
     let kind: LoopJoin;
     if (runId !== undefined) {
       // A run's rungs have different prompts on purpose; none of them starts the run's count over.
       loopFile = loopFileName(family, root, `run\u0000${runId}`);
       kind = 'continue';
+      // The pointer only marks the session as begun (its events go to the run's file without reading it).
+      if (mine === undefined)
+        updateState<unknown, Decision>(dir, sessionFile, () => ({
+          next: pointer(loopFile, '', agent()),
+          result: ALLOW,
+        }));
     } else {
       const hash = promptHash(event.prompt as string);
       loopFile = loopFileName(family, root, `prompt\u0000${hash}`);
-      const mine = coerceState(readState<unknown>(dir, sessionFile));
       const ap = agent();
       kind = joinKind(mine?.ph === undefined ? undefined : { hash: mine.ph, agent: mine.ap }, hash, ap);
       if (mine?.ph !== hash || mine.lp !== loopFile || mine.ap !== ap)
@@ -114,7 +122,7 @@ export function bind(
       next: joinLoop(coerceState(cur), { now, windowMs, kind, tree, asked }),
       result: ALLOW,
     }));
-    return { store: loopStore, loop: true, event, done: ALLOW };
+    return { store: loopStore, loop: true, event, done: ALLOW, first: mine === undefined };
   }
   if (runId !== undefined) {
     const loopFile = loopFileName(family, rootOf(projectDir), `run\u0000${runId}`);

@@ -92,6 +92,12 @@ function hookOutput(
     const bound = parsed.event
       ? bind(parsed.family, parsed.session, parsed.event, env, projectDir, look, agent)
       : undefined;
+    // A tool with no session-start hook of ours hears the note at its session's first prompt (silent where the tool
+    // has one: the renders answer a warn only where it reaches the model).
+    if (bound?.first && parsed.event) {
+      onKind(parsed.event.kind);
+      return render(parsed.format, parsed.eventName, noteForNextSession(projectDir ?? process.cwd(), env));
+    }
     const decision: Decision = bound
       ? (bound.done ??
         decide(

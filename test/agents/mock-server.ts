@@ -38,7 +38,15 @@ export interface Turn {
 export interface Script {
   /** turns[0] answers the prompt of turn 1, turns[1] the prompt of turn 2 (a resumed session), … */
   turns: Turn[];
+  /**
+   * The verdict Claude Code's `/goal` evaluator gets (its request has no tools and a "stop-condition hook" system
+   * prompt, and wants JSON). Without it that request is a side call, whose prose answer the evaluator cannot read.
+   */
+  goalVerdict?: { ok: boolean; reason: string; impossible?: boolean; metAfter?: number };
 }
+
+/** Claude Code's stop-condition evaluator (`/goal`, prompt-type Stop hooks): its system prompt starts so. */
+const EVALUATOR_PROMPT = 'You are evaluating a stop-condition hook';
 
 export interface RecordedRequest {
   seq: number;
@@ -46,8 +54,11 @@ export interface RecordedRequest {
   url: string;
   protocol: Protocol | null;
   body: unknown;
-  /** 'agent' = a tool-enabled model call we scripted; 'side' = e.g. OpenCode's title request; 'other' = probes. */
-  kind: 'agent' | 'side' | 'other';
+  /**
+   * 'agent' = a tool-enabled model call we scripted; 'evaluator' = Claude Code's stop-condition judge (`/goal`);
+   * 'side' = e.g. OpenCode's title request; 'other' = probes.
+   */
+  kind: 'agent' | 'evaluator' | 'side' | 'other';
   turn: number | null;
   /** Tool calls already made in this turn when the request arrived. */
   stepsDone: number | null;
@@ -625,6 +636,17 @@ export class MockModelServer {
     }
     rec.body = body;
 
+    const verdict = this.script.goalVerdict;
+    if (verdict && protocol === 'anthropic' && JSON.stringify(body.system ?? '').includes(EVALUATOR_PROMPT)) {
+      rec.kind = 'evaluator';
+      // `metAfter` judges the goal met from that many checks on: a bound for a run nothing else ends.
+      const { metAfter, ...given } = verdict;
+      const checks = this.requests.filter((r) => r.kind === 'evaluator').length;
+      const answer = metAfter !== undefined && checks >= metAfter ? { ok: true, reason: 'met (scripted)' } : given;
+      rec.reply = `verdict: ${JSON.stringify(answer)}`;
+      this.send(protocol, res, url, body, { type: 'text', text: JSON.stringify(answer) }, 0);
+      return;
+    }
     const items = itemsOf(protocol, body);
     const pos = position(items);
     if (!hasTools(body) || !pos) {

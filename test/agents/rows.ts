@@ -58,6 +58,8 @@ export interface AgentRow {
   warm?(): Promise<unknown>;
   /** How the AGENTS.md rule reaches the model, for the test name. */
   ruleVia: string;
+  /** The hook whose answer puts the last hand-off note before a new session's first request (unattended). */
+  noteVia?: 'SessionStart' | 'BeforeAgent' | 'UserPromptSubmit';
   skip?: Partial<Record<ScenarioId, string>>;
 }
 
@@ -78,6 +80,7 @@ export const ROWS: AgentRow[] = [
       writeFileSync(path, JSON.stringify({ ...settings, permissions: { defaultMode: 'acceptEdits' } }, null, 2));
     },
     ruleVia: "CLAUDE.md's @AGENTS.md import",
+    noteVia: 'SessionStart',
   },
   {
     agent: 'codex',
@@ -94,6 +97,7 @@ export const ROWS: AgentRow[] = [
       writeFileSync(path, `model = "gpt-5.5"\n${readFileSync(path, 'utf8')}`);
     },
     ruleVia: 'AGENTS.md, which Codex reads itself',
+    noteVia: 'SessionStart',
   },
   {
     agent: 'opencode',
@@ -118,6 +122,7 @@ export const ROWS: AgentRow[] = [
       input: { file_path: join(repo, 'app.js'), old_string: from, new_string: to, instruction: 'bump v' },
     }),
     ruleVia: "GEMINI.md's @AGENTS.md import",
+    noteVia: 'BeforeAgent',
   },
   {
     agent: 'copilot',
@@ -125,6 +130,7 @@ export const ROWS: AgentRow[] = [
     concurrent: true,
     edit: (repo, from, to) => ({ name: 'edit', input: { path: join(repo, 'app.js'), old_str: from, new_str: to } }),
     ruleVia: 'AGENTS.md, which Copilot CLI reads itself',
+    noteVia: 'UserPromptSubmit',
   },
   {
     agent: 'qwen',
@@ -140,6 +146,7 @@ export const ROWS: AgentRow[] = [
     // records 'Output: (empty)' for a script that exits right after writing.
     slowPipes: true,
     ruleVia: 'AGENTS.md, which Qwen Code reads itself',
+    noteVia: 'UserPromptSubmit',
     skip: {
       'shell edits':
         "Qwen Code 0.24.4 refuses `sed -i` on a file the session has not read ('Use the read_file tool first'); " +

@@ -595,6 +595,11 @@ for (const row of ROWS) {
           JSON.stringify(first?.body ?? ''),
           `the first request of the next session carries the AGENTS.md hand-off rule\n${nextContext}`,
         ).toContain('.agents/handoff.md');
+        if (row.noteVia)
+          expect(
+            JSON.stringify(first?.body ?? ''),
+            `the next session's first request carries the hand-off note (${row.noteVia})\n${nextContext}`,
+          ).toContain('the loop guard stopped the last session here');
         const read = s.steps(2)[0]?.text ?? '';
         expect(read, `the next session read the note\n${nextContext}`).toContain(FAILURE_TEXT);
         expect(read, 'reading the note is never refused').not.toContain(MARKER);

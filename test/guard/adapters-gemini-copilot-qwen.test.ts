@@ -72,7 +72,11 @@ describe('gemini adapter', () => {
     });
     expect(renderGemini('AfterTool', deny)).toBe('');
     expect(renderGemini('BeforeTool', allow)).toBe('');
-    expect(renderGemini('BeforeAgent', warn)).toBe('');
+    // A warn on the prompt hook is the hand-off note at a session's first prompt: context, appended to the prompt.
+    expect(JSON.parse(renderGemini('BeforeAgent', warn))).toEqual({
+      hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: 'loop-guard: this repeated.' },
+    });
+    expect(renderGemini('BeforeAgent', allow)).toBe('');
     expect(JSON.parse(renderGeminiStop('done'))).toEqual({ continue: false, stopReason: 'done' });
   });
   it('the hand-off is the refusal plus continue:false on BeforeTool (the run ends; the deny holds even if it did not)', () => {
@@ -130,7 +134,10 @@ describe('copilot adapter', () => {
     });
     expect(JSON.parse(renderCopilot('PostToolUse', warn))).toEqual({ additionalContext: 'loop-guard: this repeated.' });
     expect(renderCopilot('PreToolUse', allow)).toBe('');
-    expect(renderCopilot('UserPromptSubmit', warn)).toBe('');
+    expect(JSON.parse(renderCopilot('UserPromptSubmit', warn))).toEqual({
+      additionalContext: 'loop-guard: this repeated.',
+    });
+    expect(renderCopilot('UserPromptSubmit', allow)).toBe('');
     expect(JSON.parse(renderCopilotStop('done'))).toEqual({ behavior: 'deny', message: 'done', interrupt: true });
   });
   it('PermissionRequest (native shape under the PascalCase name, no call id) is the call about to run: a proceed event', () => {
@@ -229,7 +236,10 @@ describe('qwen adapter', () => {
     expect(JSON.parse(renderQwen('PostToolUseFailure', warn))).toEqual({
       hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'loop-guard: this repeated.' },
     });
-    expect(renderQwen('UserPromptSubmit', warn)).toBe('');
+    expect(JSON.parse(renderQwen('UserPromptSubmit', warn))).toEqual({
+      hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'loop-guard: this repeated.' },
+    });
+    expect(renderQwen('UserPromptSubmit', allow)).toBe('');
     expect(renderQwen('PreToolUse', allow)).toBe('');
     expect(JSON.parse(renderQwenStop('done'))).toEqual({ continue: false, stopReason: 'done' });
   });

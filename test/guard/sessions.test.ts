@@ -246,6 +246,38 @@ describe('the hand-off note at the next session start', () => {
   });
 });
 
+describe('the hand-off note at the first prompt, in the tools with no session-start hook of ours', () => {
+  // Gemini CLI's BeforeAgent, Qwen Code's and Copilot CLI's UserPromptSubmit: the captured payloads, in a new session.
+  const tools = [
+    { tool: 'gemini', payload: 'gemini/BeforeAgent-prompt.json', context: (o: Json) => o.hookSpecificOutput },
+    { tool: 'qwen', payload: 'qwen/UserPromptSubmit-prompt.json', context: (o: Json) => o.hookSpecificOutput },
+    { tool: 'copilot', payload: 'copilot/pascal/UserPromptSubmit.json', context: (o: Json) => o },
+  ];
+  for (const t of tools) {
+    it(`${t.tool}: a new session's first prompt hears the note; its next prompt, and a session with no note, do not`, () => {
+      const c = claude();
+      const prompt = (session: string) =>
+        runHook(
+          JSON.stringify({ ...(loadPayload(t.payload) as Json), session_id: session, cwd: c.cwd }),
+          t.tool,
+          c.env,
+        );
+      expect(prompt('before')).toBe('');
+      for (let i = 0; i < 7; i++) c.run(`s${i + 1}`);
+      const first = t.context(JSON.parse(prompt('next')) as Json) as Json;
+      expect(String(first.additionalContext)).toContain('the loop guard stopped the last session here');
+      expect(String(first.additionalContext)).toContain('DATABASE_URL is not set');
+      expect(prompt('next'), 'once a session').toBe('');
+    });
+  }
+
+  it("Claude Code's prompt stays silent: its SessionStart already said it", () => {
+    const c = claude();
+    for (let i = 0; i < 7; i++) c.run(`s${i + 1}`);
+    expect(c.prompt('s8')).toBe('');
+  });
+});
+
 describe('core/loop.ts', () => {
   const settings = readSettings({});
   it('promptHash: whitespace and line endings aside, the same prompt; another prompt, another hash', () => {

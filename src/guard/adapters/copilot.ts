@@ -71,7 +71,7 @@ export function renderCopilot(eventName: string, decision: Decision): string {
       },
     });
   }
-  if (decision.action === 'warn' && eventName === 'PostToolUse')
+  if (decision.action === 'warn' && (eventName === 'PostToolUse' || eventName === 'UserPromptSubmit'))
     return JSON.stringify({ additionalContext: decision.message });
   return '';
 }

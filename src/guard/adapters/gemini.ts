@@ -76,8 +76,9 @@ export function renderGemini(eventName: string, decision: Decision): string {
   if (decision.action === 'deny' && eventName === 'BeforeTool')
     return JSON.stringify({ decision: 'deny', reason: decision.message });
   // Never exit 2 or "deny" on AfterTool: either replaces the tool output instead of adding to it.
-  if (decision.action === 'warn' && eventName === 'AfterTool') {
-    return JSON.stringify({ hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: decision.message } });
+  // BeforeAgent's context is appended to the prompt (the hand-off note, at a session's first prompt).
+  if (decision.action === 'warn' && (eventName === 'AfterTool' || eventName === 'BeforeAgent')) {
+    return JSON.stringify({ hookSpecificOutput: { hookEventName: eventName, additionalContext: decision.message } });
   }
   return '';
 }

@@ -96,7 +96,11 @@ export function renderQwen(eventName: string, decision: Decision): string {
       },
     });
   }
-  if (decision.action === 'warn' && (eventName === 'PostToolUse' || eventName === 'PostToolUseFailure')) {
+  // UserPromptSubmit's context is added to the prompt (the hand-off note, at a session's first prompt).
+  if (
+    decision.action === 'warn' &&
+    (eventName === 'PostToolUse' || eventName === 'PostToolUseFailure' || eventName === 'UserPromptSubmit')
+  ) {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: eventName, additionalContext: decision.message } });
   }
   return '';

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { baseEnv, finish, makeHome, type AgentRun, type RunOptions, runAgentCli } from './common.ts';
-import { promptFor, type MockModelServer } from '../mock-server.ts';
+import { promptFor, turnMarker, type MockModelServer } from '../mock-server.ts';
 
 export async function runClaude(projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
   const home = opts.home ?? makeHome('claude');
@@ -27,7 +27,7 @@ export async function runClaude(projectDir: string, server: MockModelServer, opt
   // --allowedTools Bash instead of --dangerously-skip-permissions: the latter is refused when running as root (CI).
   const args = [
     '-p',
-    promptFor(opts.turn ?? 1),
+    opts.promptPrefix ? `${opts.promptPrefix} ${turnMarker(opts.turn ?? 1)}` : promptFor(opts.turn ?? 1),
     '--output-format',
     'stream-json',
     '--verbose',

@@ -90,6 +90,8 @@ export interface RunOptions {
   home?: string;
   /** Which prompt marker to send; the mock's script is indexed by it. */
   turn?: number;
+  /** Text sent before the marker instead of the usual instruction (e.g. Claude Code's `/goal <condition>`). */
+  promptPrefix?: string;
   /** Continue this session instead of starting a new one. */
   resumeSession?: string | undefined;
   timeoutMs?: number;
