@@ -415,7 +415,10 @@ describe("a background task's end lifts a refusal (Claude Code's task notificati
     tool_use_id: `toolu_lg_${i}`,
   });
   // The UserPromptSubmit that carried `sleep 4; echo background-done`'s end (a run_in_background command).
-  const ended = { ...load('payloads/claude/captured/background/11-UserPromptSubmit-none-n11.json'), session_id: session };
+  const ended = {
+    ...load('payloads/claude/captured/background/11-UserPromptSubmit-none-n11.json'),
+    session_id: session,
+  };
 
   it('the user prompt of the same run is a user turn; the notification is a change, not the user', () => {
     const user = load('payloads/claude/captured/background/0-UserPromptSubmit-none-n0.json');
