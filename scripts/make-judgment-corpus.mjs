@@ -1144,6 +1144,26 @@ cls(
   { tools: ['codex'], verbatim: ISSUE33.server },
 );
 
+// real: a public Codex Desktop 0.140 session (test/fixtures/judgment-sources/, provenance in PROVENANCE.md): a dev server
+// started in the foreground of an exec session exits at once (EPERM in the sandbox), runs when started again with
+// escalation (`Process running with session ID …`: no post event), then is used; each output is kept to its first
+// 600 characters (the commands differ, so no result is compared with another beyond that).
+const REAL_EXEC = JSON.parse(readFileSync(join(fx, 'judgment-sources', 'codex-exec-server-ta93abe-me.json'), 'utf8'));
+cls(
+  'server-in-exec-session-real',
+  'work',
+  'Codex, from a real public session: `wrangler dev` and `astro preview` in the foreground of an exec session, each exiting at once the first time (EPERM) and running the second (yielded back), then used with `curl` and reads.',
+  (s, v) => {
+    const seq = REAL_EXEC.sequences[v === 0 ? 'wrangler-dev' : 'astro-preview'];
+    for (const c of seq) {
+      if (c.running) s.shell(c.command, '', 0, { timeout: true });
+      else s.shell(c.command, c.output.slice(0, 600), c.exit ?? 0);
+    }
+  },
+  2,
+  { tools: ['codex'], verbatim: ISSUE33.server },
+);
+
 cls(
   'asked-login',
   'work',
