@@ -625,8 +625,7 @@ const ISSUE33 = {
     "Codex's current exec tool runs a command in a session and returns after a short yield with `Process running with session ID …` when it is still running; the agent then polls it. So `uvicorn backend.api:app --port 8000` or `streamlit run app.py` in the foreground is real work there, not a hang. One `streamlit run` that exited at once with code 1 (port taken) was refused too, which hid the real error.",
   patrol:
     'A long-running "patrol" agent reads a tracker (`bd ready`, `bd list`, `gt mail inbox`, `tmux list-sessions`) minutes apart, and between the reads changes that tracker with other commands (`bd close X`, `bd update X --status=…`, `bd dep remove …`, `gt mail send …`). The reads return the same text; the guard counted them as a loop because nothing it knows as an edit happened.',
-  lift:
-    'An agent polled `ls -la workflow/` every few seconds while three background sub-agents wrote files there; the listing did change, but once refused, the command stayed refused "until the user\'s next message".',
+  lift: 'An agent polled `ls -la workflow/` every few seconds while three background sub-agents wrote files there; the listing did change, but once refused, the command stayed refused "until the user\'s next message".',
   login:
     "`gh auth login --web` was refused twice as a command that waits for a person — with the person right there: the second attempt printed the one-time code and completed in 1 m 45 s, after which the agent pushed. The user's words asked for it.",
 };
@@ -1241,7 +1240,11 @@ cls(
     }
     const files = ['intake.md', 'plan.md', 'review.md'];
     const ls = (n) =>
-      `total ${4 * n}\n` + files.slice(0, n).map((f, i) => `-rw-r--r-- 1 dev dev 1${i}42 Nov 30 12:0${i} ${f}\n`).join('');
+      `total ${4 * n}\n` +
+      files
+        .slice(0, n)
+        .map((f, i) => `-rw-r--r-- 1 dev dev 1${i}42 Nov 30 12:0${i} ${f}\n`)
+        .join('');
     for (const f of files) s.subagentBackground(`Write workflow/${f}`);
     for (const [n, ended] of [[0], [0], [1], [1, true], [2], [2, true], [3], [3, true]]) {
       s.shell('ls -la workflow/', ls(n), 0, { description: 'List the workflow folder' });
