@@ -36,6 +36,9 @@ const T = {
     agentPre: load('payloads/claude/captured/PreToolUse-Agent-agent.json'),
     agentPost: load('payloads/claude/captured/PostToolUse-Agent-agent.json'),
     subagentStop: load('payloads/claude/captured/SubagentStop-general-purpose-subagent.json'),
+    // A background sub-agent's start (status async_launched) and a task's end as hooks get it (a UserPromptSubmit).
+    agentAsyncPost: load('payloads/claude/captured/background/4-PostToolUse-Agent-agent-background.json'),
+    taskEnd: load('payloads/claude/captured/background/11-UserPromptSubmit-none-n11.json'),
     bigPost: load('payloads/claude/captured/PostToolUse-Bash-bash-truncated.json'),
     timeout: load('payloads/claude/captured/PostToolUseFailure-Bash-bash-timeout.json'),
   },
@@ -496,6 +499,46 @@ class Session {
     throw new Error(`no captured sub-agent payload for ${this.tool}`);
   }
 
+  /** A background sub-agent's start (Claude's Agent with run_in_background): it returns at once, async_launched. */
+  subagentBackground(description) {
+    if (this.tool !== 'claude') throw new Error(`no captured background sub-agent payload for ${this.tool}`);
+    const id = this.callId();
+    const agentId = `a${this.ids.hex(16)}`;
+    const input = { description, prompt: description, subagent_type: 'general-purpose', run_in_background: true };
+    const post = clone(T.claude.agentAsyncPost);
+    post.tool_input = input;
+    post.tool_response = {
+      ...post.tool_response,
+      agentId,
+      description,
+      prompt: description,
+      outputFile: `/home/dev/home/tmp/claude-0/-home-dev-proj/${this.session}/tasks/${agentId}.output`,
+    };
+    this.push({
+      kind: 'subagent-start',
+      events: [this.common({ ...clone(T.claude.agentPre), tool_input: input, tool_use_id: id })],
+    });
+    return this.push({ kind: 'subagent', events: [this.common({ ...post, tool_use_id: id })] });
+  }
+
+  /**
+   * A background task's end as Claude Code's hooks get it: a UserPromptSubmit whose prompt is the task notification
+   * (captured). what: 'command' (a run_in_background command, with its exit code) or 'agent' (a sub-agent's result).
+   */
+  taskEnd(description, what = 'command', exit = 0, result = 'done') {
+    if (this.tool !== 'claude') throw new Error(`no captured task notification for ${this.tool}`);
+    const task = what === 'agent' ? `a${this.ids.hex(16)}` : `b${this.ids.hex(8)}`;
+    const summary =
+      what === 'agent'
+        ? `Agent "${description}" finished</summary>\n<result>${result}</result>`
+        : `Background command "${description}" completed (exit code ${exit})</summary>`;
+    const prompt =
+      `<task-notification>\n<task-id>${task}</task-id>\n<tool-use-id>toolu_${this.ids.hex(24)}</tool-use-id>\n` +
+      `<output-file>/home/dev/home/tmp/claude-0/-home-dev-proj/${this.session}/tasks/${task}.output</output-file>\n` +
+      `<status>completed</status>\n<summary>${summary}\n</task-notification>`;
+    return this.push({ kind: 'task-end', events: [this.common({ ...clone(T.claude.taskEnd), prompt })] });
+  }
+
   /** A new user message: a new prompt_id / turn_id / generation_id for what follows. */
   userTurn(prompt) {
     if (this.tool === 'opencode') {
@@ -582,6 +625,7 @@ const ISSUE33 = {
     "Codex's current exec tool runs a command in a session and returns after a short yield with `Process running with session ID …` when it is still running; the agent then polls it. So `uvicorn backend.api:app --port 8000` or `streamlit run app.py` in the foreground is real work there, not a hang. One `streamlit run` that exited at once with code 1 (port taken) was refused too, which hid the real error.",
   patrol:
     'A long-running "patrol" agent reads a tracker (`bd ready`, `bd list`, `gt mail inbox`, `tmux list-sessions`) minutes apart, and between the reads changes that tracker with other commands (`bd close X`, `bd update X --status=…`, `bd dep remove …`, `gt mail send …`). The reads return the same text; the guard counted them as a loop because nothing it knows as an edit happened.',
+  lift: 'An agent polled `ls -la workflow/` every few seconds while three background sub-agents wrote files there; the listing did change, but once refused, the command stayed refused "until the user\'s next message".',
   login:
     "`gh auth login --web` was refused twice as a command that waits for a person — with the person right there: the second attempt printed the one-time code and completed in 1 m 45 s, after which the agent pushed. The user's words asked for it.",
 };
@@ -1144,6 +1188,26 @@ cls(
   { tools: ['codex'], verbatim: ISSUE33.server },
 );
 
+// real: a public Codex Desktop 0.140 session (test/fixtures/judgment-sources/, provenance in PROVENANCE.md): a dev server
+// started in the foreground of an exec session exits at once (EPERM in the sandbox), runs when started again with
+// escalation (`Process running with session ID …`: no post event), then is used; each output is kept to its first
+// 600 characters (the commands differ, so no result is compared with another beyond that).
+const REAL_EXEC = JSON.parse(readFileSync(join(fx, 'judgment-sources', 'codex-exec-server-ta93abe-me.json'), 'utf8'));
+cls(
+  'server-in-exec-session-real',
+  'work',
+  'Codex, from a real public session: `wrangler dev` and `astro preview` in the foreground of an exec session, each exiting at once the first time (EPERM) and running the second (yielded back), then used with `curl` and reads.',
+  (s, v) => {
+    const seq = REAL_EXEC.sequences[v === 0 ? 'wrangler-dev' : 'astro-preview'];
+    for (const c of seq) {
+      if (c.running) s.shell(c.command, '', 0, { timeout: true });
+      else s.shell(c.command, c.output.slice(0, 600), c.exit ?? 0);
+    }
+  },
+  2,
+  { tools: ['codex'], verbatim: ISSUE33.server },
+);
+
 cls(
   'asked-login',
   'work',
@@ -1159,6 +1223,36 @@ cls(
   },
   1,
   { verbatim: ISSUE33.login },
+);
+
+cls(
+  'task-end-between',
+  'work',
+  "Claude Code: a background task's end between two calls (its task notification, a UserPromptSubmit that is not the user): a dev server the user asked for still runs after a background build ended; a parent polls `ls -la workflow/` while three background sub-agents write there.",
+  (s, v) => {
+    if (v === 0) {
+      s.userTurn('start the dev server with `npm run dev` once the build is done');
+      s.shell('npm run build', '', 0, { background: true, description: 'Build the app in the background' });
+      s.taskEnd('Build the app in the background');
+      s.shell('npm run dev', '', 143, { timeout: true, description: 'Start the dev server the user asked for' });
+      s.shell('curl -s localhost:3000/health', '{"ok":true}\n', 0);
+      return;
+    }
+    const files = ['intake.md', 'plan.md', 'review.md'];
+    const ls = (n) =>
+      `total ${4 * n}\n` +
+      files
+        .slice(0, n)
+        .map((f, i) => `-rw-r--r-- 1 dev dev 1${i}42 Nov 30 12:0${i} ${f}\n`)
+        .join('');
+    for (const f of files) s.subagentBackground(`Write workflow/${f}`);
+    for (const [n, ended] of [[0], [0], [1], [1, true], [2], [2, true], [3], [3, true]]) {
+      s.shell('ls -la workflow/', ls(n), 0, { description: 'List the workflow folder' });
+      if (ended) s.taskEnd(`Write workflow/${files[n - 1]}`, 'agent', 0, `wrote workflow/${files[n - 1]}`);
+    }
+  },
+  2,
+  { tools: ['claude'], verbatim: ISSUE33.lift },
 );
 
 // --- loops ---

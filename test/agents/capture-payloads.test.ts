@@ -4,7 +4,7 @@
 // The captured files land in test/fixtures/payloads/<tool>/captured/, temp paths rewritten to /home/dev/.
 // Skipped unless LOOP_GUARD_CAPTURE=1, so `npm run test:agents` never rewrites fixtures.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   agentStatus,
@@ -17,7 +17,7 @@ import {
   type RunOptions,
 } from './runners/index.ts';
 import { makeRepo } from './helpers.ts';
-import { startMockServer, type MockModelServer, type Turn } from './mock-server.ts';
+import { startMockServer, turnMarker, type MockModelServer, type Turn } from './mock-server.ts';
 
 const enabled = process.env.LOOP_GUARD_CAPTURE === '1';
 const OUT = join(repoRoot, 'test', 'fixtures', 'payloads');
@@ -25,6 +25,7 @@ const OUT = join(repoRoot, 'test', 'fixtures', 'payloads');
 const BIG = 'seq 1 60000';
 const BIG_FAIL = 'seq 1 60000; exit 3';
 const SLOW = 'sleep 20; echo finished';
+const BG_TASK = 'sleep 4; echo background-done';
 
 const APP = 'function answer() {\n  return 1;\n}\nmodule.exports = { answer };\n';
 
@@ -93,9 +94,9 @@ function scrub(text: string, dirs: Record<string, string>): string {
 }
 
 function save(tool: string, name: string, payload: unknown, dirs: Record<string, string>): void {
-  const dir = join(OUT, tool, 'captured');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${name}.json`), `${scrub(JSON.stringify(payload, null, 2), dirs)}\n`);
+  const file = join(OUT, tool, 'captured', `${name}.json`);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${scrub(JSON.stringify(payload, null, 2), dirs)}\n`);
 }
 
 /** The step number a tool call id carries (the mock names calls call_lg_t<turn>_s<step>). */
@@ -121,7 +122,7 @@ async function capture(
   agent: AgentName,
   turn: (repo: string) => Turn,
   install: (repo: string, home: string, dir: string) => void,
-  opts: Pick<RunOptions, 'guardEnv'> = {},
+  opts: Pick<RunOptions, 'guardEnv'> & { turns?: Turn[] } = {},
 ) {
   const repo = makeRepo();
   tmp.push(repo);
@@ -133,8 +134,12 @@ async function capture(
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(home, 'capture-hook.mjs'), HOOK);
   install(repo, home, dir);
-  server.setScript({ turns: [turn(repo)] });
-  const run = await runAgent(agent, repo, server, { home, timeoutMs: 240_000, ...opts });
+  server.setScript({ turns: [turn(repo), ...(opts.turns ?? [])] });
+  const run = await runAgent(agent, repo, server, {
+    home,
+    timeoutMs: 240_000,
+    ...(opts.guardEnv ? { guardEnv: opts.guardEnv } : {}),
+  });
   const requests = server.agentRequests();
   // What tools the agent offered the model, kept next to the payloads as evidence of what exists in this version.
   const first = requests[0]?.body as { tools?: Array<Record<string, unknown>> } | undefined;
@@ -217,6 +222,66 @@ describe.runIf(enabled)('capture real payloads', () => {
       const label = step ? labels[step - 1] : 'subagent';
       save('claude', `${p.hook_event_name}-${p.tool_name ?? p.agent_type ?? 'none'}-${label}`, p, dirs);
     }
+    expect(r.captures.length, r.context).toBeGreaterThan(0);
+  }, 300_000);
+
+  // How a background task's end reaches hooks: a background Bash task and a background sub-agent (scripted as turn 2,
+  // whose marker its prompt carries), then a foreground wait while both end, with every hook event recorded.
+  it('claude: a background Bash task and a background sub-agent ending, every hook event', async () => {
+    if (!agentStatus('claude').ok) throw new Error(agentStatus('claude').reason ?? 'claude missing');
+    const parent: Turn = {
+      commands: [
+        { name: 'Bash', input: { command: BG_TASK, description: 'start a background task', run_in_background: true } },
+        {
+          name: 'Agent',
+          input: {
+            description: 'Write the result',
+            prompt: `Write the result file. ${turnMarker(2)}`,
+            subagent_type: 'general-purpose',
+            run_in_background: true,
+          },
+        },
+        { name: 'Bash', input: { command: 'sleep 12', description: 'wait for the background work' } },
+        { name: 'Bash', input: { command: 'ls', description: 'list the files' } },
+      ],
+      finalText: 'captured',
+    };
+    const sub: Turn = { commands: ['sleep 3; echo sub > sub.txt'], finalText: 'sub-agent done' };
+    const r = await capture(
+      'claude',
+      () => parent,
+      (repo, home, dir) => {
+        mkdirSync(join(repo, '.claude'), { recursive: true });
+        const hooks = [
+          { type: 'command', command: `CAPTURE_DIR=${dir} node ${join(home, 'capture-hook.mjs')}`, timeout: 30 },
+        ];
+        const events = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Notification'];
+        const all = [...events, 'Stop', 'SubagentStart', 'SubagentStop', 'TaskCompleted', 'TaskCreated'];
+        const config = Object.fromEntries(all.map((e) => [e, [{ matcher: '*', hooks }]]));
+        writeFileSync(
+          join(repo, '.claude', 'settings.json'),
+          JSON.stringify(
+            { permissions: { defaultMode: 'acceptEdits', allow: ['Read', 'Write', 'Agent', 'Bash'] }, hooks: config },
+            null,
+            2,
+          ),
+        );
+      },
+      { turns: [sub] },
+    );
+    const dirs = { [r.repo]: '/home/dev/proj', [r.home]: '/home/dev/home' };
+    const labels = ['bash-background', 'agent-background', 'bash-wait', 'bash-after'];
+    r.captures.forEach((c, i) => {
+      const p = c.payload;
+      const step = stepOf(p.tool_use_id);
+      const label = step && String(p.tool_use_id).includes('_t1') ? labels[step - 1] : `n${i}`;
+      save('claude', `background/${i}-${p.hook_event_name}-${p.tool_name ?? p.agent_type ?? 'none'}-${label}`, p, dirs);
+    });
+    // What the model got of the two ends: the content blocks of the last request that carry a task notification.
+    const last = (r.requests.at(-1)?.body as { messages?: Array<{ content?: unknown }> } | undefined)?.messages ?? [];
+    const blocks = last.flatMap((m) => (Array.isArray(m.content) ? m.content : []));
+    const notes = blocks.filter((b) => JSON.stringify(b).includes('<task-notification>'));
+    save('claude', 'background/model-saw', { blocks: notes }, dirs);
     expect(r.captures.length, r.context).toBeGreaterThan(0);
   }, 300_000);
 

@@ -218,6 +218,8 @@ describe('change events from each tool (captured payloads)', () => {
     ['claude', 'payloads/claude/captured/PostToolUse-Write-write.json', 'edit'],
     ['claude', 'payloads/claude/captured/PostToolUse-Agent-agent.json', 'agent'],
     ['claude', 'payloads/claude/captured/SubagentStop-general-purpose-subagent.json', 'agent'],
+    ['claude', 'payloads/claude/captured/background/11-UserPromptSubmit-none-n11.json', 'agent'],
+    ['claude', 'payloads/claude/captured/background/12-UserPromptSubmit-none-n12.json', 'agent'],
     ['codex', 'payloads/codex/captured/PostToolUse-apply_patch-apply_patch.json', 'edit'],
     ['cursor', 'cursor/afterFileEdit.json', 'edit'],
   ])('%s %s → change (%s)', (tool, file, by) => {
@@ -401,5 +403,43 @@ describe("a sub-agent's end lifts a refusal (Claude Code's SubagentStop, capture
     const after = [6, 7, 8, 9, 10].map(attempt);
     expect(after[0]).toBe('ran');
     expect(after).toContain('denied');
+  });
+});
+
+describe("a background task's end lifts a refusal (Claude Code's task notification, captured; the built guard)", () => {
+  const session = 'lg-background-task-session';
+  const at = (rel: string, i: number) => ({
+    ...load(`payloads/claude/${rel}`),
+    session_id: session,
+    cwd: '/nonexistent-dir-lg',
+    tool_use_id: `toolu_lg_${i}`,
+  });
+  // The UserPromptSubmit that carried `sleep 4; echo background-done`'s end (a run_in_background command).
+  const ended = {
+    ...load('payloads/claude/captured/background/11-UserPromptSubmit-none-n11.json'),
+    session_id: session,
+  };
+
+  it('the user prompt of the same run is a user turn; the notification is a change, not the user', () => {
+    const user = load('payloads/claude/captured/background/0-UserPromptSubmit-none-n0.json');
+    expect(parseHook('claude', user, {}).event).toMatchObject({ kind: 'userTurn' });
+    expect(parseHook('claude', ended, {}).event).toEqual({ kind: 'change', by: 'agent' });
+  });
+
+  it("refused after the 4th identical failure, run again after the task ended; the turn's refusals still count", () => {
+    requireBuilt();
+    const env = guardEnv(freshStateDir());
+    const attempt = (i: number) => {
+      const pre = runGuardSync('claude', at('PreToolUse-failure.json', i), env).stdout;
+      if (pre.includes('"continue":false')) return 'handoff';
+      if (pre.includes('"deny"')) return 'denied';
+      runGuardSync('claude', at('PostToolUseFailure-failure.json', i), env);
+      return 'ran';
+    };
+    expect([1, 2, 3, 4, 5].map(attempt)).toEqual(['ran', 'ran', 'ran', 'ran', 'denied']);
+    expect(runGuardSync('claude', ended, env).stdout).toBe('');
+    // Counted again from the end: four runs, then the 5th stopped. A missing file allows one refusal per turn, so this
+    // second one hands off: the ladder still counts the turn's refusals, which a user turn would have started over.
+    expect([6, 7, 8, 9, 10].map(attempt)).toEqual(['ran', 'ran', 'ran', 'ran', 'handoff']);
   });
 });

@@ -4,6 +4,17 @@ import { obj, promptOf, sessionOf, str, type ParsedHook, type Payload } from './
 
 // Turns the harness injects by itself are not the user speaking, so they must not reset the counts.
 const MACHINE_PROMPT_SOURCES = new Set(['system', 'loop_wakeup', 'schedule_wakeup', 'poll_event']);
+// A background task's news reaches hooks as a UserPromptSubmit whose prompt is the <task-notification> itself, with no
+// `source` (captured in 2.1.332: test/fixtures/payloads/claude/captured/background/); the model is told it is "NOT a
+// message from the user". An ended task (a run_in_background command, a background sub-agent) changed the world.
+const TASK_NOTIFICATION = '<task-notification>';
+const TASK_ENDED = /<status>(?:completed|failed|killed|stopped|cancelled)<\/status>/;
+
+/** A task notification: 'ended' when it reports a task's end, 'news' for any other (a Monitor event), else null. */
+export function taskNotification(prompt: string | undefined): 'ended' | 'news' | null {
+  if (!prompt?.trimStart().startsWith(TASK_NOTIFICATION)) return null;
+  return TASK_ENDED.test(prompt) ? 'ended' : 'news';
+}
 
 /**
  * Tools whose completion changes the workspace: the edit tools and the sub-agent tool. Claude Code 2.1.332 sends Edit,
@@ -41,6 +52,9 @@ export function parseClaude(p: Payload): ParsedHook {
   if (eventName === 'UserPromptSubmit') {
     const source = str(p.source);
     if (source && MACHINE_PROMPT_SOURCES.has(source)) return { ...base, event: null };
+    const task = taskNotification(str(p.prompt));
+    if (task === 'ended') return { ...base, event: { kind: 'change', by: 'agent' } };
+    if (task === 'news') return { ...base, event: null };
     return { ...base, event: { kind: 'userTurn', ...promptOf(p.prompt) } };
   }
   // A sub-agent's end is progress, a background one's too: its Agent PostToolUse came at its start. It is the parent

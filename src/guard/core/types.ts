@@ -36,7 +36,8 @@ export type GuardEvent =
       turnId?: string;
     }
   /** The workspace changed through a non-shell tool: an edit/write/patch tool, or a sub-agent that finished. */
-  /** `by`: an edit (counts toward "the same failure across edits") or a sub-agent (counts only as change). */
+  /** `by`: an edit (counts toward "the same failure across edits") or a sub-agent or background task that ended
+   * (counts only as change). */
   | { kind: 'change'; by: 'edit' | 'agent'; callId?: string; turnId?: string }
   /** `prompt`: the user's text where the tool gives it; only hashes of its command-like spans are kept (asked.ts). */
   | { kind: 'userTurn'; turnId?: string; prompt?: string }
