@@ -15,6 +15,8 @@ export interface Outcome {
   handoffClasses: string[];
   verifyExit: number | null;
   verifyOutput: string;
+  /** The verifier hit --verify-timeout: a failed rung whose class is `timeout` unless its output says a halting one. */
+  verifyTimedOut?: boolean;
 }
 
 export type Verdict =
@@ -43,8 +45,8 @@ export function classify(o: Outcome, policy: Policy): Verdict {
     const cls = classifyFailure(text);
     if (cls && halts(cls)) return { kind: 'halt', cls, reason: `the agent failed: ${firstReason(text)}` };
   }
-  if (o.verifyExit === 0) return { kind: 'pass' };
-  const cls = classifyFailure(o.verifyOutput, o.verifyExit ?? undefined);
+  if (o.verifyExit === 0 && !o.verifyTimedOut) return { kind: 'pass' };
+  const cls = classifyFailure(o.verifyOutput, o.verifyExit ?? undefined) ?? (o.verifyTimedOut ? 'timeout' : null);
   const reason = firstReason(o.verifyOutput) || `the verifier exited ${o.verifyExit ?? 'by a signal'}`;
   if (cls && halts(cls)) return { kind: 'halt', cls, reason };
   // The guard refused a command of a class that halts (a 401 the agent kept calling): the same answer.

@@ -3,6 +3,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { parseRunArgs } from '../../src/run/args.ts';
 import { runCommand } from '../../src/run/index.ts';
 import { defaultTableText } from '../../src/run/policy.ts';
 import { RUN_AGENTS } from '../../src/run/agents.ts';
@@ -469,6 +470,83 @@ describe('the wall-clock limit per rung (--rung-timeout)', () => {
     const r = await run(['--agent', 'claude', '--task', 'T', '--verify', 'true', '--rung-timeout', '30m']);
     expect(r.code).toBe(2);
     expect(r.err).toContain('--rung-timeout 30m: not a number of seconds.');
+    expect(recorded()).toEqual([]);
+  });
+});
+
+describe("the verifier's wall-clock limit (--verify-timeout)", () => {
+  /** Hangs on its first call only (in the background, holding the pipes, with its pid written down), then decides. */
+  const hangOnce = (pidFile: string) =>
+    `n=$(cat .verify-count 2>/dev/null || echo 0); echo $((n+1)) > .verify-count; ` +
+    `if [ "$n" = 0 ]; then echo "checking the staging database"; sleep 60 & echo $! > ${pidFile}; wait; fi; ` +
+    'test -f done.txt || { echo "done.txt is missing"; exit 1; }';
+  const gone = async (pid: number): Promise<boolean> => {
+    for (let i = 0; i < 100; i++) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (/^\d+ \(.*\) [ZX]/.test(stat)) return true;
+      } catch {
+        return true;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return false;
+  };
+
+  it('a hung verifier is ended with what it started; the rung climbs as a timeout and the next rung passes', async () => {
+    const pidFile = join(repo, '..', 'verify-child.pid');
+    setup([claudeRun(1), { ...claudeRun(1), write: { 'done.txt': 'ok' } }]);
+    const r = await run([
+      '--agent',
+      'claude',
+      '--task',
+      'T',
+      '--verify',
+      hangOnce(pidFile),
+      '--verify-timeout',
+      '0.5',
+      '--json',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    const lines = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => `${l.rung} ${l.outcome} ${l.class} ${l.verifyTimedOut} ${l.verifyExit}`)).toEqual([
+      '0 climb timeout true null',
+      '1 pass null false 0',
+    ]);
+    const note = 'the verifier timed out after 0.5 s (--verify-timeout): its process group was ended';
+    expect(lines[0]?.reason).toBe('checking the staging database');
+    expect(r.rungLines[0]).toMatch(/ {2}verify timed out {2}climb {2}checking the staging database/);
+    // The sleep the verifier started in the background went with it.
+    expect(await gone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
+    // Rung 1's objection (its prompt) carries the verifier's output and the note.
+    const prompt = recorded()[1]?.argv[1] ?? '';
+    expect(prompt).toContain('checking the staging database');
+    expect(prompt).toContain(note);
+  });
+
+  it('a verifier that only hangs climbs every rung and hands off: exit 4, the note in the terminal line', async () => {
+    setup([claudeRun(1), claudeRun(1), claudeRun(1), claudeRun(1)]);
+    const r = await run(['--agent', 'claude', '--task', 'T', '--verify', 'sleep 60', '--verify-timeout', '0.2']);
+    expect(r.code, r.err).toBe(4);
+    expect(r.rungLines.map((l) => l.includes('verify timed out'))).toEqual([true, true, true, true, false]);
+    expect(terminal()).toMatch(
+      /^ESCALATED\t[^\t]+\t4 failures: the verifier timed out after 0\.2 s \(--verify-timeout\): its process group was ended\n$/,
+    );
+  });
+
+  it('without the flag the limit is 600 s; 0 turns it off; a word instead of seconds is exit 2, nothing runs', async () => {
+    const parse = (more: string[]) =>
+      parseRunArgs(['--agent', 'claude', '--task', 'T', '--verify', 'true', ...more], {}, repo);
+    expect(parse([])).toMatchObject({ options: { verifyTimeoutS: 600 } });
+    expect(parse(['--verify-timeout', '0'])).toMatchObject({ options: { verifyTimeoutS: null } });
+    expect(parse(['--verify-timeout', '2.5'])).toMatchObject({ options: { verifyTimeoutS: 2.5 } });
+    setup([claudeRun(1)]);
+    const r = await run(['--agent', 'claude', '--task', 'T', '--verify', 'true', '--verify-timeout', '10m']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--verify-timeout 10m: not a number of seconds. Write e.g. --verify-timeout 600');
     expect(recorded()).toEqual([]);
   });
 });
