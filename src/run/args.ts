@@ -69,6 +69,8 @@ Options:
       --prices <file>    your own price list (the shape of \`audit --prices\`), tried before the built-in one
       --cwd <dir>        the repository to work in (default: the current directory)
       --json             one JSON line per rung on stdout (the text lines stay on stderr)
+      --print-table      print the default recovery table, documented, and exit: the file to start your own from
+                         (npx create-loop-guard run --print-table > .agents/recovery.txt)
   -h, --help             show this help
   -- <flags>            passed to the agent as they are (permissions, sandbox, provider flags)
 
@@ -90,10 +92,11 @@ const OPTIONS = {
   prices: { type: 'string' },
   cwd: { type: 'string' },
   json: { type: 'boolean' },
+  'print-table': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export type Parsed = { help: true } | { error: string } | { options: RunOptions };
+export type Parsed = { help: true } | { printTable: true } | { error: string } | { options: RunOptions };
 
 export function parseRunArgs(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): Parsed {
   const dash = argv.indexOf('--');
@@ -116,6 +119,7 @@ export function parseRunArgs(argv: readonly string[], env: Record<string, string
     };
   }
   if (v.help) return { help: true };
+  if (v['print-table']) return { printTable: true };
   const agent = v.agent as string | undefined;
   if (!agent) return { error: `run needs --agent (${RUN_AGENTS.join(', ')}).` };
   if (!(RUN_AGENTS as string[]).includes(agent))

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parseRunArgs } from '../../src/run/args.ts';
 import { runCommand } from '../../src/run/index.ts';
-import { defaultTableText } from '../../src/run/policy.ts';
+import { DEFAULT_POLICY, defaultTableText, parsePolicy, TABLE_PATH } from '../../src/run/policy.ts';
 import { RUN_AGENTS } from '../../src/run/agents.ts';
 import { tempDir } from '../helpers/sandbox.ts';
 
@@ -471,6 +471,28 @@ describe('the wall-clock limit per rung (--rung-timeout)', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain('--rung-timeout 30m: not a number of seconds.');
     expect(recorded()).toEqual([]);
+  });
+});
+
+describe('--print-table: the defaults as the file a team starts its own from', () => {
+  it('prints the documented default table, which reads back as the defaults; no agent runs, nothing is written', async () => {
+    setup([claudeRun(1)]);
+    const r = await run(['--print-table']);
+    expect(r.code).toBe(0);
+    expect(recorded()).toEqual([]);
+    expect(existsSync(join(repo, '.agents'))).toBe(false);
+    const policy = parsePolicy(TABLE_PATH, r.out, RUN_AGENTS);
+    expect(policy.rungs).toEqual(DEFAULT_POLICY.rungs);
+    expect(policy.halt).toEqual(DEFAULT_POLICY.halt);
+    expect(policy.smallerModel).toEqual({
+      ...DEFAULT_POLICY.smallerModel,
+      opencode: '',
+      kilo: '',
+      copilot: '',
+      cline: '',
+    });
+    // Every tool `run` drives has its smaller-model line to fill in.
+    for (const tool of RUN_AGENTS) expect(r.out).toMatch(new RegExp(`^smaller-model {2}${tool} +\\S+$`, 'm'));
   });
 });
 
