@@ -2,6 +2,7 @@
 // failure classes, decide whether another rung can help (climb) or only costs money to hear "no" again (halt).
 import { classifyFailure } from '../guard/core/classify.ts';
 import type { HaltClass, Policy } from './policy.ts';
+import { scopeRefusal } from './scope.ts';
 import type { Tally } from './streams.ts';
 
 export interface Outcome {
@@ -13,6 +14,8 @@ export interface Outcome {
   agentStderr: string;
   /** Classes of the commands the guard refused in this session's hand-off, if it handed off. */
   handoffClasses: string[];
+  /** True when the guard handed off during the rung (its hand-off climbs; the agent's words about it are no refusal). */
+  handedOff?: boolean;
   verifyExit: number | null;
   verifyOutput: string;
   /** The verifier hit --verify-timeout: a failed rung whose class is `timeout` unless its output says a halting one. */
@@ -53,5 +56,8 @@ export function classify(o: Outcome, policy: Policy): Verdict {
   const refused = o.handoffClasses.find(halts);
   if (refused)
     return { kind: 'halt', cls: refused, reason: `the loop guard handed off after ${refused} failures; ${reason}` };
+  // The agent's own last word that a rule forbids the task (a hook, a policy): asking again asks the same rule.
+  const refusal = o.handedOff || !halts('scope') ? null : scopeRefusal(o.tally.finalText);
+  if (refusal) return { kind: 'halt', cls: 'scope', reason: `the agent refused: ${refusal}` };
   return { kind: 'climb', cls, reason };
 }

@@ -250,6 +250,7 @@ async function verifyRung(c: Climb, rung: Rung, ran: AgentRan): Promise<number |
       agentExit: end.exitCode,
       agentStderr: end.stderrTail,
       handoffClasses: handoff?.classes ?? [],
+      handedOff: handoff !== null,
       verifyExit: verified.exitCode,
       verifyOutput,
       verifyTimedOut: verified.timedOut,

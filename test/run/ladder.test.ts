@@ -362,6 +362,54 @@ describe('what the agent says about its own end', () => {
     expect(state.attempts[0]?.handoff).toContain('refused `curl https://api.example.test`');
   });
 
+  const REFUSAL = "I can't do this: the repository's PreToolUse hook blocks every network call (team policy).";
+
+  it("the agent's own refusal by a rule (a hook, a policy) halts as scope: one agent run, exit 4", async () => {
+    setup([claudeRun(1, { text: REFUSAL }), claudeRun(1)]);
+    const r = await run(['--agent', 'claude', '--task', 'T', '--verify', NEVER, '--step', 'sc', '--json']);
+    expect(r.code).toBe(4);
+    expect(recorded()).toHaveLength(1);
+    const line = JSON.parse(r.out.trim()) as Record<string, unknown>;
+    expect(line).toMatchObject({ rung: 0, outcome: 'halt', class: 'scope', reason: `the agent refused: ${REFUSAL}` });
+    expect(r.rungLines[0]).toContain('HALT scope');
+    expect(terminal()).toBe(`ESCALATED\tsc\tscope: the agent refused: ${REFUSAL}\n`);
+  });
+
+  it('a refusal climbs when the recovery table does not halt on scope', async () => {
+    mkdirSync(join(repo, '.agents'), { recursive: true });
+    const table = defaultTableText(RUN_AGENTS).replace(/^halt .*$/m, 'halt auth network command-not-found budget');
+    writeFileSync(join(repo, '.agents/recovery.txt'), table);
+    setup([0, 1, 2, 3].map(() => claudeRun(1, { text: REFUSAL })));
+    const r = await run(['--agent', 'claude', '--task', 'T', '--verify', NEVER]);
+    expect(r.code).toBe(4);
+    expect(recorded()).toHaveLength(4);
+    expect(r.rungLines.map((l) => / {2}(climb|ESCALATED)/.exec(l)?.[1])).toEqual([
+      'climb',
+      'climb',
+      'climb',
+      'climb',
+      'ESCALATED',
+    ]);
+  });
+
+  it('a refusal in a rung where the loop guard handed off is the hand-off, which climbs', async () => {
+    const note = JSON.stringify([
+      {
+        at: '{{now}}',
+        tool: 'claude',
+        session: 's',
+        command: 'npm test',
+        refused: [{ command: 'npm test', refusals: 1, results: 4, lastLines: '1 failing' }],
+        tried: [],
+      },
+    ]);
+    setup([{ ...claudeRun(1, { text: REFUSAL }), write: { '.agents/handoff.json': note } }, claudeRun(1)]);
+    const r = await run(['--agent', 'claude', '--task', 'T', '--verify', NEVER]);
+    expect(r.rungLines[0]).toContain('the loop guard handed off');
+    expect(r.rungLines[0]).toContain('  climb  ');
+    expect(recorded().length).toBeGreaterThan(1);
+  });
+
   it('an agent that is not installed halts with command-not-found, nothing else runs', async () => {
     const r = await runCommand(['--agent', 'gemini', '--task', 'T', '--verify', 'true'], {
       cwd: repo,
