@@ -14,7 +14,7 @@ export interface Outcome {
   agentStderr: string;
   /** Classes of the commands the guard refused in this session's hand-off, if it handed off. */
   handoffClasses: string[];
-  /** True when the guard handed off during the rung (its hand-off climbs; the agent's words about it are no refusal). */
+  /** The guard handed off during the rung: its hand-off climbs, and the agent's words about it are no refusal. */
   handedOff?: boolean;
   verifyExit: number | null;
   verifyOutput: string;
