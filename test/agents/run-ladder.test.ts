@@ -124,8 +124,11 @@ const bodyText = (body: unknown) => JSON.stringify(body ?? '');
 /** The model a request asked for: the body's `model`, or the Gemini API's URL (`/models/<model>:…`). */
 const modelOf = (q: { body: unknown; url: string }) =>
   (q.body as { model?: string } | null)?.model ?? /\/models\/([^/:]+):/.exec(q.url)?.[1];
-const money = (lines: Array<Record<string, unknown>>) =>
-  lines.reduce((s, l) => s + (typeof l.spentUsd === 'number' ? l.spentUsd : 0), 0);
+/** The rungs' money as `run` priced it; `$?` when no agent rung was priced (a JSON without token usage). */
+const money = (lines: Array<Record<string, unknown>>) => {
+  const priced = lines.filter((l) => l.action !== 'hand-off' && typeof l.spentUsd === 'number');
+  return priced.length ? `$${priced.reduce((s, l) => s + (l.spentUsd as number), 0).toFixed(6)}` : '$?';
+};
 
 for (const agent of RUN_SUITE_AGENTS) {
   const status = agentStatus(agent);
@@ -162,7 +165,7 @@ for (const agent of RUN_SUITE_AGENTS) {
       expect(earlier.some((q) => modelOf(q) === smaller)).toBe(false);
       if (!keepTmp) removeDir(repo);
       figures.push(
-        `  ${agent.padEnd(7)} env-var   rungs climbed 4, exit ${r.code}, model requests ${agentReqs.length}, money $${money(r.lines).toFixed(6)}`,
+        `  ${agent.padEnd(7)} env-var   rungs climbed 4, exit ${r.code}, model requests ${agentReqs.length}, money ${money(r.lines)}`,
       );
     });
 
@@ -234,7 +237,7 @@ for (const agent of RUN_SUITE_AGENTS) {
       expect(existsSync(join(repo, '.agents/run/e2e'))).toBe(false);
       if (!keepTmp) removeDir(repo);
       figures.push(
-        `  ${agent.padEnd(7)} rung-2    exit ${r.code} after ${r.lines.length - 1} rungs, model requests ${server.agentRequests().length}, money $${money(r.lines).toFixed(6)}`,
+        `  ${agent.padEnd(7)} rung-2    exit ${r.code} after ${r.lines.length - 1} rungs, model requests ${server.agentRequests().length}, money ${money(r.lines)}`,
       );
     });
 
