@@ -226,6 +226,25 @@ for (const agent of RUN_SUITE_AGENTS) {
       );
     });
 
+    it("the agent's own refusal by a rule halts as scope: one agent run, exit 4, the class in the line", async () => {
+      const refusal = "I can't do this: the repository's PreToolUse hook blocks every network call (team policy).";
+      const { r, server, repo } = await runLadder(
+        agent,
+        { turns: [{ commands: ['echo tried >> attempts.txt'], finalText: refusal }] },
+        NEVER,
+      );
+      const context = `${r.stderr}\n${server.problems.join('\n')}`;
+      expect(r.code, context).toBe(4);
+      expect(r.lines, context).toHaveLength(1);
+      expect(r.lines[0]).toMatchObject({ rung: 0, outcome: 'halt', class: 'scope' });
+      expect(r.terminal).toBe(`ESCALATED\te2e\tscope: the agent refused: ${refusal}\n`);
+      expect(readFileSync(join(repo, 'attempts.txt'), 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
+      figures.push(
+        `  ${agent.padEnd(7)} scope     agent runs 1, model requests ${server.agentRequests().length}, exit ${r.code}`,
+      );
+      if (!keepTmp) removeDir(repo);
+    });
+
     it('a task the scripted model fixes on rung 2 (from the state file): exit 0 after two rungs', async () => {
       const { r, server, repo } = await runLadder(
         agent,
