@@ -13,6 +13,8 @@ export interface RunOptions {
   budgetUsd: number | null;
   /** Each rung's wall-clock limit for its agent, in seconds; null: none (`--rung-timeout 0`). */
   rungTimeoutS: number | null;
+  /** The verifier's wall-clock limit, in seconds; null: none (`--verify-timeout 0`). */
+  verifyTimeoutS: number | null;
   step?: string;
   json: boolean;
   prices?: string;
@@ -23,14 +25,21 @@ export interface RunOptions {
 
 /** An unattended run's default limit per rung: far above a healthy rung, low enough that a hung one is noticed. */
 export const DEFAULT_RUNG_TIMEOUT_S = 1800;
+/** The verifier's default limit: a test suite's run, not an agent's; four of them stay far inside a CI job's hours. */
+export const DEFAULT_VERIFY_TIMEOUT_S = 600;
 
-/** `--rung-timeout`: seconds (a decimal is fine), 0 for no limit; a string is the usage error. */
-export function parseRungTimeout(text: string | undefined): number | null | string {
-  if (text === undefined) return DEFAULT_RUNG_TIMEOUT_S;
+/** A limit in seconds (a decimal is fine), 0 for none; a string is the usage error. */
+function parseSeconds(flag: string, text: string | undefined, fallback: number): number | null | string {
+  if (text === undefined) return fallback;
   if (!/^\d+(\.\d+)?$/.test(text.trim()))
-    return `--rung-timeout ${text}: not a number of seconds. Write e.g. --rung-timeout 1800, or 0 for no limit.`;
+    return `${flag} ${text}: not a number of seconds. Write e.g. ${flag} ${fallback}, or 0 for no limit.`;
   const s = Number(text);
   return s === 0 ? null : s;
+}
+
+/** `--rung-timeout`: seconds, 0 for no limit; a string is the usage error. */
+export function parseRungTimeout(text: string | undefined): number | null | string {
+  return parseSeconds('--rung-timeout', text, DEFAULT_RUNG_TIMEOUT_S);
 }
 
 export const RUN_HELP = `Usage: npx create-loop-guard run --agent <tool> --task <text | @file> --verify "<command>" [options] [-- <agent flags>]
@@ -53,10 +62,15 @@ Options:
       --budget <USD>     the run's budget, split by the rungs' shares (or ${BUDGET_ENV})
       --rung-timeout <s> end a rung's agent (its whole process group) after this many seconds; the rung counts as
                          failed and the run climbs (default ${DEFAULT_RUNG_TIMEOUT_S}, 30 minutes; 0: no limit)
+      --verify-timeout <s>
+                         end the verifier (its whole process group) after this many seconds; the rung counts
+                         as failed and the run climbs (default ${DEFAULT_VERIFY_TIMEOUT_S}, 10 minutes; 0: no limit)
       --step <name>      the step's name: its failures are counted across runs (default: from task and verifier)
       --prices <file>    your own price list (the shape of \`audit --prices\`), tried before the built-in one
       --cwd <dir>        the repository to work in (default: the current directory)
       --json             one JSON line per rung on stdout (the text lines stay on stderr)
+      --print-table      print the default recovery table, documented, and exit: the file to start your own from
+                         (npx create-loop-guard run --print-table > .agents/recovery.txt)
   -h, --help             show this help
   -- <flags>            passed to the agent as they are (permissions, sandbox, provider flags)
 
@@ -73,14 +87,16 @@ const OPTIONS = {
   verify: { type: 'string' },
   budget: { type: 'string' },
   'rung-timeout': { type: 'string' },
+  'verify-timeout': { type: 'string' },
   step: { type: 'string' },
   prices: { type: 'string' },
   cwd: { type: 'string' },
   json: { type: 'boolean' },
+  'print-table': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export type Parsed = { help: true } | { error: string } | { options: RunOptions };
+export type Parsed = { help: true } | { printTable: true } | { error: string } | { options: RunOptions };
 
 export function parseRunArgs(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): Parsed {
   const dash = argv.indexOf('--');
@@ -103,6 +119,7 @@ export function parseRunArgs(argv: readonly string[], env: Record<string, string
     };
   }
   if (v.help) return { help: true };
+  if (v['print-table']) return { printTable: true };
   const agent = v.agent as string | undefined;
   if (!agent) return { error: `run needs --agent (${RUN_AGENTS.join(', ')}).` };
   if (!(RUN_AGENTS as string[]).includes(agent))
@@ -127,6 +144,12 @@ export function parseRunArgs(argv: readonly string[], env: Record<string, string
     return { error: v.budget === undefined ? `${BUDGET_ENV}: ${budget.error}` : budget.error };
   const rungTimeoutS = parseRungTimeout(v['rung-timeout'] as string | undefined);
   if (typeof rungTimeoutS === 'string') return { error: rungTimeoutS };
+  const verifyTimeoutS = parseSeconds(
+    '--verify-timeout',
+    v['verify-timeout'] as string | undefined,
+    DEFAULT_VERIFY_TIMEOUT_S,
+  );
+  if (typeof verifyTimeoutS === 'string') return { error: verifyTimeoutS };
   return {
     options: {
       agent: agent as RunAgentName,
@@ -134,6 +157,7 @@ export function parseRunArgs(argv: readonly string[], env: Record<string, string
       verify,
       budgetUsd: budget ?? null,
       rungTimeoutS,
+      verifyTimeoutS,
       json: v.json === true,
       extra,
       ...(v.step !== undefined ? { step: String(v.step) } : {}),

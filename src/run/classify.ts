@@ -2,6 +2,7 @@
 // failure classes, decide whether another rung can help (climb) or only costs money to hear "no" again (halt).
 import { classifyFailure } from '../guard/core/classify.ts';
 import type { HaltClass, Policy } from './policy.ts';
+import { scopeRefusal } from './scope.ts';
 import type { Tally } from './streams.ts';
 
 export interface Outcome {
@@ -13,8 +14,12 @@ export interface Outcome {
   agentStderr: string;
   /** Classes of the commands the guard refused in this session's hand-off, if it handed off. */
   handoffClasses: string[];
+  /** The guard handed off during the rung: its hand-off climbs, and the agent's words about it are no refusal. */
+  handedOff?: boolean;
   verifyExit: number | null;
   verifyOutput: string;
+  /** The verifier hit --verify-timeout: a failed rung whose class is `timeout` unless its output says a halting one. */
+  verifyTimedOut?: boolean;
 }
 
 export type Verdict =
@@ -43,13 +48,16 @@ export function classify(o: Outcome, policy: Policy): Verdict {
     const cls = classifyFailure(text);
     if (cls && halts(cls)) return { kind: 'halt', cls, reason: `the agent failed: ${firstReason(text)}` };
   }
-  if (o.verifyExit === 0) return { kind: 'pass' };
-  const cls = classifyFailure(o.verifyOutput, o.verifyExit ?? undefined);
+  if (o.verifyExit === 0 && !o.verifyTimedOut) return { kind: 'pass' };
+  const cls = classifyFailure(o.verifyOutput, o.verifyExit ?? undefined) ?? (o.verifyTimedOut ? 'timeout' : null);
   const reason = firstReason(o.verifyOutput) || `the verifier exited ${o.verifyExit ?? 'by a signal'}`;
   if (cls && halts(cls)) return { kind: 'halt', cls, reason };
   // The guard refused a command of a class that halts (a 401 the agent kept calling): the same answer.
   const refused = o.handoffClasses.find(halts);
   if (refused)
     return { kind: 'halt', cls: refused, reason: `the loop guard handed off after ${refused} failures; ${reason}` };
+  // The agent's own last word that a rule forbids the task (a hook, a policy): asking again asks the same rule.
+  const refusal = o.handedOff || !halts('scope') ? null : scopeRefusal(o.tally.finalText);
+  if (refusal) return { kind: 'halt', cls: 'scope', reason: `the agent refused: ${refusal}` };
   return { kind: 'climb', cls, reason };
 }

@@ -7,7 +7,7 @@ import { parseRunArgs, RUN_HELP } from './args.ts';
 import { RUN_AGENTS } from './agents.ts';
 import { makePricer } from './budget.ts';
 import { climb, EXIT_RUN, type RunIO } from './ladder.ts';
-import { DEFAULT_POLICY, parsePolicy, type Policy, TABLE_PATH, TableError } from './policy.ts';
+import { DEFAULT_POLICY, defaultTableText, parsePolicy, type Policy, TABLE_PATH, TableError } from './policy.ts';
 
 /** The repository's recovery table, or the defaults when it has none. */
 export function loadPolicy(root: string): Policy {
@@ -32,6 +32,10 @@ export async function runCommand(argv: readonly string[], io: RunIO & { cwd: str
   const parsed = parseRunArgs(argv, io.env, io.cwd);
   if ('help' in parsed) {
     io.out(RUN_HELP);
+    return EXIT_RUN.passed;
+  }
+  if ('printTable' in parsed) {
+    io.out(defaultTableText(RUN_AGENTS));
     return EXIT_RUN.passed;
   }
   if ('error' in parsed) {

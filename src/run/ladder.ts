@@ -76,6 +76,11 @@ function timeoutNote(seconds: number | null): string {
   return `timed out after ${seconds} s (--rung-timeout): the agent's process group was ended`;
 }
 
+/** What a verifier that hit --verify-timeout says: the objection of its rung, in its line and in tried.md. */
+export function verifyTimeoutNote(seconds: number | null): string {
+  return `the verifier timed out after ${seconds} s (--verify-timeout): its process group was ended`;
+}
+
 /** A rung's record before anything ran. */
 function base(rung: Rung, shareUsd: number | null): RecordBase {
   return {
@@ -89,6 +94,7 @@ function base(rung: Rung, shareUsd: number | null): RecordBase {
     model: null,
     ms: 0,
     timedOut: false,
+    verifyTimedOut: false,
     notes: [],
   };
 }
@@ -228,7 +234,12 @@ async function verifyRung(c: Climb, rung: Rung, ran: AgentRan): Promise<number |
     cwd: root,
     env: io.env,
     logPath: join(c.dir, `rung-${rung.rung}.verify.log`),
+    timeoutMs: opts.verifyTimeoutS === null ? null : opts.verifyTimeoutS * 1000,
   });
+  // The note goes where the objection is read: the reason of the line, the error of the attempt in tried.md.
+  const verifyOutput = verified.timedOut
+    ? `${verified.output.replace(/\s+$/, '')}\n${verifyTimeoutNote(opts.verifyTimeoutS)}`.trimStart()
+    : verified.output;
   if (!tally.unmetered && tally.unpriced === 0 && tally.requests > 0) state.usdPerRequest = tally.usd / tally.requests;
   const session = tally.session ?? ran.sessionId;
   if (session) state.session = session;
@@ -239,12 +250,19 @@ async function verifyRung(c: Climb, rung: Rung, ran: AgentRan): Promise<number |
       agentExit: end.exitCode,
       agentStderr: end.stderrTail,
       handoffClasses: handoff?.classes ?? [],
+      handedOff: handoff !== null,
       verifyExit: verified.exitCode,
-      verifyOutput: verified.output,
+      verifyOutput,
+      verifyTimedOut: verified.timedOut,
     },
     policy,
   );
-  const done = { ...record, verifyExit: verified.exitCode, ms: end.ms + verified.ms };
+  const done = {
+    ...record,
+    verifyExit: verified.exitCode,
+    verifyTimedOut: verified.timedOut,
+    ms: end.ms + verified.ms,
+  };
   if (verdict.kind === 'pass') {
     clearStep(root, step);
     emit(io, opts.json, { ...done, outcome: 'pass', class: null, reason: '' });
@@ -255,7 +273,7 @@ async function verifyRung(c: Climb, rung: Rung, ran: AgentRan): Promise<number |
     action: rung.action,
     approach: ((tally.finalText ?? '').trim() || (end.timedOut ? timeoutNote(opts.rungTimeoutS) : '')).slice(0, 600),
     verifyExit: verified.exitCode,
-    error: excerpt(verified.output),
+    error: excerpt(verifyOutput),
     ...(handoff ? { handoff: handoff.text } : {}),
     at: new Date().toISOString(),
   });

@@ -21,6 +21,8 @@ export interface RungRecord {
   ms: number;
   /** True when the rung's agent hit the wall-clock limit (--rung-timeout) and its process group was ended. */
   timedOut: boolean;
+  /** True when the verifier hit its wall-clock limit (--verify-timeout) and its process group was ended. */
+  verifyTimedOut: boolean;
   /** Notes: the guard handed off, the agent was cut at its share or timed out, no smaller model was set. */
   notes: string[];
 }
@@ -46,7 +48,7 @@ export function textLine(r: RungRecord): string {
     (ACTION_WORDS[r.action] ?? r.action).padEnd(17),
     spent,
     `${r.requests} ${r.requests === 1 ? 'request' : 'requests'}`,
-    r.verifyExit === null ? 'not verified' : `verify exit ${r.verifyExit}`,
+    r.verifyTimedOut ? 'verify timed out' : r.verifyExit === null ? 'not verified' : `verify exit ${r.verifyExit}`,
     r.outcome === 'climb'
       ? 'climb'
       : r.outcome === 'pass'

@@ -1,6 +1,6 @@
 // The two processes of a rung: the agent (its stdout read line by line as it streams, stopped with its whole process
 // group when the rung's share is spent or its wall-clock limit is reached) and the verifier (a shell command; its exit
-// code and output are the verdict).
+// code and output are the verdict; its own process group is ended at its wall-clock limit).
 import { spawn } from 'node:child_process';
 import { createWriteStream, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
@@ -189,11 +189,28 @@ function processGroup(child: ReturnType<typeof spawn>, graceMs: number) {
 
 const OUTPUT_MAX = 256 * 1024;
 
-/** Runs the verifier through the shell; output is stdout and stderr interleaved, bounded. */
+export interface VerifyEnd {
+  exitCode: number | null;
+  output: string;
+  ms: number;
+  /** True when the verifier's wall-clock limit ended it (its whole process group). */
+  timedOut: boolean;
+}
+
+/**
+ * Runs the verifier through the shell, in its own process group so a limit reaches what it started (a test runner's
+ * workers, a server it waits on); output is stdout and stderr interleaved, bounded.
+ */
 export function runVerifier(
   command: string,
-  opts: { cwd: string; env: Record<string, string | undefined>; logPath: string },
-): Promise<{ exitCode: number | null; output: string; ms: number }> {
+  opts: {
+    cwd: string;
+    env: Record<string, string | undefined>;
+    logPath: string;
+    timeoutMs?: number | null;
+    graceMs?: number;
+  },
+): Promise<VerifyEnd> {
   const t0 = Date.now();
   return new Promise((resolve) => {
     const child = spawn(command, {
@@ -201,7 +218,17 @@ export function runVerifier(
       env: opts.env as NodeJS.ProcessEnv,
       shell: true,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
     });
+    const grp = processGroup(child, opts.graceMs ?? KILL_GRACE_MS);
+    let timedOut = false;
+    const limit =
+      opts.timeoutMs && opts.timeoutMs > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            grp.end();
+          }, opts.timeoutMs)
+        : undefined;
     let out = '';
     const take = (chunk: Buffer) => {
       if (out.length < OUTPUT_MAX) out += chunk.toString('utf8');
@@ -211,7 +238,9 @@ export function runVerifier(
     child.on('error', (err) => {
       out += `\n${String(err)}`;
     });
-    child.on('close', (code) => {
+    child.on('close', async (code) => {
+      if (limit) clearTimeout(limit);
+      await grp.gone();
       const output = out.slice(0, OUTPUT_MAX);
       try {
         // Written before the promise settles: the caller may remove the step's folder right after.
@@ -219,7 +248,7 @@ export function runVerifier(
       } catch {
         // The log is a convenience.
       }
-      resolve({ exitCode: code, output, ms: Date.now() - t0 });
+      resolve({ exitCode: timedOut ? null : code, output, ms: Date.now() - t0, timedOut });
     });
   });
 }

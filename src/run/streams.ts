@@ -228,7 +228,9 @@ function textOnlyReader(t: Tally): Reader {
     const session = str(ev.sessionId) ?? str(ev.session_id);
     if (session) t.session = session;
     const text = str(ev.text) ?? str(obj(ev.data)?.content);
-    if (text && (ev.type === 'result' || ev.type === 'say' || ev.type === 'assistant.message')) t.finalText = text;
+    // Cline 3.0.65 closes its --json stream with `run_result` (its text is the final message).
+    const closing = ev.type === 'result' || ev.type === 'run_result' || ev.type === 'say';
+    if (text && (closing || ev.type === 'assistant.message')) t.finalText = text;
   };
 }
 

@@ -4,46 +4,72 @@
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { MockModelServer } from './mock-server.ts';
-import { baseEnv, makeHome, requireBin } from './runners/index.ts';
+import {
+  agentStatus,
+  baseEnv,
+  CLINE_SLOW_HOST,
+  makeHome,
+  mergeJson,
+  openCodeConfig,
+  openCodeWarmTemplate,
+  requireBin,
+  runProcess,
+  seedDeps,
+} from './runners/index.ts';
 
-export type RunAgentName = 'claude' | 'codex';
-export const RUN_SUITE_AGENTS: RunAgentName[] = ['claude', 'codex'];
+export type RunAgentName = 'claude' | 'codex' | 'opencode' | 'gemini' | 'qwen' | 'copilot' | 'cline' | 'kilo';
+export const RUN_SUITE_AGENTS: RunAgentName[] = [
+  'claude',
+  'codex',
+  'opencode',
+  'gemini',
+  'qwen',
+  'copilot',
+  'cline',
+  'kilo',
+];
+
+/** The scripted model's second name: what rung 3 runs where the tool has no default smaller model (the table's). */
+export const MOCK_SMALL = 'mock-small';
 
 export interface RunSetup {
   env: Record<string, string>;
   extra: string[];
   home: string;
-  /** The model the tool runs by default (what rung 3 must replace). */
-  defaultModel: string;
+  /** `smaller-model` lines the test's recovery table adds (tools whose models are the user's provider pairs). */
+  tableLines: string[];
+  /** The model rung 3 must run, as the scripted model sees it (the request body's or the URL's model). */
+  smaller: string;
 }
 
-export function runSetup(agent: RunAgentName, repo: string, server: MockModelServer): RunSetup {
-  const home = makeHome(agent);
-  // `run` finds the agent on PATH, as a user's shell would.
-  const path = `${dirname(requireBin(agent))}:${process.env.PATH ?? '/usr/bin:/bin'}`;
-  if (agent === 'claude') {
-    const configDir = join(home, '.claude');
-    mkdirSync(configDir, { recursive: true });
-    const seed = JSON.stringify({ hasCompletedOnboarding: true, bypassPermissionsModeAccepted: true });
-    for (const p of [join(home, '.claude.json'), join(configDir, '.claude.json')])
-      if (!existsSync(p)) writeFileSync(p, seed);
-    return {
-      home,
-      defaultModel: 'claude-sonnet-4-5',
-      env: {
-        ...baseEnv(home),
-        PATH: path,
-        CLAUDE_CONFIG_DIR: configDir,
-        ANTHROPIC_BASE_URL: server.baseUrl,
-        ANTHROPIC_API_KEY: 'dummy',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_ERROR_REPORTING: '1',
-      },
-      extra: ['--allowedTools', 'Bash', '--model', 'claude-sonnet-4-5'],
-    };
-  }
+type Setup = Omit<RunSetup, 'home'>;
+type SetupFn = (home: string, path: string, repo: string, server: MockModelServer) => Setup | Promise<Setup>;
+
+function claudeSetup(home: string, path: string, _repo: string, server: MockModelServer): Setup {
+  const configDir = join(home, '.claude');
+  mkdirSync(configDir, { recursive: true });
+  const seed = JSON.stringify({ hasCompletedOnboarding: true, bypassPermissionsModeAccepted: true });
+  for (const p of [join(home, '.claude.json'), join(configDir, '.claude.json')])
+    if (!existsSync(p)) writeFileSync(p, seed);
+  return {
+    smaller: 'claude-haiku-4-5',
+    tableLines: [],
+    env: {
+      ...baseEnv(home),
+      PATH: path,
+      CLAUDE_CONFIG_DIR: configDir,
+      ANTHROPIC_BASE_URL: server.baseUrl,
+      ANTHROPIC_API_KEY: 'dummy',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_ERROR_REPORTING: '1',
+    },
+    extra: ['--allowedTools', 'Bash', '--model', 'claude-sonnet-4-5'],
+  };
+}
+
+function codexSetup(home: string, path: string, repo: string, server: MockModelServer): Setup {
   const codexHome = join(home, '.codex');
   mkdirSync(codexHome, { recursive: true });
   writeFileSync(
@@ -68,8 +94,8 @@ export function runSetup(agent: RunAgentName, repo: string, server: MockModelSer
     ].join('\n'),
   );
   return {
-    home,
-    defaultModel: 'mock-model',
+    smaller: 'gpt-5-mini',
+    tableLines: [],
     env: { ...baseEnv(home), PATH: path, CODEX_HOME: codexHome, MOCK_API_KEY: 'dummy' },
     // -c model=…: the same model as config.toml, named in the argv so `run` can price it.
     extra: [
@@ -80,4 +106,155 @@ export function runSetup(agent: RunAgentName, repo: string, server: MockModelSer
       'model="mock-model"',
     ],
   };
+}
+
+/** OpenCode's mock provider (runners/opencode.ts) with a second model, the table's smaller one. */
+function openCodeLikeConfig(server: MockModelServer): string {
+  const config = openCodeConfig(server) as { provider: { mock: { models: Record<string, unknown> } } };
+  const models = config.provider.mock.models;
+  return JSON.stringify({
+    ...config,
+    provider: { mock: { ...config.provider.mock, models: { ...models, [MOCK_SMALL]: models['mock-model'] } } },
+  });
+}
+
+async function openCodeSetup(home: string, path: string, repo: string, server: MockModelServer): Promise<Setup> {
+  // The plugin SDK OpenCode installs at its first start, from the warmed template (runners/opencode.ts).
+  const warm = await openCodeWarmTemplate();
+  if (warm) {
+    seedDeps(warm.configDir, join(home, '.config', 'opencode'));
+    if (existsSync(join(repo, '.opencode')) && !existsSync(join(repo, '.opencode', 'package.json')))
+      seedDeps(warm.projectDir, join(repo, '.opencode'));
+  }
+  return {
+    smaller: MOCK_SMALL,
+    tableLines: [`smaller-model  opencode  mock/${MOCK_SMALL}`],
+    env: {
+      ...baseEnv(home),
+      PATH: path,
+      OPENCODE_CONFIG_CONTENT: openCodeLikeConfig(server),
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+    },
+    extra: ['--model', 'mock/mock-model'],
+  };
+}
+
+function kiloSetup(home: string, path: string, _repo: string, server: MockModelServer): Setup {
+  return {
+    smaller: MOCK_SMALL,
+    tableLines: [`smaller-model  kilo      mock/${MOCK_SMALL}`],
+    env: {
+      ...baseEnv(home),
+      PATH: path,
+      KILO_CONFIG_CONTENT: openCodeLikeConfig(server),
+      // KILO_NO_DAEMON: `kilo run` must not attach to (or leave) a background server.
+      KILO_NO_DAEMON: '1',
+      KILO_DISABLE_MODELS_FETCH: '1',
+      KILO_DISABLE_AUTOUPDATE: '1',
+      KILO_DISABLE_LSP_DOWNLOAD: '1',
+      KILO_DISABLE_DEFAULT_PLUGINS: '1',
+      KILO_DISABLE_SHARE: '1',
+      KILO_TELEMETRY_LEVEL: 'off',
+      KILO_DISABLE_SESSION_INGEST: '1',
+      KILO_DISABLE_CODEBASE_INDEXING: '1',
+    },
+    extra: ['--auto', '--model', 'mock/mock-model'],
+  };
+}
+
+function geminiSetup(home: string, path: string, repo: string, server: MockModelServer): Setup {
+  mergeJson(join(home, '.gemini', 'settings.json'), {
+    general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    // GOOGLE_GEMINI_BASE_URL alone selects auth type "gateway", which -p rejects (exit 41); this keeps the URL.
+    security: { auth: { selectedType: 'gemini-api-key' } },
+  });
+  // Folder trust is on by default: an untrusted folder exits 55 (runners/gemini.ts).
+  mergeJson(join(home, '.gemini', 'trustedFolders.json'), { [realpathSync(repo)]: 'TRUST_FOLDER' });
+  return {
+    smaller: 'gemini-2.5-flash',
+    tableLines: [],
+    env: { ...baseEnv(home), PATH: path, GOOGLE_GEMINI_BASE_URL: server.baseUrl, GEMINI_API_KEY: 'dummy' },
+    // --yolo: without it headless mode offers only read-only tools (no run_shell_command).
+    extra: ['--yolo', '-m', 'gemini-2.5-pro'],
+  };
+}
+
+function qwenSetup(home: string, path: string, _repo: string, server: MockModelServer): Setup {
+  mergeJson(join(home, '.qwen', 'settings.json'), {
+    general: { enableAutoUpdate: false },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    memory: { enableManagedAutoMemory: false },
+  });
+  return {
+    smaller: 'qwen3-coder-flash',
+    tableLines: [],
+    env: {
+      ...baseEnv(home),
+      PATH: path,
+      OPENAI_BASE_URL: `${server.baseUrl}/v1`,
+      OPENAI_API_KEY: 'dummy',
+      OPENAI_MODEL: 'mock-model',
+      QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
+    },
+    extra: ['--yolo'],
+  };
+}
+
+function copilotSetup(home: string, path: string, repo: string, server: MockModelServer): Setup {
+  const status = agentStatus('copilot');
+  // Repo hooks load only in a trusted folder; this is the persisted form of trust (runners/copilot.ts).
+  mkdirSync(join(home, '.copilot'), { recursive: true });
+  writeFileSync(join(home, '.copilot', 'config.json'), `${JSON.stringify({ trustedFolders: [realpathSync(repo)] })}\n`);
+  return {
+    smaller: MOCK_SMALL,
+    tableLines: [`smaller-model  copilot   ${MOCK_SMALL}`],
+    env: {
+      ...baseEnv(home),
+      PATH: path,
+      ...(status.prefix ? { COPILOT_PKG_CACHE_HOME: join(status.prefix, 'node_modules', '.copilot-pkg-cache') } : {}),
+      COPILOT_OFFLINE: 'true',
+      COPILOT_PROVIDER_BASE_URL: `${server.baseUrl}/v1`,
+      COPILOT_PROVIDER_API_KEY: 'dummy',
+      COPILOT_MODEL: 'mock-model',
+      COPILOT_AUTO_UPDATE: 'false',
+    },
+    extra: ['--allow-all', '--no-auto-update', '--log-dir', join(home, 'copilot-logs')],
+  };
+}
+
+async function clineSetup(home: string, path: string, _repo: string, server: MockModelServer): Promise<Setup> {
+  // local: the default backend starts a hub daemon that outlives the run (runners/cline.ts).
+  const env = { ...baseEnv(home), PATH: path, CLINE_SESSION_BACKEND_MODE: 'local', ...CLINE_SLOW_HOST };
+  // The provider is set the way a user does it: `cline auth` (a hand-written providers.json is ignored).
+  const auth = await runProcess(
+    requireBin('cline'),
+    ['auth', '-p', 'openai', '-k', 'dummy', '-m', 'mock-model', '-b', `${server.baseUrl}/v1`],
+    { cwd: home, env, timeoutMs: 60_000 },
+  );
+  if (auth.exitCode !== 0) throw new Error(`cline auth failed\n${auth.stdout}\n${auth.stderr}`);
+  return { smaller: MOCK_SMALL, tableLines: [`smaller-model  cline     ${MOCK_SMALL}`], env, extra: [] };
+}
+
+const SETUPS: Record<RunAgentName, SetupFn> = {
+  claude: claudeSetup,
+  codex: codexSetup,
+  opencode: openCodeSetup,
+  gemini: geminiSetup,
+  qwen: qwenSetup,
+  copilot: copilotSetup,
+  cline: clineSetup,
+  kilo: kiloSetup,
+};
+
+export async function runSetup(agent: RunAgentName, repo: string, server: MockModelServer): Promise<RunSetup> {
+  const home = makeHome(agent);
+  // `run` finds the agent on PATH, as a user's shell would.
+  const path = `${dirname(requireBin(agent))}:${process.env.PATH ?? '/usr/bin:/bin'}`;
+  return { home, ...(await SETUPS[agent](home, path, repo, server)) };
 }

@@ -6,9 +6,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { defaultTableText } from '../../src/run/policy.ts';
 import { CLI_PATH, makeRepo, scaffold } from './helpers.ts';
 import { promptFor, startMockServer, type MockModelServer, type Script } from './mock-server.ts';
-import { RUN_SUITE_AGENTS, type RunAgentName, runSetup } from './run-env.ts';
+import { MOCK_SMALL, RUN_SUITE_AGENTS, type RunAgentName, runSetup } from './run-env.ts';
 import { agentStatus, killProcesses, processesUsingHome, removeDir, runProcess } from './runners/index.ts';
 
 const selected = (process.env.LOOP_GUARD_AGENTS || RUN_SUITE_AGENTS.join(',')).split(',').map((s) => s.trim());
@@ -37,7 +38,10 @@ const SIX_RUNGS = [
   '6     6+        hand-off           0.00   -',
   '',
 ].join('\n');
-const SMALLER: Record<RunAgentName, string> = { claude: 'claude-haiku-4-5', codex: 'gpt-5-mini' };
+/** Tools whose JSON carries no token usage: `--budget` cannot hold for them (docs/run.md), so no budget test. */
+const UNMETERED: RunAgentName[] = ['copilot', 'cline'];
+/** A kilo run starts a Bun server (12–100 s, proof.md): six of them need more than the other tools' limit. */
+const LADDER_TIMEOUT_MS: Partial<Record<RunAgentName, number>> = { kilo: 1_500_000, cline: 900_000 };
 
 interface RunResult {
   code: number | null;
@@ -51,18 +55,29 @@ async function runLadder(
   script: Script,
   verify: string,
   more: string[] = [],
-  prepare?: (repo: string) => void,
-): Promise<{ r: RunResult; server: MockModelServer; repo: string }> {
+  prepare?: (repo: string, tableLines: string[]) => void,
+): Promise<{ r: RunResult; server: MockModelServer; repo: string; smaller: string }> {
   const server = await startMockServer(script);
   const repo = makeRepo();
   await scaffold(repo, agent, ['.agents/hooks/loop-guard.cjs']);
-  prepare?.(repo);
-  const setup = runSetup(agent, repo, server);
+  const setup = await runSetup(agent, repo, server);
+  // The table's smaller model for tools that have no default one (their models are the user's provider pairs).
+  if (setup.tableLines.length) {
+    mkdirSync(join(repo, '.agents'), { recursive: true });
+    writeFileSync(join(repo, '.agents/recovery.txt'), `${defaultTableText([])}${setup.tableLines.join('\n')}\n`);
+  }
+  prepare?.(repo, setup.tableLines);
   // mock-model is the scripted model's name: priced like a mid-size model so the money is visible.
   const prices = join(setup.home, 'prices.json');
   writeFileSync(
     prices,
-    JSON.stringify({ models: [{ match: 'mock-model', input: 3, cacheRead: 0.3, cacheWrite: 3.75, output: 15 }] }),
+    JSON.stringify({
+      models: [
+        { match: 'mock-model', input: 3, cacheRead: 0.3, cacheWrite: 3.75, output: 15 },
+        // The table's smaller model (run-env.ts MOCK_SMALL), priced as a small one.
+        { match: MOCK_SMALL, input: 1, cacheRead: 0.1, cacheWrite: 1.25, output: 5 },
+      ],
+    }),
   );
   try {
     const p = await runProcess(
@@ -85,7 +100,7 @@ async function runLadder(
         '--',
         ...setup.extra,
       ],
-      { cwd: repo, env: setup.env, timeoutMs: 480_000 },
+      { cwd: repo, env: setup.env, timeoutMs: LADDER_TIMEOUT_MS[agent] ?? 480_000 },
     );
     killProcesses(processesUsingHome(setup.home));
     const terminalPath = join(repo, '.agents/run/escalated.tsv');
@@ -98,7 +113,7 @@ async function runLadder(
       stderr: p.stderr,
       terminal: existsSync(terminalPath) ? readFileSync(terminalPath, 'utf8') : '',
     };
-    return { r, server, repo };
+    return { r, server, repo, smaller: setup.smaller };
   } finally {
     await server.close();
     if (!keepTmp) removeDir(setup.home);
@@ -106,16 +121,21 @@ async function runLadder(
 }
 
 const bodyText = (body: unknown) => JSON.stringify(body ?? '');
-const modelOf = (body: unknown) => (body as { model?: string } | null)?.model;
-const money = (lines: Array<Record<string, unknown>>) =>
-  lines.reduce((s, l) => s + (typeof l.spentUsd === 'number' ? l.spentUsd : 0), 0);
+/** The model a request asked for: the body's `model`, or the Gemini API's URL (`/models/<model>:…`). */
+const modelOf = (q: { body: unknown; url: string }) =>
+  (q.body as { model?: string } | null)?.model ?? /\/models\/([^/:]+):/.exec(q.url)?.[1];
+/** The rungs' money as `run` priced it; `$?` when no agent rung was priced (a JSON without token usage). */
+const money = (lines: Array<Record<string, unknown>>) => {
+  const priced = lines.filter((l) => l.action !== 'hand-off' && typeof l.spentUsd === 'number');
+  return priced.length ? `$${priced.reduce((s, l) => s + (l.spentUsd as number), 0).toFixed(6)}` : '$?';
+};
 
 for (const agent of RUN_SUITE_AGENTS) {
   const status = agentStatus(agent);
   const skip = !selected.includes(agent) || !status.ok;
   describe.skipIf(skip)(`run --agent ${agent} (${status.version})`, () => {
     it('a verifier needing a variable the agent never sees: four rungs, the hand-off line, exit 4', async () => {
-      const { r, server, repo } = await runLadder(
+      const { r, server, repo, smaller } = await runLadder(
         agent,
         { turns: [{ commands: ['echo tried >> attempts.txt'], finalText: 'I checked the database settings.' }] },
         NEVER,
@@ -140,12 +160,12 @@ for (const agent of RUN_SUITE_AGENTS) {
       const smallest = has('smallest change that could possibly work');
       expect(smallest.length).toBeGreaterThan(0);
       // Rung 3 runs the smaller model; no earlier rung does.
-      expect(new Set(smallest.map((q) => modelOf(q.body)))).toEqual(new Set([SMALLER[agent]]));
+      expect(new Set(smallest.map(modelOf)), context).toEqual(new Set([smaller]));
       const earlier = agentReqs.filter((q) => !bodyText(q.body).includes('smallest change'));
-      expect(earlier.some((q) => modelOf(q.body) === SMALLER[agent])).toBe(false);
+      expect(earlier.some((q) => modelOf(q) === smaller)).toBe(false);
       if (!keepTmp) removeDir(repo);
       figures.push(
-        `  ${agent.padEnd(7)} env-var   rungs climbed 4, exit ${r.code}, model requests ${agentReqs.length}, money $${money(r.lines).toFixed(6)}`,
+        `  ${agent.padEnd(7)} env-var   rungs climbed 4, exit ${r.code}, model requests ${agentReqs.length}, money ${money(r.lines)}`,
       );
     });
 
@@ -159,9 +179,9 @@ for (const agent of RUN_SUITE_AGENTS) {
         { turns: [{ commands: [command], finalText: 'I ran the check again.' }] },
         NEVER,
         [],
-        (dir) => {
+        (dir, lines) => {
           mkdirSync(join(dir, '.agents'), { recursive: true });
-          writeFileSync(join(dir, '.agents/recovery.txt'), SIX_RUNGS);
+          writeFileSync(join(dir, '.agents/recovery.txt'), `${SIX_RUNGS}${lines.join('\n')}\n`);
         },
       );
       const context = `${r.stderr}\n${server.problems.join('\n')}`;
@@ -206,6 +226,25 @@ for (const agent of RUN_SUITE_AGENTS) {
       );
     });
 
+    it("the agent's own refusal by a rule halts as scope: one agent run, exit 4, the class in the line", async () => {
+      const refusal = "I can't do this: the repository's PreToolUse hook blocks every network call (team policy).";
+      const { r, server, repo } = await runLadder(
+        agent,
+        { turns: [{ commands: ['echo tried >> attempts.txt'], finalText: refusal }] },
+        NEVER,
+      );
+      const context = `${r.stderr}\n${server.problems.join('\n')}`;
+      expect(r.code, context).toBe(4);
+      expect(r.lines, context).toHaveLength(1);
+      expect(r.lines[0]).toMatchObject({ rung: 0, outcome: 'halt', class: 'scope' });
+      expect(r.terminal).toBe(`ESCALATED\te2e\tscope: the agent refused: ${refusal}\n`);
+      expect(readFileSync(join(repo, 'attempts.txt'), 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
+      figures.push(
+        `  ${agent.padEnd(7)} scope     agent runs 1, model requests ${server.agentRequests().length}, exit ${r.code}`,
+      );
+      if (!keepTmp) removeDir(repo);
+    });
+
     it('a task the scripted model fixes on rung 2 (from the state file): exit 0 after two rungs', async () => {
       const { r, server, repo } = await runLadder(
         agent,
@@ -217,30 +256,33 @@ for (const agent of RUN_SUITE_AGENTS) {
       expect(existsSync(join(repo, '.agents/run/e2e'))).toBe(false);
       if (!keepTmp) removeDir(repo);
       figures.push(
-        `  ${agent.padEnd(7)} rung-2    exit ${r.code} after ${r.lines.length - 1} rungs, model requests ${server.agentRequests().length}, money $${money(r.lines).toFixed(6)}`,
+        `  ${agent.padEnd(7)} rung-2    exit ${r.code} after ${r.lines.length - 1} rungs, model requests ${server.agentRequests().length}, money ${money(r.lines)}`,
       );
     });
 
-    it('a budget smaller than one request: the rung is cut and the run halts as budget exhausted', async () => {
-      const { r, server, repo } = await runLadder(
-        agent,
-        {
-          turns: [
-            { commands: ['echo tried >> attempts.txt', 'echo again >> attempts.txt', 'echo more >> attempts.txt'] },
-          ],
-        },
-        NEVER,
-        ['--budget', '0.0001'],
-      );
-      expect(r.code, r.stderr).toBe(4);
-      expect(r.lines).toHaveLength(1);
-      expect(r.lines[0]).toMatchObject({ rung: 0, outcome: 'halt', class: 'budget' });
-      expect(r.terminal).toContain('\tbudget: budget exhausted');
-      const requests = server.agentRequests().length;
-      figures.push(
-        `  ${agent.padEnd(7)} budget    share $${String(r.lines[0]?.budgetUsd)}, spent $${String(r.lines[0]?.spentUsd)}, model requests ${requests} (of 4 scripted), exit ${r.code}`,
-      );
-      if (!keepTmp) removeDir(repo);
-    });
+    it.skipIf(UNMETERED.includes(agent))(
+      'a budget smaller than one request: the rung is cut and the run halts as budget exhausted',
+      async () => {
+        const { r, server, repo } = await runLadder(
+          agent,
+          {
+            turns: [
+              { commands: ['echo tried >> attempts.txt', 'echo again >> attempts.txt', 'echo more >> attempts.txt'] },
+            ],
+          },
+          NEVER,
+          ['--budget', '0.0001'],
+        );
+        expect(r.code, r.stderr).toBe(4);
+        expect(r.lines).toHaveLength(1);
+        expect(r.lines[0]).toMatchObject({ rung: 0, outcome: 'halt', class: 'budget' });
+        expect(r.terminal).toContain('\tbudget: budget exhausted');
+        const requests = server.agentRequests().length;
+        figures.push(
+          `  ${agent.padEnd(7)} budget    share $${String(r.lines[0]?.budgetUsd)}, spent $${String(r.lines[0]?.spentUsd)}, model requests ${requests} (of 4 scripted), exit ${r.code}`,
+        );
+        if (!keepTmp) removeDir(repo);
+      },
+    );
   });
 }

@@ -3,8 +3,9 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { parseRunArgs } from '../../src/run/args.ts';
 import { runCommand } from '../../src/run/index.ts';
-import { defaultTableText } from '../../src/run/policy.ts';
+import { DEFAULT_POLICY, defaultTableText, parsePolicy, TABLE_PATH } from '../../src/run/policy.ts';
 import { RUN_AGENTS } from '../../src/run/agents.ts';
 import { tempDir } from '../helpers/sandbox.ts';
 
@@ -361,6 +362,54 @@ describe('what the agent says about its own end', () => {
     expect(state.attempts[0]?.handoff).toContain('refused `curl https://api.example.test`');
   });
 
+  const REFUSAL = "I can't do this: the repository's PreToolUse hook blocks every network call (team policy).";
+
+  it("the agent's own refusal by a rule (a hook, a policy) halts as scope: one agent run, exit 4", async () => {
+    setup([claudeRun(1, { text: REFUSAL }), claudeRun(1)]);
+    const r = await run(['--agent', 'claude', '--task', 'T', '--verify', NEVER, '--step', 'sc', '--json']);
+    expect(r.code).toBe(4);
+    expect(recorded()).toHaveLength(1);
+    const line = JSON.parse(r.out.trim()) as Record<string, unknown>;
+    expect(line).toMatchObject({ rung: 0, outcome: 'halt', class: 'scope', reason: `the agent refused: ${REFUSAL}` });
+    expect(r.rungLines[0]).toContain('HALT scope');
+    expect(terminal()).toBe(`ESCALATED\tsc\tscope: the agent refused: ${REFUSAL}\n`);
+  });
+
+  it('a refusal climbs when the recovery table does not halt on scope', async () => {
+    mkdirSync(join(repo, '.agents'), { recursive: true });
+    const table = defaultTableText(RUN_AGENTS).replace(/^halt .*$/m, 'halt auth network command-not-found budget');
+    writeFileSync(join(repo, '.agents/recovery.txt'), table);
+    setup([0, 1, 2, 3].map(() => claudeRun(1, { text: REFUSAL })));
+    const r = await run(['--agent', 'claude', '--task', 'T', '--verify', NEVER]);
+    expect(r.code).toBe(4);
+    expect(recorded()).toHaveLength(4);
+    expect(r.rungLines.map((l) => / {2}(climb|ESCALATED)/.exec(l)?.[1])).toEqual([
+      'climb',
+      'climb',
+      'climb',
+      'climb',
+      'ESCALATED',
+    ]);
+  });
+
+  it('a refusal in a rung where the loop guard handed off is the hand-off, which climbs', async () => {
+    const note = JSON.stringify([
+      {
+        at: '{{now}}',
+        tool: 'claude',
+        session: 's',
+        command: 'npm test',
+        refused: [{ command: 'npm test', refusals: 1, results: 4, lastLines: '1 failing' }],
+        tried: [],
+      },
+    ]);
+    setup([{ ...claudeRun(1, { text: REFUSAL }), write: { '.agents/handoff.json': note } }, claudeRun(1)]);
+    const r = await run(['--agent', 'claude', '--task', 'T', '--verify', NEVER]);
+    expect(r.rungLines[0]).toContain('the loop guard handed off');
+    expect(r.rungLines[0]).toContain('  climb  ');
+    expect(recorded().length).toBeGreaterThan(1);
+  });
+
   it('an agent that is not installed halts with command-not-found, nothing else runs', async () => {
     const r = await runCommand(['--agent', 'gemini', '--task', 'T', '--verify', 'true'], {
       cwd: repo,
@@ -469,6 +518,105 @@ describe('the wall-clock limit per rung (--rung-timeout)', () => {
     const r = await run(['--agent', 'claude', '--task', 'T', '--verify', 'true', '--rung-timeout', '30m']);
     expect(r.code).toBe(2);
     expect(r.err).toContain('--rung-timeout 30m: not a number of seconds.');
+    expect(recorded()).toEqual([]);
+  });
+});
+
+describe('--print-table: the defaults as the file a team starts its own from', () => {
+  it('prints the documented default table, which reads back as the defaults; no agent runs, nothing is written', async () => {
+    setup([claudeRun(1)]);
+    const r = await run(['--print-table']);
+    expect(r.code).toBe(0);
+    expect(recorded()).toEqual([]);
+    expect(existsSync(join(repo, '.agents'))).toBe(false);
+    const policy = parsePolicy(TABLE_PATH, r.out, RUN_AGENTS);
+    expect(policy.rungs).toEqual(DEFAULT_POLICY.rungs);
+    expect(policy.halt).toEqual(DEFAULT_POLICY.halt);
+    expect(policy.smallerModel).toEqual({
+      ...DEFAULT_POLICY.smallerModel,
+      opencode: '',
+      kilo: '',
+      copilot: '',
+      cline: '',
+    });
+    // Every tool `run` drives has its smaller-model line to fill in.
+    for (const tool of RUN_AGENTS) expect(r.out).toMatch(new RegExp(`^smaller-model {2}${tool} +\\S+$`, 'm'));
+  });
+});
+
+describe("the verifier's wall-clock limit (--verify-timeout)", () => {
+  /** Hangs on its first call only (in the background, holding the pipes, with its pid written down), then decides. */
+  const hangOnce = (pidFile: string) =>
+    `n=$(cat .verify-count 2>/dev/null || echo 0); echo $((n+1)) > .verify-count; ` +
+    `if [ "$n" = 0 ]; then echo "checking the staging database"; sleep 60 & echo $! > ${pidFile}; wait; fi; ` +
+    'test -f done.txt || { echo "done.txt is missing"; exit 1; }';
+  const gone = async (pid: number): Promise<boolean> => {
+    for (let i = 0; i < 100; i++) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (/^\d+ \(.*\) [ZX]/.test(stat)) return true;
+      } catch {
+        return true;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return false;
+  };
+
+  it('a hung verifier is ended with what it started; the rung climbs as a timeout and the next rung passes', async () => {
+    const pidFile = join(repo, '..', 'verify-child.pid');
+    setup([claudeRun(1), { ...claudeRun(1), write: { 'done.txt': 'ok' } }]);
+    const r = await run([
+      '--agent',
+      'claude',
+      '--task',
+      'T',
+      '--verify',
+      hangOnce(pidFile),
+      '--verify-timeout',
+      '0.5',
+      '--json',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    const lines = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => `${l.rung} ${l.outcome} ${l.class} ${l.verifyTimedOut} ${l.verifyExit}`)).toEqual([
+      '0 climb timeout true null',
+      '1 pass null false 0',
+    ]);
+    const note = 'the verifier timed out after 0.5 s (--verify-timeout): its process group was ended';
+    expect(lines[0]?.reason).toBe('checking the staging database');
+    expect(r.rungLines[0]).toMatch(/ {2}verify timed out {2}climb {2}checking the staging database/);
+    // The sleep the verifier started in the background went with it.
+    expect(await gone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
+    // Rung 1's objection (its prompt) carries the verifier's output and the note.
+    const prompt = recorded()[1]?.argv[1] ?? '';
+    expect(prompt).toContain('checking the staging database');
+    expect(prompt).toContain(note);
+  });
+
+  it('a verifier that only hangs climbs every rung and hands off: exit 4, the note in the terminal line', async () => {
+    setup([claudeRun(1), claudeRun(1), claudeRun(1), claudeRun(1)]);
+    const r = await run(['--agent', 'claude', '--task', 'T', '--verify', 'sleep 60', '--verify-timeout', '0.2']);
+    expect(r.code, r.err).toBe(4);
+    expect(r.rungLines.map((l) => l.includes('verify timed out'))).toEqual([true, true, true, true, false]);
+    expect(terminal()).toMatch(
+      /^ESCALATED\t[^\t]+\t4 failures: the verifier timed out after 0\.2 s \(--verify-timeout\): its process group was ended\n$/,
+    );
+  });
+
+  it('without the flag the limit is 600 s; 0 turns it off; a word instead of seconds is exit 2, nothing runs', async () => {
+    const parse = (more: string[]) =>
+      parseRunArgs(['--agent', 'claude', '--task', 'T', '--verify', 'true', ...more], {}, repo);
+    expect(parse([])).toMatchObject({ options: { verifyTimeoutS: 600 } });
+    expect(parse(['--verify-timeout', '0'])).toMatchObject({ options: { verifyTimeoutS: null } });
+    expect(parse(['--verify-timeout', '2.5'])).toMatchObject({ options: { verifyTimeoutS: 2.5 } });
+    setup([claudeRun(1)]);
+    const r = await run(['--agent', 'claude', '--task', 'T', '--verify', 'true', '--verify-timeout', '10m']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--verify-timeout 10m: not a number of seconds. Write e.g. --verify-timeout 600');
     expect(recorded()).toEqual([]);
   });
 });

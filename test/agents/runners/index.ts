@@ -14,7 +14,7 @@ export * from './common.ts';
 export { runClaude, runCline, runCodex, runCopilot, runGemini, runKilo, runOpenCode, runQwen };
 export { CLINE_SLOW_HOST } from './cline.ts';
 export { kiloConfig } from './kilo.ts';
-export { openCodeConfig, openCodeWarmTemplate } from './opencode.ts';
+export { openCodeConfig, openCodeWarmTemplate, seedDeps } from './opencode.ts';
 export { runClineAcp } from './cline-acp.ts';
 
 const RUNNERS: Record<

@@ -120,7 +120,7 @@ export async function openCodeWarmTemplate(): Promise<{ configDir: string; proje
  * Puts a warmed dependency dir in place: small files copied, node_modules symlinked to the template
  * (thousands of files: copying and deleting them per run cost more than the install it saves).
  */
-function seedDeps(from: string, to: string): void {
+export function seedDeps(from: string, to: string): void {
   mkdirSync(to, { recursive: true });
   for (const f of readdirSync(from)) {
     const dest = join(to, f);
