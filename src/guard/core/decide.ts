@@ -7,8 +7,8 @@ import { commandKey } from './fingerprint.ts';
 import { checkHang } from './hang/rules.ts';
 import { askedNote } from './messages.ts';
 import { climb, pendingStop, rememberResult, shrinkStep } from './ladder.ts';
-import type { ProjectFiles } from './hang/types.ts';
-import type { Decision, GuardEvent, GuardSettings, GuardToolFacts } from './types.ts';
+import type { HangContext, ProjectFiles } from './hang/types.ts';
+import type { Decision, GuardEvent, GuardSettings, GuardToolFacts, HangVerdict } from './types.ts';
 
 const ALLOW: Decision = { action: 'allow' };
 
@@ -45,12 +45,9 @@ export function decide(
     let state: SessionState | undefined;
     let asked: Decision | undefined;
     if (settings.hangGuard) {
-      const hang = checkHang(event.command, {
-        longRunsReturn: facts.longRunsReturn,
-        backgroundOption: facts.backgroundOption,
-        background: event.background,
-        ...(files ? { files } : {}),
-      });
+      const hang = files
+        ? checkHang(event.command, { ...hangContext(facts, event.background), files })
+        : keptHang(event.command, facts, event.background);
       if (hang) {
         // The rare path: the state is read here only to see whether the user asked for this very command.
         state = coerceState(store.read());
@@ -111,8 +108,29 @@ export function decide(
   return result ?? ALLOW;
 }
 
+/** checkHang's answers without project files, kept (a bounded few) per command and context: a process that lives on
+ * (the plugin, audit) asks about the same commands again and again, and the answer reads nothing else. */
+function keptHang(command: string, facts: GuardToolFacts, background: boolean): HangVerdict | null {
+  const key = `${facts.longRunsReturn ? 1 : 0}${background ? 1 : 0}${facts.backgroundOption ?? ''}\0${command}`;
+  let hang = hangs.get(key);
+  if (hang === undefined) {
+    if (hangs.size >= MAX_HANGS) hangs.clear();
+    hang = checkHang(command, hangContext(facts, background));
+    hangs.set(key, hang);
+  }
+  return hang;
+}
+const MAX_HANGS = 512;
+const hangs = new Map<string, HangVerdict | null>();
+
+function hangContext(facts: GuardToolFacts, background: boolean): HangContext {
+  return { longRunsReturn: facts.longRunsReturn, backgroundOption: facts.backgroundOption, background };
+}
+
 /** True when `state` is what a reset for `turnId` would write, or there is no state at all (which reads the same). */
 function isEmptyFor(state: SessionState | undefined, turnId: string | undefined): boolean {
   if (state === undefined) return true;
+  // A state that counted something is not empty: answered without writing it out (the audit asks at every turn).
+  if (state.seq !== 0) return false;
   return JSON.stringify(state) === JSON.stringify(emptyState(turnId));
 }

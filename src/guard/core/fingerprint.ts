@@ -9,15 +9,18 @@ const HALF = MAX_FINGERPRINT_CHARS / 2;
 /** The identity of a command: its canonical form, shared by rewordings that cannot change what runs
  * (command-key.ts). */
 export function commandKey(command: string): string {
-  // One event asks for the same command's key several times (pre, post, ladder); the last answer is kept.
-  if (command !== lastCommand) {
-    lastKey = hash64(commandShape(command).key);
-    lastCommand = command;
+  // One event asks for the same command's key several times (pre, post, ladder), and a process that lives on (the
+  // plugin, audit) sees the same commands again and again: answers are kept, a bounded few.
+  let key = keys.get(command);
+  if (key === undefined) {
+    if (keys.size >= MAX_KEYS) keys.clear();
+    key = hash64(commandShape(command).key);
+    keys.set(command, key);
   }
-  return lastKey;
+  return key;
 }
-let lastCommand: string | undefined;
-let lastKey = '';
+const MAX_KEYS = 512;
+const keys = new Map<string, string>();
 
 /** Head and tail of a long output; the middle of a huge log rarely decides whether two runs are the same. */
 export function clipForFingerprint(output: string): string {

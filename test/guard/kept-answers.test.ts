@@ -1,0 +1,55 @@
+// The answers the core keeps per command (commandKey, the hang rules without project files) are the answers it would
+// compute: past the bound, and with the context (tool, background) that changes a hang verdict.
+import { describe, expect, it } from 'vitest';
+import { TOOL_FACTS } from '../../src/guard/adapters/index.ts';
+import { commandShape } from '../../src/guard/core/command-key.ts';
+import { decide, type SessionStore } from '../../src/guard/core/decide.ts';
+import { commandKey } from '../../src/guard/core/fingerprint.ts';
+import { hash64 } from '../../src/guard/core/hash.ts';
+import { checkHang } from '../../src/guard/core/hang/rules.ts';
+import type { SessionState } from '../../src/guard/core/detector.ts';
+import type { Decision, GuardSettings } from '../../src/guard/core/types.ts';
+
+const settings: GuardSettings = { enabled: true, warn: 3, block: 4, hangGuard: true, handoff: 0 };
+
+function store(): SessionStore {
+  let state: SessionState | undefined;
+  return {
+    read: () => state,
+    update(change: (current: unknown) => { next: SessionState; result: Decision }) {
+      const { next, result } = change(state);
+      state = next;
+      return result;
+    },
+  };
+}
+
+describe('kept answers', () => {
+  it('commandKey gives the computed key for 1,500 commands asked twice, past the bound of the kept answers', () => {
+    const commands = Array.from({ length: 1500 }, (_, i) => `npm test -- --shard=${i} 2>&1 | tail -${i % 40}`);
+    for (const round of [1, 2])
+      for (const c of commands) expect(commandKey(c), `${c} (round ${round})`).toBe(hash64(commandShape(c).key));
+  });
+
+  it('a hang verdict follows the tool and the background flag for one command, asked in any order', () => {
+    const command = 'npm run dev';
+    const cases = [
+      { facts: TOOL_FACTS.claude, background: false },
+      { facts: TOOL_FACTS.claude, background: true },
+      { facts: TOOL_FACTS.codex, background: false },
+      { facts: TOOL_FACTS.claude, background: false },
+    ];
+    const rules = cases.map(({ facts, background }) => {
+      const d = decide({ kind: 'pre', command, background }, settings, facts, store());
+      const direct = checkHang(command, {
+        longRunsReturn: facts.longRunsReturn,
+        backgroundOption: facts.backgroundOption,
+        background,
+      });
+      expect(d.action === 'deny' ? d.rule : null).toBe(direct?.rule ?? null);
+      return d.action === 'deny' ? d.rule : null;
+    });
+    // Claude in the foreground is refused (a dev server never exits); in the background, or in Codex, it runs.
+    expect(rules).toEqual(['dev-server', null, null, 'dev-server']);
+  });
+});
