@@ -71,6 +71,8 @@ Options:
                        values for our environment keys
       --shell-profile  ` +
   `also add Cursor's agent environment to your shell profile in $HOME
+      --no-biome-edit  leave biome.json alone (print the entries to add); ` +
+  `--biome-edit undoes it
       --json           print the ` +
   `plan and the result as JSON (never prompts)
       --diff           show every line of every change, ` +
@@ -105,6 +107,8 @@ const OPTIONS = {
   tools: { type: 'string' },
   cwd: { type: 'string' },
   'no-git': { type: 'boolean' },
+  'biome-edit': { type: 'boolean' },
+  'no-biome-edit': { type: 'boolean' },
   force: { type: 'boolean' },
   'shell-profile': { type: 'boolean' },
   json: { type: 'boolean' },
@@ -327,6 +331,7 @@ export async function main(argv: string[]): Promise<number> {
     ...(v.cwd !== undefined ? { cwd: v.cwd } : {}),
     ...(v['no-git'] ? { noGit: true } : {}),
     ...(v.tools !== undefined ? { tools: v.tools } : {}),
+    ...(v['no-biome-edit'] ? { biomeEdit: false } : v['biome-edit'] ? { biomeEdit: true } : {}),
   };
   const { run } = await import('./scaffold/run.ts');
   return run(opts, io);

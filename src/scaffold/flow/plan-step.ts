@@ -11,7 +11,7 @@ import { hasProfileBlock, PROFILE_LINE, profileTarget, type ProfileTarget } from
 import { readConfig } from '../read-config.ts';
 import type { Context } from './detect-step.ts';
 import { formatterInput } from './formatters.ts';
-import type { Options } from './options.ts';
+import { biomeRefused, type Options } from './options.ts';
 import type { Output } from './output.ts';
 import { readHomeFile, readRepoFile } from './repo-files.ts';
 
@@ -68,7 +68,7 @@ function buildPlans(opts: Options, ctx: Context, choice: ProfileChoice): Omit<Pl
     force: opts.force,
     assets: buildAssets(VERSION),
     realPaths: repoRealPaths(ctx.root, paths),
-    ...formatterInput(ctx.root, ctx.tools),
+    ...formatterInput(ctx.root, ctx.tools, biomeRefused(opts, ctx.manifest)),
     ...(opts.tools !== undefined && opts.mode !== 'apply' ? { only: ctx.tools } : {}),
   };
   let ignoreBlocks: ReadonlyMap<string, string | null> | undefined;
