@@ -46,6 +46,8 @@ export interface PlanInput {
   biome?: BiomeEdit;
   /** `--no-biome-edit` (now or recorded): the record keeps the refusal, so a rerun and `--check` honour it. */
   biomeRefused?: boolean;
+  /** What the install changes in what a tool reads, said on that file's line when it is written (project-doc.ts). */
+  pathNotes?: ReadonlyMap<string, readonly string[]>;
   /** --remove / --check with --tools: these tools only; files another recorded tool needs stay, the record is kept. */
   only?: readonly ToolName[];
 }
@@ -427,6 +429,8 @@ function planApply(input: PlanInput, prev: Manifest): Plan {
       input,
     ),
   );
+  for (const c of changes)
+    if (c.action === 'create' || c.action === 'update') c.notes = [...c.notes, ...(input.pathNotes?.get(c.path) ?? [])];
   const profile = planProfile(input);
   if (profile) changes.push(profile);
   if (profile || prev.shellProfile) next.shellProfile = true;
