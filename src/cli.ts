@@ -319,20 +319,7 @@ export async function main(argv: string[]): Promise<number> {
       io,
     );
   }
-  const opts: Options = {
-    mode: v.check ? 'check' : v.remove ? 'remove' : 'apply',
-    yes: v.yes === true,
-    dryRun: v['dry-run'] === true,
-    force: v.force === true,
-    json: v.json === true,
-    shellProfile: v['shell-profile'] === true,
-    strict: v.strict === true,
-    diff: v.diff === true || v.verbose === true,
-    ...(v.cwd !== undefined ? { cwd: v.cwd } : {}),
-    ...(v['no-git'] ? { noGit: true } : {}),
-    ...(v.tools !== undefined ? { tools: v.tools } : {}),
-    ...(v['no-biome-edit'] ? { biomeEdit: false } : v['biome-edit'] ? { biomeEdit: true } : {}),
-  };
+  const opts = installOptions(v);
   const { run } = await import('./scaffold/run.ts');
   return run(opts, io);
 }
@@ -350,3 +337,26 @@ main(process.argv.slice(2)).then(
     process.exitCode = EXIT.error;
   },
 );
+
+/** The flags as parseArgs gives them. */
+type Values = ReturnType<
+  typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof OPTIONS }>
+>['values'];
+
+/** The install run's options from the parsed flags. */
+function installOptions(v: Values): Options {
+  return {
+    mode: v.check ? 'check' : v.remove ? 'remove' : 'apply',
+    yes: v.yes === true,
+    dryRun: v['dry-run'] === true,
+    force: v.force === true,
+    json: v.json === true,
+    shellProfile: v['shell-profile'] === true,
+    strict: v.strict === true,
+    diff: v.diff === true || v.verbose === true,
+    ...(v.cwd !== undefined ? { cwd: v.cwd } : {}),
+    ...(v['no-git'] ? { noGit: true } : {}),
+    ...(v.tools !== undefined ? { tools: v.tools } : {}),
+    ...(v['no-biome-edit'] ? { biomeEdit: false } : v['biome-edit'] ? { biomeEdit: true } : {}),
+  };
+}
