@@ -1,6 +1,6 @@
 // The field corpus: for each repository layout cut from a real public repository (test/fixtures/field), the life of
 // an install as a team lives it. Apply, `--check`, a rerun that changes nothing, the repository's own formatter over
-// the whole tree, `--check`, its own linters (biome, cspell) over what we wrote, commit, a fresh clone whose installed
+// the whole tree, `--check`, its own linters (biome, cspell, pre-commit-hooks' rules) over what we wrote, commit, a fresh clone whose installed
 // hooks answer a real payload (and, with the guard file gone, stay silent and allow), a clone that lost the ownership
 // record (`--yes` then `--remove` give its tree back), `--remove`, and the tree is the one the layout had (after the
 // same formatter).
@@ -13,7 +13,7 @@ import { runCliAsync } from '../helpers/cli.ts';
 import { requireBuilt } from '../helpers/paths.ts';
 import { type FormatterRun, format, formattersOf } from './formatters.ts';
 import { deleteGuardFiles, hookEnv, installedHooks } from './hooks.ts';
-import { lint, lintersOf } from './linters.ts';
+import { lint, lintersOf, preCommitHooksOf, preCommitRules } from './linters.ts';
 import { git, type Layout, loadLayouts, materialise, snapshot, treeDiff } from './layout.ts';
 
 const STEPS = [
@@ -144,7 +144,8 @@ async function life(layout: Layout): Promise<Map<Step, Outcome>> {
   }
   // The repository's own linters over what the install wrote (after its formatter, as its pre-commit leaves them).
   const linters = lintersOf(layout);
-  if (linters.length === 0) out.set('linters', 'n/a');
+  const preCommit = preCommitHooksOf(layout);
+  if (linters.length === 0 && !preCommit) out.set('linters', 'n/a');
   else {
     const now = snapshot(m.top);
     const ours = [...now.keys()].filter((p) => before.get(p) !== now.get(p) && !now.get(p)?.startsWith('-> '));
@@ -153,6 +154,8 @@ async function life(layout: Layout): Promise<Map<Step, Outcome>> {
       const said = await lint(m.top, l, ours).catch((e: Error) => e.message);
       if (said) problems.push(said);
     }
+    const rules = preCommit ? preCommitRules(m.top, preCommit, ours) : null;
+    if (rules) problems.push(rules);
     out.set('linters', problems.length ? problems.join('\n') : null);
   }
 
@@ -313,7 +316,7 @@ describe.each(layouts)('$name ($source.repo)', (layout) => {
     const skip =
       known ||
       (unformatted && (step === 'format' || step === 'check after format')) ||
-      (step === 'linters' && lintersOf(layout).length === 0) ||
+      (step === 'linters' && lintersOf(layout).length === 0 && !preCommitHooksOf(layout)) ||
       (!layout.weak?.length && step === 'detection');
     (skip ? it.skip : it)(
       step,
