@@ -1,9 +1,9 @@
 // The field corpus: for each repository layout cut from a real public repository (test/fixtures/field), the life of
 // an install as a team lives it. Apply, `--check`, a rerun that changes nothing, the repository's own formatter over
-// the whole tree, `--check`, its own linters (biome, cspell, pre-commit-hooks' rules) over what we wrote, commit, a fresh clone whose installed
-// hooks answer a real payload (and, with the guard file gone, stay silent and allow), a clone that lost the ownership
-// record (`--yes` then `--remove` give its tree back), `--remove`, and the tree is the one the layout had (after the
-// same formatter).
+// the whole tree, `--check`, its own linters (biome, cspell, pre-commit-hooks' rules) over what we wrote, commit, a
+// fresh clone whose installed hooks answer a real payload (and, with the guard file gone, stay silent and allow), a
+// clone that lost the ownership record (`--yes` then `--remove` give its tree back), `--remove`, and the tree is the
+// one the layout had (after the same formatter).
 // Each layout runs its whole life once (several at a time); every step is its own test of what that run saw.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
