@@ -36,7 +36,13 @@ export function planBiome(
     if (before === null) continue;
     const rec = prev.files[path] ?? {};
     if (want?.path === path) {
-      const r = wrap(path, () => addBiomeEntries(before, want));
+      // Entries of a tool no longer set up (--remove --tools) go first; the containers stay, ours still in them.
+      const stale = (rec.formatterEntries ?? []).filter((e) => !want.entries.includes(e));
+      const cleaned = stale.length
+        ? wrap(path, () => removeBiomeEntries(before, rec.formatterKey ?? want.key, stale, []))
+        : null;
+      const base = cleaned?.status === 'changed' ? cleaned.text : before;
+      const r = wrap(path, () => addBiomeEntries(base, want));
       if (r.outcome.status === 'conflict') {
         out.push({ change: change(path, before, r.outcome, REASON) });
         continue;
@@ -61,7 +67,9 @@ export function planBiome(
           ? { containers: [...new Set([...(rec.containers ?? []), ...r.containers])] }
           : {}),
       };
-      out.push({ change: change(path, before, r.outcome, REASON), owned });
+      const outcome =
+        r.outcome.status === 'unchanged' && base !== before ? { ...r.outcome, status: 'changed' as const } : r.outcome;
+      out.push({ change: change(path, before, outcome, REASON), owned });
       continue;
     }
     if (!rec.formatterEntries?.length) continue;

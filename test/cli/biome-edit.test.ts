@@ -83,6 +83,20 @@ describe('the biome config edit, end to end', () => {
     expect(readFileSync(join(dir, 'biome.jsonc'), 'utf8')).toContain('"!.agents/hooks/loop-guard.cjs"');
   }, 60_000);
 
+  it('--remove --tools opencode, then a rerun: the loader entry goes, and --remove still gives the bytes back', async () => {
+    const dir = repo('^2.0.6');
+    const original = readTree(dir);
+    expect((await runCliAsync(['--yes'], { cwd: dir })).status).toBe(0);
+    expect((await runCliAsync(['--remove', '--tools', 'opencode', '--yes'], { cwd: dir })).status).toBe(0);
+    expect((await runCliAsync(['--yes'], { cwd: dir })).status).toBe(0);
+    const config = readFileSync(join(dir, 'biome.jsonc'), 'utf8');
+    expect(config).toContain('"!.agents/hooks/loop-guard.cjs"');
+    expect(config).not.toContain('.opencode/plugins/loop-guard.js');
+    expect((await runCliAsync(['--check'], { cwd: dir })).status).toBe(0);
+    expect((await runCliAsync(['--remove', '--yes'], { cwd: dir })).status).toBe(0);
+    expect(readFileSync(join(dir, 'biome.jsonc'), 'utf8')).toBe(original.get('biome.jsonc'));
+  }, 60_000);
+
   it('biome 2.6 pinned: the markers are enough, the config is not touched', async () => {
     const dir = repo('^2.6.8');
     const r = await runCliAsync(['--yes'], { cwd: dir });
