@@ -71,6 +71,8 @@ Options:
                        values for our environment keys
       --shell-profile  ` +
   `also add Cursor's agent environment to your shell profile in $HOME
+      --no-biome-edit  leave biome.json alone (print the entries to add); ` +
+  `--biome-edit undoes it
       --json           print the ` +
   `plan and the result as JSON (never prompts)
       --diff           show every line of every change, ` +
@@ -105,6 +107,8 @@ const OPTIONS = {
   tools: { type: 'string' },
   cwd: { type: 'string' },
   'no-git': { type: 'boolean' },
+  'biome-edit': { type: 'boolean' },
+  'no-biome-edit': { type: 'boolean' },
   force: { type: 'boolean' },
   'shell-profile': { type: 'boolean' },
   json: { type: 'boolean' },
@@ -315,19 +319,7 @@ export async function main(argv: string[]): Promise<number> {
       io,
     );
   }
-  const opts: Options = {
-    mode: v.check ? 'check' : v.remove ? 'remove' : 'apply',
-    yes: v.yes === true,
-    dryRun: v['dry-run'] === true,
-    force: v.force === true,
-    json: v.json === true,
-    shellProfile: v['shell-profile'] === true,
-    strict: v.strict === true,
-    diff: v.diff === true || v.verbose === true,
-    ...(v.cwd !== undefined ? { cwd: v.cwd } : {}),
-    ...(v['no-git'] ? { noGit: true } : {}),
-    ...(v.tools !== undefined ? { tools: v.tools } : {}),
-  };
+  const opts = installOptions(v);
   const { run } = await import('./scaffold/run.ts');
   return run(opts, io);
 }
@@ -345,3 +337,26 @@ main(process.argv.slice(2)).then(
     process.exitCode = EXIT.error;
   },
 );
+
+/** The flags as parseArgs gives them. */
+type Values = ReturnType<
+  typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof OPTIONS }>
+>['values'];
+
+/** The install run's options from the parsed flags. */
+function installOptions(v: Values): Options {
+  return {
+    mode: v.check ? 'check' : v.remove ? 'remove' : 'apply',
+    yes: v.yes === true,
+    dryRun: v['dry-run'] === true,
+    force: v.force === true,
+    json: v.json === true,
+    shellProfile: v['shell-profile'] === true,
+    strict: v.strict === true,
+    diff: v.diff === true || v.verbose === true,
+    ...(v.cwd !== undefined ? { cwd: v.cwd } : {}),
+    ...(v['no-git'] ? { noGit: true } : {}),
+    ...(v.tools !== undefined ? { tools: v.tools } : {}),
+    ...(v['no-biome-edit'] ? { biomeEdit: false } : v['biome-edit'] ? { biomeEdit: true } : {}),
+  };
+}

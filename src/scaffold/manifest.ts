@@ -22,6 +22,11 @@ export interface FileRecord {
   ignoreBlock?: boolean;
   /** A formatter's ignore file (.prettierignore) holding our block of generated files. */
   formatterBlock?: boolean;
+  /** A biome config: the list we added to ("files.includes") and the entries we added there. */
+  formatterKey?: string[];
+  formatterEntries?: string[];
+  /** The text of the config's `files` value before our edit, so --remove gives back its layout too. */
+  formatterWas?: string;
 }
 
 export interface Manifest {
@@ -34,6 +39,8 @@ export interface Manifest {
   hashes?: Record<string, string>;
   /** Tools taken out with --remove --tools: detection does not set them up again, only --tools does. */
   removed?: ToolName[];
+  /** `--no-biome-edit`: the biome config is left alone and the entries to add are printed instead. */
+  biomeEdit?: false;
 }
 
 export function emptyManifest(version: string): Manifest {
@@ -77,6 +84,7 @@ export function parseManifest(text: string): Manifest {
     ...(Array.isArray(m.removed)
       ? { removed: m.removed.filter((t): t is ToolName => (TOOL_NAMES as readonly string[]).includes(t)) }
       : {}),
+    ...(m.biomeEdit === false ? { biomeEdit: false as const } : {}),
   };
 }
 
@@ -93,6 +101,11 @@ export function renderManifest(m: Manifest): string {
     if (rec.containers?.length) clean.containers = [...new Set(rec.containers)].sort();
     if (rec.ignoreBlock) clean.ignoreBlock = true;
     if (rec.formatterBlock) clean.formatterBlock = true;
+    if (rec.formatterEntries?.length) {
+      clean.formatterKey = [...(rec.formatterKey ?? [])];
+      clean.formatterEntries = [...rec.formatterEntries];
+      if (rec.formatterWas !== undefined) clean.formatterWas = rec.formatterWas;
+    }
     if (Object.keys(clean).length) files[path] = clean;
   }
   const body = {
@@ -103,6 +116,7 @@ export function renderManifest(m: Manifest): string {
     files,
     ...(m.shellProfile ? { shellProfile: true } : {}),
     ...(m.removed?.length ? { removed: [...new Set(m.removed)].sort() } : {}),
+    ...(m.biomeEdit === false ? { biomeEdit: false } : {}),
     ...(m.hashes
       ? {
           hashes: Object.fromEntries(

@@ -1,33 +1,26 @@
 // intents + current files → FileChange[]. Pure: every mode (apply, --dry-run, --check, --remove) uses this one plan.
 import { type BlockSpec, hasBlock, removeBlock, upsertBlock } from '../edit/md-block.ts';
 import { planOwnedFile, readOwnedHeader } from '../edit/owned-file.ts';
-import { type EditOutcome, FileFormatError } from '../edit/outcome.ts';
 import { AGENTS_GITIGNORE, BLOCK_ID, GITATTRIBUTES, IGNORE_BLOCK_ID, PRETTIER_IGNORE } from '../tools/markers.ts';
 import { type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { handlerFor } from './intents/index.ts';
 import { HANDOFF_FILES, planHandoffRemoval } from './handoff-files.ts';
+import { BIOME_CONFIGS } from '../tools/markers.ts';
 import { readsAgentsElsewhere, stopRulePaths } from './stop-rule.ts';
 import type { Assets, IntentContext } from './intents/types.ts';
 import { emptyManifest, type FileRecord, MANIFEST_PATH, type Manifest, renderManifest } from './manifest.ts';
 import type { ProfileTarget } from './profile.ts';
 import { planRetired, RETIRED, retiredPaths } from './legacy.ts';
 import { partHash } from './outdated.ts';
+import { planBiome } from './biome-plan.ts';
+import type { BiomeEdit } from './biome-config.ts';
 
 export type { Action, FileChange } from './file-change.ts';
-import type { Action, FileChange } from './file-change.ts';
+import type { FileChange } from './file-change.ts';
 import { joinSameFile, realOf, SameFileTexts } from './same-file.ts';
 
-/** A user file that cannot be parsed: exit 2, nothing written. */
-export class PlanError extends Error {
-  constructor(
-    public readonly path: string,
-    message: string,
-    public readonly fix: string,
-  ) {
-    super(`${path}: ${message}`);
-    this.name = 'PlanError';
-  }
-}
+export { PlanError } from './plan-change.ts';
+import { change, wrap } from './plan-change.ts';
 
 export interface PlanInput {
   mode: 'apply' | 'remove';
@@ -49,6 +42,12 @@ export interface PlanInput {
   ignoreNotes?: ReadonlyMap<string, readonly string[]>;
   /** The body of our block in .prettierignore (our generated files), when the repository has a prettier config. */
   prettierIgnore?: string;
+  /** The entries a biome config gets (biome before 2.4, or unpinned), unless the user refused the edit. */
+  biome?: BiomeEdit;
+  /** `--no-biome-edit` (now or recorded): the record keeps the refusal, so a rerun and `--check` honour it. */
+  biomeRefused?: boolean;
+  /** What the install changes in what a tool reads, said on that file's line when it is written (project-doc.ts). */
+  pathNotes?: ReadonlyMap<string, readonly string[]>;
   /** --remove / --check with --tools: these tools only; files another recorded tool needs stay, the record is kept. */
   only?: readonly ToolName[];
 }
@@ -97,38 +96,10 @@ export function planPaths(tools: readonly ToolName[], manifest: Manifest | null)
   for (const p of retiredPaths(paths)) paths.add(p);
   paths.add(ROOT_GITIGNORE);
   paths.add(PRETTIER_IGNORE);
+  for (const p of BIOME_CONFIGS) paths.add(p);
   paths.add(MANIFEST_PATH);
   for (const p of HANDOFF_FILES) paths.add(p);
   return [...paths];
-}
-
-function actionFor(before: string | null, outcome: EditOutcome): Action {
-  if (outcome.status === 'conflict') return 'conflict';
-  if (outcome.status === 'unchanged') return 'noop';
-  return before === null ? 'create' : 'update';
-}
-
-function change(
-  path: string,
-  before: string | null,
-  outcome: EditOutcome,
-  reason: string,
-  extra: Partial<FileChange> = {},
-): FileChange {
-  const action = actionFor(before, outcome);
-  if (outcome.status === 'conflict') {
-    return { path, action, before, after: before, reason: outcome.reason, notes: [], fix: outcome.fix, ...extra };
-  }
-  return { path, action, before, after: outcome.text, reason, notes: outcome.notes, ...extra };
-}
-
-function wrap<T>(path: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof FileFormatError) throw new PlanError(path, err.message, err.fix);
-    throw err;
-  }
 }
 
 function blockSpec(input: Pick<PlanInput, 'version'>, style: BlockSpec['style'], body: string): BlockSpec {
@@ -364,6 +335,7 @@ function planRemoveAll(input: PlanInput, prev: Manifest): Plan {
   }
   const fmt = planPrettierIgnore(input, prev, texts);
   if (fmt) changes.push(fmt.change);
+  changes.push(...planBiome(input, prev, texts).map((b) => b.change));
   const ignoreFiles = new Set([ROOT_GITIGNORE, ...Object.keys(prev.files).filter((p) => prev.files[p]?.ignoreBlock)]);
   for (const path of ignoreFiles) {
     const before = texts.get(path);
@@ -422,6 +394,11 @@ function planIgnoreChanges(input: PlanInput, prev: Manifest, next: Manifest, tex
     ignoreChanges.push(fmt.change);
     if (fmt.owned) next.files[PRETTIER_IGNORE] = fmt.owned;
   }
+  for (const b of planBiome(input, prev, texts)) {
+    ignoreChanges.push(b.change);
+    if (b.owned) next.files[b.change.path] = b.owned;
+  }
+  if (input.biomeRefused) next.biomeEdit = false;
   return ignoreChanges;
 }
 
@@ -452,6 +429,8 @@ function planApply(input: PlanInput, prev: Manifest): Plan {
       input,
     ),
   );
+  for (const c of changes)
+    if (c.action === 'create' || c.action === 'update') c.notes = [...c.notes, ...(input.pathNotes?.get(c.path) ?? [])];
   const profile = planProfile(input);
   if (profile) changes.push(profile);
   if (profile || prev.shellProfile) next.shellProfile = true;

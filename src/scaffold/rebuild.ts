@@ -8,7 +8,8 @@ import { splitBom } from '../edit/text.ts';
 import { isTable, parseOrThrow } from '../edit/toml-scan.ts';
 import { AGENT_ENV, type Intent, TOOL_NAMES, TOOLS, type ToolName } from '../tools/index.ts';
 import { posix } from 'node:path';
-import { BLOCK_ID, HOOK_MARKER, IGNORE_BLOCK_ID, PRETTIER_IGNORE } from '../tools/markers.ts';
+import { BIOME_CONFIGS, BLOCK_ID, HOOK_MARKER, IGNORE_BLOCK_ID, PRETTIER_IGNORE } from '../tools/markers.ts';
+import { biomeMarks } from './biome-config.ts';
 import { blockStyle, handlerFor } from './intents/index.ts';
 import type { Assets } from './intents/types.ts';
 import type { FileRecord, Manifest } from './manifest.ts';
@@ -126,6 +127,17 @@ export function rebuildManifest(
     const rest = removeBlock(prettierIgnore, { id: BLOCK_ID, style: 'shell' }, { force: false });
     const empty = rest.outcome.status === 'changed' && rest.outcome.text.trim() === '';
     out[PRETTIER_IGNORE] = { formatterBlock: true, ...(empty ? { created: true } : {}) };
+  }
+  // Our entries in a biome config: the ones naming the code files we generate.
+  const generated = intents(tools).flatMap((i) => (i.kind === 'owned' && /\.(c|m)?js$/.test(i.path) ? [i.path] : []));
+  for (const path of BIOME_CONFIGS) {
+    const found = biomeMarks(files.get(path) ?? '', [...new Set(generated)]);
+    if (found)
+      out[path] = {
+        formatterKey: found.key,
+        formatterEntries: found.entries,
+        ...(found.containers.length ? { containers: found.containers } : {}),
+      };
   }
   return { version: ctx.version, tools, files: out };
 }

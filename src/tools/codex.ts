@@ -5,6 +5,14 @@ export const codex: ToolRecord = {
   name: 'codex',
   label: 'Codex',
   aliases: ['openai-codex'],
+  // AGENTS.override.md, then AGENTS.md, then these names; one file a folder (developers.openai.com/codex, AGENTS.md).
+  docFallback: {
+    key: 'project_doc_fallback_filenames',
+    configs: [
+      { path: '.codex/config.toml' },
+      { path: '~/.codex/config.toml', movedBy: { env: 'CODEX_HOME', dir: '~/.codex' } },
+    ],
+  },
   userLevel: ['.codex/config.toml'],
   evidence: ['.codex/'],
   intents: [

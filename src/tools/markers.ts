@@ -22,6 +22,9 @@ export const AGENTS_GITIGNORE = '.agents/.gitignore';
 export const GITATTRIBUTES = '.gitattributes';
 /** Where our block of generated files goes when the repository has a prettier config. */
 export const PRETTIER_IGNORE = '.prettierignore';
+
+/** The biome configs at a repository's root that may get our entries (biome-config.ts). */
+export const BIOME_CONFIGS = ['biome.json', 'biome.jsonc'] as const;
 /** Where the ownership manifest lives. */
 export const MANIFEST_PATH = '.agents/loop-guard.json';
 

@@ -255,6 +255,9 @@ export interface ToolRecord {
   /** What the user still has to do after applying, one sentence each, printed after "<label>: " (so not naming the
    * tool). */
   nextSteps: string[];
+  /** The tool reads one instructions file a folder, AGENTS.md or a fallback name a config key lists (the project's
+   *  config first, then the user's), so a new AGENTS.md can take the place of the file it read. */
+  docFallback?: { key: string; configs: Array<{ path: string; movedBy?: { env: string; dir: string } }> };
 }
 
 import { GUARD_PATH } from './markers.ts';

@@ -1,8 +1,9 @@
 // The field corpus: for each repository layout cut from a real public repository (test/fixtures/field), the life of
 // an install as a team lives it. Apply, `--check`, a rerun that changes nothing, the repository's own formatter over
-// the whole tree, `--check`, commit, a fresh clone whose installed hooks answer a real payload (and, with the guard
-// file gone, stay silent and allow), a clone that lost the ownership record (`--yes` then `--remove` give its tree
-// back), `--remove`, and the tree is the one the layout had (after the same formatter).
+// the whole tree, `--check`, its own linters (biome, cspell, pre-commit-hooks' rules) over what we wrote, commit, a
+// fresh clone whose installed hooks answer a real payload (and, with the guard file gone, stay silent and allow), a
+// clone that lost the ownership record (`--yes` then `--remove` give its tree back), `--remove`, and the tree is the
+// one the layout had (after the same formatter).
 // Each layout runs its whole life once (several at a time); every step is its own test of what that run saw.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { runCliAsync } from '../helpers/cli.ts';
 import { requireBuilt } from '../helpers/paths.ts';
 import { type FormatterRun, format, formattersOf } from './formatters.ts';
 import { deleteGuardFiles, hookEnv, installedHooks } from './hooks.ts';
+import { lint, lintersOf, preCommitHooksOf, preCommitRules } from './linters.ts';
 import { git, type Layout, loadLayouts, materialise, snapshot, treeDiff } from './layout.ts';
 
 const STEPS = [
@@ -21,6 +23,7 @@ const STEPS = [
   'rerun',
   'format',
   'check after format',
+  'linters',
   'clone check',
   'clone hooks answer',
   'clone without guard',
@@ -53,7 +56,10 @@ function importResidue(path: string, want: string | undefined, got: string): boo
   return extra.length > 0 && extra.every((l) => l.trim() === '@AGENTS.md');
 }
 
-const layouts = loadLayouts();
+const all = loadLayouts();
+/** LOOP_GUARD_FIELD_ONLY=a,b runs the lives of those layouts only (the corpus checks still see every layout). */
+const only = process.env.LOOP_GUARD_FIELD_ONLY?.split(',').filter(Boolean);
+const layouts = only?.length ? all.filter((l) => only.includes(l.name)) : all;
 const results = new Map<string, Promise<Map<Step, Outcome>>>();
 /** What the report should say about a formatter pass (plugins left out, a file of theirs it cannot parse). */
 const formatNotes = new Map<string, string>();
@@ -135,6 +141,22 @@ async function life(layout: Layout): Promise<Map<Step, Outcome>> {
     out.set('format', problems.length ? problems.join('\n') : null);
     const again = await cli(['--check', ...tools], m.cwd, m.home);
     out.set('check after format', again.status === 0 ? null : said(again));
+  }
+  // The repository's own linters over what the install wrote (after its formatter, as its pre-commit leaves them).
+  const linters = lintersOf(layout);
+  const preCommit = preCommitHooksOf(layout);
+  if (linters.length === 0 && !preCommit) out.set('linters', 'n/a');
+  else {
+    const now = snapshot(m.top);
+    const ours = [...now.keys()].filter((p) => before.get(p) !== now.get(p) && !now.get(p)?.startsWith('-> '));
+    const problems: string[] = [];
+    for (const l of linters) {
+      const said = await lint(m.top, l, ours).catch((e: Error) => e.message);
+      if (said) problems.push(said);
+    }
+    const rules = preCommit ? preCommitRules(m.top, preCommit, ours) : null;
+    if (rules) problems.push(rules);
+    out.set('linters', problems.length ? problems.join('\n') : null);
   }
 
   // Commit what the CLI says to commit, then clone: what a teammate gets.
@@ -294,6 +316,7 @@ describe.each(layouts)('$name ($source.repo)', (layout) => {
     const skip =
       known ||
       (unformatted && (step === 'format' || step === 'check after format')) ||
+      (step === 'linters' && lintersOf(layout).length === 0 && !preCommitHooksOf(layout)) ||
       (!layout.weak?.length && step === 'detection');
     (skip ? it.skip : it)(
       step,
@@ -307,14 +330,14 @@ describe.each(layouts)('$name ($source.repo)', (layout) => {
 });
 
 it('every layout says where it comes from, and the corpus covers the shapes of real repositories', () => {
-  expect(layouts.length).toBeGreaterThanOrEqual(20);
-  for (const l of layouts) {
+  expect(all.length).toBeGreaterThanOrEqual(20);
+  for (const l of all) {
     expect(l.source.repo, l.name).toMatch(/^[\w.-]+\/[\w.-]+$/);
     expect(l.source.commit, l.name).toMatch(/^[0-9a-f]{40}$/);
     expect(l.source.licence, l.name).not.toBe('');
     if (l.kind !== 'plain') expect(l.derived, l.name).toBeTruthy();
   }
-  const shapes = new Set(layouts.flatMap((l) => [...l.shapes, l.kind]));
+  const shapes = new Set(all.flatMap((l) => [...l.shapes, l.kind]));
   for (const s of [
     'CLAUDE.md-symlink-to-AGENTS.md',
     'AGENTS.md-symlink-to-CLAUDE.md',
@@ -330,6 +353,9 @@ it('every layout says where it comes from, and the corpus covers the shapes of r
     'monorepo-subdir',
     'prettier',
     'biome',
+    'cspell',
+    'lefthook',
+    '.claude-CLAUDE.md',
     'worktree',
     'submodule',
     'crlf',

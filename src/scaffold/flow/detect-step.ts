@@ -14,7 +14,7 @@ import { rebuildManifest } from '../rebuild.ts';
 import { parseToolArg, toolListError } from '../tool-list.ts';
 import { toolsReport } from '../../report/summary.ts';
 import { sayFormatters } from './formatters.ts';
-import type { Options } from './options.ts';
+import { biomeRefused, type Options } from './options.ts';
 import type { Output } from './output.ts';
 import { loadManifest, readRepoFile } from './repo-files.ts';
 
@@ -151,7 +151,7 @@ export async function detectStep(
     return out.finish(EXIT.error, 'unsafe-path');
   }
   if (opts.mode === 'apply' && opts.tools === undefined) sayAlsoPossible(ctx, out);
-  if (opts.mode === 'apply') sayFormatters(ctx.root, out, ctx.tools);
+  if (opts.mode === 'apply') sayFormatters(ctx.root, out, ctx.tools, biomeRefused(opts, ctx.manifest));
   const toolRows: DetectedTool[] = ctx.tools.map((name) => ({
     name,
     evidence: ctx.detected.find((d) => d.name === name)?.evidence ?? [],

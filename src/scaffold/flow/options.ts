@@ -16,6 +16,13 @@ export interface Options {
   /** Accept a --cwd directory that is not under git. */
   noGit?: boolean;
   tools?: string;
+  /** --no-biome-edit (false) or --biome-edit (true): whether a biome config gets our entries; unset = as recorded. */
+  biomeEdit?: boolean;
+}
+
+/** Whether this run leaves the biome config alone: --no-biome-edit now, or recorded by an earlier run. */
+export function biomeRefused(opts: Pick<Options, 'biomeEdit'>, recorded: { biomeEdit?: false } | null): boolean {
+  return opts.biomeEdit === false || (opts.biomeEdit === undefined && recorded?.biomeEdit === false);
 }
 
 /** A word as a POSIX shell reads it back: quoted when it holds anything but plain path and list characters. */

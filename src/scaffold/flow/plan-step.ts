@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 // Step 2, plan: the shell-profile choice, then one pure plan over a snapshot of every file it may touch, with the
 // ignore blocks git needs to let our files into a commit.
 import { buildAssets, VERSION } from '../../assets.ts';
@@ -11,9 +12,10 @@ import { hasProfileBlock, PROFILE_LINE, profileTarget, type ProfileTarget } from
 import { readConfig } from '../read-config.ts';
 import type { Context } from './detect-step.ts';
 import { formatterInput } from './formatters.ts';
-import type { Options } from './options.ts';
+import { biomeRefused, type Options } from './options.ts';
 import type { Output } from './output.ts';
-import { readHomeFile, readRepoFile } from './repo-files.ts';
+import { readHomeFile, readRepoFile, readRepoFileSafe } from './repo-files.ts';
+import { docNotes } from '../project-doc.ts';
 
 /** The plan value the later steps pass along. */
 export interface Planned {
@@ -56,7 +58,27 @@ function chooseProfile(opts: Options, io: IO, ctx: Context, out: Output): Profil
 }
 
 /** The plans: as asked, and (when the profile question is still to come) with the profile too. */
-function buildPlans(opts: Options, ctx: Context, choice: ProfileChoice): Omit<Planned, 'ctx'> {
+/** What the install changes in what each tool reads (a new AGENTS.md in place of Codex's fallback file). */
+function readNotes(ctx: Context, io: IO): Map<string, string[]> {
+  const read = (c: { path: string; movedBy?: { env: string; dir: string } }) => {
+    const moved = c.movedBy && io.env[c.movedBy.env] && c.path.startsWith(c.movedBy.dir) ? c.movedBy : null;
+    if (moved) {
+      const abs = join(io.env[moved.env] as string, c.path.slice(moved.dir.length));
+      return { shown: `$${moved.env}${c.path.slice(moved.dir.length)}`, text: readHomeFile(abs) };
+    }
+    if (c.path.startsWith('~/')) return { shown: c.path, text: readHomeFile(join(io.home, c.path.slice(2))) };
+    return { shown: c.path, text: readRepoFileSafe(ctx.root, c.path) };
+  };
+  const exists = (p: string) => readRepoFileSafe(ctx.root, p) !== null;
+  const notes = docNotes(
+    ctx.tools.map((t) => TOOLS[t]),
+    exists,
+    read,
+  );
+  return new Map(notes.length ? [['AGENTS.md', notes]] : []);
+}
+
+function buildPlans(opts: Options, ctx: Context, choice: ProfileChoice, io: IO): Omit<Planned, 'ctx'> {
   const paths = planPaths(ctx.tools, ctx.manifest);
   const files = new Map<string, string | null>();
   for (const p of paths) files.set(p, readRepoFile(ctx.root, p));
@@ -68,7 +90,8 @@ function buildPlans(opts: Options, ctx: Context, choice: ProfileChoice): Omit<Pl
     force: opts.force,
     assets: buildAssets(VERSION),
     realPaths: repoRealPaths(ctx.root, paths),
-    ...formatterInput(ctx.root, ctx.tools),
+    ...formatterInput(ctx.root, ctx.tools, biomeRefused(opts, ctx.manifest)),
+    pathNotes: readNotes(ctx, io),
     ...(opts.tools !== undefined && opts.mode !== 'apply' ? { only: ctx.tools } : {}),
   };
   let ignoreBlocks: ReadonlyMap<string, string | null> | undefined;
@@ -127,7 +150,7 @@ export function planStep(opts: Options, io: IO, ctx: Context, out: Output): Plan
   const choice = chooseProfile(opts, io, ctx, out);
   if (typeof choice === 'number') return choice;
   try {
-    return { ctx, ...buildPlans(opts, ctx, choice) };
+    return { ctx, ...buildPlans(opts, ctx, choice, io) };
   } catch (err) {
     return out.readFailure(err);
   }
