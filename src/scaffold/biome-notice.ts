@@ -33,6 +33,7 @@ export function biomeNotice(
   version: [number, number] | null,
   generated: readonly string[],
   edited = false,
+  inherits?: string,
 ): string {
   if (!biomeNeedsEdit(version))
     return (
@@ -48,6 +49,13 @@ export function biomeNotice(
       `Biome config found (${file}), ${which}: the files we generate carry biome-ignore-all markers, ${why}, so ` +
       `${key} in ${file} gets ${entries} (a recorded change: --remove takes it out; --no-biome-edit leaves ${file} ` +
       `alone).`
+    );
+  if (inherits)
+    return (
+      `Biome config found (${file}), ${which}: the files we generate carry biome-ignore-all markers, ${why}. ` +
+      `${file} takes "${key}" from ${inherits}, and a list written in ${file} would replace that one, so ${file} is ` +
+      `left as it is: to keep biome off them, add ${entries} to that list (in ${inherits}, or in a copy of it in ` +
+      `${file})`
     );
   return (
     `Biome config found (${file}), ${which}: the files we generate carry biome-ignore-all markers, ${why}. To ` +

@@ -97,6 +97,30 @@ describe('the biome config edit, end to end', () => {
     expect(readFileSync(join(dir, 'biome.jsonc'), 'utf8')).toBe(original.get('biome.jsonc'));
   }, 60_000);
 
+  // A list written in the root config replaces the one it extends (measured with biome 2.6.8): the edit would widen
+  // what biome checks, so the config is left alone and the notice names the file whose list to add to.
+  it('a config that takes files.includes from one it extends is left alone; biome checks what it checked', async () => {
+    const dir = repo('^2.0.6', '{ "root": true, "extends": ["./shared/base.json"] }\n');
+    mkdirSync(join(dir, 'shared'));
+    writeFileSync(join(dir, 'shared', 'base.json'), '{ "files": { "includes": ["src/**"] } }\n');
+    mkdirSync(join(dir, 'other'));
+    writeFileSync(join(dir, 'other', 'b.js'), 'const b  =  1\n');
+    const before = run(['format', '.'], dir);
+    const r = await runCliAsync(['--yes'], { cwd: dir });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'biome.jsonc'), 'utf8')).toBe(
+      '{ "root": true, "extends": ["./shared/base.json"] }\n',
+    );
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(
+      'biome.jsonc takes "files.includes" from ./shared/base.json, and a list written in biome.jsonc would replace that one',
+    );
+    // Still only what the team's list names: other/b.js is not formatted before or after.
+    const after = run(['format', '.'], dir);
+    expect(before.stdout + before.stderr).not.toContain('other/b.js');
+    expect(after.stdout + after.stderr).not.toContain('other/b.js');
+    expect((await runCliAsync(['--check'], { cwd: dir })).status).toBe(0);
+  }, 60_000);
+
   it('biome 2.6 pinned: the markers are enough, the config is not touched', async () => {
     const dir = repo('^2.6.8');
     const r = await runCliAsync(['--yes'], { cwd: dir });

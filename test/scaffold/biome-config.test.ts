@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addBiomeEntries,
   biomeEdit,
+  inheritedList,
   biomeMarks,
   removeBiomeEntries,
   type BiomeEdit,
@@ -99,5 +100,27 @@ describe('the biome config edit', () => {
       containers: [],
     });
     expect(biomeMarks('{ "files": { "includes": ["src/**"] } }\n', GEN)).toBeNull();
+  });
+});
+
+describe('inheritedList: a config whose list comes from one it extends', () => {
+  const key = ['files', 'includes'] as const;
+  const files: Record<string, string> = {
+    'base.json': '{ "files": { "includes": ["src/**"] } }',
+    'plain.json': '{ "formatter": { "indentStyle": "tab" } }',
+    'nested/mid.json': '{ "extends": ["./deep.json"] }',
+    'nested/deep.json': '// inherited\n{ "files": { "includes": ["lib/**"] } }',
+  };
+  const read = (rel: string) => files[rel.replace(/^\.\//, '')] ?? null;
+  it('names the extended file that sets the list, through nested extends, and a package it cannot read', () => {
+    expect(inheritedList('{ "extends": ["./base.json"] }', key, read)).toBe('./base.json');
+    expect(inheritedList('{ "extends": "./nested/mid.json" }', key, read)).toBe('./nested/mid.json');
+    expect(inheritedList('{ "extends": ["ultracite"] }', key, read)).toBe('ultracite');
+    expect(inheritedList('{ "extends": ["./missing.json"] }', key, read)).toBe('./missing.json');
+  });
+  it('is null where the edit is safe: no extends, an extended file without the list, or a list of its own', () => {
+    expect(inheritedList('{ "files": {} }', key, read)).toBeNull();
+    expect(inheritedList('{ "extends": ["./plain.json"] }', key, read)).toBeNull();
+    expect(inheritedList('{ "extends": ["./base.json"], "files": { "includes": ["**"] } }', key, read)).toBeNull();
   });
 });

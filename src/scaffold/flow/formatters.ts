@@ -4,7 +4,8 @@ import type { ToolName } from '../../tools/index.ts';
 import type { Output } from './output.ts';
 import { readRepoFileSafe } from './repo-files.ts';
 import { biomeNeedsEdit, biomeNotice, biomeVersion } from '../biome-notice.ts';
-import { type BiomeEdit, biomeEdit } from '../biome-config.ts';
+import { type BiomeEdit, biomeEdit, inheritedList } from '../biome-config.ts';
+import { posix } from 'node:path';
 import { BIOME_CONFIGS } from '../../tools/markers.ts';
 
 const PRETTIER_CONFIGS = [
@@ -54,8 +55,19 @@ function biomeEditOf(root: string, tools: readonly ToolName[]): BiomeEdit | null
   const file = formatterConfigs(root).biome;
   const generated = generatedCode(tools);
   if (!file || !generated.length) return null;
-  const version = biomeVersion(readRepoFileSafe(root, file), readRepoFileSafe(root, 'package.json'));
-  return biomeNeedsEdit(version) ? biomeEdit(file, version, generated) : null;
+  const text = readRepoFileSafe(root, file);
+  const version = biomeVersion(text, readRepoFileSafe(root, 'package.json'));
+  if (!biomeNeedsEdit(version)) return null;
+  const edit = biomeEdit(file, version, generated);
+  return biomeInherits(root, file, edit) === null ? edit : null;
+}
+
+/** The extended config whose list an edit of ours would replace (the user adds our entries there by hand). */
+function biomeInherits(root: string, file: string, edit: BiomeEdit): string | null {
+  const dir = file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : '';
+  return inheritedList(readRepoFileSafe(root, file) ?? '', edit.key, (rel) =>
+    readRepoFileSafe(root, posix.normalize(dir + rel)),
+  );
 }
 
 /** With a prettier config, our generated scripts go in .prettierignore (prettier would reformat them); with a biome
@@ -89,6 +101,15 @@ export function sayFormatters(root: string, out: Output, tools: readonly ToolNam
   if (f.biome) {
     const version = biomeVersion(readRepoFileSafe(root, f.biome), readRepoFileSafe(root, 'package.json'));
     const edit = refused ? null : biomeEditOf(root, tools);
-    out.say('info', 'formatter', biomeNotice(f.biome, version, generatedCode(tools), edit !== null), out.c.dim);
+    const inherits =
+      refused || edit || !biomeNeedsEdit(version)
+        ? null
+        : biomeInherits(root, f.biome, biomeEdit(f.biome, version, []));
+    out.say(
+      'info',
+      'formatter',
+      biomeNotice(f.biome, version, generatedCode(tools), edit !== null, inherits ?? undefined),
+      out.c.dim,
+    );
   }
 }
