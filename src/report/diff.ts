@@ -66,11 +66,22 @@ export function colorDiff(text: string, c: Palette): string {
     .join('\n');
 }
 
+/** A change's line diff for counting and the compact view: a last line without its newline is read with one, so a
+ *  user's line we only append after is not shown as taken out (the full --diff keeps the bytes). */
+function linePatch(change: FileChange): ReturnType<typeof structuredPatch> {
+  const before = change.before ?? '';
+  const after = change.after ?? '';
+  const nl = (t: string) => (t !== '' && !t.endsWith('\n') ? `${t}\n` : t);
+  const patch = structuredPatch('a', 'b', nl(before), nl(after), undefined, undefined, { context: 0 });
+  // Only the newline differs: then it is the change, and shown as one.
+  return patch.hunks.length || before === after
+    ? patch
+    : structuredPatch('a', 'b', before, after, undefined, undefined, { context: 0 });
+}
+
 /** Lines added and taken out by a change, as a line diff counts them. */
 export function changeCounts(change: FileChange): { added: number; removed: number } {
-  const patch = structuredPatch('a', 'b', change.before ?? '', change.after ?? '', undefined, undefined, {
-    context: 0,
-  });
+  const patch = linePatch(change);
   let added = 0;
   let removed = 0;
   for (const h of patch.hunks)
@@ -148,9 +159,7 @@ export interface CompactView {
  * line, how many lines), every line of the user's that is taken out or replaced, and every line of a managed block
  * we add; each line fitted to `columns`. */
 export function compactView(change: FileChange, c: Palette, label: string, columns = DEFAULT_COLUMNS): CompactView {
-  const patch = structuredPatch('a', 'b', change.before ?? '', change.after ?? '', undefined, undefined, {
-    context: 0,
-  });
+  const patch = linePatch(change);
   let added = 0;
   let removed = 0;
   const body: string[] = [];

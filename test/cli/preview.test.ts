@@ -50,6 +50,17 @@ describe('the preview', () => {
     ]);
   });
 
+  // smartik's .gitattributes ends without a newline: a block appended after its last line takes nothing out.
+  it('a last line without its newline, appended after, is not shown as taken out; a newline alone is the change', () => {
+    const before = '*.ico binary\n*.svg binary';
+    const after = `${before}\n\n# >>> loop-guard:begin >>>\n/.agents/hooks/loop-guard.cjs eol=lf\n# <<< loop-guard:end <<<`;
+    const text = compactDiff(change({ path: '.gitattributes', before, after }), c, '.gitattributes');
+    expect(text.split('\n')[0]).toBe('  .gitattributes  4 lines added in 1 place');
+    expect(text).not.toContain('-*.svg binary');
+    const nl = compactDiff(change({ path: 'x', before, after: `${before}\n` }), c, 'x');
+    expect(nl.split('\n')[0]).toBe('  x  1 line added, 1 line taken out in 1 place');
+  });
+
   it("our own new files are one line each, with purpose and size; only the user's files get a diff", () => {
     const text = previewReport(
       {
