@@ -92,23 +92,22 @@ export function bind(
     const mine = coerceState(readState<unknown>(dir, sessionFile));
     let loopFile: string;
     let kind: LoopJoin;
+    let first = false;
     if (runId !== undefined) {
       // A run's rungs have different prompts on purpose; none of them starts the run's count over.
       loopFile = loopFileName(family, root, `run\u0000${runId}`);
       kind = 'continue';
       // The pointer only marks the session as begun (its events go to the run's file without reading it).
-      if (mine === undefined)
-        updateState<unknown, Decision>(dir, sessionFile, () => ({
-          next: pointer(loopFile, '', agent()),
-          result: ALLOW,
-        }));
+      if (mine === undefined) first = begin(dir, sessionFile, pointer(loopFile, '', agent()));
     } else {
       const hash = promptHash(event.prompt as string);
       loopFile = loopFileName(family, root, `prompt\u0000${hash}`);
       const ap = agent();
       kind = joinKind(mine?.ph === undefined ? undefined : { hash: mine.ph, agent: mine.ap }, hash, ap);
-      if (mine?.ph !== hash || mine.lp !== loopFile || mine.ap !== ap)
-        updateState<unknown, Decision>(dir, sessionFile, () => ({ next: pointer(loopFile, hash, ap), result: ALLOW }));
+      if (mine?.ph !== hash || mine.lp !== loopFile || mine.ap !== ap) {
+        const begun = begin(dir, sessionFile, pointer(loopFile, hash, ap));
+        first = mine === undefined && begun;
+      }
     }
     const windowMs = runId !== undefined ? undefined : LOOP_WINDOW_MS;
     const current = coerceState(readState<unknown>(dir, loopFile));
@@ -122,7 +121,7 @@ export function bind(
       next: joinLoop(coerceState(cur), { now, windowMs, kind, tree, asked }),
       result: ALLOW,
     }));
-    return { store: loopStore, loop: true, event, done: ALLOW, first: mine === undefined };
+    return { store: loopStore, loop: true, event, done: ALLOW, first };
   }
   if (runId !== undefined) {
     const loopFile = loopFileName(family, rootOf(projectDir), `run\u0000${runId}`);
@@ -137,6 +136,11 @@ export function bind(
     return { store: loopStore, loop: true, event: withoutTurn(event) };
   }
   return { store: stateStore(dir, sessionFile, false, mine ?? null), loop: false, event };
+}
+
+/** Writes the session's pointer; true only for the one hook, of any at the same instant, that found no file. */
+function begin(dir: string, sessionFile: string, next: SessionState): boolean {
+  return updateState<unknown, boolean>(dir, sessionFile, (cur) => ({ next, result: cur === undefined })) === true;
 }
 
 /** A session file that says only which loop the session counts in. */

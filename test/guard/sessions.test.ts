@@ -12,6 +12,7 @@ import { emptyState, onPost } from '../../src/guard/core/detector.ts';
 import { readSettings } from '../../src/guard/core/settings.ts';
 import { agentProcess } from '../../src/guard/agent-process.ts';
 import { runHook } from '../../src/guard/main.ts';
+import { requireBuilt, runGuardAsync } from '../helpers/guard.ts';
 import { type Json, loadPayload } from '../helpers/paths.ts';
 
 const dirs: string[] = [];
@@ -270,6 +271,19 @@ describe('the hand-off note at the first prompt, in the tools with no session-st
       expect(prompt('next'), 'once a session').toBe('');
     });
   }
+
+  it('16 prompt hooks of one new session at the same instant (the built guard): the note is said once', async () => {
+    requireBuilt();
+    const c = claude();
+    for (let i = 0; i < 7; i++) c.run(`s${i + 1}`);
+    const payload = { ...(loadPayload('gemini/BeforeAgent-prompt.json') as Json), session_id: 'racing', cwd: c.cwd };
+    // The processes start first and wait on stdin; the payload reaches all of them at once.
+    const start = new Promise((resolve) => setTimeout(resolve, 1500));
+    const runs = await Promise.all(Array.from({ length: 16 }, () => runGuardAsync('gemini', payload, c.env, start)));
+    expect(runs.map((r) => r.status)).toEqual(Array(16).fill(0));
+    const told = runs.filter((r) => r.stdout.includes('the loop guard stopped the last session here'));
+    expect(told).toHaveLength(1);
+  }, 60_000);
 
   it("Claude Code's prompt stays silent: its SessionStart already said it", () => {
     const c = claude();

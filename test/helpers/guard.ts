@@ -50,7 +50,13 @@ export function runGuardSync(tool: string | undefined, payload: Json | string, e
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 
-export function runGuardAsync(tool: string, payload: Json, env: Record<string, string>): Promise<GuardRun> {
+/** `start`: the payload is written only when it settles, so processes already started get their input together. */
+export function runGuardAsync(
+  tool: string,
+  payload: Json,
+  env: Record<string, string>,
+  start: Promise<unknown> = Promise.resolve(),
+): Promise<GuardRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(nodeBin, [guardFile, tool], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -59,6 +65,6 @@ export function runGuardAsync(tool: string, payload: Json, env: Record<string, s
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (status) => resolve({ stdout, stderr, status }));
-    child.stdin.end(JSON.stringify(payload));
+    void start.then(() => child.stdin.end(JSON.stringify(payload)));
   });
 }
