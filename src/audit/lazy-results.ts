@@ -6,10 +6,15 @@
 // as a first result (n = 1, not a poll, no thrash), so its decision does not read its text, and its text shows only in
 // two places, its record's result key and failure class (read again only when the same command comes again) and its
 // (command, result) pair in `recent` (unique while the command is not repeated, so cycle detection reads it the same).
+// The same holds for a command whose record is from before the latest change (an edit, a sub-agent, a write): its
+// count starts over at 1 whatever the text says, so when nothing else reads whether the result is the same as the last
+// one (no poll kind, no thrash count, not a failure after an edit, no pair of the command left in `recent`), it stands
+// in too, and its earlier stand-in is never rebuilt (see textFree). A stand-in record differs from the real one only in
+// its result key and failure class, which is why these conditions can be read on a state that holds stand-ins.
 // A command that writes is the exception: whether its first result is change for the others reads the text (did it
 // fail, did it say something new), so it is replayed as it is.
 // test/audit/lazy-results.test.ts replays the same events both ways and requires the same decisions and states.
-import { onPost, type SessionState } from '../guard/core/detector.ts';
+import { coerceState, onPost, type SessionState } from '../guard/core/detector.ts';
 import type { GuardSettings } from '../guard/core/types.ts';
 import { writesState } from '../guard/core/writes.ts';
 
@@ -24,6 +29,31 @@ interface Kept {
   input: { command: string; output: string; exitCode?: number; callId?: string };
 }
 
+/** A result about to be replayed: its command, text and exit code. */
+export interface Upcoming {
+  command: string;
+  output: string;
+  exitCode?: number | undefined;
+}
+
+/**
+ * True when the guard's answer to this result, and every record field but its key and failure class, cannot depend on
+ * its text (see the header): the command is not in the state, or its record is from an older change epoch with
+ * nothing that compares the two results (onPost reads `same` only for the poll kind, the thrash count and its note,
+ * and the cycle pairs). The exit code must be known when an edit came since (then `failed` would read the text).
+ */
+function textFree(state: SessionState | undefined, ck: string, e: Upcoming): boolean {
+  if (e.output === '' || e.output.length > MAX_KEPT || writesState(e.command)) return false;
+  const prev = state?.cmds[ck];
+  if (!state || !prev) return true;
+  if ((prev.e ?? 0) === (state.ch ?? 0) || prev.p !== undefined || prev.x !== undefined || prev.xn !== undefined)
+    return false;
+  if ((prev.d ?? 0) !== (state.ed ?? 0) && e.exitCode !== 0) return false;
+  const head = `${ck}:`;
+  for (const pair of state.recent) if (pair.startsWith(head)) return false;
+  return true;
+}
+
 export class LazyResults {
   private kept = new Map<string, Kept>();
 
@@ -32,17 +62,9 @@ export class LazyResults {
     private readonly enabled = true,
   ) {}
 
-  /** The output to replay: '' when the state holds no result of this command (ck) yet, else the real one. */
-  standIn(state: SessionState | undefined, ck: string, command: string, output: string): string {
-    if (
-      !this.enabled ||
-      output.length > MAX_KEPT ||
-      output === '' ||
-      (state !== undefined && state.cmds[ck] !== undefined) ||
-      writesState(command)
-    )
-      return output;
-    return '';
+  /** The output to replay: '' when its text cannot change the guard's answers yet (textFree), else the real one. */
+  standIn(state: SessionState | undefined, ck: string, e: Upcoming): string {
+    return this.enabled && textFree(state, ck, e) ? '' : e.output;
   }
 
   /** After a post replayed with a stand-in: keep what rebuilding its record needs. */
@@ -55,11 +77,14 @@ export class LazyResults {
 
   /**
    * Before the guard sees command ck again: the state with ck's stand-in record replaced by the real one (the state
-   * itself when there is nothing to replace). Rare: only a command that repeats pays for its first result's key.
+   * itself when there is nothing to replace). Rare: only a command that repeats pays for its first result's key, and
+   * not even then when the upcoming result `next` stands in as well (no decision before its post reads either key,
+   * see textFree; the earlier stand-in then leaves the state unread).
    */
-  settle(state: SessionState | undefined, ck: string): SessionState | undefined {
+  settle(state: SessionState | undefined, ck: string, next?: Upcoming): SessionState | undefined {
     const kept = this.kept.get(ck);
     if (!kept) return state;
+    if (next && this.enabled && textFree(coerceState(state), ck, next)) return state;
     this.kept.delete(ck);
     return this.rebuilt(state, ck, kept);
   }
