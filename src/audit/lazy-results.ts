@@ -49,8 +49,10 @@ function textFree(state: SessionState | undefined, ck: string, e: Upcoming): boo
   if ((prev.e ?? 0) === (state.ch ?? 0) || prev.p !== undefined || prev.x !== undefined || prev.xn !== undefined)
     return false;
   if ((prev.d ?? 0) !== (state.ed ?? 0) && e.exitCode !== 0) return false;
+  // Cycle detection compares pairs 2 or 3 apart, so a pair of the command further back never meets this one.
   const head = `${ck}:`;
-  for (const pair of state.recent) if (pair.startsWith(head)) return false;
+  for (let i = Math.max(0, state.recent.length - 3); i < state.recent.length; i++)
+    if ((state.recent[i] as string).startsWith(head)) return false;
   return true;
 }
 
@@ -84,7 +86,10 @@ export class LazyResults {
   settle(state: SessionState | undefined, ck: string, next?: Upcoming): SessionState | undefined {
     const kept = this.kept.get(ck);
     if (!kept) return state;
-    if (next && this.enabled && textFree(coerceState(state), ck, next)) return state;
+    // Left as it is only when its pair is out of `recent` too: every pair there is real but the kept one's.
+    const s = coerceState(state);
+    const pair = `${ck}:${(kept.record as { r: string }).r}`;
+    if (next && this.enabled && textFree(s, ck, next) && !s?.recent.includes(pair)) return state;
     this.kept.delete(ck);
     return this.rebuilt(state, ck, kept);
   }
@@ -105,7 +110,10 @@ export class LazyResults {
     for (const k in state.cmds) cmds[k] = k === ck ? real : (state.cmds[k] as SessionState['cmds'][string]);
     const from = `${ck}:${(stand as { r: string }).r}`;
     const to = `${ck}:${real.r}`;
-    return { ...state, cmds, recent: state.recent.map((pair) => (pair === from ? to : pair)) };
+    // The newest such pair is the stand-in's (a later result of ck would have settled it); an older one is real.
+    const at = state.recent.lastIndexOf(from);
+    const recent = at === -1 ? state.recent : state.recent.map((pair, i) => (i === at ? to : pair));
+    return { ...state, cmds, recent };
   }
 
   /** Drops what no state holds any more (a new turn, or a command pushed out of the state). */
