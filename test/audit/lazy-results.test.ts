@@ -177,11 +177,21 @@ describe('stand-in results (lazy-results.ts)', () => {
   // The random sessions repeat a few commands, so a command's pair is rarely out of `recent` when it comes back after a
   // change; these do that on purpose, where a stand-in that lost a record's poll kind or thrash count would show.
   const fillers = (from: number, n: number): Step[] =>
-    Array.from({ length: n }, (_, i) => ({ kind: 'shell', command: `echo filler ${from + i}`, output: 'x', exitCode: 0 }));
+    Array.from({ length: n }, (_, i) => ({
+      kind: 'shell',
+      command: `echo filler ${from + i}`,
+      output: 'x',
+      exitCode: 0,
+    }));
   const edit: Step = { kind: 'change', by: 'edit' };
   it('give the same answers where a record from before a change carries a bare wait, a thrash count or a cycle', () => {
     const wait: Step = { kind: 'shell', command: 'sleep 5', output: 'waited', exitCode: 0 };
-    const check: Step = { kind: 'shell', command: 'git status --short', output: 'cat: x: Permission denied', exitCode: 1 };
+    const check: Step = {
+      kind: 'shell',
+      command: 'git status --short',
+      output: 'cat: x: Permission denied',
+      exitCode: 1,
+    };
     const test: Step = { kind: 'shell', command: 'npm test', output: 'FAIL src/a.test.ts\n  expected 1', exitCode: 1 };
     const passed: Step = { ...test, exitCode: 0 };
     const ok: Step = { kind: 'shell', command: 'git status --short', output: ' M src/a.ts', exitCode: 0 };
