@@ -1,20 +1,21 @@
 // Normalizing a result (the guard core's resultKey) is most of the replay's cost, and most results are of a command
 // the session's state does not hold: nothing compares them with anything until that command comes again, if ever.
-// Such a result is replayed with a stand-in output (empty), and its own text is kept; when the command comes again
-// (before the guard core sees it), its record is rebuilt by the core's own onPost from the state it was counted in,
-// with the real output. Why that gives the guard's answers exactly: a result of a command not in the state is counted
-// as a first result (n = 1, not a poll, no thrash), so its decision does not read its text, and its text shows only in
-// two places, its record's result key and failure class (read again only when the same command comes again) and its
-// (command, result) pair in `recent` (unique while the command is not repeated, so cycle detection reads it the same).
-// The same holds for a command whose record is from before the latest change (an edit, a sub-agent, a write): its
-// count starts over at 1 whatever the text says, so when nothing else reads whether the result is the same as the last
-// one (no poll kind, no thrash count, not a failure after an edit, no pair of the command left in `recent`), it stands
-// in too, and its earlier stand-in is never rebuilt (see textFree). A stand-in record differs from the real one only in
-// its result key and failure class, which is why these conditions can be read on a state that holds stand-ins.
+// Such a result is replayed with a stand-in output (a short text of its own), and its own text is kept; when the
+// command comes again (before the guard core sees it), its record is rebuilt by the core's own onPost from the state
+// it was counted in, with the real output. Why that gives the guard's answers exactly: a result of a command not in
+// the state is counted as a first result (n = 1, not a poll, no thrash), so its decision does not read its text, and
+// its text shows only in two places, its record's result key and failure class (read again only when the same command
+// comes again) and its (command, result) pair in `recent` (unique while the command is not repeated, so cycle
+// detection reads it the same). The same holds for a command whose record is from before the latest change (an edit,
+// a sub-agent, a write): its count starts over at 1 whatever the text says, so when nothing else reads whether the
+// result is the same as the last one (no poll kind, no thrash count, not a failure after an edit, no pair of the
+// command among the last three in `recent`), it stands in too, and its earlier stand-in is not rebuilt (textFree,
+// settle). A stand-in record differs from the real one in its result key and failure class only, which is why these
+// conditions can be read on a state that holds stand-ins.
 // A command that writes is the exception: whether its first result is change for the others reads the text (did it
 // fail, did it say something new), so it is replayed as it is.
 // test/audit/lazy-results.test.ts replays the same events both ways and requires the same decisions and states.
-import { coerceState, onPost, type SessionState } from '../guard/core/detector.ts';
+import { type CommandRecord, coerceState, onPost, type SessionState } from '../guard/core/detector.ts';
 import type { GuardSettings } from '../guard/core/types.ts';
 import { writesState } from '../guard/core/writes.ts';
 
@@ -56,17 +57,35 @@ function textFree(state: SessionState | undefined, ck: string, e: Upcoming): boo
   return true;
 }
 
+/**
+ * The text a stand-in replays: its own per result, so its (command, result) pair in `recent` is told from every other
+ * (a pair left there by a stand-in that was never rebuilt is found again by the test's settled state). Letters past
+ * f only: the normalizer leaves plain words alone, and hex-looking runs are what it rewrites.
+ */
+export function standInText(n: number): string {
+  let word = '';
+  for (let k = n; ; k = Math.floor(k / 20) - 1) {
+    word = String.fromCharCode(0x67 + (k % 20)) + word;
+    if (k < 20) break;
+  }
+  return `\u0000stand-in result ${word}`;
+}
+
 export class LazyResults {
   private kept = new Map<string, Kept>();
+  /** Stand-ins left unrebuilt while their pair may still be in `recent` (the newest few: recent holds 12 pairs). */
+  private stale: Array<{ ck: string; kept: Kept }> = [];
+  private count = 0;
 
   constructor(
     private readonly settings: GuardSettings,
     private readonly enabled = true,
   ) {}
 
-  /** The output to replay: '' when its text cannot change the guard's answers yet (textFree), else the real one. */
+  /** The output to replay: a stand-in when its text cannot change the guard's answers yet (textFree), else the real
+   * one. */
   standIn(state: SessionState | undefined, ck: string, e: Upcoming): string {
-    return this.enabled && textFree(state, ck, e) ? '' : e.output;
+    return this.enabled && textFree(state, ck, e) ? standInText(this.count++) : e.output;
   }
 
   /** After a post replayed with a stand-in: keep what rebuilding its record needs. */
@@ -81,15 +100,17 @@ export class LazyResults {
    * Before the guard sees command ck again: the state with ck's stand-in record replaced by the real one (the state
    * itself when there is nothing to replace). Rare: only a command that repeats pays for its first result's key, and
    * not even then when the upcoming result `next` stands in as well (no decision before its post reads either key,
-   * see textFree; the earlier stand-in then leaves the state unread).
+   * see textFree; the earlier stand-in's record then leaves the state unread, and its pair, 4 or more back, meets no
+   * pair of the same command: the next one is at least 5 away).
    */
   settle(state: SessionState | undefined, ck: string, next?: Upcoming): SessionState | undefined {
     const kept = this.kept.get(ck);
     if (!kept) return state;
-    // Left as it is only when its pair is out of `recent` too: every pair there is real but the kept one's.
-    const s = coerceState(state);
-    const pair = `${ck}:${(kept.record as { r: string }).r}`;
-    if (next && this.enabled && textFree(s, ck, next) && !s?.recent.includes(pair)) return state;
+    if (next && this.enabled && textFree(coerceState(state), ck, next)) {
+      this.stale.push({ ck, kept });
+      if (this.stale.length > 12) this.stale.shift();
+      return state;
+    }
     this.kept.delete(ck);
     return this.rebuilt(state, ck, kept);
   }
@@ -97,23 +118,30 @@ export class LazyResults {
   /** The state with every stand-in replaced, leaving them kept: what the guard core alone would hold (for the test). */
   settled(state: SessionState | undefined): SessionState | undefined {
     let s = state;
+    for (const { ck, kept } of this.stale) if (s) s = this.withPair(s, ck, kept, this.realRecord(ck, kept));
     for (const [ck, kept] of this.kept) s = this.rebuilt(s, ck, kept);
     return s;
+  }
+
+  private realRecord(ck: string, kept: Kept): CommandRecord | undefined {
+    return onPost(kept.before, kept.input, this.settings).next.cmds[ck];
   }
 
   private rebuilt(state: SessionState | undefined, ck: string, kept: Kept): SessionState | undefined {
     const stand = state?.cmds[ck];
     if (!state || stand !== kept.record) return state; // reset by a new turn, or dropped from the state since
-    const real = onPost(kept.before, kept.input, this.settings).next.cmds[ck];
+    const real = this.realRecord(ck, kept);
     if (!real) return state;
     const cmds = Object.create(null) as SessionState['cmds'];
-    for (const k in state.cmds) cmds[k] = k === ck ? real : (state.cmds[k] as SessionState['cmds'][string]);
-    const from = `${ck}:${(stand as { r: string }).r}`;
-    const to = `${ck}:${real.r}`;
-    // The newest such pair is the stand-in's (a later result of ck would have settled it); an older one is real.
-    const at = state.recent.lastIndexOf(from);
-    const recent = at === -1 ? state.recent : state.recent.map((pair, i) => (i === at ? to : pair));
-    return { ...state, cmds, recent };
+    for (const k in state.cmds) cmds[k] = k === ck ? real : (state.cmds[k] as CommandRecord);
+    return this.withPair({ ...state, cmds }, ck, kept, real);
+  }
+
+  /** The state with the stand-in's (command, result) pair in `recent`, if still there, given the real result key. */
+  private withPair(state: SessionState, ck: string, kept: Kept, real: CommandRecord | undefined): SessionState {
+    const at = state.recent.indexOf(`${ck}:${(kept.record as CommandRecord).r}`);
+    if (at === -1 || !real) return state;
+    return { ...state, recent: state.recent.map((pair, i) => (i === at ? `${ck}:${real.r}` : pair)) };
   }
 
   /** Drops what no state holds any more (a new turn, or a command pushed out of the state). */
