@@ -173,7 +173,7 @@ export class SessionJudge<M> {
     const attempt: Attempt<M> = { mark: this.mark(), ...(e.at !== undefined ? { at: e.at } : {}), g: this.counted + 1 };
     const call = e.callId ? { callId: e.callId } : {};
     const ck = commandKey(e.command);
-    const upcoming = { command: e.command, output: e.output, exitCode: e.exitCode };
+    const upcoming = { command: e.command, output: e.output, exitCode: e.exitCode, callId: e.callId };
     // A command seen before in this state: its earlier result gets its real key first (see lazy-results.ts).
     this.store.state = this.lazy.settle(this.store.state, ck, upcoming);
 

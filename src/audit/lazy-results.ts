@@ -1,11 +1,11 @@
 // Normalizing a result (the guard core's resultKey) is most of the replay's cost, and most results are of a command
 // the session's state does not hold: nothing compares them with anything until that command comes again, if ever.
-// Such a result is replayed with a stand-in output (a short text of its own), and its own text is kept; when the
-// command comes again (before the guard core sees it), its record is rebuilt by the core's own onPost from the state
-// it was counted in, with the real output. Why that gives the guard's answers exactly: a result of a command not in
-// the state is counted as a first result (n = 1, not a poll, no thrash), so its decision does not read its text, and
-// its text shows only in two places, its record's result key and failure class (read again only when the same command
-// comes again) and its (command, result) pair in `recent` (unique while the command is not repeated, so cycle
+// Such a result is replayed with a stand-in output (empty, which normalizes at once), and its own text is kept; when
+// the command comes again (before the guard core sees it), its record is rebuilt by the core's own onPost from the
+// state it was counted in, with the real output. Why that gives the guard's answers exactly: a result of a command not
+// in the state is counted as a first result (n = 1, not a poll, no thrash), so its decision does not read its text,
+// and its text shows only in two places, its record's result key and failure class (read again only when the same
+// command comes again) and its (command, result) pair in `recent` (unique while the command is not repeated, so cycle
 // detection reads it the same). The same holds for a command whose record is from before the latest change (an edit,
 // a sub-agent, a write): its count starts over at 1 whatever the text says, so when nothing else reads whether the
 // result is the same as the last one (no poll kind, no thrash count, not a failure after an edit, no pair of the
@@ -35,6 +35,7 @@ export interface Upcoming {
   command: string;
   output: string;
   exitCode?: number | undefined;
+  callId?: string | undefined;
 }
 
 /**
@@ -57,24 +58,10 @@ function textFree(state: SessionState | undefined, ck: string, e: Upcoming): boo
   return true;
 }
 
-/**
- * The text a stand-in replays: its own per result, so its (command, result) pair in `recent` is told from every other
- * (a pair left there by a stand-in that was never rebuilt is found again by the test's settled state). Letters past
- * f only: the normalizer leaves plain words alone, and hex-looking runs are what it rewrites.
- */
-export function standInText(n: number): string {
-  let word = '';
-  for (let k = n; ; k = Math.floor(k / 20) - 1) {
-    word = String.fromCharCode(0x67 + (k % 20)) + word;
-    if (k < 20) break;
-  }
-  return `\u0000stand-in result ${word}`;
-}
-
 export class LazyResults {
   private kept = new Map<string, Kept>();
-  /** Stand-ins left unrebuilt while their pair may still be in `recent` (the newest few: recent holds 12 pairs). */
-  private stale: Array<{ ck: string; kept: Kept }> = [];
+  /** Stand-ins left unrebuilt, by the tag their pair in `recent` got instead (the newest few: recent holds 12). */
+  private stale: Array<{ ck: string; tag: string; kept: Kept }> = [];
   private count = 0;
 
   constructor(
@@ -85,7 +72,7 @@ export class LazyResults {
   /** The output to replay: a stand-in when its text cannot change the guard's answers yet (textFree), else the real
    * one. */
   standIn(state: SessionState | undefined, ck: string, e: Upcoming): string {
-    return this.enabled && textFree(state, ck, e) ? standInText(this.count++) : e.output;
+    return this.enabled && textFree(state, ck, e) ? '' : e.output;
   }
 
   /** After a post replayed with a stand-in: keep what rebuilding its record needs. */
@@ -106,19 +93,27 @@ export class LazyResults {
   settle(state: SessionState | undefined, ck: string, next?: Upcoming): SessionState | undefined {
     const kept = this.kept.get(ck);
     if (!kept) return state;
-    if (next && this.enabled && textFree(coerceState(state), ck, next)) {
-      this.stale.push({ ck, kept });
-      if (this.stale.length > 12) this.stale.shift();
-      return state;
+    const s = coerceState(state);
+    // A call delivered again is not counted: its post leaves the stand-in in the state, so it is settled first.
+    const again = next?.callId !== undefined && s?.seen.includes(`post:${next.callId}`);
+    if (!s || !next || !this.enabled || again || !textFree(s, ck, next)) {
+      this.kept.delete(ck);
+      return this.rebuilt(state, ck, kept);
     }
-    this.kept.delete(ck);
-    return this.rebuilt(state, ck, kept);
+    // Its pair, the newest of ck in `recent` if still there, gets a tag of its own (no key is hex with a '~'): no
+    // decision reads it, and the test's settled state finds it again by that tag.
+    const at = s.recent.lastIndexOf(`${ck}:${(kept.record as CommandRecord).r}`);
+    if (at === -1) return state;
+    const tag = `${ck}:~${this.count++}`;
+    this.stale.push({ ck, tag, kept });
+    if (this.stale.length > 12) this.stale.shift();
+    return { ...s, recent: s.recent.map((pair, i) => (i === at ? tag : pair)) };
   }
 
   /** The state with every stand-in replaced, leaving them kept: what the guard core alone would hold (for the test). */
   settled(state: SessionState | undefined): SessionState | undefined {
     let s = state;
-    for (const { ck, kept } of this.stale) if (s) s = this.withPair(s, ck, kept, this.realRecord(ck, kept));
+    for (const { ck, tag, kept } of this.stale) if (s) s = this.withPair(s, tag, ck, this.realRecord(ck, kept));
     for (const [ck, kept] of this.kept) s = this.rebuilt(s, ck, kept);
     return s;
   }
@@ -134,14 +129,17 @@ export class LazyResults {
     if (!real) return state;
     const cmds = Object.create(null) as SessionState['cmds'];
     for (const k in state.cmds) cmds[k] = k === ck ? real : (state.cmds[k] as CommandRecord);
-    return this.withPair({ ...state, cmds }, ck, kept, real);
+    return this.withPair({ ...state, cmds }, `${ck}:${(stand as CommandRecord).r}`, ck, real);
   }
 
-  /** The state with the stand-in's (command, result) pair in `recent`, if still there, given the real result key. */
-  private withPair(state: SessionState, ck: string, kept: Kept, real: CommandRecord | undefined): SessionState {
-    const at = state.recent.indexOf(`${ck}:${(kept.record as CommandRecord).r}`);
+  /**
+   * The state with `pair` in `recent` given the real result key. The newest such pair is the stand-in's (a later
+   * result of ck would have settled it or tagged it); an older one is real.
+   */
+  private withPair(state: SessionState, pair: string, ck: string, real: CommandRecord | undefined): SessionState {
+    const at = state.recent.lastIndexOf(pair);
     if (at === -1 || !real) return state;
-    return { ...state, recent: state.recent.map((pair, i) => (i === at ? `${ck}:${real.r}` : pair)) };
+    return { ...state, recent: state.recent.map((p, i) => (i === at ? `${ck}:${real.r}` : p)) };
   }
 
   /** Drops what no state holds any more (a new turn, or a command pushed out of the state). */
