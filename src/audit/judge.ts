@@ -173,8 +173,9 @@ export class SessionJudge<M> {
     const attempt: Attempt<M> = { mark: this.mark(), ...(e.at !== undefined ? { at: e.at } : {}), g: this.counted + 1 };
     const call = e.callId ? { callId: e.callId } : {};
     const ck = commandKey(e.command);
+    const upcoming = { command: e.command, output: e.output, exitCode: e.exitCode, callId: e.callId };
     // A command seen before in this state: its earlier result gets its real key first (see lazy-results.ts).
-    this.store.state = this.lazy.settle(this.store.state, ck);
+    this.store.state = this.lazy.settle(this.store.state, ck, upcoming);
 
     // Before it runs: what the guard would have answered (a hang refusal, a loop refusal, or the hand-off).
     const pre = this.decide({ kind: 'pre', command: e.command, background: false, ...call });
@@ -186,7 +187,7 @@ export class SessionJudge<M> {
     // After it ran (it did, in the real session): the guard's count and decision.
     const before = coerceState(this.store.state);
     const seq = before?.seq ?? 0;
-    const output = this.lazy.standIn(before, ck, e.command, e.output);
+    const output = this.lazy.standIn(before, ck, upcoming);
     const exit = e.exitCode !== undefined ? { exitCode: e.exitCode } : {};
     const post = this.decide({ kind: 'post', command: e.command, output, ...exit, ...call });
     const next = coerceState(this.store.state);

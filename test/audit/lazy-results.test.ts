@@ -37,30 +37,40 @@ type Step =
   | { kind: 'user'; turnId?: string }
   | { kind: 'change'; by: 'edit' | 'agent' };
 
-/** Replays steps as the audit's judge does, with or without stand-ins; every decision, and the settled state after each. */
-function replay(steps: Step[], settings: GuardSettings, lazy: boolean) {
+/** Stand-ins for a command the state held (its record from before a change), counted by replay(). */
+let heldStandIns = 0;
+
+/**
+ * Replays steps as the audit's judge does, with or without stand-ins; every decision, and the settled state after each.
+ * A post's message is part of it unless that result stood in (its message quotes its text): `stood` collects those
+ * steps, and the replay without stand-ins is given them to leave out the same messages.
+ */
+function replay(steps: Step[], settings: GuardSettings, lazy: boolean, stood = new Set<number>()) {
   const store = new Store();
   const stand = new LazyResults(settings, lazy);
   const facts = TOOL_FACTS.claude;
   const run = (e: GuardEvent) => decide(e, settings, facts, store, undefined, false);
   const trace: unknown[] = [];
-  for (const s of steps) {
+  for (const [i, s] of steps.entries()) {
     if (s.kind === 'user') run({ kind: 'userTurn', ...(s.turnId ? { turnId: s.turnId } : {}) });
     else if (s.kind === 'change') run({ kind: 'change', by: s.by });
     else {
       const ck = commandKey(s.command);
-      store.state = stand.settle(store.state, ck);
+      store.state = stand.settle(store.state, ck, s);
       const call = s.callId ? { callId: s.callId } : {};
       const pre = run({ kind: 'pre', command: s.command, background: false, ...call });
       const before = coerceState(store.state);
-      const output = stand.standIn(before, ck, s.command, s.output);
+      const output = stand.standIn(before, ck, s);
       const exit = s.exitCode !== undefined ? { exitCode: s.exitCode } : {};
       const post = run({ kind: 'post', command: s.command, output, ...exit, ...call });
-      if (output !== s.output)
+      if (output !== s.output) {
+        stood.add(i);
+        if (before?.cmds[ck]) heldStandIns++;
         stand.keep(ck, before, coerceState(store.state), { command: s.command, output: s.output, ...exit, ...call });
+      }
       trace.push({
         pre: pre.action === 'allow' ? 'allow' : { action: pre.action, rule: 'rule' in pre ? pre.rule : undefined },
-        post: post.action,
+        post: stood.has(i) || post.action === 'allow' ? post.action : post,
       });
     }
     trace.push(JSON.stringify(stand.settled(store.state)));
@@ -154,13 +164,59 @@ describe('stand-in results (lazy-results.ts)', () => {
       const settings = guardSettings(env);
       for (let seed = 1; seed <= 24; seed++) {
         const steps = randomSteps(seed * 7919 + v, 60 + (seed % 5) * 40);
-        const real = replay(steps, settings, false);
-        const lazy = replay(steps, settings, true);
+        const standIns = new Set<number>();
+        const lazy = replay(steps, settings, true, standIns);
+        const real = replay(steps, settings, false, standIns);
         expect(lazy, `settings ${JSON.stringify(env)}, seed ${seed * 7919 + v}`).toEqual(real);
         stood += steps.filter((s) => s.kind === 'shell').length;
       }
     }
     expect(stood).toBeGreaterThan(12_000);
+  });
+
+  // The random sessions repeat a few commands, so a command's pair is rarely out of `recent` when it comes back after a
+  // change; these do that on purpose, where a stand-in that lost a record's poll kind or thrash count would show.
+  const fillers = (from: number, n: number): Step[] =>
+    Array.from({ length: n }, (_, i) => ({
+      kind: 'shell',
+      command: `echo filler ${from + i}`,
+      output: 'x',
+      exitCode: 0,
+    }));
+  const edit: Step = { kind: 'change', by: 'edit' };
+  it('give the same answers where a record from before a change carries a bare wait, a thrash count or a cycle', () => {
+    const wait: Step = { kind: 'shell', command: 'sleep 5', output: 'waited', exitCode: 0 };
+    const check: Step = {
+      kind: 'shell',
+      command: 'git status --short',
+      output: 'cat: x: Permission denied',
+      exitCode: 1,
+    };
+    const test: Step = { kind: 'shell', command: 'npm test', output: 'FAIL src/a.test.ts\n  expected 1', exitCode: 1 };
+    const passed: Step = { ...test, exitCode: 0 };
+    const ok: Step = { kind: 'shell', command: 'git status --short', output: ' M src/a.ts', exitCode: 0 };
+    const agent: Step = { kind: 'change', by: 'agent' };
+    const write: Step = { kind: 'shell', command: 'echo done > notes.md', output: 'written', exitCode: 0 };
+    const list: Step = { kind: 'shell', command: 'ls src', output: 'a.ts b.ts', exitCode: 0 };
+    const scenarios: Step[][] = [
+      // A bare wait (p = 2) kept across a change: the check after it is a poll, not a repeated failure.
+      [wait, wait, edit, ...fillers(0, 12), check, ...fillers(20, 11), wait, check],
+      // The same failure across edits (x) kept by a later identical result after a change, twice.
+      [test, edit, test, edit, test, edit, ...fillers(0, 12), passed, edit, ...fillers(20, 12), passed, test],
+      // A cycle whose write bumps the epoch once (no marker): its first command's pair 3 back is compared.
+      [...fillers(0, 3), ...Array.from({ length: 4 }, () => [ok, write, list]).flat()],
+      // Nothing else held: a passing command after each change (an edit, a sub-agent) stands in every time.
+      [ok, edit, ...fillers(0, 12), ok, agent, ...fillers(20, 12), ok, edit, ...fillers(40, 12), ok, ok, ok],
+    ];
+    const before = heldStandIns;
+    for (const env of [{}, { LOOP_GUARD_WARN: '2', LOOP_GUARD_BLOCK: '3' }]) {
+      const settings = guardSettings(env);
+      for (const steps of scenarios) {
+        const stood = new Set<number>();
+        expect(replay(steps, settings, true, stood)).toEqual(replay(steps, settings, false, stood));
+      }
+    }
+    expect(heldStandIns - before).toBeGreaterThan(5);
   });
 
   it('are used: most results of a session of one-off commands are never normalized', () => {
@@ -171,12 +227,13 @@ describe('stand-in results (lazy-results.ts)', () => {
     for (let i = 0; i < 100; i++) {
       const command = i % 10 === 0 ? 'npm test' : `cat file${i}`;
       const ck = commandKey(command);
-      store.state = stand.settle(store.state, ck);
+      const upcoming = { command, output: `text ${i}`, exitCode: 0 };
+      store.state = stand.settle(store.state, ck, upcoming);
       const before = coerceState(store.state);
-      const output = stand.standIn(before, ck, command, `text ${i}`);
-      if (output === '') standIns++;
+      const output = stand.standIn(before, ck, upcoming);
+      if (output !== upcoming.output) standIns++;
       decide({ kind: 'post', command, output, exitCode: 0 }, settings, TOOL_FACTS.claude, store, undefined, false);
-      if (output === '')
+      if (output !== upcoming.output)
         stand.keep(ck, before, coerceState(store.state), { command, output: `text ${i}`, exitCode: 0 });
     }
     // 90 one-offs and the first npm test stood in; the nine npm tests after it were replayed with their text.

@@ -2,7 +2,7 @@
 // response_item (function_call / function_call_output / custom_tool_call …), event_msg (token_count, exec results,
 // user messages). Shapes: test/fixtures/transcripts/codex (written by Codex 0.171.0).
 import { EDIT_TOOL_NAMES, num, obj, str, timeOf, type AuditEvent, type Obj, type SessionInfo } from '../events.ts';
-import { Pending, type RecordParser } from './types.ts';
+import { callResult, Pending, type RecordParser } from './types.ts';
 
 const OUTPUT_TYPES = ['function_call_output', 'custom_tool_call_output', 'local_shell_call_output'];
 const CALL_ID = '"call_id":"';
@@ -210,25 +210,7 @@ function pushResponseItem(
     const id = str(p.call_id);
     const call = id ? st.calls.take(id) : undefined;
     if (!call || call.done) return;
-    if (call.command === undefined) {
-      emit({
-        kind: 'tool',
-        name: call.name,
-        edit: EDIT_TOOL_NAMES.has(call.name),
-        ...when,
-        ...(id ? { callId: id } : {}),
-      });
-      return;
-    }
-    const { output, exitCode } = codexOutput(p.output);
-    emit({
-      kind: 'shell',
-      command: call.command,
-      output,
-      ...(exitCode !== undefined ? { exitCode } : {}),
-      ...when,
-      ...(id ? { callId: id } : {}),
-    });
+    emit(callResult(call, when, id, () => codexOutput(p.output)));
   }
 }
 

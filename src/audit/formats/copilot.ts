@@ -1,8 +1,8 @@
 // GitHub Copilot CLI: ~/.copilot/session-state/<id>/events.jsonl, one {type, data, id, timestamp} event per line.
 // Shell calls are tool.execution_start/complete pairs of the `bash` tool; usage is session.usage_record. Shapes:
 // test/fixtures/transcripts/copilot (captured from the real Copilot CLI 1.0.102).
-import { EDIT_TOOL_NAMES, num, obj, str, timeOf, type AuditEvent, type Obj, type SessionInfo } from '../events.ts';
-import { Pending, textOf, type RecordParser } from './types.ts';
+import { num, obj, str, timeOf, type AuditEvent, type Obj, type SessionInfo } from '../events.ts';
+import { callResult, Pending, textOf, type RecordParser } from './types.ts';
 
 const SHELL_TOOLS = new Set(['bash', 'shell', 'powershell']);
 
@@ -10,6 +10,14 @@ const SHELL_TOOLS = new Set(['bash', 'shell', 'powershell']);
 export function copilotShellResult(text: string): { output: string; exitCode?: number } {
   const m = /\n?<shellId: \d+ completed with exit code (-?\d+)>\s*$/.exec(text);
   return m ? { output: text.slice(0, m.index), exitCode: Number(m[1]) } : { output: text };
+}
+
+/** A finished shell call's text and exit code (the shell's own record of it first, else the trailer). */
+function copilotResult(d: Obj): { output: string; exitCode?: number | undefined } {
+  const text = textOf(obj(d.result)?.content) || str(obj(d.error)?.message) || '';
+  const parsed = copilotShellResult(text);
+  const shellExit = obj(d.shellExecution)?.exitCode;
+  return { output: parsed.output, exitCode: typeof shellExit === 'number' ? shellExit : parsed.exitCode };
 }
 
 export function createCopilotParser(): RecordParser {
@@ -53,29 +61,7 @@ export function createCopilotParser(): RecordParser {
       } else if (type === 'tool.execution_complete') {
         const id = str(d.toolCallId);
         const call = id ? calls.take(id) : undefined;
-        if (!call) return true;
-        if (call.command === undefined) {
-          emit({
-            kind: 'tool',
-            name: call.name,
-            edit: EDIT_TOOL_NAMES.has(call.name),
-            ...when,
-            ...(id ? { callId: id } : {}),
-          });
-          return true;
-        }
-        const text = textOf(obj(d.result)?.content) || str(obj(d.error)?.message) || '';
-        const parsed = copilotShellResult(text);
-        const shellExit = obj(d.shellExecution)?.exitCode;
-        const exitCode = typeof shellExit === 'number' ? shellExit : parsed.exitCode;
-        emit({
-          kind: 'shell',
-          command: call.command,
-          output: parsed.output,
-          ...(exitCode !== undefined ? { exitCode } : {}),
-          ...when,
-          ...(id ? { callId: id } : {}),
-        });
+        if (call) emit(callResult(call, when, id, () => copilotResult(d)));
       }
       return true;
     },

@@ -2,8 +2,8 @@
 // per line, each with sessionId and cwd: `user` (the person), `assistant` (Gemini-style parts with functionCall, and
 // usageMetadata), `tool_result` (functionResponse with the shell tool's text) and `system` telemetry. Shapes:
 // test/fixtures/transcripts/qwen (written by the real Qwen Code 0.24.4).
-import { EDIT_TOOL_NAMES, num, obj, str, timeOf, type AuditEvent, type Obj, type SessionInfo } from '../events.ts';
-import { Pending, type RecordParser } from './types.ts';
+import { num, obj, str, timeOf, type AuditEvent, type Obj, type SessionInfo } from '../events.ts';
+import { callResult, Pending, type RecordParser } from './types.ts';
 
 /** Qwen's shell text: "Command: …", "Directory: …", "Output: …", "Error: (none)", "Exit Code: N", "Signal: …", "Process
  * Group PGID: …". */
@@ -78,20 +78,8 @@ export function createQwenParser(): RecordParser {
           const id = str(resp?.id);
           const call = id ? calls.take(id) : undefined;
           if (!resp || !id || !call) continue;
-          if (call.command === undefined) {
-            emit({ kind: 'tool', name: call.name, edit: EDIT_TOOL_NAMES.has(call.name), ...when, callId: id });
-            continue;
-          }
-          const text = str(obj(resp.response)?.output) ?? str(obj(resp.response)?.error) ?? '';
-          const { output, exitCode } = qwenShellResult(text);
-          emit({
-            kind: 'shell',
-            command: call.command,
-            output,
-            ...(exitCode !== undefined ? { exitCode } : {}),
-            ...when,
-            callId: id,
-          });
+          const response = obj(resp.response);
+          emit(callResult(call, when, id, () => qwenShellResult(str(response?.output) ?? str(response?.error) ?? '')));
         }
         return true;
       }

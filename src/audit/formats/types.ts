@@ -1,5 +1,5 @@
 // What every transcript format parser is: a record at a time in, events out, in order.
-import type { AuditEvent, Obj, SessionInfo } from '../events.ts';
+import { type AuditEvent, EDIT_TOOL_NAMES, type Obj, type SessionInfo } from '../events.ts';
 
 export interface RecordParser {
   /** What the parser has learnt about the session so far (id, cwd). */
@@ -51,4 +51,28 @@ export function textOf(content: unknown): string {
     return out;
   }
   return '';
+}
+
+/**
+ * A call's result as its event: a tool event for a call that is not a shell command (an edit tool's is change), else
+ * the shell event with the text and exit code `shell` reads (called only then: a tool's result is never decoded).
+ */
+export function callResult(
+  call: { name: string; command?: string | undefined },
+  when: { at?: number },
+  id: string | undefined,
+  shell: () => { output: string; exitCode?: number | undefined },
+): AuditEvent {
+  const callId = id ? { callId: id } : {};
+  if (call.command === undefined)
+    return { kind: 'tool', name: call.name, edit: EDIT_TOOL_NAMES.has(call.name), ...when, ...callId };
+  const { output, exitCode } = shell();
+  return {
+    kind: 'shell',
+    command: call.command,
+    output,
+    ...(exitCode !== undefined ? { exitCode } : {}),
+    ...when,
+    ...callId,
+  };
 }
