@@ -35,7 +35,8 @@ function readRecord(root: string, out: Output): { manifest: Manifest | null; rec
   const all = planPaths(TOOL_NAMES, null);
   all.push(...gitignoresFor(all).filter((p) => !all.includes(p)));
   const texts = new Map(all.map((p) => [p, readRepoFile(root, p)] as const));
-  const rebuilt = rebuildManifest(texts, intentsFor, { version: VERSION, assets: buildAssets(VERSION) });
+  const intents = (tools: ToolName[]) => intentsFor(tools, (p) => texts.get(p) ?? null);
+  const rebuilt = rebuildManifest(texts, intents, { version: VERSION, assets: buildAssets(VERSION) });
   if (!rebuilt) return { manifest: null, recordLost: false };
   out.say(
     'info',
