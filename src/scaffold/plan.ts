@@ -6,6 +6,7 @@ import { type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { handlerFor } from './intents/index.ts';
 import { HANDOFF_FILES, planHandoffRemoval } from './handoff-files.ts';
 import { BIOME_CONFIGS } from '../tools/markers.ts';
+import { fallbackBlocks, fallbackDoc, fallbackDocPaths } from './project-doc.ts';
 import { importTarget, placeStopRule, readsAgentsElsewhere, stopRulePaths } from './stop-rule.ts';
 import type { Assets, IntentContext } from './intents/types.ts';
 import { emptyManifest, type FileRecord, MANIFEST_PATH, type Manifest, renderManifest } from './manifest.ts';
@@ -73,8 +74,14 @@ export function intentsFor(tools: readonly ToolName[], read?: (path: string) => 
       const intent = read && each.kind === 'import' ? placeStopRule(each, read) : each;
       if (!byPath.has(intent.path)) byPath.set(intent.path, intent);
     }
-  // Every tool reads AGENTS.md (Claude Code through the CLAUDE.md import), so the stop rule is common.
-  if (tools.length) byPath.set('AGENTS.md', { kind: 'block', path: 'AGENTS.md', template: 'agents-block' });
+  // Every tool reads AGENTS.md (Claude Code through the CLAUDE.md import), so the stop rule is common; in Codex's
+  // fallback file instead where a new AGENTS.md would take that file's place and no other tool needs it.
+  const stopRule = (path: string): Intent => ({ kind: 'block', path, template: 'agents-block' });
+  const records = tools.map((t) => TOOLS[t]);
+  const doc = tools.length && read ? fallbackDoc(records, read) : null;
+  if (doc && !byPath.has(doc.path)) byPath.set(doc.path, stopRule(doc.path));
+  else if (tools.length && !doc) byPath.set('AGENTS.md', stopRule('AGENTS.md'));
+  for (const p of read ? fallbackBlocks(records, read) : []) if (!byPath.has(p)) byPath.set(p, stopRule(p));
   // The guard of every tool may write the hand-off note, so keeping it out of git is common too.
   if (tools.length)
     byPath.set(AGENTS_GITIGNORE, {
@@ -90,9 +97,21 @@ export function intentsFor(tools: readonly ToolName[], read?: (path: string) => 
   return [...byPath.values()];
 }
 
-/** Every repo path the plan may read: the chosen tools' files, the files an earlier run recorded, and the manifest. */
-export function planPaths(tools: readonly ToolName[], manifest: Manifest | null): string[] {
+/** Every repo path the plan may read: the chosen tools' files, the files an earlier run recorded, and the manifest;
+ *  with `read`, the fallback files the repository's Codex config names (fallbackDoc). */
+export function planPaths(
+  tools: readonly ToolName[],
+  manifest: Manifest | null,
+  read?: (path: string) => string | null,
+): string[] {
   const paths = new Set(intentsFor(tools).flatMap((i) => [i.path, ...(i.kind === 'import' ? stopRulePaths(i) : [])]));
+  for (const p of read
+    ? fallbackDocPaths(
+        tools.map((t) => TOOLS[t]),
+        read,
+      )
+    : [])
+    paths.add(p);
   if (manifest) {
     for (const p of intentsFor(manifest.tools)) paths.add(p.path);
     for (const p of Object.keys(manifest.files)) paths.add(p);

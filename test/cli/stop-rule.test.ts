@@ -1,6 +1,6 @@
 // The stop rule reaches each agent without changing what else it reads: no file its tool would not read, no import of
 // a large AGENTS.md where the repository only linked it, and the plan says what it adds to every session.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tokensOf } from '../../src/scaffold/stop-rule.ts';
@@ -131,5 +131,54 @@ describe('the stop rule for Gemini CLI', () => {
     const dir = repoWith({ '.gemini/settings.json': '{}\n' });
     expect(runCli(['--yes', '--tools', 'gemini'], { cwd: dir }).status).toBe(0);
     expect(readTree(dir).get('GEMINI.md')).toMatch(/^<!-- loop-guard:begin /);
+  });
+});
+
+describe('the stop rule for Codex with project_doc_fallback_filenames', () => {
+  const config = 'project_doc_fallback_filenames = ["TEAM.md", "CLAUDE.md"]\n';
+
+  it('goes in the fallback file Codex reads, no AGENTS.md is created, and --remove gives the tree back', () => {
+    const team = '# Team rules\n\nBe kind to the build.\n';
+    const dir = repoWith({ '.codex/config.toml': config, 'TEAM.md': team });
+    const r = runCli(['--yes', '--tools', 'codex'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Codex reads TEAM.md (project_doc_fallback_filenames in .codex/config.toml)');
+    const tree = readTree(dir);
+    expect(tree.has('AGENTS.md')).toBe(false);
+    expect(tree.get('TEAM.md')?.startsWith(team)).toBe(true);
+    expect(tree.get('TEAM.md')).toContain('loop-guard:begin');
+    expect(runCli(['--check'], { cwd: dir }).status).toBe(0);
+    expect(runCli(['--yes'], { cwd: dir }).status).toBe(0);
+    expect(readTree(dir)).toEqual(tree);
+    expect(runCli(['--remove', '--yes'], { cwd: dir }).status).toBe(0);
+    const back = readTree(dir);
+    expect(back.get('TEAM.md')).toBe(team);
+    expect(back.get('.codex/config.toml')).toBe(config);
+  });
+
+  it('a lost record, then an AGENTS.md of the user: the block in the fallback file is still found and taken out', () => {
+    const team = '# Team rules\n';
+    const dir = repoWith({ '.codex/config.toml': config, 'TEAM.md': team });
+    expect(runCli(['--yes', '--tools', 'codex'], { cwd: dir }).status).toBe(0);
+    rmSync(join(dir, '.agents', 'loop-guard.json'));
+    writeFileSync(join(dir, 'AGENTS.md'), '# Agents\n');
+    expect(runCli(['--yes', '--tools', 'codex'], { cwd: dir }).status).toBe(0);
+    expect(readTree(dir).get('AGENTS.md')).toContain('loop-guard:begin');
+    // Found by its marks and kept current, so --remove still sees it.
+    expect(readTree(dir).get('TEAM.md')).toContain('loop-guard:begin');
+    expect(runCli(['--remove', '--yes'], { cwd: dir }).status).toBe(0);
+    const back = readTree(dir);
+    expect(back.get('TEAM.md')).toBe(team);
+    expect(back.get('AGENTS.md')).toBe('# Agents\n');
+  });
+
+  it('with a tool that reads AGENTS.md itself (Cursor), AGENTS.md is created and the plan warns', () => {
+    const dir = repoWith({ '.codex/config.toml': config, 'TEAM.md': '# Team rules\n' });
+    const r = runCli(['--yes', '--tools', 'codex,cursor'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Codex reads TEAM.md today');
+    const tree = readTree(dir);
+    expect(tree.get('AGENTS.md')).toContain('loop-guard:begin');
+    expect(tree.get('TEAM.md')).toBe('# Team rules\n');
   });
 });
