@@ -356,6 +356,7 @@ it('every layout says where it comes from, and the corpus covers the shapes of r
     'cspell',
     'lefthook',
     '.claude-CLAUDE.md',
+    'gemini-context.fileName',
     'worktree',
     'submodule',
     'crlf',
