@@ -357,6 +357,7 @@ it('every layout says where it comes from, and the corpus covers the shapes of r
     'lefthook',
     '.claude-CLAUDE.md',
     'gemini-context.fileName',
+    'pre-commit-hooks-shebangs',
     'worktree',
     'submodule',
     'crlf',
