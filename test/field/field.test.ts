@@ -358,6 +358,7 @@ it('every layout says where it comes from, and the corpus covers the shapes of r
     '.claude-CLAUDE.md',
     'gemini-context.fileName',
     'pre-commit-hooks-shebangs',
+    'large-AGENTS.md-linked-from-CLAUDE.md',
     'worktree',
     'submodule',
     'crlf',

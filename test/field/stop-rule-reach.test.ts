@@ -1,7 +1,8 @@
 // The stop rule in the file each tool reads, on the field layouts that keep those files in their own places: Gemini
 // CLI pointed at AGENTS.md by .gemini/settings.json (clusterfuzz) gets no GEMINI.md it would never read, and Claude
-// Code's memory in .claude/CLAUDE.md (isolate-package) gets the block there, with no root CLAUDE.md created. Tokens
-// counted at 4 characters a token (tokensOf), as the plan says them.
+// Code's memory in .claude/CLAUDE.md (isolate-package) gets the block there, with no root CLAUDE.md created, and a
+// CLAUDE.md that only links a 34 KB AGENTS.md (fastapi-agent-blueprint) gets the block, not an import of ~8.6k tokens.
+// Tokens counted at 4 characters a token (tokensOf), as the plan says them.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokensOf } from '../../src/scaffold/stop-rule.ts';
@@ -36,6 +37,22 @@ describe('the stop rule reaches each agent in the file it reads (field layouts)'
     expect(r.status, r.out).toBe(0);
     expect(r.after.has('GEMINI.md')).toBe(false);
     expect(r.after.get('AGENTS.md')).toContain('loop-guard:begin');
+  }, 60_000);
+
+  it('fastapi-agent-blueprint: CLAUDE.md only links a 34 KB AGENTS.md, and gets the block (<400 tokens), no import', async () => {
+    const r = await install('fastapi-agent-blueprint');
+    expect(r.status, r.out).toBe(0);
+    const agents = r.before.get('AGENTS.md') ?? '';
+    expect(tokensOf(agents)).toBeGreaterThan(8000);
+    const was = r.before.get('CLAUDE.md') ?? '';
+    const now = r.after.get('CLAUDE.md') ?? '';
+    expect(was).toContain('[AGENTS.md](AGENTS.md)');
+    expect(now.startsWith(was)).toBe(true);
+    const added = now.slice(was.length);
+    expect(added).toContain('loop-guard:begin');
+    expect(now).not.toMatch(/^@AGENTS\.md/m);
+    expect(tokensOf(added)).toBeLessThan(400);
+    expect(r.out).toMatch(/CLAUDE\.md .*adds ~\d+ tokens to every Claude Code session/);
   }, 60_000);
 
   it('isolate-package: the block goes in .claude/CLAUDE.md (~300 tokens), no root CLAUDE.md', async () => {
