@@ -105,13 +105,8 @@ export function planPaths(
   read?: (path: string) => string | null,
 ): string[] {
   const paths = new Set(intentsFor(tools).flatMap((i) => [i.path, ...(i.kind === 'import' ? stopRulePaths(i) : [])]));
-  for (const p of read
-    ? fallbackDocPaths(
-        tools.map((t) => TOOLS[t]),
-        read,
-      )
-    : [])
-    paths.add(p);
+  const records = tools.map((t) => TOOLS[t]);
+  if (read) for (const p of fallbackDocPaths(records, read)) paths.add(p);
   if (manifest) {
     for (const p of intentsFor(manifest.tools)) paths.add(p.path);
     for (const p of Object.keys(manifest.files)) paths.add(p);
