@@ -115,7 +115,7 @@ export async function runChecks(input: DoctorInput): Promise<DoctorResult> {
     repo.push(
       ignoredCheck(
         root,
-        [...new Set([...intentsFor(tools).map((i) => i.path), MANIFEST_PATH])].filter((p) => read(p) !== null),
+        [...new Set([...intentsFor(tools, read).map((i) => i.path), MANIFEST_PATH])].filter((p) => read(p) !== null),
       ),
     );
     if (!tools.length)

@@ -6,7 +6,8 @@ import { type Intent, TOOLS, type ToolName } from '../tools/index.ts';
 import { handlerFor } from './intents/index.ts';
 import { HANDOFF_FILES, planHandoffRemoval } from './handoff-files.ts';
 import { BIOME_CONFIGS } from '../tools/markers.ts';
-import { readsAgentsElsewhere, stopRulePaths } from './stop-rule.ts';
+import { fallbackBlocks, fallbackDoc, fallbackDocPaths } from './project-doc.ts';
+import { importTarget, placeStopRule, readsAgentsElsewhere, stopRulePaths } from './stop-rule.ts';
 import type { Assets, IntentContext } from './intents/types.ts';
 import { emptyManifest, type FileRecord, MANIFEST_PATH, type Manifest, renderManifest } from './manifest.ts';
 import type { ProfileTarget } from './profile.ts';
@@ -64,13 +65,23 @@ export interface Plan {
   sections?: Array<{ title: string; lines: string[] }>;
 }
 
-/** Intents of the chosen tools, one per path (the guard file is shared). */
-export function intentsFor(tools: readonly ToolName[]): Intent[] {
+/** Intents of the chosen tools, one per path (the guard file is shared); with `read`, each stop rule in the file the
+ *  tool reads (placeStopRule). */
+export function intentsFor(tools: readonly ToolName[], read?: (path: string) => string | null): Intent[] {
   const byPath = new Map<string, Intent>();
   for (const t of tools)
-    for (const intent of TOOLS[t].intents) if (!byPath.has(intent.path)) byPath.set(intent.path, intent);
-  // Every tool reads AGENTS.md (Claude Code through the CLAUDE.md import), so the stop rule is common.
-  if (tools.length) byPath.set('AGENTS.md', { kind: 'block', path: 'AGENTS.md', template: 'agents-block' });
+    for (const each of TOOLS[t].intents) {
+      const intent = read && each.kind === 'import' ? placeStopRule(each, read) : each;
+      if (!byPath.has(intent.path)) byPath.set(intent.path, intent);
+    }
+  // Every tool reads AGENTS.md (Claude Code through the CLAUDE.md import), so the stop rule is common; in Codex's
+  // fallback file instead where a new AGENTS.md would take that file's place and no other tool needs it.
+  const stopRule = (path: string): Intent => ({ kind: 'block', path, template: 'agents-block' });
+  const records = tools.map((t) => TOOLS[t]);
+  const doc = tools.length && read ? fallbackDoc(records, read) : null;
+  if (doc && !byPath.has(doc.path)) byPath.set(doc.path, stopRule(doc.path));
+  else if (tools.length && !doc) byPath.set('AGENTS.md', stopRule('AGENTS.md'));
+  for (const p of read ? fallbackBlocks(records, read) : []) if (!byPath.has(p)) byPath.set(p, stopRule(p));
   // The guard of every tool may write the hand-off note, so keeping it out of git is common too.
   if (tools.length)
     byPath.set(AGENTS_GITIGNORE, {
@@ -86,9 +97,16 @@ export function intentsFor(tools: readonly ToolName[]): Intent[] {
   return [...byPath.values()];
 }
 
-/** Every repo path the plan may read: the chosen tools' files, the files an earlier run recorded, and the manifest. */
-export function planPaths(tools: readonly ToolName[], manifest: Manifest | null): string[] {
+/** Every repo path the plan may read: the chosen tools' files, the files an earlier run recorded, and the manifest;
+ *  with `read`, the fallback files the repository's Codex config names (fallbackDoc). */
+export function planPaths(
+  tools: readonly ToolName[],
+  manifest: Manifest | null,
+  read?: (path: string) => string | null,
+): string[] {
   const paths = new Set(intentsFor(tools).flatMap((i) => [i.path, ...(i.kind === 'import' ? stopRulePaths(i) : [])]));
+  const records = tools.map((t) => TOOLS[t]);
+  if (read) for (const p of fallbackDocPaths(records, read)) paths.add(p);
   if (manifest) {
     for (const p of intentsFor(manifest.tools)) paths.add(p.path);
     for (const p of Object.keys(manifest.files)) paths.add(p);
@@ -102,6 +120,11 @@ export function planPaths(tools: readonly ToolName[], manifest: Manifest | null)
   return [...paths];
 }
 
+/** The plan's reader of a path's text before the run. */
+function readOf(input: PlanInput): (path: string) => string | null {
+  return (path) => input.files.get(path) ?? null;
+}
+
 function blockSpec(input: Pick<PlanInput, 'version'>, style: BlockSpec['style'], body: string): BlockSpec {
   return { id: BLOCK_ID, version: input.version, body, style };
 }
@@ -112,7 +135,7 @@ function context(input: PlanInput, before: string | null): IntentContext {
 
 /** The real file of a planned path (itself when it is no symlink). */
 function selfImport(intent: Intent, input: PlanInput): boolean {
-  return intent.kind === 'import' && realOf(input, intent.path) === realOf(input, intent.line.replace(/^@/, ''));
+  return intent.kind === 'import' && realOf(input, intent.path) === realOf(input, importTarget(intent));
 }
 
 function planApplyIntent(
@@ -268,10 +291,10 @@ function sameJson(a: string, b: string): boolean {
 
 /** --remove --tools X while other tools stay set up: X's files go, the shared ones stay, and the record says so. */
 function planRemoveSome(input: PlanInput, prev: Manifest, others: ToolName[]): Plan {
-  const keep = new Set(intentsFor(others).map((i) => i.path));
+  const keep = new Set(intentsFor(others, readOf(input)).map((i) => i.path));
   const texts = new SameFileTexts(input);
   const changes: FileChange[] = [];
-  for (const intent of intentsFor(input.only ?? [])) {
+  for (const intent of intentsFor(input.only ?? [], readOf(input))) {
     if (keep.has(intent.path)) continue;
     const c = planRemoveIntent(intent, input, prev.files[intent.path], texts.get(intent.path));
     texts.set(intent.path, c);
@@ -326,7 +349,7 @@ function manifestChange(input: PlanInput, next: Manifest): FileChange {
 function planRemoveAll(input: PlanInput, prev: Manifest): Plan {
   const changes: FileChange[] = [];
   const tools = input.manifest ? input.manifest.tools : input.tools;
-  const intents = intentsFor([...new Set([...tools, ...input.tools])]);
+  const intents = intentsFor([...new Set([...tools, ...input.tools])], readOf(input));
   const texts = new SameFileTexts(input);
   for (const intent of intents) {
     const c = planRemoveIntent(intent, input, prev.files[intent.path], texts.get(intent.path));
@@ -408,7 +431,7 @@ function planApply(input: PlanInput, prev: Manifest): Plan {
   const stillRemoved = (prev.removed ?? []).filter((t) => !input.tools.includes(t));
   if (stillRemoved.length) next.removed = stillRemoved;
   const texts = new SameFileTexts(input);
-  const planned = intentsFor(input.tools).map((intent) => {
+  const planned = intentsFor(input.tools, readOf(input)).map((intent) => {
     // Ownership carries over from earlier runs; a fresh record is built from what this run finds.
     const p = planApplyIntent(intent, input, { ...(prev.files[intent.path] ?? {}) }, texts.get(intent.path));
     texts.set(intent.path, p.change);

@@ -1,7 +1,11 @@
 // Which file a tool that reads one instructions file a folder (Codex) reads at the repository's root, and what an
 // install changes there: AGENTS.override.md, else AGENTS.md, else the first name of its fallback list
 // (`project_doc_fallback_filenames` in the repository's .codex/config.toml, then the user's) that exists. Pure.
+import { hasBlock } from '../edit/md-block.ts';
 import { isTable, parseOrThrow } from '../edit/toml-scan.ts';
+import { BLOCK_ID } from '../tools/markers.ts';
+
+const hasOurBlock = (text: string) => hasBlock(text, BLOCK_ID, 'markdown');
 
 /** The fallback names a config sets, with the file that sets them; null when none does (or it cannot be read). */
 export function fallbackNames(
@@ -64,4 +68,71 @@ export function docNotes(
     const note = docNote(t.label, key, exists, fallbackNames(key, texts));
     return note ? [note] : [];
   });
+}
+
+type DocTool = {
+  label: string;
+  docFallback?: { key: string; configs: Array<{ path: string }> };
+  intents: ReadonlyArray<{ kind: string }>;
+};
+
+/** The repository's own configs of a fallback list (a user's config is personal: the repository cannot rely on it). */
+function repoConfigs(tool: DocTool): string[] {
+  return (tool.docFallback?.configs ?? []).map((c) => c.path).filter((p) => !p.startsWith('~/'));
+}
+
+/** The paths `fallbackDoc` reads beyond AGENTS.md: the repository's configs, the names they list, the override. */
+export function fallbackDocPaths(tools: readonly DocTool[], read: (path: string) => string | null): string[] {
+  return tools.flatMap((t) => {
+    if (!t.docFallback) return [];
+    const configs = repoConfigs(t);
+    const names =
+      fallbackNames(
+        t.docFallback.key,
+        configs.map((path) => ({ path, text: read(path) })),
+      )?.names ?? [];
+    return [...configs, ...names, 'AGENTS.override.md'];
+  });
+}
+
+/**
+ * The file the AGENTS.md block goes in instead of a new AGENTS.md, with the words for its line in the plan, or null.
+ * Only where the repository's own config makes its tool (Codex) read a fallback file today, there is no AGENTS.md, and
+ * every other chosen tool reads a file of its own (an `import` intent: Claude Code, Gemini CLI): a new AGENTS.md would
+ * take the fallback file's place, and no chosen tool needs AGENTS.md itself.
+ */
+export function fallbackDoc(
+  tools: readonly DocTool[],
+  read: (path: string) => string | null,
+): { path: string; note: string } | null {
+  const tool = tools.find((t) => t.docFallback);
+  if (!tool?.docFallback) return null;
+  if (tools.some((t) => t !== tool && !t.intents.some((i) => i.kind === 'import'))) return null;
+  if (read('AGENTS.md') !== null || read('AGENTS.override.md') !== null) return null;
+  const { key } = tool.docFallback;
+  const fallback = fallbackNames(
+    key,
+    repoConfigs(tool).map((path) => ({ path, text: read(path) })),
+  );
+  const used = fallback?.names.find((n) => read(n) !== null);
+  if (!fallback || !used) return null;
+  return {
+    path: used,
+    note:
+      `${tool.label} reads ${used} (${key} in ${fallback.from}) because there is no AGENTS.md: the stop rule goes ` +
+      `there, and no AGENTS.md is created (it would take ${used}'s place for ${tool.label})`,
+  };
+}
+
+/** Fallback files of the repository's configs that hold our block (written there by an earlier run): kept planned,
+ *  so a rerun keeps the block current, `--remove` takes it out and a lost record still finds it. */
+export function fallbackBlocks(tools: readonly DocTool[], read: (path: string) => string | null): string[] {
+  return fallbackDocPaths(tools, read).filter((p) => {
+    const text = read(p);
+    return p !== 'AGENTS.override.md' && !repoConfigsOf(tools).includes(p) && text !== null && hasOurBlock(text);
+  });
+}
+
+function repoConfigsOf(tools: readonly DocTool[]): string[] {
+  return tools.flatMap(repoConfigs);
 }

@@ -2,16 +2,40 @@
 // the files the tool reads. An import of AGENTS.md (ours or the user's) or a setting naming it means the AGENTS.md
 // block reaches the tool already; otherwise the rule goes in the tool's file as its own managed block, a few hundred
 // bytes, where an import would put all of AGENTS.md (40 KB in a real repository) into every session.
+import { posix } from 'node:path';
 import { hasImportLine } from '../edit/import-line.ts';
 import { isObj, parseUserFile } from '../edit/jsonc.ts';
+import { hasBlock } from '../edit/md-block.ts';
 import { splitBom } from '../edit/text.ts';
 import type { Intent } from '../tools/index.ts';
+import { BLOCK_ID } from '../tools/markers.ts';
 
 type ImportIntent = Intent & { kind: 'import' };
 
 /** Tokens a text adds to a model's context, estimated at 4 characters a token (English prose and Markdown). */
 export function tokensOf(text: string): number {
   return Math.max(1, Math.round(text.length / 4));
+}
+
+/**
+ * The intent in the file that holds the tool's memory: its own path, or an `instead` file of `alsoRead` (Claude's
+ * .claude/CLAUDE.md) when that one exists and the own file does not, so no second memory file is created beside it.
+ * A file that holds our block already keeps it, so a rerun or `--remove` finds the block where the install put it.
+ */
+export function placeStopRule(intent: ImportIntent, read: (path: string) => string | null): ImportIntent {
+  const alt = intent.alsoRead?.find((a) => a.instead);
+  if (!alt) return intent;
+  const own = read(intent.path);
+  const there = read(alt.path);
+  const ours = (text: string | null) => text !== null && hasBlock(text, BLOCK_ID, 'markdown');
+  if (there === null || ours(own) || (own !== null && !ours(there))) return intent;
+  const others = (intent.alsoRead ?? []).filter((a) => a !== alt);
+  return { ...intent, path: alt.path, line: alt.line, alsoRead: [{ path: intent.path, line: intent.line }, ...others] };
+}
+
+/** The repository path an import line of `intent` points at (relative to the file holding it). */
+export function importTarget(intent: ImportIntent): string {
+  return posix.join(posix.dirname(intent.path), intent.line.replace(/^@/, ''));
 }
 
 /** The paths beyond its own that the intent reads to decide. */

@@ -34,13 +34,14 @@ export const claude: ToolRecord = {
       },
     },
     // Claude Code reads CLAUDE.md and .claude/CLAUDE.md, not AGENTS.md: the stop rule goes in CLAUDE.md as its own
-    // block, unless one of them imports AGENTS.md already (CLAUDE.local.md is personal, never committed: not used).
+    // block (in .claude/CLAUDE.md when only that one exists), unless one of them imports AGENTS.md already
+    // (CLAUDE.local.md is personal, never committed: not used).
     {
       kind: 'import',
       path: 'CLAUDE.md',
       line: '@AGENTS.md',
       reader: 'Claude Code',
-      alsoRead: [{ path: '.claude/CLAUDE.md', line: '@../AGENTS.md' }],
+      alsoRead: [{ path: '.claude/CLAUDE.md', line: '@../AGENTS.md', instead: true }],
     },
   ],
   doctor: {

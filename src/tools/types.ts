@@ -50,8 +50,9 @@ export type Intent =
       line: string;
       /** Who reads the file, for the plan's token line ("every Claude Code session"). */
       reader: string;
-      /** Other files the tool reads, with the import line that, there, means it reads AGENTS.md already. */
-      alsoRead?: { path: string; line: string }[];
+      /** Other files the tool reads, with the import line that, there, means it reads AGENTS.md already. `instead`:
+       *  the tool's memory lives there too, so when `path` is missing and this file exists the stop rule goes here. */
+      alsoRead?: { path: string; line: string; instead?: true }[];
       /** A JSON settings file whose context-file setting (any of these key paths) may name AGENTS.md itself. */
       contextSetting?: { path: string; keys: string[][] };
     };

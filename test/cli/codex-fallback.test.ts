@@ -1,7 +1,8 @@
 // A repository whose Codex config sets project_doc_fallback_filenames (Codex reads CLAUDE.md there, having no
-// AGENTS.md): the install's AGENTS.md is what Codex reads first, so it carries the stop rule, and the plan says in
-// words that CLAUDE.md stops reaching Codex. The user's own config ($CODEX_HOME/config.toml) counts too.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// AGENTS.md). With the repository's own config and no chosen tool that needs AGENTS.md, the stop rule goes in CLAUDE.md
+// and no AGENTS.md is made (it would take CLAUDE.md's place for Codex). A user's own config ($CODEX_HOME/config.toml)
+// is personal: there AGENTS.md is created as before and the plan says in words that CLAUDE.md stops reaching Codex.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureRepo, homeFor, requireCli, runCliAsync } from '../helpers/cli.ts';
@@ -19,16 +20,17 @@ function repo(projectConfig: string): string {
 }
 
 describe('Codex with project_doc_fallback_filenames', () => {
-  it("in the project's .codex/config.toml: the note on AGENTS.md, and AGENTS.md carries the stop rule", async () => {
+  it("in the project's .codex/config.toml: CLAUDE.md carries the one block for Codex and Claude, no AGENTS.md", async () => {
     const dir = repo(`${KEY} = ["CLAUDE.md"]\n`);
     const r = await runCliAsync(['--yes'], { cwd: dir });
     expect(r.status, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toContain(`Codex reads CLAUDE.md today (${KEY} in .codex/config.toml)`);
-    const agents = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
-    expect(agents).toContain('<!-- loop-guard:begin');
-    expect(agents).toMatch(/refus/i);
-    // CLAUDE.md is evidence of Claude Code too: it keeps the team's text and gets Claude's own stop-rule block.
-    expect(readFileSync(join(dir, 'CLAUDE.md'), 'utf8')).toMatch(/^# Team rules\n\nUse pnpm\.\n/);
+    expect(r.stdout).toContain(`Codex reads CLAUDE.md (${KEY} in .codex/config.toml) because there is no AGENTS.md`);
+    expect(existsSync(join(dir, 'AGENTS.md'))).toBe(false);
+    const claude = readFileSync(join(dir, 'CLAUDE.md'), 'utf8');
+    // CLAUDE.md is evidence of Claude Code too: it keeps the team's text and gets one stop-rule block.
+    expect(claude).toMatch(/^# Team rules\n\nUse pnpm\.\n/);
+    expect(claude.match(/<!-- loop-guard:begin/g)).toHaveLength(1);
+    expect(claude).toMatch(/refus/i);
     const rerun = await runCliAsync(['--yes'], { cwd: dir });
     expect(rerun.stdout).toContain('Everything is up to date.');
   }, 60_000);

@@ -1,6 +1,6 @@
 // The stop rule reaches each agent without changing what else it reads: no file its tool would not read, no import of
 // a large AGENTS.md where the repository only linked it, and the plan says what it adds to every session.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tokensOf } from '../../src/scaffold/stop-rule.ts';
@@ -52,6 +52,57 @@ describe('the stop rule for Claude Code', () => {
     expect(checks.find((c) => c.id === 'claude.import')?.ok).toBe(true);
   });
 
+  it('puts the rule in .claude/CLAUDE.md when that is the memory file (no root CLAUDE.md), and --remove gives it back', () => {
+    // The shape of isolate-package's .claude/CLAUDE.md (test/fixtures/field): Claude's own notes, no AGENTS.md import.
+    const memory = '# CLAUDE.md\n\nThis file provides guidance to Claude Code when working with code here.\n';
+    const dir = repoWith({ '.claude/CLAUDE.md': memory, 'AGENTS.md': BIG_AGENTS });
+    const r = runCli(['--yes', '--tools', 'claude'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\.claude\/CLAUDE\.md .*adds ~\d+ tokens to every Claude Code session/);
+    const tree = readTree(dir);
+    expect(tree.has('CLAUDE.md')).toBe(false);
+    const after = tree.get('.claude/CLAUDE.md') as string;
+    expect(after.startsWith(memory)).toBe(true);
+    expect(after).toContain('loop-guard:begin');
+    expect(after).not.toMatch(/^@/m);
+    expect(tokensOf(after.slice(memory.length))).toBeLessThan(400);
+    const check = runCli(['--check'], { cwd: dir });
+    expect(check.status, check.stdout).toBe(0);
+    const rerun = runCli(['--yes'], { cwd: dir });
+    expect(rerun.status).toBe(0);
+    expect(readTree(dir)).toEqual(tree);
+    const doctor = runCli(['doctor', '--json'], { cwd: dir });
+    const checks = (JSON.parse(doctor.stdout).tools as { checks: { id: string; ok: boolean }[] }[]).flatMap(
+      (t) => t.checks,
+    );
+    expect(checks.find((c) => c.id === 'claude.import')?.ok).toBe(true);
+    expect(runCli(['--remove', '--yes'], { cwd: dir }).status).toBe(0);
+    const back = readTree(dir);
+    expect(back.get('.claude/CLAUDE.md')).toBe(memory);
+    expect(back.get('AGENTS.md')).toBe(BIG_AGENTS);
+  });
+
+  it('a root CLAUDE.md beside .claude/CLAUDE.md: the root one gets the rule (Claude reads both, one is enough)', () => {
+    const memory = '# Claude notes\n';
+    const dir = repoWith({ 'CLAUDE.md': '# Project\n', '.claude/CLAUDE.md': memory });
+    expect(runCli(['--yes', '--tools', 'claude'], { cwd: dir }).status).toBe(0);
+    const tree = readTree(dir);
+    expect(tree.get('CLAUDE.md')).toContain('loop-guard:begin');
+    expect(tree.get('.claude/CLAUDE.md')).toBe(memory);
+  });
+
+  it('the rule stays in .claude/CLAUDE.md when a root CLAUDE.md appears later (no second copy)', () => {
+    const dir = repoWith({ '.claude/CLAUDE.md': '# Claude notes\n' });
+    expect(runCli(['--yes', '--tools', 'claude'], { cwd: dir }).status).toBe(0);
+    writeFileSync(join(dir, 'CLAUDE.md'), '# Project\n');
+    expect(runCli(['--yes'], { cwd: dir }).status).toBe(0);
+    const tree = readTree(dir);
+    expect(tree.get('CLAUDE.md')).toBe('# Project\n');
+    expect(tree.get('.claude/CLAUDE.md')).toContain('loop-guard:begin');
+    expect(runCli(['--remove', '--yes'], { cwd: dir }).status).toBe(0);
+    expect(readTree(dir).get('.claude/CLAUDE.md')).toBe('# Claude notes\n');
+  });
+
   it("leaves a user's own CLAUDE.md import of AGENTS.md as it is (AGENTS.md's block reaches Claude)", () => {
     const dir = repoWith({ 'CLAUDE.md': '@AGENTS.md\n', 'AGENTS.md': '# Rules\n' });
     expect(runCli(['--yes', '--tools', 'claude'], { cwd: dir }).status).toBe(0);
@@ -80,5 +131,54 @@ describe('the stop rule for Gemini CLI', () => {
     const dir = repoWith({ '.gemini/settings.json': '{}\n' });
     expect(runCli(['--yes', '--tools', 'gemini'], { cwd: dir }).status).toBe(0);
     expect(readTree(dir).get('GEMINI.md')).toMatch(/^<!-- loop-guard:begin /);
+  });
+});
+
+describe('the stop rule for Codex with project_doc_fallback_filenames', () => {
+  const config = 'project_doc_fallback_filenames = ["TEAM.md", "CLAUDE.md"]\n';
+
+  it('goes in the fallback file Codex reads, no AGENTS.md is created, and --remove gives the tree back', () => {
+    const team = '# Team rules\n\nBe kind to the build.\n';
+    const dir = repoWith({ '.codex/config.toml': config, 'TEAM.md': team });
+    const r = runCli(['--yes', '--tools', 'codex'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Codex reads TEAM.md (project_doc_fallback_filenames in .codex/config.toml)');
+    const tree = readTree(dir);
+    expect(tree.has('AGENTS.md')).toBe(false);
+    expect(tree.get('TEAM.md')?.startsWith(team)).toBe(true);
+    expect(tree.get('TEAM.md')).toContain('loop-guard:begin');
+    expect(runCli(['--check'], { cwd: dir }).status).toBe(0);
+    expect(runCli(['--yes'], { cwd: dir }).status).toBe(0);
+    expect(readTree(dir)).toEqual(tree);
+    expect(runCli(['--remove', '--yes'], { cwd: dir }).status).toBe(0);
+    const back = readTree(dir);
+    expect(back.get('TEAM.md')).toBe(team);
+    expect(back.get('.codex/config.toml')).toBe(config);
+  });
+
+  it('a lost record, then an AGENTS.md of the user: the block in the fallback file is still found and taken out', () => {
+    const team = '# Team rules\n';
+    const dir = repoWith({ '.codex/config.toml': config, 'TEAM.md': team });
+    expect(runCli(['--yes', '--tools', 'codex'], { cwd: dir }).status).toBe(0);
+    rmSync(join(dir, '.agents', 'loop-guard.json'));
+    writeFileSync(join(dir, 'AGENTS.md'), '# Agents\n');
+    expect(runCli(['--yes', '--tools', 'codex'], { cwd: dir }).status).toBe(0);
+    expect(readTree(dir).get('AGENTS.md')).toContain('loop-guard:begin');
+    // Found by its marks and kept current, so --remove still sees it.
+    expect(readTree(dir).get('TEAM.md')).toContain('loop-guard:begin');
+    expect(runCli(['--remove', '--yes'], { cwd: dir }).status).toBe(0);
+    const back = readTree(dir);
+    expect(back.get('TEAM.md')).toBe(team);
+    expect(back.get('AGENTS.md')).toBe('# Agents\n');
+  });
+
+  it('with a tool that reads AGENTS.md itself (Cursor), AGENTS.md is created and the plan warns', () => {
+    const dir = repoWith({ '.codex/config.toml': config, 'TEAM.md': '# Team rules\n' });
+    const r = runCli(['--yes', '--tools', 'codex,cursor'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Codex reads TEAM.md today');
+    const tree = readTree(dir);
+    expect(tree.get('AGENTS.md')).toContain('loop-guard:begin');
+    expect(tree.get('TEAM.md')).toBe('# Team rules\n');
   });
 });

@@ -1,12 +1,12 @@
 // The repository's own formatter over its whole tree, as a developer or a pre-commit run would: the real prettier or
 // biome from our devDependencies, from the folder that holds the repository's config.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { repoRoot } from '../helpers/paths.ts';
 import type { Layout } from './layout.ts';
+import { runTool } from './tool-run.ts';
 
 export interface FormatterRun {
   tool: 'prettier' | 'biome';
@@ -39,21 +39,6 @@ export function formattersOf(layout: Layout): FormatterRun[] {
     runs.push({ tool, dir, note: '' });
   }
   return runs;
-}
-
-function run(bin: string, args: string[], cwd: string): Promise<{ status: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, {
-      cwd,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, NO_COLOR: '1', CI: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, out }));
-  });
 }
 
 /**
@@ -101,7 +86,7 @@ export async function format(top: string, f: FormatterRun, layout: Layout): Prom
       note = `${cfg?.path}: plugins left out (not installed here)`;
     }
   } else args.push('--no-errors-on-unmatched');
-  const r = await run(bin, args, cwd);
+  const r = await runTool(bin, args, cwd);
   // Prettier still writes every file it can parse; a file of the repository's own that it cannot parse is theirs.
   const failed = [...r.out.matchAll(/^\[error\] ([^:\n]+): /gm)].map((x) => join(f.dir, x[1] ?? ''));
   const own = new Set(layout.files.map((x) => x.path));

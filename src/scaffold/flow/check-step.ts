@@ -28,7 +28,7 @@ function judge(opts: Options, { ctx, plan }: Planned): Judged[] {
     manifest: manifest ?? { version: VERSION, tools: [], files: {} },
     manifestText: readRepoFile(ctx.root, MANIFEST_PATH),
     version: VERSION,
-    setUp: new Map(intentsFor(manifest?.tools ?? []).map((i) => [i.path, i])),
+    setUp: new Map(intentsFor(manifest?.tools ?? [], (p) => readRepoFile(ctx.root, p)).map((i) => [i.path, i])),
     textOf: (path: string) => plan.changes.find((ch) => ch.path === path)?.before ?? null,
   };
   const lost = {

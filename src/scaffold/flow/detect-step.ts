@@ -16,7 +16,7 @@ import { toolsReport } from '../../report/summary.ts';
 import { sayFormatters } from './formatters.ts';
 import { biomeRefused, type Options } from './options.ts';
 import type { Output } from './output.ts';
-import { loadManifest, readRepoFile } from './repo-files.ts';
+import { loadManifest, readRepoFile, readRepoFileSafe } from './repo-files.ts';
 
 /** What the rest of the run works on. */
 export interface Context {
@@ -32,10 +32,11 @@ export interface Context {
 function readRecord(root: string, out: Output): { manifest: Manifest | null; recordLost: boolean } {
   const manifest = loadManifest(root);
   if (manifest) return { manifest, recordLost: false };
-  const all = planPaths(TOOL_NAMES, null);
+  const all = planPaths(TOOL_NAMES, null, (p) => readRepoFileSafe(root, p));
   all.push(...gitignoresFor(all).filter((p) => !all.includes(p)));
   const texts = new Map(all.map((p) => [p, readRepoFile(root, p)] as const));
-  const rebuilt = rebuildManifest(texts, intentsFor, { version: VERSION, assets: buildAssets(VERSION) });
+  const intents = (tools: ToolName[]) => intentsFor(tools, (p) => texts.get(p) ?? null);
+  const rebuilt = rebuildManifest(texts, intents, { version: VERSION, assets: buildAssets(VERSION) });
   if (!rebuilt) return { manifest: null, recordLost: false };
   out.say(
     'info',

@@ -15,7 +15,7 @@ import { formatterInput } from './formatters.ts';
 import { biomeRefused, type Options } from './options.ts';
 import type { Output } from './output.ts';
 import { readHomeFile, readRepoFile, readRepoFileSafe } from './repo-files.ts';
-import { docNotes } from '../project-doc.ts';
+import { docNotes, fallbackDoc } from '../project-doc.ts';
 
 /** The plan value the later steps pass along. */
 export interface Planned {
@@ -70,16 +70,16 @@ function readNotes(ctx: Context, io: IO): Map<string, string[]> {
     return { shown: c.path, text: readRepoFileSafe(ctx.root, c.path) };
   };
   const exists = (p: string) => readRepoFileSafe(ctx.root, p) !== null;
-  const notes = docNotes(
-    ctx.tools.map((t) => TOOLS[t]),
-    exists,
-    read,
-  );
-  return new Map(notes.length ? [['AGENTS.md', notes]] : []);
+  const records = ctx.tools.map((t) => TOOLS[t]);
+  const notes = docNotes(records, exists, read);
+  const byPath = new Map<string, string[]>(notes.length ? [['AGENTS.md', notes]] : []);
+  const doc = fallbackDoc(records, (p) => readRepoFileSafe(ctx.root, p));
+  if (doc) byPath.set(doc.path, [...(byPath.get(doc.path) ?? []), doc.note]);
+  return byPath;
 }
 
 function buildPlans(opts: Options, ctx: Context, choice: ProfileChoice, io: IO): Omit<Planned, 'ctx'> {
-  const paths = planPaths(ctx.tools, ctx.manifest);
+  const paths = planPaths(ctx.tools, ctx.manifest, (p) => readRepoFileSafe(ctx.root, p));
   const files = new Map<string, string | null>();
   for (const p of paths) files.set(p, readRepoFile(ctx.root, p));
   const base = {
