@@ -209,20 +209,30 @@ function geminiReader(t: Tally, price: PriceOf): Reader {
     // The closing answer was a request too; Gemini reports tokens for the whole run only.
     t.requests++;
     const s = obj(ev.stats);
+    const byModel = obj(s?.models);
+    const served = byModel ? Object.keys(byModel) : [];
+    const only = served.length === 1 ? served[0] : undefined;
+    if (only) t.model = only;
     if (s) {
       t.usd = 0;
       t.unpriced = 0;
-      const cached = num(s.cached);
+    }
+    // Per model when it says (its keys are the models that served, a fallback included), else the run's total.
+    const counts = byModel && Object.keys(byModel).length ? Object.entries(byModel) : s ? [[t.model, s] as const] : [];
+    for (const [model, m] of counts) {
+      const c = obj(m);
+      if (!c) continue;
+      const cached = num(c.cached);
       addPriced(
         t,
         price,
         {
-          input: Math.max(0, num(s.input_tokens) - cached),
+          input: Math.max(0, num(c.input_tokens) - cached),
           cacheRead: cached,
           cacheWrite: 0,
-          output: num(s.output_tokens),
+          output: num(c.output_tokens),
         },
-        t.model,
+        model ?? t.model,
       );
     }
     if (ev.status === 'error') {
