@@ -352,7 +352,7 @@ describe('budgets: Cline (tokens per request, the model named at the end) and Co
     const [line] = jsonLines(r.out);
     expect(line).toMatchObject({ rung: 0, outcome: 'halt', class: 'budget', requests: 2, model: 'claude-sonnet-4-5' });
     expect(line?.spentUsd).toBeCloseTo(0.009, 6);
-    expect(String((line?.notes as string[]).join(' '))).toContain("by the end of the agent's run");
+    expect(((line?.notes ?? []) as string[]).join(' ')).toContain("by the end of the agent's run");
     expect(terminal()).toContain('\tbudget: budget exhausted');
   });
 
