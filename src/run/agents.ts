@@ -34,6 +34,8 @@ export interface AgentRecord {
   capsTurns: boolean;
   /** True when the tool has a model option at all (else rung 3 keeps the tool's model and says so). */
   hasModel: boolean;
+  /** False when its structured output carries no token usage: its money is unknown, so a budget cannot hold. */
+  reportsTokens: boolean;
   /** Where the model is named when it is set outside the argv (for pricing a stream that never names it). */
   modelEnv?: string;
 }
@@ -60,6 +62,7 @@ const opencodeLike = {
   capsDollars: false,
   capsTurns: false,
   hasModel: true,
+  reportsTokens: true,
 } as const satisfies AgentRecord;
 
 export const AGENTS = {
@@ -85,6 +88,7 @@ export const AGENTS = {
     capsDollars: true,
     capsTurns: true,
     hasModel: true,
+    reportsTokens: true,
   },
   codex: {
     label: 'Codex',
@@ -100,6 +104,7 @@ export const AGENTS = {
     capsDollars: false,
     capsTurns: false,
     hasModel: true,
+    reportsTokens: true,
   },
   opencode: opencodeLike,
   // Kilo is an OpenCode fork: the same `run` subcommand and JSON events.
@@ -115,6 +120,7 @@ export const AGENTS = {
     capsDollars: false,
     capsTurns: false,
     hasModel: true,
+    reportsTokens: true,
   },
   qwen: {
     label: 'Qwen Code',
@@ -135,6 +141,7 @@ export const AGENTS = {
     capsDollars: false,
     capsTurns: true,
     hasModel: true,
+    reportsTokens: true,
     modelEnv: 'OPENAI_MODEL',
   },
   copilot: {
@@ -149,12 +156,14 @@ export const AGENTS = {
       ...(a.resume ? [`--resume=${a.resume}`] : []),
       ...a.extra,
     ],
-    stream: 'text-only',
+    stream: 'copilot-json',
     choosesSessionId: false,
     resumes: true,
     capsDollars: false,
     capsTurns: false,
     hasModel: true,
+    // 1.0.102's JSON writer drops `assistant.usage`; its `result` has premium requests only (streams.ts).
+    reportsTokens: false,
     modelEnv: 'COPILOT_MODEL',
   },
   cline: {
@@ -162,12 +171,13 @@ export const AGENTS = {
     bin: 'cline',
     // A resume (--id) is not headless in Cline 3.0: it switches to interactive mode, so rung 1 runs fresh.
     args: (a) => ['--json', ...opt('-m', a.model), ...a.extra, a.prompt],
-    stream: 'text-only',
+    stream: 'cline-json',
     choosesSessionId: false,
     resumes: false,
     capsDollars: false,
     capsTurns: false,
     hasModel: true,
+    reportsTokens: true,
   },
 } as const satisfies Record<string, AgentRecord>;
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { didYouMean } from '../report/suggest.ts';
-import { RUN_AGENTS, type RunAgentName } from './agents.ts';
+import { agentRecord, RUN_AGENTS, type RunAgentName } from './agents.ts';
 import { BUDGET_ENV, parseBudget } from './budget.ts';
 
 export interface RunOptions {
@@ -21,6 +21,21 @@ export interface RunOptions {
   cwd?: string;
   /** The user's own agent flags, after `--`. */
   extra: string[];
+}
+
+/**
+ * A budget for a tool whose output carries no token usage is refused, not warned about: an unattended run would
+ * believe it capped while nothing could stop the agent at its share.
+ */
+function budgetCannotHold(agent: RunAgentName, fromEnv: boolean): string | null {
+  const rec = agentRecord(agent);
+  if (rec.reportsTokens) return null;
+  const given = fromEnv ? BUDGET_ENV : '--budget';
+  return (
+    `${given}: ${rec.label}'s JSON output carries no token usage, so run cannot price its requests and a budget ` +
+    `cannot hold. Run it without a budget (${fromEnv ? `unset ${BUDGET_ENV}` : 'drop --budget'}), and bound it ` +
+    'with --rung-timeout instead.'
+  );
 }
 
 /** An unattended run's default limit per rung: far above a healthy rung, low enough that a hung one is noticed. */
@@ -142,6 +157,8 @@ export function parseRunArgs(argv: readonly string[], env: Record<string, string
   const budget = parseBudget((v.budget as string | undefined) ?? env[BUDGET_ENV]);
   if (typeof budget === 'object')
     return { error: v.budget === undefined ? `${BUDGET_ENV}: ${budget.error}` : budget.error };
+  const unmetered = budget === undefined ? null : budgetCannotHold(agent as RunAgentName, v.budget === undefined);
+  if (unmetered) return { error: unmetered };
   const rungTimeoutS = parseRungTimeout(v['rung-timeout'] as string | undefined);
   if (typeof rungTimeoutS === 'string') return { error: rungTimeoutS };
   const verifyTimeoutS = parseSeconds(

@@ -27,8 +27,9 @@ export function makePricer(pricesFile: string | undefined): PriceOf {
 /** What the rung has spent by now: measured dollars, or requests × the measured dollars per request. */
 export function spentNow(t: Tally, usdPerRequest: number | undefined): number | null {
   if (!t.unmetered && t.unpriced === 0) {
-    // A stream that reports tokens only at the end (Codex, Gemini) has spent at least the estimate meanwhile.
-    const estimate = usdPerRequest !== undefined ? t.requests * usdPerRequest : 0;
+    // A stream that reports tokens only at the end (Codex, Gemini) has spent at least the estimate meanwhile; once
+    // its closing total is read, that total is the spend (the estimate is an earlier rung's price, maybe another's).
+    const estimate = usdPerRequest !== undefined && !t.closed ? t.requests * usdPerRequest : 0;
     return roundUsd(Math.max(t.usd, estimate));
   }
   if (t.unmetered && usdPerRequest !== undefined) return roundUsd(t.requests * usdPerRequest);

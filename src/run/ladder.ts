@@ -23,7 +23,7 @@ import {
   triedText,
   writeTerminal,
 } from './state.ts';
-import { feedLine, newTally, type PriceOf, readerFor } from './streams.ts';
+import { feedLine, newTally, type PriceOf, readerFor, type Tally } from './streams.ts';
 
 export const EXIT_RUN = { passed: 0, usage: 2, escalated: 4 } as const;
 
@@ -181,10 +181,12 @@ async function runRung(c: Climb, rung: Rung, shareUsd: number | null): Promise<n
     timeoutMs: opts.rungTimeoutS === null ? null : opts.rungTimeoutS * 1000,
     onLine: (line) => {
       feedLine(read, line);
-      if (overShare(tally, shareUsd, state.usdPerRequest)) agent.stop();
+      if (!tally.closed && overShare(tally, shareUsd, state.usdPerRequest)) agent.stop();
     },
   });
   const end = await agent.done;
+  const overspent = spentPastShare(c, tally, shareUsd, end.stopped);
+  if (overspent) notes.push(overspent);
   const spent = spentNow(tally, state.usdPerRequest);
   c.total += spent ?? 0;
   c.requests += tally.requests;
@@ -212,7 +214,17 @@ async function runRung(c: Climb, rung: Rung, shareUsd: number | null): Promise<n
   // run climbs to a rung that changes something.
   if (end.timedOut) notes.push(timeoutNote(opts.rungTimeoutS));
   if (tally.terminal === 'budget') notes.push(`${rec.label} stopped at its own budget cap`);
-  return verifyRung(c, rung, { tally, end, t0, record, sessionId });
+  return verifyRung(c, rung, { tally, end, t0, record, sessionId, cut: end.stopped || overspent !== null });
+}
+
+/**
+ * A rung whose share was found spent only when the agent reported its tokens at its end (the first rung of a stream
+ * that prices at the close: nothing to stop by then): its note; it halts as a cut rung does, so no later rung starts.
+ */
+function spentPastShare(c: Climb, tally: Tally, shareUsd: number | null, stopped: boolean): string | null {
+  if (stopped || !overShare(tally, shareUsd, c.state.usdPerRequest)) return null;
+  const spent = spentNow(tally, c.state.usdPerRequest);
+  return `spent ${money(spent)} of its ${money(shareUsd)} share by the end of the agent's run (${c.rec.label} reported its tokens only then)`;
 }
 
 /** What one rung's agent left: its tally and end, when it started, its record so far, the session id we chose. */
@@ -222,6 +234,8 @@ interface AgentRan {
   t0: number;
   record: RecordBase;
   sessionId: string | undefined;
+  /** The rung spent its share: stopped at it, or found past it when the agent reported its tokens at its end. */
+  cut: boolean;
 }
 
 /** After the agent: the verifier, the verdict, and the attempt recorded; the exit code, or null to climb on. */
@@ -246,7 +260,7 @@ async function verifyRung(c: Climb, rung: Rung, ran: AgentRan): Promise<number |
   const verdict = classify(
     {
       tally,
-      cut: end.stopped,
+      cut: ran.cut,
       agentExit: end.exitCode,
       agentStderr: end.stderrTail,
       handoffClasses: handoff?.classes ?? [],

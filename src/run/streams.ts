@@ -4,8 +4,14 @@ import type { Tokens } from '../audit/events.ts';
 import { type Obj, obj, str } from '../guard/json-value.ts';
 
 /** The output shapes: Claude Code's stream-json (Qwen Code writes the same), Codex's exec events, OpenCode's run
- *  events (Kilo's too), Gemini CLI's stream-json, and a JSON that carries no token usage (Copilot CLI, Cline). */
-export type StreamFormat = 'claude-stream' | 'codex-events' | 'opencode-events' | 'gemini-stream' | 'text-only';
+ *  events (Kilo's too), Gemini CLI's stream-json, Cline's --json events, and Copilot CLI's JSON (no token usage). */
+export type StreamFormat =
+  | 'claude-stream'
+  | 'codex-events'
+  | 'opencode-events'
+  | 'gemini-stream'
+  | 'cline-json'
+  | 'copilot-json';
 
 /** Dollars for one request's tokens under a model id; undefined when the price list has no such model. */
 export type PriceOf = (tokens: Tokens, model: string | undefined) => number | undefined;
@@ -25,6 +31,8 @@ export interface Tally {
   /** The agent's own reason for stopping early: its dollar or turn cap, or an error it reported. */
   terminal?: 'budget' | 'turns' | 'error';
   error?: string;
+  /** The closing event (the whole run's tokens) has been read: the agent is ending, there is nothing left to stop. */
+  closed?: boolean;
 }
 
 export function newTally(model?: string): Tally {
@@ -73,6 +81,7 @@ function claudeReader(t: Tally, price: PriceOf): Reader {
       return;
     }
     if (ev.type !== 'result') return;
+    t.closed = true;
     const text = str(ev.result);
     if (text) t.finalText = text;
     const subtype = str(ev.subtype) ?? '';
@@ -196,23 +205,34 @@ function geminiReader(t: Tally, price: PriceOf): Reader {
     if (ev.type === 'tool_use') t.requests++;
     if (ev.type === 'message' && ev.role === 'assistant') t.finalText = `${t.finalText ?? ''}${str(ev.content) ?? ''}`;
     if (ev.type !== 'result') return;
+    t.closed = true;
     // The closing answer was a request too; Gemini reports tokens for the whole run only.
     t.requests++;
     const s = obj(ev.stats);
+    const byModel = obj(s?.models);
+    const served = byModel ? Object.keys(byModel) : [];
+    const only = served.length === 1 ? served[0] : undefined;
+    if (only) t.model = only;
     if (s) {
       t.usd = 0;
       t.unpriced = 0;
-      const cached = num(s.cached);
+    }
+    // Per model when it says (its keys are the models that served, a fallback included), else the run's total.
+    const counts = byModel && Object.keys(byModel).length ? Object.entries(byModel) : s ? [[t.model, s] as const] : [];
+    for (const [model, m] of counts) {
+      const c = obj(m);
+      if (!c) continue;
+      const cached = num(c.cached);
       addPriced(
         t,
         price,
         {
-          input: Math.max(0, num(s.input_tokens) - cached),
+          input: Math.max(0, num(c.input_tokens) - cached),
           cacheRead: cached,
           cacheWrite: 0,
-          output: num(s.output_tokens),
+          output: num(c.output_tokens),
         },
-        t.model,
+        model ?? t.model,
       );
     }
     if (ev.status === 'error') {
@@ -222,15 +242,66 @@ function geminiReader(t: Tally, price: PriceOf): Reader {
   };
 }
 
-/** Copilot CLI and Cline: their JSON carries the session and the text but no token usage; money stays unknown. */
-function textOnlyReader(t: Tally): Reader {
+/** Cline's token counts (its `usage` events and `run_result`): input excludes the cache reads and writes. */
+function clineTokens(u: Obj): Tokens {
+  return {
+    input: num(u.inputTokens),
+    cacheRead: num(u.cacheReadTokens),
+    cacheWrite: num(u.cacheWriteTokens),
+    output: num(u.outputTokens),
+  };
+}
+
+/**
+ * Cline 3.0.65's --json: an `agent_event` of type `usage` after each model request (that request's tokens), and a
+ * closing `run_result` with the whole run's tokens, the final text and the model. Its events never name the model
+ * before the end, so without one from the argv (`-m`) the requests are counted and priced at the close.
+ */
+function clineReader(t: Tally, price: PriceOf): Reader {
+  const waiting: Tokens[] = [];
   return (ev) => {
-    const session = str(ev.sessionId) ?? str(ev.session_id);
+    const e = obj(ev.event);
+    if (ev.type === 'agent_event' && e?.type === 'usage') {
+      t.requests++;
+      if (t.model) addPriced(t, price, clineTokens(e), t.model);
+      else waiting.push(clineTokens(e));
+      return;
+    }
+    if (ev.type !== 'run_result') return;
+    t.closed = true;
+    const text = str(ev.text);
+    if (text) t.finalText = text;
+    const model = str(obj(ev.model)?.id);
+    if (model) t.model = model;
+    if (!t.requests) t.requests = num(ev.iterations);
+    // The closing total (sub-agents' included, when it has them) replaces the per-request figures.
+    const total = obj(ev.aggregateUsage) ?? obj(ev.usage);
+    if (!total) {
+      for (const tk of waiting.splice(0)) addPriced(t, price, tk, t.model);
+      return;
+    }
+    t.usd = 0;
+    t.unpriced = 0;
+    addPriced(t, price, clineTokens(total), t.model);
+    if (ev.finishReason === 'error') {
+      t.terminal = 'error';
+      t.error = text ?? 'the agent reported an error';
+    }
+  };
+}
+
+/**
+ * Copilot CLI 1.0.102: its JSON writer drops `assistant.usage` (and `session.usage_info`, `session.shutdown`) from the
+ * stream, and the closing `result` has only `premiumRequests` (GitHub's billing unit, 0 with your own provider): the
+ * requests are counted (`model.call_start`), the money stays unknown.
+ */
+function copilotReader(t: Tally): Reader {
+  return (ev) => {
+    const session = str(ev.sessionId);
     if (session) t.session = session;
-    const text = str(ev.text) ?? str(obj(ev.data)?.content);
-    // Cline 3.0.65 closes its --json stream with `run_result` (its text is the final message).
-    const closing = ev.type === 'result' || ev.type === 'run_result' || ev.type === 'say';
-    if (text && (closing || ev.type === 'assistant.message')) t.finalText = text;
+    if (ev.type === 'model.call_start') t.requests++;
+    const text = str(obj(ev.data)?.content);
+    if (text && ev.type === 'assistant.message') t.finalText = text;
   };
 }
 
@@ -239,7 +310,8 @@ const READERS: Record<StreamFormat, (t: Tally, price: PriceOf) => Reader> = {
   'codex-events': codexReader,
   'opencode-events': openCodeReader,
   'gemini-stream': geminiReader,
-  'text-only': textOnlyReader,
+  'cline-json': clineReader,
+  'copilot-json': copilotReader,
 };
 
 export function readerFor(format: StreamFormat, t: Tally, price: PriceOf): Reader {

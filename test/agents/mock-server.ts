@@ -43,6 +43,8 @@ export interface Script {
    * prompt, and wants JSON). Without it that request is a side call, whose prose answer the evaluator cannot read.
    */
   goalVerdict?: { ok: boolean; reason: string; impossible?: boolean; metAfter?: number };
+  /** The tokens each Chat Completions reply reports (default 10 in, 5 out): a CLI's own count can be checked by it. */
+  chatUsage?: { prompt: number; completion: number };
 }
 
 /** Claude Code's stop-condition evaluator (`/goal`, prompt-type Stop hooks): its system prompt starts so. */
@@ -419,7 +421,13 @@ function replyResponses(res: ServerResponse, body: Record<string, unknown>, acti
   sse(res, events);
 }
 
-function replyChat(res: ServerResponse, body: Record<string, unknown>, action: Action, step: number): void {
+function replyChat(
+  res: ServerResponse,
+  body: Record<string, unknown>,
+  action: Action,
+  step: number,
+  tokens: { prompt: number; completion: number } = { prompt: 10, completion: 5 },
+): void {
   const model = typeof body.model === 'string' ? body.model : 'mock-model';
   const base = {
     id: `chatcmpl-lg-${Date.now()}-${step}`,
@@ -427,7 +435,11 @@ function replyChat(res: ServerResponse, body: Record<string, unknown>, action: A
     created: Math.floor(Date.now() / 1000),
     model,
   };
-  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  const usage = {
+    prompt_tokens: tokens.prompt,
+    completion_tokens: tokens.completion,
+    total_tokens: tokens.prompt + tokens.completion,
+  };
   const tool = chatShellTool(body) ?? 'bash';
   const args =
     action.type !== 'tool'
@@ -508,7 +520,8 @@ function replyGemini(
   const reply = {
     candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
     usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
-    modelVersion: 'mock-gemini',
+    // The real API names the model that served the request; Gemini CLI's `stats.models` is keyed by it.
+    modelVersion: /\/models\/([^/:]+):/.exec(url)?.[1] ?? 'mock-gemini',
     responseId: `lg_${Date.now()}_${step}`,
   };
   if (url.split('?')[0]?.endsWith(':streamGenerateContent')) sse(res, [{ data: reply }]);
@@ -708,7 +721,7 @@ export class MockModelServer {
     if (protocol === 'anthropic') replyAnthropic(res, body, action, step);
     else if (protocol === 'responses') replyResponses(res, body, action, step);
     else if (protocol === 'gemini') replyGemini(res, url, body, action, step);
-    else replyChat(res, body, action, step);
+    else replyChat(res, body, action, step, this.script.chatUsage);
   }
 
   /** The scripted (agent) requests, in arrival order. */

@@ -1,20 +1,25 @@
 // What `create-loop-guard run` needs to drive a real CLI against the scripted model: the environment (isolated HOME,
 // the mock as the provider) and the user's own flags after `--` (permissions, sandbox). The same setup as the
-// runners in runners/<tool>.ts, without running the CLI: `run` does that.
+// runners in runners/<tool>.ts (Claude Code's, Kilo's and Copilot CLI's env and config come from them), without
+// running the CLI: `run` does that.
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { MockModelServer } from './mock-server.ts';
 import {
-  agentStatus,
   baseEnv,
   CLINE_SLOW_HOST,
+  claudeEnv,
+  copilotEnv,
+  kiloEnv,
   makeHome,
   mergeJson,
   openCodeConfig,
   openCodeWarmTemplate,
   requireBin,
   runProcess,
+  seedClaudeHome,
   seedDeps,
+  trustCopilotFolder,
 } from './runners/index.ts';
 
 export type RunAgentName = 'claude' | 'codex' | 'opencode' | 'gemini' | 'qwen' | 'copilot' | 'cline' | 'kilo';
@@ -46,25 +51,11 @@ type Setup = Omit<RunSetup, 'home'>;
 type SetupFn = (home: string, path: string, repo: string, server: MockModelServer) => Setup | Promise<Setup>;
 
 function claudeSetup(home: string, path: string, _repo: string, server: MockModelServer): Setup {
-  const configDir = join(home, '.claude');
-  mkdirSync(configDir, { recursive: true });
-  const seed = JSON.stringify({ hasCompletedOnboarding: true, bypassPermissionsModeAccepted: true });
-  for (const p of [join(home, '.claude.json'), join(configDir, '.claude.json')])
-    if (!existsSync(p)) writeFileSync(p, seed);
+  seedClaudeHome(home);
   return {
     smaller: 'claude-haiku-4-5',
     tableLines: [],
-    env: {
-      ...baseEnv(home),
-      PATH: path,
-      CLAUDE_CONFIG_DIR: configDir,
-      ANTHROPIC_BASE_URL: server.baseUrl,
-      ANTHROPIC_API_KEY: 'dummy',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_ERROR_REPORTING: '1',
-    },
+    env: { ...claudeEnv(home, server), PATH: path },
     extra: ['--allowedTools', 'Bash', '--model', 'claude-sonnet-4-5'],
   };
 }
@@ -109,13 +100,13 @@ function codexSetup(home: string, path: string, repo: string, server: MockModelS
 }
 
 /** OpenCode's mock provider (runners/opencode.ts) with a second model, the table's smaller one. */
-function openCodeLikeConfig(server: MockModelServer): string {
+function openCodeLikeConfig(server: MockModelServer): Record<string, unknown> {
   const config = openCodeConfig(server) as { provider: { mock: { models: Record<string, unknown> } } };
   const models = config.provider.mock.models;
-  return JSON.stringify({
+  return {
     ...config,
     provider: { mock: { ...config.provider.mock, models: { ...models, [MOCK_SMALL]: models['mock-model'] } } },
-  });
+  };
 }
 
 async function openCodeSetup(home: string, path: string, repo: string, server: MockModelServer): Promise<Setup> {
@@ -132,7 +123,7 @@ async function openCodeSetup(home: string, path: string, repo: string, server: M
     env: {
       ...baseEnv(home),
       PATH: path,
-      OPENCODE_CONFIG_CONTENT: openCodeLikeConfig(server),
+      OPENCODE_CONFIG_CONTENT: JSON.stringify(openCodeLikeConfig(server)),
       OPENCODE_DISABLE_MODELS_FETCH: '1',
       OPENCODE_DISABLE_AUTOUPDATE: '1',
       OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
@@ -146,21 +137,7 @@ function kiloSetup(home: string, path: string, _repo: string, server: MockModelS
   return {
     smaller: MOCK_SMALL,
     tableLines: [`smaller-model  kilo      mock/${MOCK_SMALL}`],
-    env: {
-      ...baseEnv(home),
-      PATH: path,
-      KILO_CONFIG_CONTENT: openCodeLikeConfig(server),
-      // KILO_NO_DAEMON: `kilo run` must not attach to (or leave) a background server.
-      KILO_NO_DAEMON: '1',
-      KILO_DISABLE_MODELS_FETCH: '1',
-      KILO_DISABLE_AUTOUPDATE: '1',
-      KILO_DISABLE_LSP_DOWNLOAD: '1',
-      KILO_DISABLE_DEFAULT_PLUGINS: '1',
-      KILO_DISABLE_SHARE: '1',
-      KILO_TELEMETRY_LEVEL: 'off',
-      KILO_DISABLE_SESSION_INGEST: '1',
-      KILO_DISABLE_CODEBASE_INDEXING: '1',
-    },
+    env: { ...kiloEnv(home, server, {}, openCodeLikeConfig(server)), PATH: path },
     extra: ['--auto', '--model', 'mock/mock-model'],
   };
 }
@@ -207,23 +184,11 @@ function qwenSetup(home: string, path: string, _repo: string, server: MockModelS
 }
 
 function copilotSetup(home: string, path: string, repo: string, server: MockModelServer): Setup {
-  const status = agentStatus('copilot');
-  // Repo hooks load only in a trusted folder; this is the persisted form of trust (runners/copilot.ts).
-  mkdirSync(join(home, '.copilot'), { recursive: true });
-  writeFileSync(join(home, '.copilot', 'config.json'), `${JSON.stringify({ trustedFolders: [realpathSync(repo)] })}\n`);
+  trustCopilotFolder(home, repo);
   return {
     smaller: MOCK_SMALL,
     tableLines: [`smaller-model  copilot   ${MOCK_SMALL}`],
-    env: {
-      ...baseEnv(home),
-      PATH: path,
-      ...(status.prefix ? { COPILOT_PKG_CACHE_HOME: join(status.prefix, 'node_modules', '.copilot-pkg-cache') } : {}),
-      COPILOT_OFFLINE: 'true',
-      COPILOT_PROVIDER_BASE_URL: `${server.baseUrl}/v1`,
-      COPILOT_PROVIDER_API_KEY: 'dummy',
-      COPILOT_MODEL: 'mock-model',
-      COPILOT_AUTO_UPDATE: 'false',
-    },
+    env: { ...copilotEnv(home, server), PATH: path },
     extra: ['--allow-all', '--no-auto-update', '--log-dir', join(home, 'copilot-logs')],
   };
 }

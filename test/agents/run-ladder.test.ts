@@ -38,8 +38,10 @@ const SIX_RUNGS = [
   '6     6+        hand-off           0.00   -',
   '',
 ].join('\n');
-/** Tools whose JSON carries no token usage: `--budget` cannot hold for them (docs/run.md), so no budget test. */
-const UNMETERED: RunAgentName[] = ['copilot', 'cline'];
+/** Tools whose JSON carries no token usage: `run` refuses `--budget` for them (docs/run.md), so no budget test. */
+const UNMETERED: RunAgentName[] = ['copilot'];
+/** Tools whose money is checked against the scripted model's own token counts (Chat Completions usage). */
+const CHAT_USAGE_CHECKED: RunAgentName[] = ['cline'];
 /** A kilo run starts a Bun server (12–100 s, proof.md): six of them need more than the other tools' limit. */
 const LADDER_TIMEOUT_MS: Partial<Record<RunAgentName, number>> = { kilo: 1_500_000, cline: 900_000 };
 
@@ -163,6 +165,13 @@ for (const agent of RUN_SUITE_AGENTS) {
       expect(new Set(smallest.map(modelOf)), context).toEqual(new Set([smaller]));
       const earlier = agentReqs.filter((q) => !bodyText(q.body).includes('smallest change'));
       expect(earlier.some((q) => modelOf(q) === smaller)).toBe(false);
+      // Gemini CLI: the stats of rung 3 name the model that served (the API's modelVersion), and it is priced by it
+      // (gemini-2.5-flash at $0.30/$2.50 per million: the built-in list): 10 in, 5 out per request.
+      if (agent === 'gemini') {
+        const rung3 = r.lines[3] ?? {};
+        expect(rung3, context).toMatchObject({ action: 'smallest-step', model: 'gemini-2.5-flash' });
+        expect(rung3.spentUsd).toBeCloseTo((smallest.length * (10 * 0.3 + 5 * 2.5)) / 1e6, 9);
+      }
       if (!keepTmp) removeDir(repo);
       figures.push(
         `  ${agent.padEnd(7)} env-var   rungs climbed 4, exit ${r.code}, model requests ${agentReqs.length}, money ${money(r.lines)}`,
@@ -259,6 +268,28 @@ for (const agent of RUN_SUITE_AGENTS) {
         `  ${agent.padEnd(7)} rung-2    exit ${r.code} after ${r.lines.length - 1} rungs, model requests ${server.agentRequests().length}, money ${money(r.lines)}`,
       );
     });
+
+    it.runIf(CHAT_USAGE_CHECKED.includes(agent))(
+      "the money is the scripted model's own token counts: 1234 in, 56 out per request at $3/$15",
+      async () => {
+        const { r, server, repo } = await runLadder(
+          agent,
+          {
+            turns: [{ commands: ['echo tried >> attempts.txt'] }],
+            chatUsage: { prompt: 1234, completion: 56 },
+          },
+          'echo "curl: (22) The requested URL returned error: 401 Unauthorized"; exit 22',
+        );
+        expect(r.code, r.stderr).toBe(4);
+        const requests = server.agentRequests().length;
+        expect(r.lines[0]).toMatchObject({ rung: 0, requests, model: 'mock-model' });
+        expect(r.lines[0]?.spentUsd).toBeCloseTo((requests * (1234 * 3 + 56 * 15)) / 1e6, 6);
+        figures.push(
+          `  ${agent.padEnd(7)} usage     ${requests} requests of 1234 in / 56 out, spent $${String(r.lines[0]?.spentUsd)}`,
+        );
+        if (!keepTmp) removeDir(repo);
+      },
+    );
 
     it.skipIf(UNMETERED.includes(agent))(
       'a budget smaller than one request: the rung is cut and the run halts as budget exhausted',

@@ -317,6 +317,74 @@ describe('budgets', () => {
   });
 });
 
+describe('budgets: Cline (tokens per request, the model named at the end) and Copilot CLI (no tokens)', () => {
+  /** A Cline 3.0.65 --json run, shaped as the captured one (test/run/fixtures/cline-3.0.65-rung.agent.log): a usage
+   *  event per request (1000 in, 100 out), then run_result with the total and the model. */
+  const clineRun = (requests: number): FakeRun => ({
+    delayMs: 40,
+    lines: [
+      ...Array.from({ length: requests }, () => ({
+        type: 'agent_event',
+        event: { type: 'usage', inputTokens: 1000, outputTokens: 100, totalCost: 0 },
+      })),
+      {
+        type: 'run_result',
+        finishReason: 'completed',
+        iterations: requests,
+        usage: { inputTokens: 1000 * requests, outputTokens: 100 * requests, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        text: 'I changed the connection settings.',
+        model: { id: 'claude-sonnet-4-5', provider: 'anthropic' },
+      },
+    ],
+  });
+  const jsonLines = (out: string) =>
+    out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it('the first rung is priced at its end: past its share it halts as budget, and no later rung starts', async () => {
+    // Rung 0's share is $0.0025; 2 requests of claude-sonnet-4-5 cost $0.009, known only from run_result.
+    setup([clineRun(2)]);
+    const r = await run(['--agent', 'cline', '--task', 'T', '--verify', NEVER, '--budget', '0.01', '--json']);
+    expect(r.code).toBe(4);
+    expect(recorded()).toHaveLength(1);
+    const [line] = jsonLines(r.out);
+    expect(line).toMatchObject({ rung: 0, outcome: 'halt', class: 'budget', requests: 2, model: 'claude-sonnet-4-5' });
+    expect(line?.spentUsd).toBeCloseTo(0.009, 6);
+    expect(((line?.notes ?? []) as string[]).join(' ')).toContain("by the end of the agent's run");
+    expect(terminal()).toContain('\tbudget: budget exhausted');
+  });
+
+  it('a later rung is cut as it streams, by the dollars per request the first rung measured', async () => {
+    // Rung 0: 2 requests, $0.009 of $0.025. Rung 1's share is $0.015: the 4th request ($0.018) crosses it.
+    setup([clineRun(2), clineRun(40)]);
+    const r = await run(['--agent', 'cline', '--task', 'T', '--verify', NEVER, '--budget', '0.1', '--json']);
+    const lines = jsonLines(r.out);
+    expect(r.code).toBe(4);
+    expect(lines.map((l) => `${l.rung} ${l.outcome}`)).toEqual(['0 climb', '1 halt']);
+    expect(lines[1]).toMatchObject({ class: 'budget', requests: 4 });
+    expect(lines[1]?.spentUsd).toBeCloseTo(0.018, 6);
+    expect(finishedRuns()).toEqual([0]);
+  });
+
+  it('with a budget, --agent copilot is refused (exit 2): its JSON carries no tokens, so no share could hold', async () => {
+    setup([claudeRun(1)]);
+    const flag = await run(['--agent', 'copilot', '--task', 'T', '--verify', 'true', '--budget', '2']);
+    expect(flag.code).toBe(2);
+    expect(flag.err).toContain("--budget: Copilot CLI's JSON output carries no token usage");
+    const env = await run(['--agent', 'copilot', '--task', 'T', '--verify', 'true'], { LOOP_GUARD_RUN_BUDGET: '2' });
+    expect(env.code).toBe(2);
+    expect(env.err).toContain('LOOP_GUARD_RUN_BUDGET: Copilot CLI');
+    expect(env.err).toContain('unset LOOP_GUARD_RUN_BUDGET');
+    expect(recorded()).toHaveLength(0);
+    // Without a budget it runs, its money unknown.
+    const free = await run(['--agent', 'copilot', '--task', 'T', '--verify', 'true', '--json']);
+    expect(free.code).toBe(0);
+    expect(jsonLines(free.out)[0]).toMatchObject({ outcome: 'pass', spentUsd: null });
+  });
+});
+
 describe('what the agent says about its own end', () => {
   it("the guard's hand-off note is folded into the state file, and a refused class that halts halts", async () => {
     const note = (failure?: string) =>

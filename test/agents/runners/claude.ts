@@ -5,18 +5,21 @@ import { randomUUID } from 'node:crypto';
 import { baseEnv, finish, makeHome, type AgentRun, type RunOptions, runAgentCli } from './common.ts';
 import { promptFor, turnMarker, type MockModelServer } from '../mock-server.ts';
 
-export async function runClaude(projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
-  const home = opts.home ?? makeHome('claude');
+/** Pre-seeded onboarding state, in both places Claude may look, so -p never stops at first-run setup. */
+export function seedClaudeHome(home: string): string {
   const configDir = join(home, '.claude');
   mkdirSync(configDir, { recursive: true });
-  // Pre-seeded onboarding state, in both places Claude may look, so -p never stops at first-run setup.
   const seed = JSON.stringify({ hasCompletedOnboarding: true, bypassPermissionsModeAccepted: true });
   for (const p of [join(home, '.claude.json'), join(configDir, '.claude.json')])
     if (!existsSync(p)) writeFileSync(p, seed);
-  const sessionId = opts.resumeSession ?? randomUUID();
-  const env = {
+  return configDir;
+}
+
+/** Claude Code's environment against the mock (run-env.ts gives the same to `create-loop-guard run`). */
+export function claudeEnv(home: string, server: MockModelServer, opts: RunOptions = {}): Record<string, string> {
+  return {
     ...baseEnv(home, opts),
-    CLAUDE_CONFIG_DIR: configDir,
+    CLAUDE_CONFIG_DIR: join(home, '.claude'),
     ANTHROPIC_BASE_URL: server.baseUrl,
     ANTHROPIC_API_KEY: 'dummy',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
@@ -24,6 +27,13 @@ export async function runClaude(projectDir: string, server: MockModelServer, opt
     DISABLE_AUTOUPDATER: '1',
     DISABLE_ERROR_REPORTING: '1',
   };
+}
+
+export async function runClaude(projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
+  const home = opts.home ?? makeHome('claude');
+  seedClaudeHome(home);
+  const sessionId = opts.resumeSession ?? randomUUID();
+  const env = claudeEnv(home, server, opts);
   // --allowedTools Bash instead of --dangerously-skip-permissions: the latter is refused when running as root (CI).
   const args = [
     '-p',

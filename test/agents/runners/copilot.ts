@@ -15,26 +15,26 @@ import {
 import { promptFor, type MockModelServer } from '../mock-server.ts';
 import { parse as parseJsonc, stringify as stringifyJsonc } from 'comment-json';
 
-export async function runCopilot(
-  projectDir: string,
-  server: MockModelServer,
-  opts: RunOptions = {},
-): Promise<AgentRun> {
-  const status = agentStatus('copilot');
-  const home = opts.home ?? makeHome('copilot');
+/**
+ * Repo hooks (.github/hooks/*.json) load only in a trusted folder; this is the persisted form of trust.
+ * Copilot rewrites config.json with `//` comments after a run, hence comment-json.
+ */
+export function trustCopilotFolder(home: string, projectDir: string): void {
   const repo = realpathSync(projectDir);
-  // Repo hooks (.github/hooks/*.json) load only in a trusted folder; this is the persisted form of trust.
-  // Copilot rewrites config.json with `//` comments after a run, hence comment-json.
   const config = join(home, '.copilot', 'config.json');
   const current = (existsSync(config) ? parseJsonc(readFileSync(config, 'utf8')) : {}) as { trustedFolders?: string[] };
-  if (!(current.trustedFolders ?? []).includes(repo)) {
-    mkdirSync(join(home, '.copilot'), { recursive: true });
-    writeFileSync(
-      config,
-      `${stringifyJsonc({ ...current, trustedFolders: [...(current.trustedFolders ?? []), repo] }, null, 2)}\n`,
-    );
-  }
-  const env = {
+  if ((current.trustedFolders ?? []).includes(repo)) return;
+  mkdirSync(join(home, '.copilot'), { recursive: true });
+  writeFileSync(
+    config,
+    `${stringifyJsonc({ ...current, trustedFolders: [...(current.trustedFolders ?? []), repo] }, null, 2)}\n`,
+  );
+}
+
+/** Copilot CLI's environment against the mock (run-env.ts gives the same to `create-loop-guard run`). */
+export function copilotEnv(home: string, server: MockModelServer, opts: RunOptions = {}): Record<string, string> {
+  const status = agentStatus('copilot');
+  return {
     ...baseEnv(home, opts),
     // The SEA binary unpacks ~235 MB of runtime on first start; install-agents.mjs did that into its prefix.
     ...(status.prefix ? { COPILOT_PKG_CACHE_HOME: join(status.prefix, 'node_modules', '.copilot-pkg-cache') } : {}),
@@ -45,6 +45,16 @@ export async function runCopilot(
     COPILOT_MODEL: 'mock-model',
     COPILOT_AUTO_UPDATE: 'false',
   };
+}
+
+export async function runCopilot(
+  projectDir: string,
+  server: MockModelServer,
+  opts: RunOptions = {},
+): Promise<AgentRun> {
+  const home = opts.home ?? makeHome('copilot');
+  trustCopilotFolder(home, projectDir);
+  const env = copilotEnv(home, server, opts);
   // --allow-all: --allow-all-tools alone still refuses paths outside the project.
   const args = [
     '-p',

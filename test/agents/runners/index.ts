@@ -13,7 +13,9 @@ import { runQwen } from './qwen.ts';
 export * from './common.ts';
 export { runClaude, runCline, runCodex, runCopilot, runGemini, runKilo, runOpenCode, runQwen };
 export { CLINE_SLOW_HOST } from './cline.ts';
-export { kiloConfig } from './kilo.ts';
+export { claudeEnv, seedClaudeHome } from './claude.ts';
+export { copilotEnv, trustCopilotFolder } from './copilot.ts';
+export { kiloConfig, kiloEnv } from './kilo.ts';
 export { openCodeConfig, openCodeWarmTemplate, seedDeps } from './opencode.ts';
 export { runClineAcp } from './cline-acp.ts';
 

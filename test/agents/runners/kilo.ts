@@ -8,11 +8,16 @@ export function kiloConfig(server: MockModelServer): Record<string, unknown> {
   return openCodeConfig(server);
 }
 
-export async function runKilo(projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
-  const home = opts.home ?? makeHome('kilo');
-  const env = {
+/** Kilo's environment against the mock; `config` replaces the runner's provider config (run-env.ts adds a model). */
+export function kiloEnv(
+  home: string,
+  server: MockModelServer,
+  opts: RunOptions = {},
+  config: Record<string, unknown> = kiloConfig(server),
+): Record<string, string> {
+  return {
     ...baseEnv(home, opts),
-    KILO_CONFIG_CONTENT: JSON.stringify(kiloConfig(server)),
+    KILO_CONFIG_CONTENT: JSON.stringify(config),
     // KILO_NO_DAEMON: `kilo run` must not attach to (or leave) a background server.
     KILO_NO_DAEMON: '1',
     KILO_DISABLE_MODELS_FETCH: '1',
@@ -24,6 +29,11 @@ export async function runKilo(projectDir: string, server: MockModelServer, opts:
     KILO_DISABLE_SESSION_INGEST: '1',
     KILO_DISABLE_CODEBASE_INDEXING: '1',
   };
+}
+
+export async function runKilo(projectDir: string, server: MockModelServer, opts: RunOptions = {}): Promise<AgentRun> {
+  const home = opts.home ?? makeHome('kilo');
+  const env = kiloEnv(home, server, opts);
   const args = [
     'run',
     '--print-logs',
