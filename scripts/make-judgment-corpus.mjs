@@ -41,6 +41,10 @@ const T = {
     taskEnd: load('payloads/claude/captured/background/11-UserPromptSubmit-none-n11.json'),
     bigPost: load('payloads/claude/captured/PostToolUse-Bash-bash-truncated.json'),
     timeout: load('payloads/claude/captured/PostToolUseFailure-Bash-bash-timeout.json'),
+    // The PowerShell tool (Windows' shell tool): Bash's events without `noOutputExpected` in the response.
+    psPre: load('payloads/claude/captured/PreToolUse-PowerShell-powershell.json'),
+    psPost: load('payloads/claude/captured/PostToolUse-PowerShell-powershell.json'),
+    psFail: load('payloads/claude/captured/PostToolUseFailure-PowerShell-powershell-failure.json'),
   },
   codex: {
     pre: load('payloads/codex/PreToolUse-success.json'),
@@ -168,7 +172,25 @@ class Session {
     const id = this.callId();
     const events = [];
     const desc = opts.description ?? 'Run the command';
-    if (this.tool === 'claude') {
+    if (this.tool === 'claude' && opts.powershell) {
+      // Claude Code's PowerShell tool, as captured (no background or timeout shapes were captured for it).
+      const input = { command, description: desc };
+      events.push(this.common({ ...clone(T.claude.psPre), tool_input: input, tool_use_id: id }));
+      const response = { stdout: output, stderr: '', interrupted: false, isImage: false };
+      if (exit === 0)
+        events.push(
+          this.common({ ...clone(T.claude.psPost), tool_input: input, tool_use_id: id, tool_response: response }),
+        );
+      else
+        events.push(
+          this.common({
+            ...clone(T.claude.psFail),
+            tool_input: input,
+            tool_use_id: id,
+            error: `Exit code ${exit}\n${output}`,
+          }),
+        );
+    } else if (this.tool === 'claude') {
       const input = { command, description: desc, ...(opts.background ? { run_in_background: true } : {}) };
       events.push(this.common({ ...clone(T.claude.pre), tool_input: input, tool_use_id: id }));
       if (opts.timeout) {
@@ -1970,4 +1992,7 @@ function main() {
     console.log(`  ${name.padEnd(26)} ${c.label.padEnd(5)} ${String(c.rows.length).padStart(4)}`);
 }
 
-main();
+// Imported (a survey script builds sequences with Session), it writes nothing.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();
+
+export { Session };
