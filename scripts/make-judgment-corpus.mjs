@@ -1836,6 +1836,30 @@ cls(
   5,
 );
 
+// real: five Claude Code sessions recorded on Windows (D:\oh-my-posh; the PowerShell tool and Git Bash), from a public
+// repository's Entire checkpoints (test/fixtures/judgment-sources/, provenance in PROVENANCE.md): the main thread's calls
+// in order (of one long session a 90-step stretch), with the user's messages, edits, sub-agents and task ends between.
+const REAL_WIN = JSON.parse(readFileSync(join(fx, 'judgment-sources', 'claude-windows-oh-my-posh.json'), 'utf8'));
+const REAL_WIN_KEYS = Object.keys(REAL_WIN.sequences);
+cls(
+  'windows-claude-real',
+  'work',
+  "Claude Code on Windows, from real public sessions: the PowerShell tool's reads, lint runs and commits (CRLF, $env:TEMP files), Git Bash's builds and heredoc commits, background sub-agents.",
+  (s, v) => {
+    for (const st of REAL_WIN.sequences[REAL_WIN_KEYS[v]].steps) {
+      if (st.prompt !== undefined) s.userTurn(st.prompt);
+      else if (st.taskEnd) s.taskEnd('a background sub-agent', 'agent');
+      else if (st.agent === 'background') s.subagentBackground('a sub-agent');
+      else if (st.agent) s.subagent('a sub-agent', 'done');
+      else if (st.edit !== undefined) s.edit(st.edit, 'before', 'after');
+      else if (st.write !== undefined) s.write(st.write, 'written\n');
+      else s.shell(st.command, st.output, st.exit, { powershell: st.tool === 'PowerShell' });
+    }
+  },
+  REAL_WIN_KEYS.length,
+  { tools: ['claude'] },
+);
+
 cls(
   'windows-loop',
   'loop',
