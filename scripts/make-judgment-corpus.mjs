@@ -1230,6 +1230,24 @@ cls(
   { tools: ['codex'], verbatim: ISSUE33.server },
 );
 
+// real: a public OpenCode session export (test/fixtures/judgment-sources/, provenance in PROVENANCE.md) that reads a
+// beads tracker (`bd ready`) and closes and claims issues between the reads, with edits and builds between.
+const REAL_BEADS = JSON.parse(readFileSync(join(fx, 'judgment-sources', 'opencode-beads-patrol.json'), 'utf8'));
+cls(
+  'shell-writes-between-real',
+  'work',
+  'OpenCode, from a real public session: `bd ready` read three times with `bd close` between (each read a new list), then `bd update --status in_progress`, edits, builds and `bd close` as each task is done.',
+  (s) => {
+    for (const st of REAL_BEADS.steps) {
+      if (st.prompt !== undefined) s.userTurn(st.prompt);
+      else if (st.edit !== undefined) s.edit(st.edit, 'before', 'after');
+      else s.shell(st.command, st.output, st.exit);
+    }
+  },
+  1,
+  { tools: ['opencode'], verbatim: ISSUE33.patrol },
+);
+
 cls(
   'asked-login',
   'work',
