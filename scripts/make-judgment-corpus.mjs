@@ -1682,6 +1682,8 @@ cls(
     rotateTools: true,
     // Codex hands a long run back to the model (exec sessions yield), so a server or an endless ping is no hang there: those rows go to Claude Code.
     notInCodex: new Set(['ping host', 'nc -l 8080', 'npm start'].map((c) => HANG_COMMANDS.indexOf(c))),
+    // Claude Code runs commands with GIT_EDITOR=true, so a row that waits only in git's editor is no hang there.
+    notInClaude: new Set(['git merge --edit feature'].map((c) => HANG_COMMANDS.indexOf(c))),
     verbatim: ISSUE.hangMissed,
   },
 );
@@ -1972,7 +1974,13 @@ function buildAll() {
     const rows = [];
     for (let v = 0; v < count; v++) {
       const rotated = tools[v % tools.length];
-      const forTools = meta.rotateTools ? [rotated === 'codex' && meta.notInCodex?.has(v) ? 'claude' : rotated] : tools;
+      const moved =
+        rotated === 'codex' && meta.notInCodex?.has(v)
+          ? 'claude'
+          : rotated === 'claude' && meta.notInClaude?.has(v)
+            ? 'cursor'
+            : rotated;
+      const forTools = meta.rotateTools ? [moved] : tools;
       for (const tool of forTools) {
         const id = `${c.name}/${tool}/${String(v + 1).padStart(2, '0')}`;
         const s = new Session(tool, id);
