@@ -1856,7 +1856,7 @@ cls(
   5,
 );
 
-// real: five Claude Code sessions recorded on Windows (D:\oh-my-posh; the PowerShell tool and Git Bash), from a public
+// real: six Claude Code sessions recorded on Windows (D:\oh-my-posh; the PowerShell tool and Git Bash), from a public
 // repository's Entire checkpoints (test/fixtures/judgment-sources/, provenance in PROVENANCE.md): the main thread's calls
 // in order (of one long session a 90-step stretch), with the user's messages, edits, sub-agents and task ends between.
 const REAL_WIN = JSON.parse(readFileSync(join(fx, 'judgment-sources', 'claude-windows-oh-my-posh.json'), 'utf8'));
@@ -1864,7 +1864,7 @@ const REAL_WIN_KEYS = Object.keys(REAL_WIN.sequences);
 cls(
   'windows-claude-real',
   'work',
-  "Claude Code on Windows, from real public sessions: the PowerShell tool's reads, lint runs and commits (CRLF, $env:TEMP files), Git Bash's builds and heredoc commits, background sub-agents.",
+  "Claude Code on Windows, from real public sessions: the PowerShell tool's reads, lint runs and commits (CRLF, $env:TEMP files), Git Bash's builds, heredoc commits and an autosquash rebase -i, background sub-agents.",
   (s, v) => {
     for (const st of REAL_WIN.sequences[REAL_WIN_KEYS[v]].steps) {
       if (st.prompt !== undefined) s.userTurn(st.prompt);

@@ -13,7 +13,9 @@ describe.runIf(selected.includes('claude'))("claude: the Bash tool's git editor"
     const status = agentStatus('claude');
     if (!status.ok) throw new Error(`claude CLI unavailable: ${status.reason}`);
     const script: Script = {
-      turns: [{ commands: ['echo "editor=[${GIT_EDITOR-unset}] seq=[${GIT_SEQUENCE_EDITOR-unset}]"'], finalText: 'ok' }],
+      turns: [
+        { commands: ['echo "editor=[${GIT_EDITOR-unset}] seq=[${GIT_SEQUENCE_EDITOR-unset}]"'], finalText: 'ok' },
+      ],
     };
     const server = await startMockServer(script);
     const repo = makeRepo();
