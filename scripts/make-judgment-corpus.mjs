@@ -41,6 +41,10 @@ const T = {
     taskEnd: load('payloads/claude/captured/background/11-UserPromptSubmit-none-n11.json'),
     bigPost: load('payloads/claude/captured/PostToolUse-Bash-bash-truncated.json'),
     timeout: load('payloads/claude/captured/PostToolUseFailure-Bash-bash-timeout.json'),
+    // The PowerShell tool (Windows' shell tool): Bash's events without `noOutputExpected` in the response.
+    psPre: load('payloads/claude/captured/PreToolUse-PowerShell-powershell.json'),
+    psPost: load('payloads/claude/captured/PostToolUse-PowerShell-powershell.json'),
+    psFail: load('payloads/claude/captured/PostToolUseFailure-PowerShell-powershell-failure.json'),
   },
   codex: {
     pre: load('payloads/codex/PreToolUse-success.json'),
@@ -168,7 +172,25 @@ class Session {
     const id = this.callId();
     const events = [];
     const desc = opts.description ?? 'Run the command';
-    if (this.tool === 'claude') {
+    if (this.tool === 'claude' && opts.powershell) {
+      // Claude Code's PowerShell tool, as captured (no background or timeout shapes were captured for it).
+      const input = { command, description: desc };
+      events.push(this.common({ ...clone(T.claude.psPre), tool_input: input, tool_use_id: id }));
+      const response = { stdout: output, stderr: '', interrupted: false, isImage: false };
+      if (exit === 0)
+        events.push(
+          this.common({ ...clone(T.claude.psPost), tool_input: input, tool_use_id: id, tool_response: response }),
+        );
+      else
+        events.push(
+          this.common({
+            ...clone(T.claude.psFail),
+            tool_input: input,
+            tool_use_id: id,
+            error: `Exit code ${exit}\n${output}`,
+          }),
+        );
+    } else if (this.tool === 'claude') {
       const input = { command, description: desc, ...(opts.background ? { run_in_background: true } : {}) };
       events.push(this.common({ ...clone(T.claude.pre), tool_input: input, tool_use_id: id }));
       if (opts.timeout) {
@@ -1208,6 +1230,24 @@ cls(
   { tools: ['codex'], verbatim: ISSUE33.server },
 );
 
+// real: a public OpenCode session export (test/fixtures/judgment-sources/, provenance in PROVENANCE.md) that reads a
+// beads tracker (`bd ready`) and closes and claims issues between the reads, with edits and builds between.
+const REAL_BEADS = JSON.parse(readFileSync(join(fx, 'judgment-sources', 'opencode-beads-patrol.json'), 'utf8'));
+cls(
+  'shell-writes-between-real',
+  'work',
+  'OpenCode, from a real public session: `bd ready` read three times with `bd close` between (each read a new list), then `bd update --status in_progress`, edits, builds and `bd close` as each task is done.',
+  (s) => {
+    for (const st of REAL_BEADS.steps) {
+      if (st.prompt !== undefined) s.userTurn(st.prompt);
+      else if (st.edit !== undefined) s.edit(st.edit, 'before', 'after');
+      else s.shell(st.command, st.output, st.exit);
+    }
+  },
+  1,
+  { tools: ['opencode'], verbatim: ISSUE33.patrol },
+);
+
 cls(
   'asked-login',
   'work',
@@ -1642,6 +1682,8 @@ cls(
     rotateTools: true,
     // Codex hands a long run back to the model (exec sessions yield), so a server or an endless ping is no hang there: those rows go to Claude Code.
     notInCodex: new Set(['ping host', 'nc -l 8080', 'npm start'].map((c) => HANG_COMMANDS.indexOf(c))),
+    // Claude Code runs commands with GIT_EDITOR=true, so a row that waits only in git's editor is no hang there.
+    notInClaude: new Set(['git merge --edit feature'].map((c) => HANG_COMMANDS.indexOf(c))),
     verbatim: ISSUE.hangMissed,
   },
 );
@@ -1814,6 +1856,30 @@ cls(
   5,
 );
 
+// real: six Claude Code sessions recorded on Windows (D:\oh-my-posh; the PowerShell tool and Git Bash), from a public
+// repository's Entire checkpoints (test/fixtures/judgment-sources/, provenance in PROVENANCE.md): the main thread's calls
+// in order (of one long session a 90-step stretch), with the user's messages, edits, sub-agents and task ends between.
+const REAL_WIN = JSON.parse(readFileSync(join(fx, 'judgment-sources', 'claude-windows-oh-my-posh.json'), 'utf8'));
+const REAL_WIN_KEYS = Object.keys(REAL_WIN.sequences);
+cls(
+  'windows-claude-real',
+  'work',
+  "Claude Code on Windows, from real public sessions: the PowerShell tool's reads, lint runs and commits (CRLF, $env:TEMP files), Git Bash's builds, heredoc commits and an autosquash rebase -i, background sub-agents.",
+  (s, v) => {
+    for (const st of REAL_WIN.sequences[REAL_WIN_KEYS[v]].steps) {
+      if (st.prompt !== undefined) s.userTurn(st.prompt);
+      else if (st.taskEnd) s.taskEnd('a background sub-agent', 'agent');
+      else if (st.agent === 'background') s.subagentBackground('a sub-agent');
+      else if (st.agent) s.subagent('a sub-agent', 'done');
+      else if (st.edit !== undefined) s.edit(st.edit, 'before', 'after');
+      else if (st.write !== undefined) s.write(st.write, 'written\n');
+      else s.shell(st.command, st.output, st.exit, { powershell: st.tool === 'PowerShell' });
+    }
+  },
+  REAL_WIN_KEYS.length,
+  { tools: ['claude'] },
+);
+
 cls(
   'windows-loop',
   'loop',
@@ -1908,7 +1974,13 @@ function buildAll() {
     const rows = [];
     for (let v = 0; v < count; v++) {
       const rotated = tools[v % tools.length];
-      const forTools = meta.rotateTools ? [rotated === 'codex' && meta.notInCodex?.has(v) ? 'claude' : rotated] : tools;
+      const moved =
+        rotated === 'codex' && meta.notInCodex?.has(v)
+          ? 'claude'
+          : rotated === 'claude' && meta.notInClaude?.has(v)
+            ? 'cursor'
+            : rotated;
+      const forTools = meta.rotateTools ? [moved] : tools;
       for (const tool of forTools) {
         const id = `${c.name}/${tool}/${String(v + 1).padStart(2, '0')}`;
         const s = new Session(tool, id);
@@ -1970,4 +2042,7 @@ function main() {
     console.log(`  ${name.padEnd(26)} ${c.label.padEnd(5)} ${String(c.rows.length).padStart(4)}`);
 }
 
-main();
+// Imported (a survey script builds sequences with Session), it writes nothing.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();
+
+export { Session };

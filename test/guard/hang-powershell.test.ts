@@ -109,6 +109,10 @@ const ALLOWED: readonly string[] = [
   'Invoke-Pester -Path tests',
   'python clickup.py lists',
   'Get-Location',
+  // real (Claude Code's Bash tool on Windows, JanDeDobbeleer/oh-my-posh's sessions): a POSIX heredoc whose text
+  // quotes `{{ cmd … }}` is no cmd prompt
+  "git commit -m \"$(cat <<'EOF'\nfix(path): prevent folder names from executing as templates\n\nA directory named " +
+    'with literal template syntax (e.g. "{{ cmd `whoami` }}") reached the shared\nfunc map.\nEOF\n)"\ngit log -1 --stat',
 ];
 
 describe('PowerShell hang rules: refused', () => {

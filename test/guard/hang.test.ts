@@ -8,6 +8,12 @@ import { TOOL_FACTS } from '../../src/guard/adapters/index.ts';
 const TOOLS: readonly ToolName[] = ['claude', 'codex', 'cursor', 'opencode'];
 const ctxOf = (tool: ToolName): HangContext => ({ ...TOOL_FACTS[tool], background: false });
 const claude: HangContext = ctxOf('claude');
+// Claude Code's facts without the GIT_EDITOR=true it sets for its commands: the deny table's view of a blocking tool.
+const blocking: HangContext = { ...claude, shellEnv: undefined };
+/** The rows that wait only in git's own editor, which Claude Code's GIT_EDITOR=true keeps from waiting. */
+const GIT_EDITOR_RULES = new Set(['git-commit-editor', 'git-tag-editor', 'git-rebase-interactive', 'git-editor']);
+const waitsInGitEditor = (command: string, rule: string) =>
+  GIT_EDITOR_RULES.has(rule) || (rule === 'editor' && /^git [^|]*\bconfig\b/.test(command));
 const RULE_IDS = new Set(HANG_RULES.map((r) => r.rule));
 
 /** Everyday commands that must run: none of them waits for a person. */
@@ -610,7 +616,7 @@ describe('checkHang: commands that wait are refused', () => {
   });
 
   it.each(DENIED.map(([c, r, t]) => [c, r, t]))('%j → %s', (command, rule, alternative) => {
-    const verdict = checkHang(command, claude);
+    const verdict = checkHang(command, blocking);
     expect(verdict).not.toBeNull();
     expect(verdict!.rule).toBe(rule);
     expect(RULE_IDS.has(verdict!.rule)).toBe(true);
@@ -646,7 +652,7 @@ describe('checkHang: commands that wait are refused', () => {
 
   it('writes factual messages, not commands aimed at the model', () => {
     for (const [command] of DENIED) {
-      const message = checkHang(command, claude)!.message;
+      const message = checkHang(command, blocking)!.message;
       expect(message).not.toMatch(/\b(?:you must|ignore previous|do not)\b/i);
       expect(message).not.toMatch(/\b(?:IMPORTANT|SYSTEM|STOP)\b/);
     }
@@ -681,12 +687,32 @@ describe('checkHang: exemptions for long-running commands', () => {
     'editors, pagers and prompts are refused everywhere: %j',
     (command, rule) => {
       for (const tool of TOOLS) {
+        if (tool === 'claude' && waitsInGitEditor(command, rule)) continue;
         for (const background of [false, true]) {
           expect(checkHang(command, { ...TOOL_FACTS[tool], background })?.rule).toBe(rule);
         }
       }
     },
   );
+
+  it.each(interactive.map(([c, r]) => [c, r]))(
+    "Claude Code's GIT_EDITOR=true runs only git's editor rows: %j",
+    (command, rule) => {
+      const verdict = checkHang(command, claude);
+      if (waitsInGitEditor(command, rule)) expect(verdict).toBeNull();
+      else expect(verdict?.rule).toBe(rule);
+    },
+  );
+
+  it('still refuses a git editor the line itself sets, in Claude Code too', () => {
+    expect(interactive.filter(([c, r]) => waitsInGitEditor(c, r)).length).toBeGreaterThanOrEqual(15);
+    expect(checkHang('GIT_EDITOR=vim git commit', claude)?.rule).toBe('git-commit-editor');
+    expect(checkHang('GIT_SEQUENCE_EDITOR=nano git rebase -i main', claude)?.rule).toBe('git-rebase-interactive');
+    // real (a public Windows session, Claude Code 2.1.2xx): it ran, with the todo list as written
+    expect(
+      checkHang('cd D:/oh-my-posh && git rebase --autosquash -i HEAD~6 2>&1 <<< \'\' ; echo "EXIT:$?"', claude),
+    ).toBeNull();
+  });
 
   it.each([
     ['npm run dev', 'npm run dev &'],

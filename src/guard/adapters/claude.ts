@@ -36,6 +36,8 @@ export const claudeFacts: GuardToolFacts = {
   longRunsReturn: false,
   backgroundOption: "the Bash tool's run_in_background",
   blockSaysThisCommand: false,
+  // Its commands run with GIT_EDITOR=true (test/agents/git-editor.test.ts), so git's editor never waits there.
+  shellEnv: { GIT_EDITOR: 'true' },
 };
 
 export function parseClaude(p: Payload): ParsedHook {

@@ -111,7 +111,8 @@ export function decide(
 /** checkHang's answers without project files, kept (a bounded few) per command and context: a process that lives on
  * (the plugin, audit) asks about the same commands again and again, and the answer reads nothing else. */
 function keptHang(command: string, facts: GuardToolFacts, background: boolean): HangVerdict | null {
-  const key = `${facts.longRunsReturn ? 1 : 0}${background ? 1 : 0}${facts.backgroundOption ?? ''}\0${command}`;
+  const env = facts.shellEnv ? JSON.stringify(facts.shellEnv) : '';
+  const key = `${facts.longRunsReturn ? 1 : 0}${background ? 1 : 0}${facts.backgroundOption ?? ''}\0${env}\0${command}`;
   let hang = hangs.get(key);
   if (hang === undefined) {
     if (hangs.size >= MAX_HANGS) hangs.clear();
@@ -124,7 +125,8 @@ const MAX_HANGS = 512;
 const hangs = new Map<string, HangVerdict | null>();
 
 function hangContext(facts: GuardToolFacts, background: boolean): HangContext {
-  return { longRunsReturn: facts.longRunsReturn, backgroundOption: facts.backgroundOption, background };
+  const { longRunsReturn, backgroundOption, shellEnv } = facts;
+  return { longRunsReturn, backgroundOption, shellEnv, background };
 }
 
 /** True when `state` is what a reset for `turnId` would write, or there is no state at all (which reads the same). */

@@ -11,6 +11,8 @@ export interface GuardToolFacts {
   backgroundOption?: string | undefined;
   /** A block message says "This command" instead of quoting it (Codex shows the command beside the reason). */
   blockSaysThisCommand: boolean;
+  /** Variables the tool sets for every command it runs, read as if the line set them (Claude Code: GIT_EDITOR=true). */
+  shellEnv?: Readonly<Record<string, string>> | undefined;
 }
 
 /** One thing that happened in an agent session, in tool-neutral form. */

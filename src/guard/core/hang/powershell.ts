@@ -370,5 +370,10 @@ function lineFinding(line: string, ctx: HangContext, depth: number): Finding | n
 
 /** The PowerShell verdict on a whole command line, or null (then the POSIX rules judge it). */
 export function powershellFinding(line: string, ctx: HangContext): Finding | null {
+  // PowerShell has no `<<` (it is a parse error there): a heredoc makes the line POSIX, whatever its text says.
+  if (POSIX_HEREDOC_RE.test(line)) return null;
   return lineFinding(line, ctx, 0);
 }
+
+/** A POSIX heredoc's start: `<<EOF`, `<<'EOF'`, `<<-"END"` (real: a commit message quoting `{{ cmd … }}`). */
+const POSIX_HEREDOC_RE = /<<-?\s*['"]?[A-Za-z_]/;

@@ -143,8 +143,8 @@ export function checkHang(command: string, ctx: HangContext): HangVerdict | null
   const ps = powershellFinding(command, ctx);
   if (ps) return { rule: ps.rule, message: render(command, null, ps.why) };
   const commands = splitCommands(command);
-  // Assignments and exports earlier in the line are in effect for later commands.
-  const lineEnv = new Map<string, string>();
+  // Assignments and exports earlier in the line are in effect for later commands, after what the tool itself sets.
+  const lineEnv = new Map<string, string>(Object.entries(ctx.shellEnv ?? {}));
   const several = commands.filter((c) => c.argv.length > 0).length > 1;
   for (const cmd of commands) {
     const env = new Map([...lineEnv, ...cmd.env]);

@@ -3,7 +3,7 @@ import type { SimpleCommand } from '../shell/split.ts';
 import type { GuardToolFacts } from '../types.ts';
 
 /** What the rules know about the call: whether it already runs in the background, and the calling tool's facts. */
-export type HangContext = Pick<GuardToolFacts, 'longRunsReturn' | 'backgroundOption'> & {
+export type HangContext = Pick<GuardToolFacts, 'longRunsReturn' | 'backgroundOption' | 'shellEnv'> & {
   /** The call runs in the background (Claude run_in_background). */
   background: boolean;
   /** Where a package script or make target can be looked up; without it, script names decide. */
