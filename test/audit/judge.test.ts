@@ -153,10 +153,17 @@ describe('judge', () => {
 
 describe('judge: waits and formats we cannot run', () => {
   it('a command that waits for a person is listed as one the hang rules would refuse', () => {
-    const j = new SessionJudge('claude', settings, () => 0);
+    const j = new SessionJudge('codex', settings, () => 0);
     j.feed(shell('git commit', 'Aborting commit due to empty commit message.', 1));
     j.feed(shell('git status', 'clean', 0));
     expect(j.waits.map((w) => [w.command, w.rule])).toEqual([['git commit', 'git-commit-editor']]);
+  });
+
+  it("Claude Code's own GIT_EDITOR=true: a bare git commit is no wait there, an editor of the line's own is", () => {
+    const j = new SessionJudge('claude', settings, () => 0);
+    j.feed(shell('git commit', 'Aborting commit due to empty commit message.', 1));
+    j.feed(shell('GIT_EDITOR=vim git commit', 'Vim: Warning: Output is not to a terminal', 1));
+    expect(j.waits.map((w) => [w.command, w.rule])).toEqual([['GIT_EDITOR=vim git commit', 'git-commit-editor']]);
   });
 });
 

@@ -264,7 +264,8 @@ describe.each([claude, codex, cursor])('scenario: $tool', (d) => {
 
   it('refuses a command that waits for a person before it runs', () => {
     const env = guardEnv(freshStateDir());
-    const pre = runGuardSync(d.tool, d.pre(1, 'git commit'), env);
+    // An editor of the line's own: Claude Code runs commands with GIT_EDITOR=true, so a bare `git commit` runs there.
+    const pre = runGuardSync(d.tool, d.pre(1, 'GIT_EDITOR=vim git commit'), env);
     expect(d.denied(pre.stdout.trim())).toMatch(/^loop-guard: .*-m/s);
   });
 
