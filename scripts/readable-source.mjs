@@ -128,7 +128,7 @@ export const readableSourcePlugin = {
   setup(build) {
     build.onLoad({ filter: /\.ts$/ }, (args) => {
       const text = readFileSync(args.path, 'utf8');
-      const source = /[\\/]guard[\\/]core[\\/]normalize(?:-windows)?\.ts$/.test(args.path)
+      const source = /[\\/]guard[\\/]core[\\/]normalize(?:[\\/][\w-]+)?\.ts$/.test(args.path)
         ? withoutRuleDocs(text, args.path)
         : text;
       return { contents: readableSource(source, args.path), loader: 'ts' };

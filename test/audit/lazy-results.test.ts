@@ -219,6 +219,53 @@ describe('stand-in results (lazy-results.ts)', () => {
     expect(heldStandIns - before).toBeGreaterThan(5);
   });
 
+  // A call delivered again (a retried hook) is not counted, so its post leaves the stand-in in the state: settle()
+  // rebuilds it first (`again`). Tagged instead, as for a new result, the stand-in stays kept too, and settling it
+  // again looks for the newest pair with the stand-in's key: here an older, real one (an empty result's: the stand-in
+  // text is empty).
+  it('give the same answers when a call that stood in is delivered again', () => {
+    const agent: Step = { kind: 'change', by: 'agent' };
+    const empty: Step = { kind: 'shell', command: 'npm test', output: '', exitCode: 0, callId: 'c1' };
+    const failed: Step = {
+      kind: 'shell',
+      command: 'npm test',
+      output: 'FAIL src/a.test.ts',
+      exitCode: 1,
+      callId: 'c2',
+    };
+    const passed: Step = { ...failed, exitCode: 0 };
+    const scenarios: Step[][] = [
+      // c2 stands in (its record is from before a change), and comes again after another change.
+      [empty, agent, ...fillers(0, 3), failed, agent, ...fillers(10, 3), failed],
+      // The same, then the command once more in a call of its own.
+      [empty, agent, ...fillers(0, 3), failed, agent, ...fillers(10, 3), failed, { ...failed, callId: 'c3' }],
+      // The change after the fillers, and the command again after more.
+      [
+        empty,
+        agent,
+        ...fillers(0, 3),
+        failed,
+        ...fillers(10, 3),
+        agent,
+        failed,
+        ...fillers(20, 3),
+        { ...failed, callId: 'c3' },
+      ],
+      // Across edits, a passing result (a failing one after an edit is replayed as it is).
+      [empty, edit, ...fillers(0, 3), passed, edit, ...fillers(10, 3), passed],
+    ];
+    for (const env of [{}, { LOOP_GUARD_WARN: '2', LOOP_GUARD_BLOCK: '3' }]) {
+      const settings = guardSettings(env);
+      for (const steps of scenarios) {
+        const stood = new Set<number>();
+        expect(replay(steps, settings, true, stood)).toEqual(replay(steps, settings, false, stood));
+        // Both deliveries of c2 stood in: the path under test ran.
+        const c2 = steps.flatMap((s, i) => (s.kind === 'shell' && s.callId === 'c2' ? [i] : []));
+        expect(c2.filter((i) => stood.has(i))).toHaveLength(2);
+      }
+    }
+  });
+
   it('are used: most results of a session of one-off commands are never normalized', () => {
     const settings = guardSettings({});
     const stand = new LazyResults(settings);

@@ -26,7 +26,8 @@ beforeAll(requireCli);
 // sub-agent's end is a change) added 675: 298,217 (291.2 KB). The hand-off note at a session's first prompt (Gemini
 // CLI, Qwen Code, Copilot CLI), a background task's end as a change, and the core's kept answers per command (the
 // audit's speed) added 1,586: 299,803 (292.8 KB). A POSIX heredoc gate for the PowerShell reader and Claude Code's
-// GIT_EDITOR=true as a tool fact added 377: 300,180 (293.1 KB).
+// GIT_EDITOR=true as a tool fact added 377: 300,180 (293.1 KB). The normalization split by subject (issue 34: four
+// module headers, three rule builders) added 561: 300,849 (293.8 KB).
 const TOTAL_BUDGET = 294 * 1024;
 /** Only the guard file may be larger than this. */
 const LARGE = 40 * 1024;

@@ -12,14 +12,16 @@ const MAX_FUNCTION_LINES = 100;
 /** A comment is prose: the formatter wraps code at 120 characters but not comments, so this test does. */
 const MAX_COMMENT_WIDTH = 120;
 /** Rule tables: one entry per rule with its reason and examples, read as a list rather than as a flow. */
-const RULE_TABLES = ['guard/core/normalize.ts', 'guard/core/hang/interactive.ts'];
+const RULE_TABLES = ['guard/core/hang/interactive.ts'];
 /**
  * Functions allowed over MAX_FUNCTION_LINES, each at its length when the limit came to all of src/ (issue 34): an
  * entry may only shrink, and goes once its function fits.
  */
 const LONG_FUNCTIONS: Record<string, number> = {
-  // The rule tables' builders: one entry per rule, read as a list (the files are RULE_TABLES above).
-  'guard/core/normalize.ts buildTokenRules': 401,
+  // The rule tables' builders: one entry per rule, read as a list (interactive.ts is in RULE_TABLES above; the
+  // normalization rules, split by subject in issue 34, fit in files of their own).
+  'guard/core/normalize/ids.ts idRules': 202,
+  'guard/core/normalize/times.ts timeRules': 120,
   'guard/core/hang/interactive.ts build': 350,
   // Not split in issue 34: cli.ts was being edited at the same time.
   'cli.ts main': 135,

@@ -1,25 +1,13 @@
 // Normalization rules for results that come from Windows: PowerShell's error records, the progress records it writes
 // as CLIXML when its output is redirected, and the date and time-span forms its cmdlets print. (CRLF line endings and
-// Windows temp paths are rules of normalize.ts: they are not PowerShell's.)
-
-/** The shape of normalize.ts's token rules (structural, so this module needs nothing from it). */
-export interface WindowsRule {
-  name: string;
-  description: string;
-  example: { before: string; after: string };
-  re: RegExp;
-  to: string | ((match: string) => string);
-  needles?: readonly string[];
-  needlesIgnoreCase?: boolean;
-  gate?: (text: string) => boolean;
-  keepOnMeaningLines?: boolean;
-}
+// Windows temp paths are rules of lines.ts and ids.ts: they are not PowerShell's.)
+import type { TokenRule } from './rule.ts';
 
 const MONTH_NAMES = 'January|February|March|April|May|June|July|August|September|October|November|December';
 const DAY_NAMES = 'Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday';
 
 /** Built on first use with the other token rules; they run after them, in this order. */
-export function windowsRules(): WindowsRule[] {
+export function windowsRules(): TokenRule[] {
   return [
     {
       name: 'clixml-progress',
