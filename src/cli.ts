@@ -200,12 +200,14 @@ function terminalSize(): { columns?: number; rows?: number } {
   return isTTY ? { ...(columns ? { columns } : {}), ...(rows ? { rows } : {}) } : {};
 }
 
+type ParsedArgs = ReturnType<
+  typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof OPTIONS }>
+>;
+
 export async function main(argv: string[]): Promise<number> {
   // `run` has options of its own (and the agent's after --): it reads its argv itself.
   if (argv[0] === 'run') return runSubcommand(argv.slice(1));
-  let parsed: ReturnType<
-    typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof OPTIONS }>
-  >;
+  let parsed: ParsedArgs;
   try {
     parsed = parseArgs({
       args: htmlValue(argv),
@@ -217,6 +219,7 @@ export async function main(argv: string[]): Promise<number> {
     return usageError(argv, `${argError(argv)} Run with --help for usage.`);
   }
   const v = parsed.values;
+  const [command, ...rest] = parsed.positionals;
   if (v.help) {
     process.stdout.write(HELP);
     return EXIT.ok;
@@ -225,11 +228,32 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
-  const [command, ...rest] = parsed.positionals;
   if (command === 'help') {
     process.stdout.write(HELP);
     return EXIT.ok;
   }
+  const misuse = misuseOf(argv, v, command, rest);
+  if (misuse !== undefined) return misuse;
+  // audit and doctor read --tools here; the installer reads it with the plan (it also names the tools it found).
+  const toolsArg = v.tools ?? v.tool;
+  let only: ToolName[] | undefined;
+  if ((command === 'audit' || command === 'doctor') && toolsArg !== undefined) {
+    const r = parseToolArg(toolsArg);
+    if (r.unknown.length || !r.tools.length) return usageError(argv, toolListError(toolsArg, r));
+    // `all` for audit is every tool it has a reader for.
+    only =
+      command === 'audit' && toolsArg.split(',').some((t) => t.trim().toLowerCase() === 'all') ? undefined : r.tools;
+  }
+  if (v.check && v.remove) {
+    process.stderr.write('create-loop-guard: --check and --remove cannot be combined.\n');
+    return EXIT.error;
+  }
+  return dispatch(command, v, only);
+}
+
+/** The exit code of a combination of words and options that does not go together (with its message said), or
+ * undefined. */
+function misuseOf(argv: string[], v: Values, command: string | undefined, rest: string[]): number | undefined {
   const known = command === 'doctor' || command === 'audit';
   if (rest.length || (command !== undefined && !known)) {
     const word = (known ? rest[0] : command) ?? '';
@@ -261,20 +285,11 @@ export async function main(argv: string[]): Promise<number> {
       `--cwd ${v.cwd}: ${isDirectory(resolve(v.cwd), true) ? 'not a directory' : 'the directory does not exist'}.`,
     );
   }
-  // audit and doctor read --tools here; the installer reads it with the plan (it also names the tools it found).
-  const toolsArg = v.tools ?? v.tool;
-  let only: ToolName[] | undefined;
-  if ((command === 'audit' || command === 'doctor') && toolsArg !== undefined) {
-    const r = parseToolArg(toolsArg);
-    if (r.unknown.length || !r.tools.length) return usageError(argv, toolListError(toolsArg, r));
-    // `all` for audit is every tool it has a reader for.
-    only =
-      command === 'audit' && toolsArg.split(',').some((t) => t.trim().toLowerCase() === 'all') ? undefined : r.tools;
-  }
-  if (v.check && v.remove) {
-    process.stderr.write('create-loop-guard: --check and --remove cannot be combined.\n');
-    return EXIT.error;
-  }
+  return undefined;
+}
+
+/** Runs the command (audit, doctor, or the installer) with this process's terminal as its io. */
+async function dispatch(command: string | undefined, v: Values, only: ToolName[] | undefined): Promise<number> {
   const io = {
     cwd: process.cwd(),
     env: process.env,
@@ -289,15 +304,12 @@ export async function main(argv: string[]): Promise<number> {
   };
   if (command === 'audit') {
     const { audit } = await import('./audit/audit.ts');
-    const a = {
-      all: v.all === true,
-      json: v.json === true,
-      redact: v.redact === true,
-      ...(v.cwd ? { cwd: v.cwd } : {}),
-    };
     return audit(
       {
-        ...a,
+        all: v.all === true,
+        json: v.json === true,
+        redact: v.redact === true,
+        ...(v.cwd ? { cwd: v.cwd } : {}),
         ...(v.since !== undefined ? { since: v.since } : {}),
         ...(only ? { tools: only } : {}),
         ...(v.limit !== undefined ? { limit: v.limit } : {}),
@@ -319,9 +331,8 @@ export async function main(argv: string[]): Promise<number> {
       io,
     );
   }
-  const opts = installOptions(v);
   const { run } = await import('./scaffold/run.ts');
-  return run(opts, io);
+  return run(installOptions(v), io);
 }
 
 // A reader that closes early (`--dry-run | head -1`) is not an error: the rest of the output is dropped, and the run

@@ -23,8 +23,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'guard/core/normalize/ids.ts idRules': 202,
   'guard/core/normalize/times.ts timeRules': 120,
   'guard/core/hang/interactive.ts build': 350,
-  // Not split in issue 34: cli.ts was being edited at the same time.
-  'cli.ts main': 135,
 };
 /** Comment lines allowed over MAX_COMMENT_WIDTH, per file (src/scaffold/ was being edited in issue 34): may only shrink. */
 const WIDE_COMMENTS: Record<string, number> = {
