@@ -1,7 +1,7 @@
 // Benchmark: the CLI as a user runs it, `create-loop-guard audit --all --json`, one cold process per run, on
 // real-shaped histories (bench/history-shape.mjs) of several sizes: MB per CPU second (the process's own user +
-// system time, start-up included) and peak RSS, before (BENCH_AUDIT_BASE, default the commit issue 34's work started
-// from, built from its own sources) and after (this tree), interleaved. Printed, never asserted.
+// system time, start-up included) and peak RSS, before (BENCH_AUDIT_BASE, default the commit this round of audit
+// work started from, built from its own sources) and after (this tree), interleaved. Printed, never asserted.
 //
 //   node bench/audit-cli.mjs                              70 MB, 250 MB and 1 GB; 3 rounds (BENCH_RUNS)
 //   BENCH_AUDIT_SIZES=70,2000 node bench/audit-cli.mjs    other sizes in MB (2000: a heavy user's three months)
@@ -47,9 +47,15 @@ function buildCli(dir, commit) {
 const probe = join(work, 'probe.mjs');
 writeFileSync(
   probe,
-  "import { writeFileSync } from 'node:fs';\n" +
-    "process.on('exit', () => { const c = process.cpuUsage(); const r = process.resourceUsage();\n" +
-    '  writeFileSync(process.env.BENCH_PROBE_OUT, JSON.stringify({ cpu: (c.user + c.system) / 1e6, rss: r.maxRSS })); });\n',
+  [
+    "import { writeFileSync } from 'node:fs';",
+    "process.on('exit', () => {",
+    '  const c = process.cpuUsage();',
+    '  const rss = process.resourceUsage().maxRSS;',
+    '  writeFileSync(process.env.BENCH_PROBE_OUT, JSON.stringify({ cpu: (c.user + c.system) / 1e6, rss }));',
+    '});',
+    '',
+  ].join('\n'),
 );
 
 function run(node, cli, home) {
