@@ -115,6 +115,15 @@ const READERS: Record<SessionFileFormat, () => RecordReader> = {
   'gemini-chat': geminiRecordReader,
 };
 
+/**
+ * The record types worth parsing, as they appear in a line (JSON escapes the quotes of any string holding them), so
+ * the long lines of tool output and conversation are skipped unparsed.
+ */
+const NEEDLES: Record<SessionFileFormat, readonly string[]> = {
+  'codex-rollout': ['"type":"token_usage_record"', '"type":"token_count"', '"type":"turn_context"'],
+  'gemini-chat': ['"type":"gemini"'],
+};
+
 function listDir(dir: string): string[] {
   try {
     return readdirSync(dir);
@@ -252,6 +261,7 @@ function charge(t: Tally, m: SessionReading, price: PriceOf, r: RequestRecord): 
 export function startSessionMeter(opts: MeterOpts): SessionMeter {
   const { tally, env } = opts;
   const read = READERS[opts.format]();
+  const needles = NEEDLES[opts.format];
   let tail: Tail | undefined;
   let path: string | undefined;
   let dead = false;
@@ -278,7 +288,7 @@ export function startSessionMeter(opts: MeterOpts): SessionMeter {
       }
       let priced = false;
       for (const line of tail.lines()) {
-        if (!line.startsWith('{')) continue;
+        if (!line.startsWith('{') || !needles.some((n) => line.includes(n))) continue;
         let rec: Obj | undefined;
         try {
           rec = obj(JSON.parse(line));
