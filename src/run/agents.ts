@@ -1,5 +1,6 @@
 // How `run` drives each agent headless: its program, the flags of one unattended run, its model option, its own caps
 // (turns, dollars) and the shape of its structured output. Data per tool; docs/run.md cites the source of each.
+import type { SessionFileFormat } from './session-meter.ts';
 import type { StreamFormat } from './streams.ts';
 
 export interface RunArgs {
@@ -38,6 +39,8 @@ export interface AgentRecord {
   reportsTokens: boolean;
   /** Where the model is named when it is set outside the argv (for pricing a stream that never names it). */
   modelEnv?: string;
+  /** The session file the tool appends a record to per model request, read while it runs (session-meter.ts). */
+  sessionFile?: SessionFileFormat;
 }
 
 const opt = (flag: string, v: string | number | null | undefined): string[] =>
@@ -99,6 +102,7 @@ export const AGENTS = {
         ? ['exec', 'resume', '--json', ...a.extra, a.resume, a.prompt]
         : ['exec', '--json', ...opt('--model', a.model), ...a.extra, a.prompt],
     stream: 'codex-events',
+    sessionFile: 'codex-rollout',
     choosesSessionId: false,
     resumes: true,
     capsDollars: false,
@@ -115,6 +119,7 @@ export const AGENTS = {
     // --resume takes "latest" or an index, not an id: rung 1 runs fresh with the reason instead.
     args: (a) => ['-p', a.prompt, '-o', 'stream-json', ...opt('-m', a.model), ...a.extra],
     stream: 'gemini-stream',
+    sessionFile: 'gemini-chat',
     choosesSessionId: false,
     resumes: false,
     capsDollars: false,

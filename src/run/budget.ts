@@ -2,7 +2,7 @@
 // Priced with the audit's price list (and --prices), so a run's money reads the same as `audit`'s.
 import { BUILT_IN_PRICES, Pricer, readPriceFile } from '../audit/prices.ts';
 import { roundUsd } from '../audit/cost.ts';
-import type { PriceOf, Tally } from './streams.ts';
+import { type PriceOf, requestsOf, type Tally } from './streams.ts';
 
 /** The environment variable that gives the budget when --budget does not. */
 export const BUDGET_ENV = 'LOOP_GUARD_RUN_BUDGET';
@@ -26,13 +26,16 @@ export function makePricer(pricesFile: string | undefined): PriceOf {
 
 /** What the rung has spent by now: measured dollars, or requests × the measured dollars per request. */
 export function spentNow(t: Tally, usdPerRequest: number | undefined): number | null {
+  const requests = requestsOf(t);
   if (!t.unmetered && t.unpriced === 0) {
     // A stream that reports tokens only at the end (Codex, Gemini) has spent at least the estimate meanwhile; once
     // its closing total is read, that total is the spend (the estimate is an earlier rung's price, maybe another's).
-    const estimate = usdPerRequest !== undefined && !t.closed ? t.requests * usdPerRequest : 0;
+    // Once the session file priced a request of this rung, this rung's own price per request is the estimate's.
+    const rate = t.meter?.requests ? t.usd / t.meter.requests : usdPerRequest;
+    const estimate = rate !== undefined && !t.closed ? requests * rate : 0;
     return roundUsd(Math.max(t.usd, estimate));
   }
-  if (t.unmetered && usdPerRequest !== undefined) return roundUsd(t.requests * usdPerRequest);
+  if (t.unmetered && usdPerRequest !== undefined) return roundUsd(requests * usdPerRequest);
   return null;
 }
 

@@ -23,7 +23,8 @@ import {
   triedText,
   writeTerminal,
 } from './state.ts';
-import { feedLine, newTally, type PriceOf, readerFor, type Tally } from './streams.ts';
+import { startSessionMeter } from './session-meter.ts';
+import { feedLine, newTally, type PriceOf, readerFor, requestsOf, type Tally } from './streams.ts';
 
 export const EXIT_RUN = { passed: 0, usage: 2, escalated: 4 } as const;
 
@@ -174,26 +175,45 @@ async function runRung(c: Climb, rung: Rung, shareUsd: number | null): Promise<n
   const read = readerFor(rec.stream, tally, c.price);
   const t0 = Date.now();
   const env = { ...io.env, [RUN_ID_ENV]: state.runId };
+  const check = () => {
+    if (!tally.closed && overShare(tally, shareUsd, state.usdPerRequest)) agent.stop();
+  };
   const agent = startAgent(rec.bin, args, {
     cwd: root,
     env,
     logPath: join(c.dir, `rung-${rung.rung}.agent.log`),
     timeoutMs: opts.rungTimeoutS === null ? null : opts.rungTimeoutS * 1000,
     onLine: (line) => {
+      // The file first: a closing total read after it replaces what it priced.
+      meter?.poll();
       feedLine(read, line);
-      if (!tally.closed && overShare(tally, shareUsd, state.usdPerRequest)) agent.stop();
+      check();
     },
   });
+  const meter = rec.sessionFile
+    ? startSessionMeter({
+        format: rec.sessionFile,
+        env,
+        cwd: root,
+        since: t0,
+        tally,
+        price: c.price,
+        onRequest: check,
+      })
+    : undefined;
   const end = await agent.done;
+  // A rung cut before its closing event: what the file recorded up to the end is its spend.
+  meter?.poll();
+  meter?.stop();
   const overspent = spentPastShare(c, tally, shareUsd, end.stopped);
   if (overspent) notes.push(overspent);
   const spent = spentNow(tally, state.usdPerRequest);
   c.total += spent ?? 0;
-  c.requests += tally.requests;
+  c.requests += requestsOf(tally);
   const record = {
     ...base(rung, shareUsd),
     spentUsd: spent,
-    requests: tally.requests,
+    requests: requestsOf(tally),
     model: tally.model ?? null,
     timedOut: end.timedOut,
     notes,
@@ -254,7 +274,8 @@ async function verifyRung(c: Climb, rung: Rung, ran: AgentRan): Promise<number |
   const verifyOutput = verified.timedOut
     ? `${verified.output.replace(/\s+$/, '')}\n${verifyTimeoutNote(opts.verifyTimeoutS)}`.trimStart()
     : verified.output;
-  if (!tally.unmetered && tally.unpriced === 0 && tally.requests > 0) state.usdPerRequest = tally.usd / tally.requests;
+  if (!tally.unmetered && tally.unpriced === 0 && requestsOf(tally) > 0)
+    state.usdPerRequest = tally.usd / requestsOf(tally);
   const session = tally.session ?? ran.sessionId;
   if (session) state.session = session;
   const verdict = classify(

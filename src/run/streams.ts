@@ -1,6 +1,7 @@
 // Readers of each agent's structured output, one JSON event at a time as it streams: model requests, tokens, dollars
 // (priced with the audit's price list), the session id, the final text and the agent's own terminal reason.
 import type { Tokens } from '../audit/events.ts';
+import { codexTokens } from '../audit/formats/codex.ts';
 import { type Obj, obj, str } from '../guard/json-value.ts';
 
 /** The output shapes: Claude Code's stream-json (Qwen Code writes the same), Codex's exec events, OpenCode's run
@@ -33,6 +34,21 @@ export interface Tally {
   error?: string;
   /** The closing event (the whole run's tokens) has been read: the agent is ending, there is nothing left to stop. */
   closed?: boolean;
+  /** What the tool's own session file showed while it ran, request by request (session-meter.ts). */
+  meter?: SessionReading;
+}
+
+export interface SessionReading {
+  /** Requests whose tokens the file recorded during this rung (priced into `usd` as they were read). */
+  requests: number;
+  tokens: Tokens;
+  /** The session's cumulative tokens before this rung (a resumed Codex thread), when the file records them. */
+  prior?: Tokens;
+}
+
+/** The rung's model requests: the stream's count, or the session file's where it saw more (a rung cut early). */
+export function requestsOf(t: Tally): number {
+  return Math.max(t.requests, t.meter?.requests ?? 0);
 }
 
 export function newTally(model?: string): Tally {
@@ -51,7 +67,7 @@ function anthropicTokens(u: Obj): Tokens {
   };
 }
 
-function addPriced(t: Tally, price: PriceOf, tokens: Tokens, model: string | undefined): void {
+export function addPriced(t: Tally, price: PriceOf, tokens: Tokens, model: string | undefined): void {
   t.unmetered = false;
   const usd = price(tokens, model ?? t.model);
   if (usd === undefined) t.unpriced++;
@@ -140,27 +156,34 @@ function codexReader(t: Tally, price: PriceOf): Reader {
     if (ev.type === 'turn.completed') {
       const u = obj(ev.usage);
       if (!u) return;
-      // Codex reports usage per turn, not per request: the turn's total replaces the running estimate.
+      // Codex reports usage per turn, not per request: the turn's total replaces the running figures.
+      t.closed = true;
       t.usd = 0;
       t.unpriced = 0;
-      const cached = num(u.cached_input_tokens);
-      addPriced(
-        t,
-        price,
-        {
-          input: Math.max(0, num(u.input_tokens) - cached),
-          cacheRead: cached,
-          cacheWrite: num(u.cache_write_input_tokens),
-          output: num(u.output_tokens),
-        },
-        t.model,
-      );
+      addPriced(t, price, turnTokens(codexTokens(u), t.meter), t.model);
       return;
     }
     if (ev.type === 'turn.failed' || ev.type === 'error') {
       t.terminal = 'error';
       t.error = str(obj(ev.error)?.message) ?? str(ev.message) ?? 'the turn failed';
     }
+  };
+}
+
+const sum = (k: Tokens) => k.input + k.cacheRead + k.cacheWrite + k.output;
+
+/**
+ * The tokens of this exec's turn. `codex exec resume` (0.171.0) reports the whole thread's usage in turn.completed,
+ * so when the rollout showed the thread's total before the rung and the closing figure covers it, that is taken off.
+ */
+function turnTokens(total: Tokens, m: SessionReading | undefined): Tokens {
+  const prior = m?.prior;
+  if (!prior || sum(prior) === 0 || sum(total) < sum(prior) + sum(m.tokens)) return total;
+  return {
+    input: Math.max(0, total.input - prior.input),
+    cacheRead: Math.max(0, total.cacheRead - prior.cacheRead),
+    cacheWrite: Math.max(0, total.cacheWrite - prior.cacheWrite),
+    output: Math.max(0, total.output - prior.output),
   };
 }
 

@@ -2,9 +2,9 @@
 // a verifier that needs a variable the agent can never see climbs four rungs and hands off; a 401 halts at once; a
 // task the model fixes on rung 2 passes; a budget smaller than one request is cut and halts. The repo has the guard
 // installed, as a user's would. Env: LOOP_GUARD_AGENTS=claude,codex (subset), LOOP_GUARD_KEEP_TMP=1.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultTableText } from '../../src/run/policy.ts';
 import { CLI_PATH, makeRepo, scaffold } from './helpers.ts';
@@ -42,6 +42,12 @@ const SIX_RUNGS = [
 const UNMETERED: RunAgentName[] = ['copilot'];
 /** Tools whose money is checked against the scripted model's own token counts (Chat Completions usage). */
 const CHAT_USAGE_CHECKED: RunAgentName[] = ['cline'];
+/** Tools that report tokens on stdout only at the end, metered meanwhile from their session file (session-meter.ts),
+ *  with the price of one scripted request (10 in, 5 out): mock-model at $3/$15, gemini-2.5-pro at the built-in list's
+ *  $1.25/$10. */
+const SESSION_METERED: Partial<Record<RunAgentName, number>> = { codex: 0.000105, gemini: 0.0000625 };
+/** LOOP_GUARD_SAVE_SESSIONS=<dir>: copy the session files of the metered budget case there (test/run/fixtures/). */
+const saveSessions = process.env.LOOP_GUARD_SAVE_SESSIONS;
 /** A kilo run starts a Bun server (12–100 s, proof.md): six of them need more than the other tools' limit. */
 const LADDER_TIMEOUT_MS: Partial<Record<RunAgentName, number>> = { kilo: 1_500_000, cline: 900_000 };
 
@@ -58,6 +64,8 @@ async function runLadder(
   verify: string,
   more: string[] = [],
   prepare?: (repo: string, tableLines: string[]) => void,
+  /** Called with the agent's HOME before it is removed (its session files). */
+  inspectHome?: (home: string) => void,
 ): Promise<{ r: RunResult; server: MockModelServer; repo: string; smaller: string }> {
   const server = await startMockServer(script);
   const repo = makeRepo();
@@ -115,11 +123,23 @@ async function runLadder(
       stderr: p.stderr,
       terminal: existsSync(terminalPath) ? readFileSync(terminalPath, 'utf8') : '',
     };
+    inspectHome?.(setup.home);
     return { r, server, repo, smaller: setup.smaller };
   } finally {
     await server.close();
     if (!keepTmp) removeDir(setup.home);
   }
+}
+
+/** The session files a CLI wrote under its HOME: Codex's rollouts, Gemini CLI's chats. */
+function sessionFiles(home: string): string[] {
+  const walk = (d: string): string[] =>
+    existsSync(d)
+      ? readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+          e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)],
+        )
+      : [];
+  return walk(home).filter((f) => /\/(rollout-[^/]*|chats\/session-[^/]*)\.jsonl$/.test(f));
 }
 
 const bodyText = (body: unknown) => JSON.stringify(body ?? '');
@@ -286,6 +306,47 @@ for (const agent of RUN_SUITE_AGENTS) {
         expect(r.lines[0]?.spentUsd).toBeCloseTo((requests * (1234 * 3 + 56 * 15)) / 1e6, 6);
         figures.push(
           `  ${agent.padEnd(7)} usage     ${requests} requests of 1234 in / 56 out, spent $${String(r.lines[0]?.spentUsd)}`,
+        );
+        if (!keepTmp) removeDir(repo);
+      },
+    );
+
+    it.runIf(SESSION_METERED[agent] !== undefined)(
+      'a first rung whose share holds 2.5 requests, metered from the session file: cut after the 3rd of 7, halt budget',
+      async () => {
+        const perRequest = SESSION_METERED[agent] as number;
+        // Rung 0's share (0.25 of the budget) is 2.5 requests: the 3rd crosses it, and no 4th may be served.
+        const budget = (2.5 * perRequest) / 0.25;
+        const commands = [1, 2, 3, 4, 5, 6].map((n) => `echo step${n} >> attempts.txt`);
+        const { r, server, repo } = await runLadder(
+          agent,
+          { turns: [{ commands, finalText: 'All steps ran.' }] },
+          NEVER,
+          ['--budget', budget.toFixed(8)],
+          undefined,
+          (home) => {
+            if (!saveSessions) return;
+            const dir = join(saveSessions, agent);
+            mkdirSync(dir, { recursive: true });
+            for (const f of sessionFiles(home)) cpSync(f, join(dir, basename(f)));
+          },
+        );
+        const context = `${r.stderr}\n${server.problems.join('\n')}`;
+        expect(r.code, context).toBe(4);
+        const requests = server.agentRequests().length;
+        expect(requests, context).toBe(3);
+        expect(r.lines, context).toHaveLength(1);
+        const line = r.lines[0] ?? {};
+        expect(line, context).toMatchObject({ rung: 0, outcome: 'halt', class: 'budget', requests: 3 });
+        // Priced as the file recorded them, to the millionth of a dollar `run` rounds to.
+        expect(line.spentUsd).toBe(Math.round(3 * perRequest * 1e6) / 1e6);
+        // Within one request of the share: over it, by less than one request.
+        expect((line.spentUsd as number) - (line.budgetUsd as number)).toBeGreaterThan(0);
+        expect((line.spentUsd as number) - (line.budgetUsd as number)).toBeLessThan(perRequest);
+        expect(String(line.notes), context).toContain('stopped at its share');
+        expect(r.terminal).toContain('\tbudget: budget exhausted');
+        figures.push(
+          `  ${agent.padEnd(7)} metered   share $${String(line.budgetUsd)} (2.5 requests), spent $${String(line.spentUsd)}, model requests ${requests} (of 7 scripted), exit ${r.code}`,
         );
         if (!keepTmp) removeDir(repo);
       },

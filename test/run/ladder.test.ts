@@ -317,6 +317,67 @@ describe('budgets', () => {
   });
 });
 
+describe('budgets: Codex metered from its rollout file (session-meter.ts), and without one', () => {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const d = new Date();
+  const rollout = `.codex-home/sessions/${d.getFullYear()}/${pad(d.getMonth() + 1)}/${pad(d.getDate())}/rollout-2026-12-03T05-56-43-th-meter.jsonl`;
+  /** The shape Codex 0.171.0 writes (test/run/fixtures/codex-0.171.0-rollout-cut.jsonl): a turn_context naming the
+   *  model, then a token_usage_record per response (1000 in, 100 out), here all on disk as the run starts. */
+  const records = (requests: number) =>
+    [
+      { type: 'turn_context', payload: { model: 'gpt-5' } },
+      ...Array.from({ length: requests }, (_, i) => ({
+        type: 'token_usage_record',
+        payload: {
+          response_id: `resp_${i}`,
+          usage: { input_tokens: 1000, cached_input_tokens: 0, output_tokens: 100 },
+          thread_token_usage: { input_tokens: 1000 * (i + 1), cached_input_tokens: 0, output_tokens: 100 * (i + 1) },
+        },
+      })),
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n');
+  /** A Codex exec run of 40 command items that prints its usage only in turn.completed. */
+  const codexRun = (file: string): FakeRun => ({
+    delayMs: 40,
+    write: { [rollout]: `${file}\n` },
+    lines: [
+      { type: 'thread.started', thread_id: 'th-meter' },
+      ...Array.from({ length: 40 }, (_, i) => ({
+        type: 'item.completed',
+        item: { id: `i${i}`, type: 'command_execution', command: 'x' },
+      })),
+      { type: 'turn.completed', usage: { input_tokens: 41_000, cached_input_tokens: 0, output_tokens: 4100 } },
+    ],
+  });
+  // gpt-5 at $1.25/$10: $0.00225 a request; rung 0's share of $0.02 is $0.005, crossed by the 3rd request.
+  const args = ['--agent', 'codex', '--task', 'T', '--verify', NEVER, '--budget', '0.02', '--json'];
+
+  it("the first rung is cut by the rollout's records before the stream's closing total: 3 requests, halt budget", async () => {
+    setup([codexRun(records(3))]);
+    const r = await run(args, { CODEX_HOME: join(repo, '.codex-home') });
+    expect(r.code).toBe(4);
+    // Stopped, not finished: nothing on stdout could have priced it before its end.
+    expect(finishedRuns()).toEqual([]);
+    const line = JSON.parse(r.out.trim().split('\n')[0] ?? '{}') as Record<string, unknown>;
+    expect(line).toMatchObject({ rung: 0, outcome: 'halt', class: 'budget', requests: 3, model: 'gpt-5' });
+    expect(line.spentUsd).toBeCloseTo(0.00675, 6);
+    expect(String(line.notes)).toContain('stopped at its share');
+  });
+
+  it('fails open: a rollout of another shape leaves the first rung to its closing total, found past its share', async () => {
+    setup([codexRun('{"type":"token_usage_record","payload":{"usage":"changed"}}\nnot json')]);
+    // The model from the argv this time: the rollout that would have named it is unreadable.
+    const r = await run([...args, '--', '-c', 'model="gpt-5"'], { CODEX_HOME: join(repo, '.codex-home') });
+    expect(r.code).toBe(4);
+    expect(finishedRuns()).toEqual([0]);
+    const line = JSON.parse(r.out.trim().split('\n')[0] ?? '{}') as Record<string, unknown>;
+    expect(line).toMatchObject({ rung: 0, outcome: 'halt', class: 'budget', requests: 40 });
+    expect(line.spentUsd).toBeCloseTo(0.09225, 6);
+    expect(String(line.notes)).toContain('by the end of the agent');
+  });
+});
+
 describe('budgets: Cline (tokens per request, the model named at the end) and Copilot CLI (no tokens)', () => {
   /** A Cline 3.0.65 --json run, shaped as the captured one (test/run/fixtures/cline-3.0.65-rung.agent.log): a usage
    *  event per request (1000 in, 100 out), then run_result with the total and the model. */

@@ -1,7 +1,17 @@
 // Codex: $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl. Lines are {timestamp, type, payload}: session_meta (cwd),
 // response_item (function_call / function_call_output / custom_tool_call …), event_msg (token_count, exec results,
 // user messages). Shapes: test/fixtures/transcripts/codex (written by Codex 0.171.0).
-import { EDIT_TOOL_NAMES, num, obj, str, timeOf, type AuditEvent, type Obj, type SessionInfo } from '../events.ts';
+import {
+  EDIT_TOOL_NAMES,
+  num,
+  obj,
+  str,
+  timeOf,
+  type AuditEvent,
+  type Obj,
+  type SessionInfo,
+  type Tokens,
+} from '../events.ts';
 import { callResult, Pending, type RecordParser } from './types.ts';
 
 const OUTPUT_TYPES = ['function_call_output', 'custom_tool_call_output', 'local_shell_call_output'];
@@ -125,6 +135,17 @@ export function codexLineWorth(view: string, start: number, end: number): boolea
   return ptype.includes('_call') || PAYLOAD_WORTH.has(ptype);
 }
 
+/** Codex's usage object (token_count, token_usage_record, exec's turn.completed): input includes the cached reads. */
+export function codexTokens(u: Obj): Tokens {
+  const cached = num(u.cached_input_tokens);
+  return {
+    input: Math.max(0, num(u.input_tokens) - cached),
+    cacheRead: cached,
+    cacheWrite: num(u.cache_write_input_tokens),
+    output: num(u.output_tokens),
+  };
+}
+
 /** What a Codex parser carries from line to line. */
 interface CodexState {
   info: SessionInfo;
@@ -226,18 +247,7 @@ function pushEventMsg(
     const last = obj(obj(p.info)?.last_token_usage);
     // Rate-limit-only updates carry no usage and are not a model request.
     if (!last) return;
-    const cached = num(last.cached_input_tokens);
-    emit({
-      kind: 'usage',
-      ...when,
-      ...(st.model ? { model: st.model } : {}),
-      tokens: {
-        input: Math.max(0, num(last.input_tokens) - cached),
-        cacheRead: cached,
-        cacheWrite: num(last.cache_write_input_tokens),
-        output: num(last.output_tokens),
-      },
-    });
+    emit({ kind: 'usage', ...when, ...(st.model ? { model: st.model } : {}), tokens: codexTokens(last) });
     return;
   }
   if (ptype === 'user_message') {
