@@ -1,5 +1,6 @@
 // How `run` drives each agent headless: its program, the flags of one unattended run, its model option, its own caps
 // (turns, dollars) and the shape of its structured output. Data per tool; docs/run.md cites the source of each.
+import { clineConfiguredModel } from './cline-model.ts';
 import type { StreamFormat } from './streams.ts';
 
 export interface RunArgs {
@@ -38,6 +39,12 @@ export interface AgentRecord {
   reportsTokens: boolean;
   /** Where the model is named when it is set outside the argv (for pricing a stream that never names it). */
   modelEnv?: string;
+  /** The model the tool's own settings file names, read before a rung when neither the argv nor the env does. */
+  configuredModel?: (
+    env: Record<string, string | undefined>,
+    extra: readonly string[],
+    cwd: string,
+  ) => string | undefined;
 }
 
 const opt = (flag: string, v: string | number | null | undefined): string[] =>
@@ -178,6 +185,8 @@ export const AGENTS = {
     capsTurns: false,
     hasModel: true,
     reportsTokens: true,
+    // Its events name the model only at the end: the one `cline auth -m` (or a run's -m) left on disk prices them.
+    configuredModel: clineConfiguredModel,
   },
 } as const satisfies Record<string, AgentRecord>;
 
