@@ -421,6 +421,13 @@ describe('budgets: Cline (tokens per request, the model named at the end) and Co
     expect(free.code).toBe(0);
     expect(jsonLines(free.out)[0]).toMatchObject({ outcome: 'pass', spentUsd: null });
   });
+
+  it('run --help says so where it describes --budget', async () => {
+    const r = await run(['--help']);
+    expect(r.code).toBe(0);
+    const budget = r.out.slice(r.out.indexOf('--budget <USD>'), r.out.indexOf('--rung-timeout <s>'));
+    expect(budget.replace(/\s+/g, ' ')).toContain('refused with --agent copilot (exit 2)');
+  });
 });
 
 describe('what the agent says about its own end', () => {
