@@ -73,7 +73,7 @@ describe('where Cline 3.0.65 keeps it', () => {
   });
 
   it('reads the file there; a missing one is undefined', () => {
-    const dir = tempDir('lg-cline-home-');
+    const dir = tempDir('lg-cline-settings-');
     expect(clineConfiguredModel({ HOME: dir }, [], dir)).toBeUndefined();
     mkdirSync(join(dir, '.cline', 'data', 'settings'), { recursive: true });
     writeFileSync(join(dir, '.cline', 'data', 'settings', 'providers.json'), CAPTURED);
