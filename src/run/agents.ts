@@ -1,6 +1,7 @@
 // How `run` drives each agent headless: its program, the flags of one unattended run, its model option, its own caps
 // (turns, dollars) and the shape of its structured output. Data per tool; docs/run.md cites the source of each.
 import type { SessionFileFormat } from './session-meter.ts';
+import { clineConfiguredModel } from './cline-model.ts';
 import type { StreamFormat } from './streams.ts';
 
 export interface RunArgs {
@@ -41,6 +42,12 @@ export interface AgentRecord {
   modelEnv?: string;
   /** The session file the tool appends a record to per model request, read while it runs (session-meter.ts). */
   sessionFile?: SessionFileFormat;
+  /** The model the tool's own settings file names, read before a rung when neither the argv nor the env does. */
+  configuredModel?: (
+    env: Record<string, string | undefined>,
+    extra: readonly string[],
+    cwd: string,
+  ) => string | undefined;
 }
 
 const opt = (flag: string, v: string | number | null | undefined): string[] =>
@@ -183,6 +190,8 @@ export const AGENTS = {
     capsTurns: false,
     hasModel: true,
     reportsTokens: true,
+    // Its events name the model only at the end: the one `cline auth -m` (or a run's -m) left on disk prices them.
+    configuredModel: clineConfiguredModel,
   },
 } as const satisfies Record<string, AgentRecord>;
 

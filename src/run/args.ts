@@ -74,7 +74,8 @@ Options:
       --agent <tool>     ${RUN_AGENTS.join(', ')}
       --task <text>      the task, or @path to read it from a file
       --verify <cmd>     the shell command that decides (exit 0 = done)
-      --budget <USD>     the run's budget, split by the rungs' shares (or ${BUDGET_ENV})
+      --budget <USD>     the run's budget, split by the rungs' shares (or ${BUDGET_ENV}); refused with
+                         --agent copilot (exit 2): its JSON carries no token usage, so bound it with --rung-timeout
       --rung-timeout <s> end a rung's agent (its whole process group) after this many seconds; the rung counts as
                          failed and the run climbs (default ${DEFAULT_RUNG_TIMEOUT_S}, 30 minutes; 0: no limit)
       --verify-timeout <s>

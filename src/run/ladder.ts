@@ -171,7 +171,10 @@ async function runRung(c: Climb, rung: Rung, shareUsd: number | null): Promise<n
     sessionId,
     extra: smaller ? withoutModel(opts.extra) : opts.extra,
   });
-  const tally = newTally(smaller || userModel(opts.extra) || (rec.modelEnv ? io.env[rec.modelEnv] : undefined));
+  const named = smaller || userModel(opts.extra) || (rec.modelEnv ? io.env[rec.modelEnv] : undefined);
+  // A model only the tool's settings file names is a forecast: its closing event's model, if another, wins.
+  const onDisk = named ? undefined : rec.configuredModel?.(io.env, opts.extra, root);
+  const tally = newTally(named || onDisk);
   const read = readerFor(rec.stream, tally, c.price);
   const t0 = Date.now();
   const env = { ...io.env, [RUN_ID_ENV]: state.runId };
@@ -207,6 +210,10 @@ async function runRung(c: Climb, rung: Rung, shareUsd: number | null): Promise<n
   meter?.stop();
   const overspent = spentPastShare(c, tally, shareUsd, end.stopped);
   if (overspent) notes.push(overspent);
+  if (onDisk && tally.model && tally.model !== onDisk)
+    notes.push(
+      `${rec.label} named ${tally.model} at its end, not ${onDisk} from its settings: priced as ${tally.model}`,
+    );
   const spent = spentNow(tally, state.usdPerRequest);
   c.total += spent ?? 0;
   c.requests += requestsOf(tally);

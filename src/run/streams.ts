@@ -265,12 +265,18 @@ function geminiReader(t: Tally, price: PriceOf): Reader {
   };
 }
 
-/** Cline's token counts (its `usage` events and `run_result`): input excludes the cache reads and writes. */
+/**
+ * Cline's token counts (its `usage` events and `run_result`). Its `inputTokens` is the whole prompt, the cache reads
+ * and writes included (Cline 3.0.65's own cost formula subtracts them; captured: 1234 in with 1000 read from the
+ * cache gives inputTokens 1234, cacheReadTokens 1000), so the uncached input is what is left.
+ */
 function clineTokens(u: Obj): Tokens {
+  const cacheRead = num(u.cacheReadTokens);
+  const cacheWrite = num(u.cacheWriteTokens);
   return {
-    input: num(u.inputTokens),
-    cacheRead: num(u.cacheReadTokens),
-    cacheWrite: num(u.cacheWriteTokens),
+    input: Math.max(0, num(u.inputTokens) - cacheRead - cacheWrite),
+    cacheRead,
+    cacheWrite,
     output: num(u.outputTokens),
   };
 }
@@ -278,16 +284,19 @@ function clineTokens(u: Obj): Tokens {
 /**
  * Cline 3.0.65's --json: an `agent_event` of type `usage` after each model request (that request's tokens), and a
  * closing `run_result` with the whole run's tokens, the final text and the model. Its events never name the model
- * before the end, so without one from the argv (`-m`) the requests are counted and priced at the close.
+ * before the end, so the tally starts with the argv's (`-m`) or the one its settings file names (cline-model.ts);
+ * without either the requests are counted and priced at the close. The closing model is the one that ran.
  */
 function clineReader(t: Tally, price: PriceOf): Reader {
-  const waiting: Tokens[] = [];
+  const requests: Tokens[] = [];
+  let pricedAs = t.model;
   return (ev) => {
     const e = obj(ev.event);
     if (ev.type === 'agent_event' && e?.type === 'usage') {
       t.requests++;
-      if (t.model) addPriced(t, price, clineTokens(e), t.model);
-      else waiting.push(clineTokens(e));
+      const tokens = clineTokens(e);
+      requests.push(tokens);
+      if (t.model) addPriced(t, price, tokens, t.model);
       return;
     }
     if (ev.type !== 'run_result') return;
@@ -297,19 +306,17 @@ function clineReader(t: Tally, price: PriceOf): Reader {
     const model = str(obj(ev.model)?.id);
     if (model) t.model = model;
     if (!t.requests) t.requests = num(ev.iterations);
-    // The closing total (sub-agents' included, when it has them) replaces the per-request figures.
-    const total = obj(ev.aggregateUsage) ?? obj(ev.usage);
-    if (!total) {
-      for (const tk of waiting.splice(0)) addPriced(t, price, tk, t.model);
-      return;
-    }
-    t.usd = 0;
-    t.unpriced = 0;
-    addPriced(t, price, clineTokens(total), t.model);
     if (ev.finishReason === 'error') {
       t.terminal = 'error';
       t.error = text ?? 'the agent reported an error';
     }
+    // The closing total (sub-agents' included, when it has them) replaces the per-request figures.
+    const total = obj(ev.aggregateUsage) ?? obj(ev.usage);
+    if (!total && pricedAs !== undefined && pricedAs === t.model) return;
+    t.usd = 0;
+    t.unpriced = 0;
+    pricedAs = t.model;
+    for (const tk of total ? [clineTokens(total)] : requests) addPriced(t, price, tk, t.model);
   };
 }
 

@@ -44,7 +44,19 @@ export interface Script {
    */
   goalVerdict?: { ok: boolean; reason: string; impossible?: boolean; metAfter?: number };
   /** The tokens each Chat Completions reply reports (default 10 in, 5 out): a CLI's own count can be checked by it. */
-  chatUsage?: { prompt: number; completion: number };
+  chatUsage?: ChatUsage;
+}
+
+/**
+ * Chat Completions token counts. `prompt` is the whole prompt, cache included, as OpenAI reports it; `cached` and
+ * `cacheWrite` go in `prompt_tokens_details` (`cached_tokens`, and `cache_write_tokens` as OpenRouter-style gateways
+ * send it) only when given.
+ */
+export interface ChatUsage {
+  prompt: number;
+  completion: number;
+  cached?: number;
+  cacheWrite?: number;
 }
 
 /** Claude Code's stop-condition evaluator (`/goal`, prompt-type Stop hooks): its system prompt starts so. */
@@ -426,7 +438,7 @@ function replyChat(
   body: Record<string, unknown>,
   action: Action,
   step: number,
-  tokens: { prompt: number; completion: number } = { prompt: 10, completion: 5 },
+  tokens: ChatUsage = { prompt: 10, completion: 5 },
 ): void {
   const model = typeof body.model === 'string' ? body.model : 'mock-model';
   const base = {
@@ -439,6 +451,14 @@ function replyChat(
     prompt_tokens: tokens.prompt,
     completion_tokens: tokens.completion,
     total_tokens: tokens.prompt + tokens.completion,
+    ...(tokens.cached !== undefined || tokens.cacheWrite !== undefined
+      ? {
+          prompt_tokens_details: {
+            cached_tokens: tokens.cached ?? 0,
+            ...(tokens.cacheWrite !== undefined ? { cache_write_tokens: tokens.cacheWrite } : {}),
+          },
+        }
+      : {}),
   };
   const tool = chatShellTool(body) ?? 'bash';
   const args =

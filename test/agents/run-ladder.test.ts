@@ -48,6 +48,10 @@ const CHAT_USAGE_CHECKED: RunAgentName[] = ['cline'];
 const SESSION_METERED: Partial<Record<RunAgentName, number>> = { codex: 0.000105, gemini: 0.0000625 };
 /** LOOP_GUARD_SAVE_SESSIONS=<dir>: copy the session files of the metered budget case there (test/run/fixtures/). */
 const saveSessions = process.env.LOOP_GUARD_SAVE_SESSIONS;
+/** Chat Completions usage with a cache: 1234 prompt tokens of which 1000 cached, 100 cache writes, 56 out. */
+const CACHED_USAGE = { prompt: 1234, completion: 56, cached: 1000, cacheWrite: 100 };
+/** One such request at mock-model's prices ($3 in, $0.30 cache read, $15 out): 234 uncached in, 1000 read, 56 out. */
+const CACHED_REQUEST_USD = (234 * 3 + 1000 * 0.3 + 56 * 15) / 1e6;
 /** A kilo run starts a Bun server (12–100 s, proof.md): six of them need more than the other tools' limit. */
 const LADDER_TIMEOUT_MS: Partial<Record<RunAgentName, number>> = { kilo: 1_500_000, cline: 900_000 };
 
@@ -290,22 +294,54 @@ for (const agent of RUN_SUITE_AGENTS) {
     });
 
     it.runIf(CHAT_USAGE_CHECKED.includes(agent))(
-      "the money is the scripted model's own token counts: 1234 in, 56 out per request at $3/$15",
+      "the money is the scripted model's own token counts: 1234 in (1000 of them cached), 56 out per request",
       async () => {
+        // The mock also reports 100 cache writes (prompt_tokens_details.cache_write_tokens), which Cline 3.0.65's
+        // OpenAI-compatible provider drops: they stay in its inputTokens, priced as input.
         const { r, server, repo } = await runLadder(
           agent,
           {
             turns: [{ commands: ['echo tried >> attempts.txt'] }],
-            chatUsage: { prompt: 1234, completion: 56 },
+            chatUsage: CACHED_USAGE,
           },
           'echo "curl: (22) The requested URL returned error: 401 Unauthorized"; exit 22',
         );
         expect(r.code, r.stderr).toBe(4);
         const requests = server.agentRequests().length;
         expect(r.lines[0]).toMatchObject({ rung: 0, requests, model: 'mock-model' });
-        expect(r.lines[0]?.spentUsd).toBeCloseTo((requests * (1234 * 3 + 56 * 15)) / 1e6, 6);
+        expect(r.lines[0]?.spentUsd).toBeCloseTo(requests * CACHED_REQUEST_USD, 6);
         figures.push(
-          `  ${agent.padEnd(7)} usage     ${requests} requests of 1234 in / 56 out, spent $${String(r.lines[0]?.spentUsd)}`,
+          `  ${agent.padEnd(7)} usage     ${requests} requests of 1234 in (1000 cached) / 56 out, spent $${String(r.lines[0]?.spentUsd)}`,
+        );
+        if (!keepTmp) removeDir(repo);
+      },
+    );
+
+    it.runIf(CHAT_USAGE_CHECKED.includes(agent))(
+      'without -m, the model cline auth left on disk prices each request as it streams: rung 0 is cut by one request',
+      async () => {
+        // Eight scripted commands (nine requests); rung 0's share is 2.5 requests' worth ($0.004605 of $0.01842).
+        const commands = Array.from({ length: 8 }, (_, i) => `echo step${i} >> attempts.txt`);
+        const share = 2.5 * CACHED_REQUEST_USD;
+        const { r, server, repo } = await runLadder(agent, { turns: [{ commands }], chatUsage: CACHED_USAGE }, NEVER, [
+          '--budget',
+          (share / 0.25).toFixed(6),
+        ]);
+        const context = `${r.stderr}\n${server.problems.join('\n')}`;
+        expect(r.code, context).toBe(4);
+        expect(r.lines, context).toHaveLength(1);
+        const line = r.lines[0] ?? {};
+        expect(line).toMatchObject({ rung: 0, outcome: 'halt', class: 'budget', model: 'mock-model', requests: 3 });
+        expect(line.notes).toContain('stopped at its share ($0.004605)');
+        // Cut by the 3rd request's usage event: the money of 3 requests, past the share by less than one request.
+        expect(line.spentUsd).toBeCloseTo(3 * CACHED_REQUEST_USD, 6);
+        expect(r.stderr).toContain('$0.005526 of $0.004605  3 requests');
+        // The scripted model served those 3, and at most the one already asked for when the group was ended.
+        const served = server.agentRequests().length;
+        expect(served, context).toBeGreaterThanOrEqual(3);
+        expect(served, context).toBeLessThanOrEqual(4);
+        figures.push(
+          `  ${agent.padEnd(7)} no -m     share $${String(line.budgetUsd)}, spent $${String(line.spentUsd)}, model requests ${served} (of 9 scripted), exit ${r.code}`,
         );
         if (!keepTmp) removeDir(repo);
       },

@@ -429,6 +429,44 @@ describe('budgets: Cline (tokens per request, the model named at the end) and Co
     expect(finishedRuns()).toEqual([0]);
   });
 
+  /** Cline's settings file as `cline auth -m <model>` writes it (test/run/fixtures/cline-3.0.65-providers.json). */
+  const clineSettings = (model: string) => {
+    const dir = join(repo, '.cline', 'data', 'settings');
+    mkdirSync(dir, { recursive: true });
+    const captured = JSON.parse(
+      readFileSync(join(import.meta.dirname, 'fixtures', 'cline-3.0.65-providers.json'), 'utf8'),
+    );
+    captured.providers['openai-compatible'].settings.model = model;
+    writeFileSync(join(dir, 'providers.json'), JSON.stringify(captured));
+  };
+
+  it('without -m, the model its settings file names prices the first rung as it streams: cut by one request', async () => {
+    // HOME is the repo: $HOME/.cline/data/settings/providers.json names claude-sonnet-4-5. Rung 0's share is
+    // $0.0025 and one request costs $0.0045: the first usage event crosses it, 39 of the 40 requests never run.
+    clineSettings('claude-sonnet-4-5');
+    setup([clineRun(40)]);
+    const r = await run(['--agent', 'cline', '--task', 'T', '--verify', NEVER, '--budget', '0.01', '--json']);
+    expect(r.code).toBe(4);
+    const [line] = jsonLines(r.out);
+    expect(line).toMatchObject({ rung: 0, outcome: 'halt', class: 'budget', requests: 1, model: 'claude-sonnet-4-5' });
+    expect(line?.spentUsd).toBeCloseTo(0.0045, 6);
+    expect(((line?.notes ?? []) as string[]).join(' ')).toContain('stopped at its share ($0.002500)');
+    expect(finishedRuns()).toEqual([]);
+  });
+
+  it("the closing run_result's model wins over the settings file's, and the line says so", async () => {
+    clineSettings('claude-haiku-4-5');
+    setup([clineRun(2)]);
+    const r = await run(['--agent', 'cline', '--task', 'T', '--verify', NEVER, '--json']);
+    const [line] = jsonLines(r.out);
+    expect(line).toMatchObject({ rung: 0, requests: 2, model: 'claude-sonnet-4-5' });
+    // 2 × (1000 in, 100 out) at claude-sonnet-4-5's $3/$15, not claude-haiku-4-5's $1/$5.
+    expect(line?.spentUsd).toBeCloseTo(0.009, 6);
+    expect(line?.notes).toContain(
+      'Cline named claude-sonnet-4-5 at its end, not claude-haiku-4-5 from its settings: priced as claude-sonnet-4-5',
+    );
+  });
+
   it('with a budget, --agent copilot is refused (exit 2): its JSON carries no tokens, so no share could hold', async () => {
     setup([claudeRun(1)]);
     const flag = await run(['--agent', 'copilot', '--task', 'T', '--verify', 'true', '--budget', '2']);
@@ -443,6 +481,13 @@ describe('budgets: Cline (tokens per request, the model named at the end) and Co
     const free = await run(['--agent', 'copilot', '--task', 'T', '--verify', 'true', '--json']);
     expect(free.code).toBe(0);
     expect(jsonLines(free.out)[0]).toMatchObject({ outcome: 'pass', spentUsd: null });
+  });
+
+  it('run --help says so where it describes --budget', async () => {
+    const r = await run(['--help']);
+    expect(r.code).toBe(0);
+    const budget = r.out.slice(r.out.indexOf('--budget <USD>'), r.out.indexOf('--rung-timeout <s>'));
+    expect(budget.replace(/\s+/g, ' ')).toContain('refused with --agent copilot (exit 2)');
   });
 });
 

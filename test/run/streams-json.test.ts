@@ -1,5 +1,6 @@
 // The readers of Cline's and Copilot CLI's JSON, fed what the real CLIs wrote (Cline 3.0.65, Copilot CLI 1.0.102,
-// captured by the run-ladder suite against the scripted model: 2 requests of 10 input and 5 output tokens each;
+// captured by the run-ladder suite against the scripted model: 2 requests of 10 input and 5 output tokens each, and
+// Cline with a cache: 1234 prompt tokens, 1000 of them cached;
 // test/fixtures/PROVENANCE.md): the final message, the requests and, for Cline, the money.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,8 @@ const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtur
 const CLINE_END = fixture('cline-3.0.65-run-result.jsonl');
 const CLINE_RUN = fixture('cline-3.0.65-rung.agent.log');
 const COPILOT_RUN = fixture('copilot-1.0.102-rung.agent.log');
+/** 2 requests of 1234 prompt tokens (1000 of them cached, 100 cache writes) and 56 out, as the scripted model said. */
+const CLINE_CACHED = fixture('cline-3.0.65-cached.agent.log');
 
 /** $3 in, $15 out per million tokens for mock-model (the suite's --prices), nothing for any other model. */
 const seen: Array<{ tokens: Tokens; model: string | undefined }> = [];
@@ -72,6 +75,71 @@ describe('the Cline reader on Cline 3.0.65', () => {
     expect(during).toEqual([null, null]);
     expect(t.model).toBe('mock-model');
     expect(spentNow(t, undefined)).toBeCloseTo(0.00021, 9);
+  });
+});
+
+describe("Cline 3.0.65's cache tokens", () => {
+  /** mock-model at $3 in, $0.30 cache read, $3.75 cache write, $15 out per million (the suite's --prices). */
+  const cachePrice: PriceOf = (tk, model) => {
+    seen.push({ tokens: tk, model });
+    return model === 'mock-model'
+      ? (tk.input * 3 + tk.cacheRead * 0.3 + tk.cacheWrite * 3.75 + tk.output * 15) / 1e6
+      : undefined;
+  };
+  const events = CLINE_CACHED.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+
+  it('its inputTokens is the whole prompt, cache reads included; the cache writes the model reported are dropped', () => {
+    const usage = events.filter((e) => e.event?.type === 'usage').map((e) => e.event);
+    expect(usage).toHaveLength(2);
+    for (const u of usage) {
+      expect(u).toMatchObject({ inputTokens: 1234, cacheReadTokens: 1000, outputTokens: 56 });
+      expect(u).not.toHaveProperty('cacheWriteTokens');
+    }
+    const end = events.find((e) => e.type === 'run_result');
+    expect(end.usage).toMatchObject({ inputTokens: 2468, cacheReadTokens: 2000, cacheWriteTokens: 0 });
+  });
+
+  it('prices the uncached input as input and the cache reads as cache reads: 234 + 1000 + 56 per request', () => {
+    seen.length = 0;
+    const t = newTally('mock-model');
+    const read = readerFor('cline-json', t, cachePrice);
+    const during: Array<number | null> = [];
+    for (const l of CLINE_CACHED) {
+      feedLine(read, l);
+      if (l.includes('"type":"usage"')) during.push(spentNow(t, undefined));
+    }
+    expect(seen[0]?.tokens).toEqual({ input: 234, cacheRead: 1000, cacheWrite: 0, output: 56 });
+    expect(during).toEqual([0.001842, 0.003684]);
+    // The closing total replaces them: the same money.
+    expect(seen.at(-1)?.tokens).toEqual({ input: 468, cacheRead: 2000, cacheWrite: 0, output: 112 });
+    expect(spentNow(t, undefined)).toBe(0.003684);
+  });
+
+  it('cache writes Cline does report come out of its inputTokens too', () => {
+    seen.length = 0;
+    const read = readerFor('cline-json', newTally('mock-model'), cachePrice);
+    read({
+      type: 'agent_event',
+      event: { type: 'usage', inputTokens: 1234, cacheReadTokens: 1000, cacheWriteTokens: 100 },
+    });
+    expect(seen[0]?.tokens).toEqual({ input: 134, cacheRead: 1000, cacheWrite: 100, output: 0 });
+  });
+
+  it('a closing model other than the one priced, with no closing total: its requests are priced again under it', () => {
+    seen.length = 0;
+    const t = newTally('mock-small');
+    const read = readerFor('cline-json', t, cachePrice);
+    for (const l of CLINE_CACHED) {
+      const e = l.startsWith('{') ? JSON.parse(l) : null;
+      if (e?.type === 'run_result') {
+        delete e.usage;
+        delete e.aggregateUsage;
+        read(e);
+      } else feedLine(read, l);
+    }
+    expect(t.model).toBe('mock-model');
+    expect(t.unpriced).toBe(0);
+    expect(spentNow(t, undefined)).toBe(0.003684);
   });
 });
 

@@ -1,0 +1,79 @@
+// The model Cline (3.0.65) runs when its argv names none: the `model` of its last-used provider in its providers.json
+// (`cline auth -m` writes it, and so does every run's `-m`), read before a rung so each usage event is priced as it
+// streams. Where the file lives follows Cline's own bundle: CLINE_PROVIDER_SETTINGS_PATH, CLINE_DATA_DIR, --config,
+// CLINE_DIR, $HOME/.cline, and --data-dir (its sandbox). Anything unreadable or unclear is undefined: priced at end.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { obj, str } from '../guard/json-value.ts';
+
+/** The value of `--name v` or `--name=v` (any of the names) in the user's flags for Cline, the last one winning. */
+function flag(extra: readonly string[], names: readonly string[]): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i < extra.length; i++) {
+    const a = extra[i] as string;
+    if (names.includes(a)) found = extra[i + 1];
+    const eq = a.indexOf('=');
+    if (eq > 0 && names.includes(a.slice(0, eq))) found = a.slice(eq + 1);
+  }
+  return found?.trim() || undefined;
+}
+
+const set = (v: string | undefined): string | undefined => v?.trim() || undefined;
+
+/** Where this Cline run reads its provider settings; undefined when it cannot be told (a sandbox in a temp folder). */
+export function clineProvidersPath(
+  env: Record<string, string | undefined>,
+  extra: readonly string[],
+  cwd: string,
+): string | undefined {
+  const dataDir = flag(extra, ['--data-dir']);
+  // --data-dir (or CLINE_SANDBOX=1) moves all of Cline's state, its provider settings included, to that folder.
+  if (dataDir || env.CLINE_SANDBOX?.trim() === '1') {
+    const dir = dataDir ?? set(env.CLINE_SANDBOX_DATA_DIR);
+    return dir ? join(resolve(cwd, flag(extra, ['-c', '--cwd']) ?? '.', dir), 'settings', 'providers.json') : undefined;
+  }
+  const explicit = set(env.CLINE_PROVIDER_SETTINGS_PATH);
+  if (explicit) return explicit;
+  const data = set(env.CLINE_DATA_DIR);
+  if (data) return join(data, 'settings', 'providers.json');
+  const clineDir =
+    flag(extra, ['--config']) ?? set(env.CLINE_DIR) ?? (set(env.HOME) && join(env.HOME as string, '.cline'));
+  return clineDir ? join(clineDir, 'data', 'settings', 'providers.json') : undefined;
+}
+
+/**
+ * The model in a providers.json text: the entry of `--provider` (`-P`) or else of `lastUsedProvider`. Cline ignores
+ * a file that fails its schema (version 1, every entry with its settings and an `updatedAt`), so that is undefined.
+ */
+export function modelInProviders(text: string, provider: string | undefined): string | undefined {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const o = obj(doc);
+  const providers = obj(o?.providers);
+  if (o?.version !== 1 || !providers) return undefined;
+  const entries = Object.values(providers).map(obj);
+  if (entries.some((e) => !e || !obj(e.settings) || typeof e.updatedAt !== 'string')) return undefined;
+  const id = provider ?? str(o.lastUsedProvider);
+  return id ? str(obj(obj(providers[id])?.settings)?.model) : undefined;
+}
+
+/** The model Cline will run for these flags and this environment, from its own settings file; undefined if unknown. */
+export function clineConfiguredModel(
+  env: Record<string, string | undefined>,
+  extra: readonly string[],
+  cwd: string,
+): string | undefined {
+  const path = clineProvidersPath(env, extra, cwd);
+  if (!path) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return modelInProviders(text, flag(extra, ['-P', '--provider']));
+}
