@@ -1,7 +1,7 @@
 // How `run` drives each agent headless: its program, the flags of one unattended run, its model option, its own caps
 // (turns, dollars) and the shape of its structured output. Data per tool; docs/run.md cites the source of each.
 import type { SessionFileFormat } from './session-meter.ts';
-import { clineConfiguredModel } from './cline-model.ts';
+import { clineConfiguredModel, keepClineModel } from './cline-model.ts';
 import type { StreamFormat } from './streams.ts';
 
 export interface RunArgs {
@@ -48,6 +48,15 @@ export interface AgentRecord {
     extra: readonly string[],
     cwd: string,
   ) => string | undefined;
+  /**
+   * The tool saves a model passed in the argv as its default: before a rung where `run` passes one, this returns what
+   * puts the user's default back after the rung.
+   */
+  keepsModel?: (
+    env: Record<string, string | undefined>,
+    extra: readonly string[],
+    cwd: string,
+  ) => (() => void) | undefined;
 }
 
 const opt = (flag: string, v: string | number | null | undefined): string[] =>
@@ -192,6 +201,8 @@ export const AGENTS = {
     reportsTokens: true,
     // Its events name the model only at the end: the one `cline auth -m` (or a run's -m) left on disk prices them.
     configuredModel: clineConfiguredModel,
+    // Cline saves a run's -m as the provider's model: rung 3's smaller model must not become the user's default.
+    keepsModel: keepClineModel,
   },
 } as const satisfies Record<string, AgentRecord>;
 

@@ -2,7 +2,7 @@
 // (`cline auth -m` writes it, and so does every run's `-m`), read before a rung so each usage event is priced as it
 // streams. Where the file lives follows Cline's own bundle: CLINE_PROVIDER_SETTINGS_PATH, CLINE_DATA_DIR, --config,
 // CLINE_DIR, $HOME/.cline, and --data-dir (its sandbox). Anything unreadable or unclear is undefined: priced at end.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { obj, str } from '../guard/json-value.ts';
 
@@ -76,4 +76,51 @@ export function clineConfiguredModel(
     return undefined;
   }
   return modelInProviders(text, flag(extra, ['-P', '--provider']));
+}
+
+/**
+ * Before a rung where `run` itself passes Cline a model (rung 3's smaller one): a function that puts the provider's
+ * model back as it was, because Cline 3.0.65 saves a run's `-m` as the provider's model and the user's own later
+ * `cline` would run it. Only that field is written back (Cline may have refreshed other fields during the run), and
+ * only when it changed; a file gone or of another shape by then is left as it is. Undefined when there is nothing to
+ * keep (no settings file, or no model in it).
+ */
+export function keepClineModel(
+  env: Record<string, string | undefined>,
+  extra: readonly string[],
+  cwd: string,
+): (() => void) | undefined {
+  const path = clineProvidersPath(env, extra, cwd);
+  let text: string;
+  try {
+    text = path ? readFileSync(path, 'utf8') : '';
+  } catch {
+    return undefined;
+  }
+  const chosen = flag(extra, ['-P', '--provider']);
+  const before = modelInProviders(text, chosen);
+  const id = chosen ?? str(obj(parsed(text))?.lastUsedProvider);
+  if (!path || before === undefined || id === undefined) return undefined;
+  return () => {
+    try {
+      const now = readFileSync(path, 'utf8');
+      // Still a file Cline reads (its schema), with a model of its own for the provider: else it is not ours to mend.
+      if (modelInProviders(now, id) === undefined) return;
+      const doc = parsed(now) as Record<string, unknown>;
+      const settings = obj(obj(obj(doc.providers)?.[id])?.settings) as Record<string, unknown>;
+      if (settings.model === before) return;
+      settings.model = before;
+      writeFileSync(path, `${JSON.stringify(doc, null, 2)}\n`);
+    } catch {
+      // The user's file as Cline left it: never a reason for the run to fail.
+    }
+  };
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

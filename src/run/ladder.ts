@@ -178,6 +178,8 @@ async function runRung(c: Climb, rung: Rung, shareUsd: number | null): Promise<n
   const read = readerFor(rec.stream, tally, c.price);
   const t0 = Date.now();
   const env = { ...io.env, [RUN_ID_ENV]: state.runId };
+  // Read before the agent starts, put back once it has ended (stopped at its share or not).
+  const restoreModel = smaller ? rec.keepsModel?.(env, opts.extra, root) : undefined;
   const check = () => {
     if (!tally.closed && overShare(tally, shareUsd, state.usdPerRequest)) agent.stop();
   };
@@ -205,6 +207,7 @@ async function runRung(c: Climb, rung: Rung, shareUsd: number | null): Promise<n
       })
     : undefined;
   const end = await agent.done;
+  restoreModel?.();
   // A rung cut before its closing event: what the file recorded up to the end is its spend.
   meter?.poll();
   meter?.stop();

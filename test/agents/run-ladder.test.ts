@@ -6,6 +6,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { clineConfiguredModel } from '../../src/run/cline-model.ts';
 import { defaultTableText } from '../../src/run/policy.ts';
 import { CLI_PATH, makeRepo, scaffold } from './helpers.ts';
 import { promptFor, startMockServer, type MockModelServer, type Script } from './mock-server.ts';
@@ -161,13 +162,21 @@ for (const agent of RUN_SUITE_AGENTS) {
   const skip = !selected.includes(agent) || !status.ok;
   describe.skipIf(skip)(`run --agent ${agent} (${status.version})`, () => {
     it('a verifier needing a variable the agent never sees: four rungs, the hand-off line, exit 4', async () => {
+      let clineModel: string | undefined;
       const { r, server, repo, smaller } = await runLadder(
         agent,
         { turns: [{ commands: ['echo tried >> attempts.txt'], finalText: 'I checked the database settings.' }] },
         NEVER,
+        [],
+        undefined,
+        (home) => {
+          if (agent === 'cline') clineModel = clineConfiguredModel({ HOME: home }, [], home);
+        },
       );
       const context = `${r.stderr}\n${server.problems.join('\n')}`;
       expect(r.code, context).toBe(4);
+      // Cline saves a run's -m as its own model: after rung 3's smaller one, the model `cline auth` set is back.
+      if (agent === 'cline') expect(clineModel, context).toBe('mock-model');
       expect(
         r.lines.map((l) => l.action),
         context,

@@ -1,10 +1,15 @@
 // The model Cline 3.0.65 runs without -m, read from its providers.json before a rung (src/run/cline-model.ts): the
 // file `cline auth -p openai -k dummy -m mock-model -b …` wrote (test/fixtures/PROVENANCE.md), where Cline looks for
 // it, and every way of not knowing (no file, a file Cline itself would ignore) left undefined.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { clineConfiguredModel, clineProvidersPath, modelInProviders } from '../../src/run/cline-model.ts';
+import {
+  clineConfiguredModel,
+  clineProvidersPath,
+  keepClineModel,
+  modelInProviders,
+} from '../../src/run/cline-model.ts';
 import { tempDir } from '../helpers/sandbox.ts';
 
 const CAPTURED = readFileSync(join(import.meta.dirname, 'fixtures', 'cline-3.0.65-providers.json'), 'utf8');
@@ -78,5 +83,55 @@ describe('where Cline 3.0.65 keeps it', () => {
     mkdirSync(join(dir, '.cline', 'data', 'settings'), { recursive: true });
     writeFileSync(join(dir, '.cline', 'data', 'settings', 'providers.json'), CAPTURED);
     expect(clineConfiguredModel({ HOME: dir }, [], dir)).toBe('mock-model');
+  });
+});
+
+describe("a run's -m does not become the user's Cline model", () => {
+  /** A HOME whose providers.json is the captured one; returns the file's path. */
+  const home = () => {
+    const dir = tempDir('lg-cline-keep-');
+    mkdirSync(join(dir, '.cline', 'data', 'settings'), { recursive: true });
+    const path = join(dir, '.cline', 'data', 'settings', 'providers.json');
+    writeFileSync(path, CAPTURED);
+    return { dir, path };
+  };
+  /** What Cline 3.0.65 does with `-m <model>`: the provider's model saved, its updatedAt refreshed. */
+  const clineSaves = (path: string, model: string) => {
+    const d = JSON.parse(readFileSync(path, 'utf8'));
+    d.providers['openai-compatible'].settings.model = model;
+    d.providers['openai-compatible'].updatedAt = '2026-12-03T07:00:00.000Z';
+    writeFileSync(path, `${JSON.stringify(d, null, 2)}\n`);
+  };
+
+  it('puts back the model field only, keeping what Cline changed beside it', () => {
+    const { dir, path } = home();
+    const restore = keepClineModel({ HOME: dir }, [], dir);
+    clineSaves(path, 'small-model');
+    restore?.();
+    const after = JSON.parse(readFileSync(path, 'utf8'));
+    expect(after.providers['openai-compatible'].settings.model).toBe('mock-model');
+    expect(after.providers['openai-compatible'].updatedAt).toBe('2026-12-03T07:00:00.000Z');
+    expect(modelInProviders(readFileSync(path, 'utf8'), undefined)).toBe('mock-model');
+  });
+
+  it('leaves the file untouched when the model did not change, and -P names the entry it keeps', () => {
+    const { dir, path } = home();
+    keepClineModel({ HOME: dir }, [], dir)?.();
+    expect(readFileSync(path, 'utf8')).toBe(CAPTURED);
+    expect(keepClineModel({ HOME: dir }, ['-P', 'anthropic'], dir)).toBeUndefined();
+  });
+
+  it('nothing to keep without a file or a model; a file gone or broken by then is left as it is', () => {
+    const empty = tempDir('lg-cline-keep-');
+    expect(keepClineModel({ HOME: empty }, [], empty)).toBeUndefined();
+    const gone = home();
+    const restoreGone = keepClineModel({ HOME: gone.dir }, [], gone.dir);
+    rmSync(gone.path);
+    expect(() => restoreGone?.()).not.toThrow();
+    const broken = home();
+    const restoreBroken = keepClineModel({ HOME: broken.dir }, [], broken.dir);
+    writeFileSync(broken.path, '{"version":1,');
+    restoreBroken?.();
+    expect(readFileSync(broken.path, 'utf8')).toBe('{"version":1,');
   });
 });

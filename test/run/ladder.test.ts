@@ -454,6 +454,29 @@ describe('budgets: Cline (tokens per request, the model named at the end) and Co
     expect(finishedRuns()).toEqual([]);
   });
 
+  it("rung 3's smaller model, which Cline saves as its own, is not the user's Cline model after the climb", async () => {
+    // The fake Cline does what Cline 3.0.65 does with -m: it saves the model in providers.json (HOME is the repo).
+    clineSettings('claude-sonnet-4-5');
+    const saved = JSON.parse(readFileSync(join(repo, '.cline/data/settings/providers.json'), 'utf8'));
+    saved.providers['openai-compatible'].settings.model = 'claude-haiku-4-5';
+    saved.providers['openai-compatible'].updatedAt = '{{now}}';
+    const rung3 = { ...clineRun(1), write: { '.cline/data/settings/providers.json': JSON.stringify(saved) } };
+    setup([clineRun(1), clineRun(1), clineRun(1), rung3]);
+    mkdirSync(join(repo, '.agents'), { recursive: true });
+    writeFileSync(
+      join(repo, '.agents/recovery.txt'),
+      `${defaultTableText(RUN_AGENTS)}smaller-model  cline  claude-haiku-4-5\n`,
+    );
+    const r = await run(['--agent', 'cline', '--task', 'T', '--verify', NEVER, '--json']);
+    expect(r.code).toBe(4);
+    const argv = recorded().map((c) => c.argv.join(' '));
+    expect(argv[3]).toContain('-m claude-haiku-4-5');
+    const after = JSON.parse(readFileSync(join(repo, '.cline/data/settings/providers.json'), 'utf8'));
+    expect(after.providers['openai-compatible'].settings.model).toBe('claude-sonnet-4-5');
+    // What else Cline wrote there stays as Cline left it.
+    expect(after.providers['openai-compatible'].updatedAt).not.toBe(saved.providers['openai-compatible'].updatedAt);
+  });
+
   it("the closing run_result's model wins over the settings file's, and the line says so", async () => {
     clineSettings('claude-haiku-4-5');
     setup([clineRun(2)]);
