@@ -322,4 +322,19 @@ describe('Cline 3.0.65', () => {
     ]);
     expect(clineShellResult({ query: 'x', result: 'out\n', success: false })).toEqual({ output: 'out' });
   });
+  it('a session whose prompts were read from the cache: inputTokens holds the cache reads, counted once', () => {
+    const events: AuditEvent[] = [];
+    createClineParser().push(
+      JSON.parse(readFileSync(join(transcripts, 'samples', 'cline-cached-1796281042212_vbles.messages.json'), 'utf8')),
+      (e) => events.push(e),
+    );
+    // Each request as the scripted model reported it: 1234 prompt tokens, 1000 of them cached, 56 out.
+    const usage = events.filter((e) => e.kind === 'usage');
+    expect(usage.length).toBe(2);
+    for (const u of usage)
+      expect(u).toMatchObject({
+        model: 'mock-model',
+        tokens: { input: 234, cacheRead: 1000, cacheWrite: 0, output: 56 },
+      });
+  });
 });

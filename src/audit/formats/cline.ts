@@ -2,7 +2,7 @@
 // Anthropic-style blocks}). The shell tool is `run_commands` with a list of commands; its result lists one
 // {query, result, success, error} per command, the exit code inside the text ("[Command exited with code N]"). Shapes:
 // test/fixtures/transcripts/cline (written by the real Cline CLI 3.0.65).
-import { EDIT_TOOL_NAMES, num, obj, str, type AuditEvent, type Obj, type SessionInfo } from '../events.ts';
+import { EDIT_TOOL_NAMES, num, obj, str, type AuditEvent, type Obj, type SessionInfo, type Tokens } from '../events.ts';
 import { Pending, type RecordParser } from './types.ts';
 
 const CLINE_EDIT_TOOLS = new Set(['editor', 'apply_patch']);
@@ -31,12 +31,7 @@ export function createClineParser(): RecordParser {
           kind: 'usage',
           ...when,
           ...(str(obj(m.modelInfo)?.id) ? { model: str(obj(m.modelInfo)?.id) as string } : {}),
-          tokens: {
-            input: num(metrics.inputTokens),
-            cacheRead: num(metrics.cacheReadTokens),
-            cacheWrite: num(metrics.cacheWriteTokens),
-            output: num(metrics.outputTokens),
-          },
+          tokens: clineMetrics(metrics),
         });
       for (const b of blocks) {
         const id = str(b.id);
@@ -95,5 +90,20 @@ export function createClineParser(): RecordParser {
       for (const m of r.messages) if (obj(m)) message(obj(m) as Obj, emit);
       return true;
     },
+  };
+}
+
+/**
+ * A message's tokens: Cline 3.0.65's `inputTokens` is the whole prompt, its cache reads included (1234 in, 1000 of
+ * them read from the cache, as the scripted model reported them), so the uncached input is what is left.
+ */
+function clineMetrics(m: Obj): Tokens {
+  const cacheRead = num(m.cacheReadTokens);
+  const cacheWrite = num(m.cacheWriteTokens);
+  return {
+    input: Math.max(0, num(m.inputTokens) - cacheRead - cacheWrite),
+    cacheRead,
+    cacheWrite,
+    output: num(m.outputTokens),
   };
 }
