@@ -1,6 +1,7 @@
 // Readers of each agent's structured output, one JSON event at a time as it streams: model requests, tokens, dollars
 // (priced with the audit's price list), the session id, the final text and the agent's own terminal reason.
 import type { Tokens } from '../audit/events.ts';
+import { clineTokens } from '../audit/formats/cline.ts';
 import { codexTokens } from '../audit/formats/codex.ts';
 import { type Obj, obj, str } from '../guard/json-value.ts';
 
@@ -262,22 +263,6 @@ function geminiReader(t: Tally, price: PriceOf): Reader {
       t.terminal = 'error';
       t.error = str(obj(ev.error)?.message) ?? 'the agent reported an error';
     }
-  };
-}
-
-/**
- * Cline's token counts (its `usage` events and `run_result`). Its `inputTokens` is the whole prompt, the cache reads
- * and writes included (Cline 3.0.65's own cost formula subtracts them; captured: 1234 in with 1000 read from the
- * cache gives inputTokens 1234, cacheReadTokens 1000), so the uncached input is what is left.
- */
-function clineTokens(u: Obj): Tokens {
-  const cacheRead = num(u.cacheReadTokens);
-  const cacheWrite = num(u.cacheWriteTokens);
-  return {
-    input: Math.max(0, num(u.inputTokens) - cacheRead - cacheWrite),
-    cacheRead,
-    cacheWrite,
-    output: num(u.outputTokens),
   };
 }
 

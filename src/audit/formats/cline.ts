@@ -31,7 +31,7 @@ export function createClineParser(): RecordParser {
           kind: 'usage',
           ...when,
           ...(str(obj(m.modelInfo)?.id) ? { model: str(obj(m.modelInfo)?.id) as string } : {}),
-          tokens: clineMetrics(metrics),
+          tokens: clineTokens(metrics),
         });
       for (const b of blocks) {
         const id = str(b.id);
@@ -94,10 +94,11 @@ export function createClineParser(): RecordParser {
 }
 
 /**
- * A message's tokens: Cline 3.0.65's `inputTokens` is the whole prompt, its cache reads included (1234 in, 1000 of
- * them read from the cache, as the scripted model reported them), so the uncached input is what is left.
+ * Cline 3.0.65's token counts (a message's `metrics`, and its --json stream's `usage` events and `run_result`, which
+ * `run` reads): `inputTokens` is the whole prompt, its cache reads included (1234 in, 1000 of them read from the
+ * cache, as the scripted model reported them), so the uncached input is what is left.
  */
-function clineMetrics(m: Obj): Tokens {
+export function clineTokens(m: Obj): Tokens {
   const cacheRead = num(m.cacheReadTokens);
   const cacheWrite = num(m.cacheWriteTokens);
   return {
