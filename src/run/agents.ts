@@ -56,6 +56,7 @@ export interface AgentRecord {
     env: Record<string, string | undefined>,
     extra: readonly string[],
     cwd: string,
+    passed: string,
   ) => (() => void) | undefined;
 }
 

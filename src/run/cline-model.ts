@@ -82,13 +82,14 @@ export function clineConfiguredModel(
  * Before a rung where `run` itself passes Cline a model (rung 3's smaller one): a function that puts the provider's
  * model back as it was, because Cline 3.0.65 saves a run's `-m` as the provider's model and the user's own later
  * `cline` would run it. Only that field is written back (Cline may have refreshed other fields during the run), and
- * only when it changed; a file gone or of another shape by then is left as it is. Undefined when there is nothing to
- * keep (no settings file, or no model in it).
+ * only when it names the model the run passed; a file gone or of another shape by then is left as it is. Undefined
+ * when there is nothing to keep (no settings file, or no model in it).
  */
 export function keepClineModel(
   env: Record<string, string | undefined>,
   extra: readonly string[],
   cwd: string,
+  passed: string,
 ): (() => void) | undefined {
   const path = clineProvidersPath(env, extra, cwd);
   let text: string;
@@ -108,7 +109,8 @@ export function keepClineModel(
       if (modelInProviders(now, id) === undefined) return;
       const doc = parsed(now) as Record<string, unknown>;
       const settings = obj(obj(obj(doc.providers)?.[id])?.settings) as Record<string, unknown>;
-      if (settings.model === before) return;
+      // Only the model this run passed is ours to take back: one set meanwhile by hand (`cline auth -m`) stays.
+      if (settings.model !== passed || passed === before) return;
       settings.model = before;
       writeFileSync(path, `${JSON.stringify(doc, null, 2)}\n`);
     } catch {

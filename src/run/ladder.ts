@@ -179,7 +179,7 @@ async function runRung(c: Climb, rung: Rung, shareUsd: number | null): Promise<n
   const t0 = Date.now();
   const env = { ...io.env, [RUN_ID_ENV]: state.runId };
   // Read before the agent starts, put back once it has ended (stopped at its share or not).
-  const restoreModel = smaller ? rec.keepsModel?.(env, opts.extra, root) : undefined;
+  const restoreModel = smaller ? rec.keepsModel?.(env, opts.extra, root, smaller) : undefined;
   const check = () => {
     if (!tally.closed && overShare(tally, shareUsd, state.usdPerRequest)) agent.stop();
   };

@@ -105,7 +105,7 @@ describe("a run's -m does not become the user's Cline model", () => {
 
   it('puts back the model field only, keeping what Cline changed beside it', () => {
     const { dir, path } = home();
-    const restore = keepClineModel({ HOME: dir }, [], dir);
+    const restore = keepClineModel({ HOME: dir }, [], dir, 'small-model');
     clineSaves(path, 'small-model');
     restore?.();
     const after = JSON.parse(readFileSync(path, 'utf8'));
@@ -116,20 +116,29 @@ describe("a run's -m does not become the user's Cline model", () => {
 
   it('leaves the file untouched when the model did not change, and -P names the entry it keeps', () => {
     const { dir, path } = home();
-    keepClineModel({ HOME: dir }, [], dir)?.();
+    keepClineModel({ HOME: dir }, [], dir, 'small-model')?.();
     expect(readFileSync(path, 'utf8')).toBe(CAPTURED);
-    expect(keepClineModel({ HOME: dir }, ['-P', 'anthropic'], dir)).toBeUndefined();
+    expect(keepClineModel({ HOME: dir }, ['-P', 'anthropic'], dir, 'small-model')).toBeUndefined();
+  });
+
+  it('a model set by hand during the rung (not the one the run passed) stays', () => {
+    const { dir, path } = home();
+    const restore = keepClineModel({ HOME: dir }, [], dir, 'small-model');
+    clineSaves(path, 'picked-by-hand');
+    const written = readFileSync(path, 'utf8');
+    restore?.();
+    expect(readFileSync(path, 'utf8')).toBe(written);
   });
 
   it('nothing to keep without a file or a model; a file gone or broken by then is left as it is', () => {
     const empty = tempDir('lg-cline-keep-');
-    expect(keepClineModel({ HOME: empty }, [], empty)).toBeUndefined();
+    expect(keepClineModel({ HOME: empty }, [], empty, 'small-model')).toBeUndefined();
     const gone = home();
-    const restoreGone = keepClineModel({ HOME: gone.dir }, [], gone.dir);
+    const restoreGone = keepClineModel({ HOME: gone.dir }, [], gone.dir, 'small-model');
     rmSync(gone.path);
     expect(() => restoreGone?.()).not.toThrow();
     const broken = home();
-    const restoreBroken = keepClineModel({ HOME: broken.dir }, [], broken.dir);
+    const restoreBroken = keepClineModel({ HOME: broken.dir }, [], broken.dir, 'small-model');
     writeFileSync(broken.path, '{"version":1,');
     restoreBroken?.();
     expect(readFileSync(broken.path, 'utf8')).toBe('{"version":1,');
