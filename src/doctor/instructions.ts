@@ -1,5 +1,5 @@
 // Pure checks on the instruction files: the AGENTS.md stop rule, a tool's import of it, and an instruction size budget.
-import { type BlockSpec, endMarker, hasBlock, inspectBlock } from '../edit/md-block.ts';
+import { type BlockSpec, hasBlock, inspectBlock } from '../edit/md-block.ts';
 import { posix } from 'node:path';
 import { BLOCK_ID } from '../tools/markers.ts';
 import { findInlineImports, hasImportLine } from '../edit/import-line.ts';
@@ -86,18 +86,6 @@ export interface InstructionDoc {
 }
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
-
-/** Byte offset just past our end marker in the root AGENTS.md; null when there is no block. */
-export function blockEndOffset(text: string): number | null {
-  const marker = endMarker({ id: 'loop-guard', style: 'markdown' });
-  const at = text.split('\n').findIndex((l) => l.replace(/\r$/, '').trim() === marker);
-  if (at === -1) return null;
-  const upTo = text
-    .split('\n')
-    .slice(0, at + 1)
-    .join('\n');
-  return Buffer.byteLength(upTo, 'utf8');
-}
 
 /** One file per directory, as the tool picks it: AGENTS.override.md before AGENTS.md; empty files are skipped. */
 function chosen(docs: readonly InstructionDoc[]): Map<string, InstructionDoc> {

@@ -21,7 +21,8 @@ import {
 import { gitEnvCheck, type Overlay } from './git-env.ts';
 import { auditHooks, type HookCommand, listHookCommands } from './hooks.ts';
 import { runsOurFile } from './hook-command.ts';
-import { blockEndOffset, importCheck, type InstructionDoc, instructionsBudgetCheck } from './instructions.ts';
+import { blockEndOffset } from '../edit/md-block.ts';
+import { importCheck, type InstructionDoc, instructionsBudgetCheck } from './instructions.ts';
 import { nodeCheck } from './node.ts';
 import { judgePlugin, pluginFileCheck, probePlugin } from './plugin.ts';
 import { driverFor, replay } from './replay.ts';

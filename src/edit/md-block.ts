@@ -62,6 +62,15 @@ export function endMarker(spec: Pick<BlockSpec, 'id' | 'style'>): string {
   return spec.style === 'markdown' ? `<!-- ${spec.id}:end -->` : `# <<< ${spec.id}:end <<<`;
 }
 
+/** Byte offset just past our end marker in a Markdown file (AGENTS.md); null when there is no block. */
+export function blockEndOffset(text: string): number | null {
+  const marker = endMarker({ id: 'loop-guard', style: 'markdown' });
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => l.replace(/\r$/, '').trim() === marker);
+  if (at === -1) return null;
+  return Buffer.byteLength(lines.slice(0, at + 1).join('\n'), 'utf8');
+}
+
 /** The block's lines without terminators: begin marker, body, end marker. */
 export function renderBlock(spec: BlockSpec): string[] {
   const body = normalizeBody(spec.body);

@@ -1,6 +1,8 @@
 import { guardCommand } from './hook-command.ts';
 import { GUARD_INTENT, HOOK_MARKER, HOOK_TIMEOUT_SECONDS, type ToolRecord } from './types.ts';
 
+/** Codex reads the AGENTS.md chain up to this many bytes (`project_doc_max_bytes`'s default) and drops the rest. */
+export const CODEX_INSTRUCTION_BYTES = 32 * 1024;
 export const codex: ToolRecord = {
   name: 'codex',
   label: 'Codex',
@@ -88,7 +90,7 @@ export const codex: ToolRecord = {
           'loop-guard entries (it asks again after every change to them)',
       },
       // Codex concatenates the instruction files from the repo root down and stops at project_doc_max_bytes.
-      { kind: 'instructions-budget', file: 'user', key: 'project_doc_max_bytes', bytes: 32 * 1024 },
+      { kind: 'instructions-budget', file: 'user', key: 'project_doc_max_bytes', bytes: CODEX_INSTRUCTION_BYTES },
     ],
     replay: {
       pre: { event: 'PreToolUse', payload: 'PreToolUse-failure.json' },

@@ -1,11 +1,7 @@
 // repo.agents-md / claude.import / codex.instructions.
 import { describe, expect, it } from 'vitest';
-import {
-  agentsBlockCheck,
-  blockEndOffset,
-  importCheck,
-  instructionsBudgetCheck,
-} from '../../src/doctor/instructions.ts';
+import { agentsBlockCheck, importCheck, instructionsBudgetCheck } from '../../src/doctor/instructions.ts';
+import { blockEndOffset } from '../../src/edit/md-block.ts';
 
 type ImportFile = Parameters<typeof importCheck>[3][number];
 const claudeImport = (files: ImportFile[]) => importCheck('claude', 'Claude Code', '@AGENTS.md', files);

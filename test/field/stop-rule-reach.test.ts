@@ -1,11 +1,14 @@
 // The stop rule in the file each tool reads, on the field layouts that keep those files in their own places: Gemini
 // CLI pointed at AGENTS.md by .gemini/settings.json (clusterfuzz) gets no GEMINI.md it would never read, and Claude
 // Code's memory in .claude/CLAUDE.md (isolate-package) gets the block there, with no root CLAUDE.md created, and a
-// CLAUDE.md that only links a 34 KB AGENTS.md (fastapi-agent-blueprint) gets the block, not an import of ~8.6k tokens.
+// CLAUDE.md that only links a 34 KB AGENTS.md (fastapi-agent-blueprint) gets the block, not an import of ~8.6k tokens,
+// and that AGENTS.md gets its block at the top, within the 32 KiB Codex reads.
 // Tokens counted at 4 characters a token (tokensOf), as the plan says them.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blockEndOffset } from '../../src/edit/md-block.ts';
 import { tokensOf } from '../../src/scaffold/stop-rule.ts';
+import { CODEX_INSTRUCTION_BYTES } from '../../src/tools/codex.ts';
 import { runCliAsync } from '../helpers/cli.ts';
 import { requireBuilt } from '../helpers/paths.ts';
 import { loadLayouts, materialise, snapshot } from './layout.ts';
@@ -53,6 +56,13 @@ describe('the stop rule reaches each agent in the file it reads (field layouts)'
     expect(now).not.toMatch(/^@AGENTS\.md/m);
     expect(tokensOf(added)).toBeLessThan(400);
     expect(r.out).toMatch(/CLAUDE\.md .*adds ~\d+ tokens to every Claude Code session/);
+    // Appended, the block would end at byte ~35,800, past the 32 KiB Codex reads: it goes at the top, and the
+    // file's own text follows it unchanged.
+    const after = r.after.get('AGENTS.md') ?? '';
+    const end = blockEndOffset(after);
+    expect(end).not.toBeNull();
+    expect(end as number).toBeLessThan(CODEX_INSTRUCTION_BYTES);
+    expect(after.endsWith(agents)).toBe(true);
   }, 60_000);
 
   it('isolate-package: the block goes in .claude/CLAUDE.md (~300 tokens), no root CLAUDE.md', async () => {

@@ -1,10 +1,12 @@
 // Each intent kind: plan (put ours in place) and remove (take out only what is ours), over the format editors.
-import { type BlockSpec, hasBlock, removeBlock, upsertBlock } from '../../edit/md-block.ts';
+import { type BlockSpec, blockEndOffset, hasBlock, removeBlock, upsertBlock } from '../../edit/md-block.ts';
 import { hasImportLine, removeImportLine } from '../../edit/import-line.ts';
 import { tokensOf } from '../stop-rule.ts';
 import { planOwnedFile, readOwnedHeader } from '../../edit/owned-file.ts';
 import { guardState, INERT_WHY } from '../guard-file.ts';
 import { AGENT_ENV, type Intent } from '../../tools/index.ts';
+import { CODEX_INSTRUCTION_BYTES } from '../../tools/codex.ts';
+import type { EditOutcome } from '../../edit/outcome.ts';
 import { BLOCK_ID } from '../../tools/markers.ts';
 import { valueWaits } from '../../tools/env-waits.ts';
 import type { FileRecord } from '../manifest.ts';
@@ -146,6 +148,13 @@ const BLOCKS = {
   { style: BlockSpec['style']; body: (a: IntentContext['assets']) => string; what: string }
 >;
 
+/** True when a block newly added to the file ends past Codex's instruction budget. */
+function pastBudget(before: string | null, outcome: EditOutcome): boolean {
+  if (before === null || hasBlock(before, BLOCK_ID, 'markdown') || outcome.status !== 'changed') return false;
+  const end = blockEndOffset(outcome.text);
+  return end !== null && end > CODEX_INSTRUCTION_BYTES;
+}
+
 /** The marker style of a managed block's file (rebuilding a lost record looks for our markers in that style). */
 export function blockStyle(template: Of<'block'>['template']): BlockSpec['style'] {
   return BLOCKS[template].style;
@@ -154,7 +163,11 @@ export function blockStyle(template: Of<'block'>['template']): BlockSpec['style'
 const block: IntentHandler<Of<'block'>> = {
   plan(intent, ctx, record) {
     const b = BLOCKS[intent.template];
-    const outcome = upsertBlock(ctx.before, blockSpec(ctx, b.style, b.body(ctx.assets)), { force: ctx.force });
+    const spec = blockSpec(ctx, b.style, b.body(ctx.assets));
+    let outcome = upsertBlock(ctx.before, spec, { force: ctx.force });
+    // A stop rule added at the end of a long AGENTS.md would lie past what Codex reads: it goes at the top instead.
+    if (intent.template === 'agents-block' && pastBudget(ctx.before, outcome))
+      outcome = upsertBlock(ctx.before, spec, { force: ctx.force, position: 'start' });
     return { outcome, owned: record, reason: b.what };
   },
   remove(intent, ctx) {
