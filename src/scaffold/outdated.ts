@@ -244,5 +244,17 @@ function whatHappened(ch: FileChange, known: boolean): string {
   // Putting ours back only adds lines: what was ours is gone from the file, the rest is as it was.
   if (added > 0 && removed === 0)
     return ch.generated ? 'emptied' : `our ${added} line${added === 1 ? ' was' : 's were'} deleted from it`;
+  if (!ch.generated && ch.after !== null && sameLines(ch.before, ch.after)) return 'our part is where it is not read';
   return ch.generated ? 'edited by hand' : 'our part was edited since it was written';
+}
+
+/** The same lines in another order: what moving our block (e.g. to the top of a long AGENTS.md) changes. */
+function sameLines(a: string, b: string): boolean {
+  const sorted = (s: string) =>
+    s
+      .replace(/\r?\n$/, '')
+      .split(/\r?\n/)
+      .sort()
+      .join('\n');
+  return a !== b && sorted(a) === sorted(b);
 }

@@ -2,9 +2,11 @@
 // CLI pointed at AGENTS.md by .gemini/settings.json (clusterfuzz) gets no GEMINI.md it would never read, and Claude
 // Code's memory in .claude/CLAUDE.md (isolate-package) gets the block there, with no root CLAUDE.md created, and a
 // CLAUDE.md that only links a 34 KB AGENTS.md (fastapi-agent-blueprint) gets the block, not an import of ~8.6k tokens,
-// and that AGENTS.md gets its block at the top, within the 32 KiB Codex reads.
+// and that AGENTS.md gets its block at the top, within the 32 KiB Codex reads (and a block an earlier install appended
+// there is moved to the top).
 // Tokens counted at 4 characters a token (tokensOf), as the plan says them.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockEndOffset } from '../../src/edit/md-block.ts';
 import { tokensOf } from '../../src/scaffold/stop-rule.ts';
@@ -64,6 +66,32 @@ describe('the stop rule reaches each agent in the file it reads (field layouts)'
     expect(end as number).toBeLessThan(CODEX_INSTRUCTION_BYTES);
     expect(after.endsWith(agents)).toBe(true);
   }, 60_000);
+
+  it('fastapi-agent-blueprint: a block an earlier install appended past 32 KiB is moved to the top on rerun', async () => {
+    const m = materialise(layout('fastapi-agent-blueprint'));
+    bases.push(m.base);
+    const file = join(m.top, 'AGENTS.md');
+    const own = readFileSync(file, 'utf8');
+    const first = await runCliAsync(['--yes'], { cwd: m.cwd, env: { HOME: m.home } });
+    expect(first.status, first.stdout + first.stderr).toBe(0);
+    // As the earlier version wrote it: the file's own text, a blank line, the block.
+    const installed = readFileSync(file, 'utf8');
+    const END = '<!-- loop-guard:end -->\n';
+    expect(installed.startsWith('<!-- loop-guard:begin')).toBe(true);
+    const block = installed.slice(0, installed.indexOf(END) + END.length);
+    expect(installed).toBe(`${block}\n${own}`);
+    writeFileSync(file, `${own}\n${block}`);
+    expect(blockEndOffset(readFileSync(file, 'utf8')) as number).toBeGreaterThan(CODEX_INSTRUCTION_BYTES);
+    const check = await runCliAsync(['--check'], { cwd: m.cwd, env: { HOME: m.home } });
+    expect(check.status, 'an appended block Codex never reads is drift').toBe(1);
+    expect(check.stdout).toMatch(/drift +AGENTS\.md +\(our part is where it is not read\)/);
+    const rerun = await runCliAsync(['--yes'], { cwd: m.cwd, env: { HOME: m.home } });
+    expect(rerun.status, rerun.stdout + rerun.stderr).toBe(0);
+    expect(rerun.stdout + rerun.stderr).toMatch(/Moved the loop-guard block to the top of AGENTS\.md/);
+    expect(readFileSync(file, 'utf8')).toBe(installed);
+    const again = await runCliAsync(['--check'], { cwd: m.cwd, env: { HOME: m.home } });
+    expect(again.status, again.stdout + again.stderr).toBe(0);
+  }, 90_000);
 
   it('isolate-package: the block goes in .claude/CLAUDE.md (~300 tokens), no root CLAUDE.md', async () => {
     const r = await install('isolate-package');

@@ -148,11 +148,41 @@ const BLOCKS = {
   { style: BlockSpec['style']; body: (a: IntentContext['assets']) => string; what: string }
 >;
 
-/** True when a block newly added to the file ends past Codex's instruction budget. */
-function pastBudget(before: string | null, outcome: EditOutcome): boolean {
-  if (before === null || hasBlock(before, BLOCK_ID, 'markdown') || outcome.status !== 'changed') return false;
+/** Where our block ends in the text, when past Codex's instruction budget (else undefined). */
+function endPastBudget(outcome: EditOutcome): number | undefined {
+  if (outcome.status === 'conflict') return undefined;
   const end = blockEndOffset(outcome.text);
-  return end !== null && end > CODEX_INSTRUCTION_BYTES;
+  return end !== null && end > CODEX_INSTRUCTION_BYTES ? end : undefined;
+}
+
+/**
+ * The stop rule at the top of a long AGENTS.md, when at the end it would lie past what Codex reads: a new block goes
+ * in there, and one an earlier install appended is moved there (said in a note). Otherwise the outcome as it is.
+ */
+function withinBudget(
+  path: string,
+  before: string | null,
+  spec: BlockSpec,
+  force: boolean,
+  outcome: EditOutcome,
+): EditOutcome {
+  const end = endPastBudget(outcome);
+  if (before === null || end === undefined) return outcome;
+  if (!hasBlock(before, BLOCK_ID, 'markdown')) return upsertBlock(before, spec, { force, position: 'start' });
+  const out = removeBlock(before, spec, { force }).outcome;
+  if (out.status === 'conflict') return outcome;
+  const moved = upsertBlock(out.text, spec, { force, position: 'start' });
+  if (moved.status === 'conflict' || endPastBudget(moved) !== undefined) return outcome;
+  const kib = (CODEX_INSTRUCTION_BYTES / 1024).toFixed(0);
+  return {
+    status: 'changed',
+    text: moved.text,
+    notes: [
+      ...(outcome.status === 'changed' ? outcome.notes : []),
+      `Moved the ${BLOCK_ID} block to the top of ${path}: where it was, it ended at byte ${end.toLocaleString('en')}, ` +
+        `past the ${kib} KiB Codex reads.`,
+    ],
+  };
 }
 
 /** The marker style of a managed block's file (rebuilding a lost record looks for our markers in that style). */
@@ -164,11 +194,13 @@ const block: IntentHandler<Of<'block'>> = {
   plan(intent, ctx, record) {
     const b = BLOCKS[intent.template];
     const spec = blockSpec(ctx, b.style, b.body(ctx.assets));
-    let outcome = upsertBlock(ctx.before, spec, { force: ctx.force });
-    // A stop rule added at the end of a long AGENTS.md would lie past what Codex reads: it goes at the top instead.
-    if (intent.template === 'agents-block' && pastBudget(ctx.before, outcome))
-      outcome = upsertBlock(ctx.before, spec, { force: ctx.force, position: 'start' });
-    return { outcome, owned: record, reason: b.what };
+    const outcome = upsertBlock(ctx.before, spec, { force: ctx.force });
+    return {
+      outcome:
+        intent.template === 'agents-block' ? withinBudget(intent.path, ctx.before, spec, ctx.force, outcome) : outcome,
+      owned: record,
+      reason: b.what,
+    };
   },
   remove(intent, ctx) {
     const b = BLOCKS[intent.template];
