@@ -15,6 +15,7 @@ import { redactReport } from './redact.ts';
 import { htmlReport } from './report-html.ts';
 import { terminalReport } from './report-terminal.ts';
 import { scanSource, type ScanStats } from './scan.ts';
+import { lateTierUp } from './tier-up.ts';
 import type { SessionSummary } from './session.ts';
 
 export interface AuditOptions {
@@ -125,14 +126,20 @@ export function runAudit(
   const clock = io.now ?? Date.now;
   let shown = 0;
   const total = found.sources.length;
-  for (const [i, src] of found.sources.entries()) {
-    sessions.push(...scanSource(src, scope, settings, stats, undefined, pricer));
-    // After 2 s, a line on the terminal every half second: a big history takes a while, and silence looks hung.
-    const t = clock();
-    if (io.stderrIsTTY && t - t0 > 2000 && t - shown > 500) {
-      shown = t;
-      io.err(`\r\x1b[2Kreading transcripts: ${i + 1} of ${total} (${(stats.bytes / 1e6).toFixed(0)} MB)…`);
+  const tierUp = lateTierUp();
+  try {
+    for (const [i, src] of found.sources.entries()) {
+      sessions.push(...scanSource(src, scope, settings, stats, undefined, pricer));
+      tierUp(stats.bytes);
+      // After 2 s, a line on the terminal every half second: a big history takes a while, and silence looks hung.
+      const t = clock();
+      if (io.stderrIsTTY && t - t0 > 2000 && t - shown > 500) {
+        shown = t;
+        io.err(`\r\x1b[2Kreading transcripts: ${i + 1} of ${total} (${(stats.bytes / 1e6).toFixed(0)} MB)…`);
+      }
     }
+  } finally {
+    tierUp(Number.POSITIVE_INFINITY);
   }
   if (shown) io.err('\r\x1b[2K');
   const ms = Math.round((io.now ?? Date.now)() - t0);
