@@ -72,10 +72,10 @@ function elsewhereCommands(opts: AuditOptions, newest: number | undefined, now: 
   return [base, `${base} --since ${since}`];
 }
 
-export function runAudit(
+export async function runAudit(
   opts: AuditOptions,
   io: AuditIO,
-): { report: AuditReport; sessions: SessionSummary[] } | { error: string } {
+): Promise<{ report: AuditReport; sessions: SessionSummary[] } | { error: string }> {
   const now = (io.now ?? Date.now)();
   const since = opts.since !== undefined ? parseSince(opts.since, now) : undefined;
   if (opts.since !== undefined && since === undefined)
@@ -99,7 +99,7 @@ export function runAudit(
   if (opts.prices !== undefined) {
     const file = resolve(io.cwd, opts.prices);
     try {
-      tables.unshift(readPriceFile(file));
+      tables.unshift(await readPriceFile(file));
       override = file;
     } catch (err) {
       if (err instanceof PriceFileError)
@@ -191,7 +191,7 @@ export async function audit(opts: AuditOptions, io: AuditIO): Promise<number> {
         `--limit ${JSON.stringify(opts.limit)}: a whole number of loops to show (1 or more).`,
       );
   }
-  const result = runAudit(opts, io);
+  const result = await runAudit(opts, io);
   if ('error' in result) return usageError(opts, io, result.error);
   // The per-call timeline is for the HTML page; the JSON keeps one line of facts per loop.
   if (opts.json) io.out(`${JSON.stringify(result.report, (k, v) => (k === 'timeline' ? undefined : v), 2)}\n`);

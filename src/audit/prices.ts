@@ -1,7 +1,6 @@
 // List prices per model and token kind (price-list.ts, or a --prices FILE of the same shape tried first), and the
 // dollar cost of one model request. A model no price matches is unknown: reported as such, never priced at zero.
 import { readFileSync } from 'node:fs';
-import { parse } from 'comment-json';
 import type { Tokens } from './events.ts';
 import { PRICES, type Price, type PriceEntry, type PriceTable } from './price-list.ts';
 
@@ -30,8 +29,16 @@ function position(text: string, offset: number): { line: number; column: number 
   return { line, column: offset - before.lastIndexOf('\n') };
 }
 
-/** Reads a --prices FILE: `{ "models": [{ "match", "input", "cacheRead", "cacheWrite", "output" }, …] }`. */
-export function readPriceFile(file: string, text = readFileSync(file, 'utf8')): PriceTable {
+/**
+ * Reads a --prices FILE: `{ "models": [{ "match", "input", "cacheRead", "cacheWrite", "output" }, …] }`. Its JSON
+ * reader (comment-json, a third of the audit's code) is loaded here, so an audit without --prices never loads it.
+ */
+export async function readPriceFile(file: string, text = readFileSync(file, 'utf8')): Promise<PriceTable> {
+  // A CommonJS package: bundled, its namespace has only `default`; under Node's own loader, both.
+  const jsonc: typeof import('comment-json') & { default?: typeof import('comment-json') } = await import(
+    'comment-json'
+  );
+  const { parse } = jsonc.default ?? jsonc;
   let value: unknown;
   try {
     value = JSON.parse(JSON.stringify(parse(text, null, true)));

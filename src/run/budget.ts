@@ -16,8 +16,8 @@ export function parseBudget(text: string | undefined): number | undefined | { er
   return Number(t);
 }
 
-export function makePricer(pricesFile: string | undefined): PriceOf {
-  const pricer = new Pricer(pricesFile ? [readPriceFile(pricesFile), BUILT_IN_PRICES] : [BUILT_IN_PRICES]);
+export async function makePricer(pricesFile: string | undefined): Promise<PriceOf> {
+  const pricer = new Pricer(pricesFile ? [await readPriceFile(pricesFile), BUILT_IN_PRICES] : [BUILT_IN_PRICES]);
   return (tokens, model) => {
     const p = pricer.price(model);
     return p ? Pricer.cost(tokens, p) : undefined;

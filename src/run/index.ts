@@ -52,10 +52,10 @@ export async function runCommand(argv: readonly string[], io: RunIO & { cwd: str
   }
   const root = gitRootOf(dir) ?? dir;
   let policy: Policy;
-  let price: ReturnType<typeof makePricer>;
+  let price: Awaited<ReturnType<typeof makePricer>>;
   try {
     policy = loadPolicy(root);
-    price = makePricer(opts.prices === undefined ? undefined : resolve(io.cwd, opts.prices));
+    price = await makePricer(opts.prices === undefined ? undefined : resolve(io.cwd, opts.prices));
   } catch (err) {
     if (err instanceof TableError || err instanceof PriceFileError) {
       io.err(`create-loop-guard run: ${err.message}\n`);

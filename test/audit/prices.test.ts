@@ -19,8 +19,8 @@ describe('Pricer', () => {
     expect(p.price(undefined)).toBeUndefined();
   });
 
-  it('an override row comes before the built-in one', () => {
-    const mine = readPriceFile(
+  it('an override row comes before the built-in one', async () => {
+    const mine = await readPriceFile(
       'mine.json',
       '{ "models": [{ "match": "claude-sonnet-4", "input": 1, "cacheRead": 0, "cacheWrite": 0, "output": 1 }] }',
     );

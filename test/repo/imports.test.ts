@@ -141,6 +141,27 @@ describe('import rules (docs/architecture.md, module map)', () => {
     expect(cycles(g)).toEqual([]);
   });
 
+  it('audit loads no npm package before it needs one: an audit without --prices runs on Node built-ins alone', () => {
+    // Every audit pays for what it loads at start (comment-json with its parser was ~18 ms of ~140 on an empty history).
+    const packages = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (p: string) => {
+      if (seen.has(p)) return;
+      seen.add(p);
+      const text = readFileSync(join(SRC, p), 'utf8');
+      for (const m of text.matchAll(STATIC_VALUE_IMPORT)) {
+        const spec = m[1] ?? m[2] ?? '';
+        if (spec.startsWith('.')) visit(relative(SRC, resolve(dirname(join(SRC, p)), spec)));
+        else if (!spec.startsWith('node:')) packages.add(`${spec} (from ${p})`);
+      }
+    };
+    visit('audit/audit.ts');
+    expect(seen.size).toBeGreaterThan(20);
+    expect([...packages]).toEqual([]);
+    const sample = "import { a } from 'x';\nimport type { T } from 'y';\nconst z = await import('z');\nimport 'w';";
+    expect([...sample.matchAll(STATIC_VALUE_IMPORT)].map((m) => m[1] ?? m[2])).toEqual(['x', 'w']);
+  });
+
   it('has no tool-name comparison outside src/tools/ and src/guard/adapters/', () => {
     // audit/formats/ reads each tool's own transcript format, whose fields may hold the tool's name ("type": "gemini").
     const bad = [...g.keys()]
@@ -188,3 +209,7 @@ const namesTool = (line: string) => NAMED.test(line);
 function codeOf(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
 }
+
+/** A static import that stays in the build (not `import type`, not a dynamic import()): its specifier. */
+const STATIC_VALUE_IMPORT =
+  /(?:^|[\s;])(?:import|export)\s(?!type\s)[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]/g;
