@@ -19,11 +19,12 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 mkdirSync(join(root, '.cache'), { recursive: true });
 const work = mkdtempSync(join(root, '.cache', 'bench-audit-'));
 
-function timed(runAudit, home) {
+async function timed(runAudit, home) {
   const { io } = auditIO(home, work);
   const c0 = process.cpuUsage();
   const w0 = process.hrtime.bigint();
-  const r = runAudit({ all: true, json: true, redact: false }, io);
+  // Newer trees' runAudit is async (it may load the --prices reader); an older one's result is awaited the same.
+  const r = await runAudit({ all: true, json: true, redact: false }, io);
   const c = process.cpuUsage(c0);
   return { cpu: (c.user + c.system) / 1e6, wall: Number(process.hrtime.bigint() - w0) / 1e9, report: r.report };
 }
@@ -42,8 +43,8 @@ try {
   const runs = { before: [], after: [] };
   for (let i = 0; i < RUNS; i++) {
     // Alternating, so a change in the machine's load falls on both builds alike.
-    if (builds.before) runs.before.push(timed(builds.before.runAudit, home));
-    runs.after.push(timed(builds.after.runAudit, home));
+    if (builds.before) runs.before.push(await timed(builds.before.runAudit, home));
+    runs.after.push(await timed(builds.after.runAudit, home));
   }
   const mb = runs.after[0].report.read.bytes / 1e6;
   const row = (name, rs) => {

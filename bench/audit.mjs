@@ -43,7 +43,9 @@ const FIXTURE_MB = Number(process.env.BENCH_AUDIT_FIXTURE_MB ?? 70);
 // The audit before this work on it (its parser as the issue measured it); 5fca27f is the same audit with money and
 // the HTML page but without the byte-level line filter.
 const BASE = process.env.BENCH_AUDIT_BASE ?? 'ca77068';
-const work = mkdtempSync(join(tmpdir(), 'lg-bench-audit-'));
+// Under .cache/, so the bundled code finds the package's own package.json above it (a temp dir has none).
+mkdirSync(join(root, '.cache'), { recursive: true });
+const work = mkdtempSync(join(root, '.cache', 'bench-audit-all-'));
 
 /** A HOME of the real fixture transcripts, every JSONL file copied (under new names) until the total reaches `mb`. */
 function fixtureHome(home, mb) {
@@ -103,7 +105,7 @@ async function bundleAudit(dir, out, html) {
 }
 
 /** CPU and wall time of one in-process audit of every project. */
-function timed(runAudit, home) {
+async function timed(runAudit, home) {
   const io = {
     cwd: work,
     env: { HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') },
@@ -114,7 +116,8 @@ function timed(runAudit, home) {
   };
   const c0 = process.cpuUsage();
   const w0 = process.hrtime.bigint();
-  const r = runAudit({ all: true, json: true, redact: false }, io);
+  // Newer trees' runAudit is async (it may load the --prices reader); an older one's result is awaited the same.
+  const r = await runAudit({ all: true, json: true, redact: false }, io);
   const c = process.cpuUsage(c0);
   return { cpu: (c.user + c.system) / 1e6, wall: Number(process.hrtime.bigint() - w0) / 1e9, report: r.report };
 }
@@ -138,8 +141,8 @@ async function realFixtures() {
   }
   const runs = { before: [], after: [] };
   for (let i = 0; i < Math.max(3, RUNS); i++) {
-    if (before) runs.before.push(timed(before.runAudit, home));
-    runs.after.push(timed(after.runAudit, home));
+    if (before) runs.before.push(await timed(before.runAudit, home));
+    runs.after.push(await timed(after.runAudit, home));
   }
   const mb = bytes / 1e6;
   const line = (name, rs) => {
@@ -392,7 +395,7 @@ async function generated() {
   for (let i = 0; i < Math.max(1, Math.min(RUNS, 3)); i++) {
     const c0 = process.cpuUsage();
     const w0 = process.hrtime.bigint();
-    const r = runAudit(
+    const r = await runAudit(
       { all: true, json: true, redact: false },
       { cwd: work, env: { HOME: big }, home: big, stdoutIsTTY: false, out() {}, err() {} },
     );
