@@ -53,12 +53,19 @@ export async function runCommand(argv: readonly string[], io: RunIO & { cwd: str
   const root = gitRootOf(dir) ?? dir;
   let policy: Policy;
   let price: Awaited<ReturnType<typeof makePricer>>;
+  const pricesFile = opts.prices === undefined ? undefined : resolve(io.cwd, opts.prices);
   try {
     policy = loadPolicy(root);
-    price = await makePricer(opts.prices === undefined ? undefined : resolve(io.cwd, opts.prices));
+    price = await makePricer(pricesFile);
   } catch (err) {
     if (err instanceof TableError || err instanceof PriceFileError) {
       io.err(`create-loop-guard run: ${err.message}\n`);
+      return EXIT_RUN.usage;
+    }
+    // The price file missing or unreadable (a directory, no permission): said as audit says it, not a stack trace.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (pricesFile !== undefined && typeof code === 'string') {
+      io.err(`create-loop-guard run: --prices ${pricesFile}: cannot read it (${code}).\n`);
       return EXIT_RUN.usage;
     }
     throw err;

@@ -1,6 +1,6 @@
 // Money in the audit: list prices per model and token kind, per loop, session, day and in total; unknown models and
 // unrecorded usage said so; a --prices file first, and a broken one refused with its line and column.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,6 +144,42 @@ describe('audit money (built CLI, real transcripts)', () => {
     expect(rep.totals.unpriced).toBe(0);
     // The built-in list still prices Claude.
     expect((rep.loops.find((l) => l.tool === 'claude') as Loop).usd).toBeGreaterThan(0);
+  });
+
+  it('--prices reads comments, through a symlink too (its JSON reader is loaded only then)', () => {
+    const real = join(cwd, 'commented-prices.jsonc');
+    writeFileSync(
+      real,
+      '// our negotiated rate\n{ "models": [ /* the scripted model */ { "match": "mock-model", "input": 1, ' +
+        '"cacheRead": 0.1, "cacheWrite": 1, "output": 2 } ] }\n',
+    );
+    const link = join(cwd, 'prices-link.json');
+    symlinkSync(real, link);
+    for (const file of [real, link]) {
+      const rep = json(['--all', '--prices', file]);
+      expect(rep.prices.override).toBe(file);
+      expect(rep.totals.unpriced).toBe(0);
+    }
+  });
+
+  it('a --prices file that cannot be read (missing, a directory): exit 2 with the reason, in audit and in run', () => {
+    const missing = join(cwd, 'no-such-prices.json');
+    const dir = join(cwd, 'a-folder.json');
+    mkdirSync(dir, { recursive: true });
+    for (const [file, code] of [
+      [missing, 'ENOENT'],
+      [dir, 'EISDIR'],
+    ] as const) {
+      const a = run(['--all', '--prices', file]);
+      expect(a.status).toBe(2);
+      expect(a.stderr).toContain(`--prices ${file}: cannot read it (${code})`);
+      const r = runCli(['run', '--agent', 'claude', '--task', 'x', '--verify', 'true', '--prices', file], {
+        cwd,
+        env: homeEnv(home),
+      });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe(`create-loop-guard run: --prices ${file}: cannot read it (${code}).\n`);
+    }
   });
 
   it('a broken --prices file: exit 2 naming the file, line and column, the file untouched', () => {
