@@ -106,5 +106,5 @@ export const gemini: ToolRecord = {
       handoff: 'stops',
     },
   },
-  nextSteps: ['Start gemini at the repository root: it reads .gemini/settings.json from the current directory only.'],
+  nextSteps: ['start gemini at the repository root: it reads .gemini/settings.json from the current directory only.'],
 };

@@ -67,5 +67,5 @@ export const qwen: ToolRecord = {
       stop: { event: 'UserPromptSubmit', payload: 'UserPromptSubmit-continuation.json', answer: { continue: false } },
     },
   },
-  nextSteps: ['Start qwen at the repository root: it reads .qwen/settings.json from the current directory only.'],
+  nextSteps: ['start qwen at the repository root: it reads .qwen/settings.json from the current directory only.'],
 };
