@@ -112,6 +112,15 @@ describe('what can change what runs keeps its own key', () => {
   });
 });
 
+describe('words as the tokenizer reads them', () => {
+  it('a plain run stops at every character that is not plain', () => {
+    expect(commandShape('echo a$HOME"b c"d\\e').key).toBe('echo a$HOME"b c"d\\e');
+    expect(commandShape("echo ab'c d'ef").key).toBe("echo 'abc def'");
+    expect(commandShape('echo abc{d}').key).toBe('echo abc{d}');
+    expect(commandShape('echo C:\\Users\\me').key).toBe("echo 'C:\\Users\\me'");
+  });
+});
+
 describe('property: noise injected into a command keeps its key, a changed argument does not', () => {
   const bases = [
     'npm test',
