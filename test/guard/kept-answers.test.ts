@@ -8,6 +8,7 @@ import { commandKey } from '../../src/guard/core/fingerprint.ts';
 import { hash64 } from '../../src/guard/core/hash.ts';
 import { checkHang } from '../../src/guard/core/hang/rules.ts';
 import type { SessionState } from '../../src/guard/core/detector.ts';
+import { commandWrites, writesState } from '../../src/guard/core/writes.ts';
 import type { Decision, GuardSettings } from '../../src/guard/core/types.ts';
 
 const settings: GuardSettings = { enabled: true, warn: 3, block: 4, hangGuard: true, handoff: 0 };
@@ -29,6 +30,20 @@ describe('kept answers', () => {
     const commands = Array.from({ length: 1500 }, (_, i) => `npm test -- --shard=${i} 2>&1 | tail -${i % 40}`);
     for (const round of [1, 2])
       for (const c of commands) expect(commandKey(c), `${c} (round ${round})`).toBe(hash64(commandShape(c).key));
+  });
+
+  it('writesState gives the computed answer for 1,500 commands asked twice, past the bound of the kept answers', () => {
+    const commands = Array.from({ length: 1500 }, (_, i) =>
+      i % 3 === 0 ? `git commit -m "step ${i}"` : i % 3 === 1 ? `git add src/${i}.ts && git status` : `git log -${i}`,
+    );
+    const answers = commands.map((c) => writesState(c));
+    // Both kinds are among them: a kept answer could not pass for the other one.
+    expect(answers.filter(Boolean).length).toBe(1000);
+    for (const round of [1, 2])
+      for (const [i, c] of commands.entries()) {
+        expect(writesState(c), `${c} (round ${round})`).toBe(commandWrites(c));
+        expect(writesState(c)).toBe(answers[i]);
+      }
   });
 
   it('a hang verdict follows the tool and the background flag for one command, asked in any order', () => {

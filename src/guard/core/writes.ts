@@ -27,6 +27,20 @@ const NEEDLE = new RegExp(`\\b(?:${[...WRITE_VERBS, ...WRITE_PROGRAMS].join('|')
  */
 export function writesState(command: string): boolean {
   if (typeof command !== 'string' || !NEEDLE.test(command)) return false;
+  // Asked for every result of a command (the audit asks again per stand-in): answers are kept, a bounded few.
+  let writes = answers.get(command);
+  if (writes === undefined) {
+    if (answers.size >= MAX_ANSWERS) answers.clear();
+    writes = commandWrites(command);
+    answers.set(command, writes);
+  }
+  return writes;
+}
+const MAX_ANSWERS = 512;
+const answers = new Map<string, boolean>();
+
+/** writesState's answer, computed: the words and redirects of the command, once it passed the cheap look. */
+export function commandWrites(command: string): boolean {
   if (writtenPaths(command).length > 0) return true;
   for (const cmd of splitCommands(command)) {
     const argv = cmd.argv;
