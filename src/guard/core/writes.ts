@@ -26,8 +26,9 @@ const NEEDLE = new RegExp(`\\b(?:${[...WRITE_VERBS, ...WRITE_PROGRAMS].join('|')
  * that happens to be a verb (`grep -r add src`) is not one.
  */
 export function writesState(command: string): boolean {
-  if (typeof command !== 'string' || !NEEDLE.test(command)) return false;
-  // Asked for every result of a command (the audit asks again per stand-in): answers are kept, a bounded few.
+  if (typeof command !== 'string') return false;
+  // Asked for every result of a command (the audit asks again per stand-in): answers are kept, a bounded few, and
+  // looked up before the cheap look, which costs more than the lookup.
   let writes = answers.get(command);
   if (writes === undefined) {
     if (answers.size >= MAX_ANSWERS) answers.clear();
@@ -39,8 +40,9 @@ export function writesState(command: string): boolean {
 const MAX_ANSWERS = 512;
 const answers = new Map<string, boolean>();
 
-/** writesState's answer, computed: the words and redirects of the command, once it passed the cheap look. */
+/** writesState's answer, computed: a cheap look for the words, then the words and redirects of the command. */
 export function commandWrites(command: string): boolean {
+  if (!NEEDLE.test(command)) return false;
   if (writtenPaths(command).length > 0) return true;
   for (const cmd of splitCommands(command)) {
     const argv = cmd.argv;
