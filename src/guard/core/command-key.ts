@@ -90,7 +90,7 @@ function tokenize(s: string): Token[] {
     if (
       c === '<' ||
       c === '>' ||
-      (/\d/.test(c) && /^\d+[<>]/.test(s.slice(i, i + 4))) ||
+      (c >= '0' && c <= '9' && /^\d+[<>]/.test(s.slice(i, i + 4))) ||
       (c === '*' && s[i + 1] === '>')
     ) {
       let j = c === '*' ? i + 1 : i;
@@ -350,12 +350,13 @@ function canonicalCmd(cmd: Cmd): string {
 
 /** The canonical key text of a command line; see the module comment for what it drops. */
 export function commandShape(command: string): CommandShape {
-  const flat = command.trim().replace(/\s+/g, ' ');
+  // The command as written, whitespace-normalized: the key of what the tokenizer leaves alone (made only then).
+  const flat = (): string => command.trim().replace(/\s+/g, ' ');
   let tokens: Token[];
   try {
     tokens = tokenize(command);
   } catch {
-    return { key: flat, fallbackOutputs: [] };
+    return { key: flat(), fallbackOutputs: [] };
   }
   // A list of pipelines joined by ; && || & and newlines; each pipeline a list of commands joined by | or |&.
   const list: Array<{ pipe: Cmd[]; op: string }> = [];
@@ -378,7 +379,7 @@ export function commandShape(command: string): CommandShape {
   }
   endCmd();
   if (pipe.length) list.push({ pipe, op: ';' });
-  if (list.length === 0) return { key: flat, fallbackOutputs: [] };
+  if (list.length === 0) return { key: flat(), fallbackOutputs: [] };
 
   const fallbackOutputs: string[] = [];
   // Only a fallback at the very end: `a || true && b` runs b when a fails, so there the fallback matters.
@@ -399,5 +400,5 @@ export function commandShape(command: string): CommandShape {
     if (k < list.length - 1 || op === '&') parts.push(op === ';' ? ';' : op);
   });
   const key = parts.join(' ').replace(/ ;/g, ';');
-  return { key: key || flat, fallbackOutputs };
+  return { key: key || flat(), fallbackOutputs };
 }
