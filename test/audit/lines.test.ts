@@ -53,6 +53,15 @@ describe('forEachLine', () => {
     expect(stats.oversize).toBe(1);
   });
 
+  it('a line of many reads is handed over whole, and the lines after it too', () => {
+    const long = `{"x":"${'é'.repeat(700_000)}${'z'.repeat(1_700_001)}"}`;
+    const got: string[] = [];
+    const stats = forEachLine(file('long.jsonl', `a\n${long}\nb\n${long}`), (l) => void got.push(l));
+    expect(got.map((l) => l.length)).toEqual([1, long.length, 1, long.length]);
+    expect(got).toEqual(['a', long, 'b', long]);
+    expect(stats.oversize).toBe(0);
+  });
+
   it('returning false stops the read', () => {
     let n = 0;
     const stats = forEachLine(file('stop.jsonl', 'a\nb\nc\n'), () => ++n < 2);
