@@ -164,6 +164,18 @@ function sessionTally(s: SessionSummary): SessionTally {
 
 type Day = AuditReport['totals']['byDay'][number];
 
+/** A day's name as addToDay writes it for any time between the years 0 and 9999. */
+const PLAIN_DAY = /^(?:\d{4}-\d\d-\d\d|unknown)$/;
+
+/**
+ * Days in order. Two plain day names sort by their characters exactly as localeCompare sorts them, and comparing them
+ * so spares the ICU collator, whose first use costs ~6 ms of a short audit; any other name is left to localeCompare.
+ */
+export function byDayName(a: string, b: string): number {
+  if (PLAIN_DAY.test(a) && PLAIN_DAY.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  return a.localeCompare(b);
+}
+
 /** Counts a loop on the day it started (or ended), 'unknown' without a time. */
 function addToDay(days: Map<string, Day>, l: Loop): void {
   const day = (l.firstAt ?? l.lastAt ?? '').slice(0, 10) || 'unknown';
@@ -220,7 +232,7 @@ function totalsOf(sessions: SessionSummary[]): { totals: AuditReport['totals']; 
       a.project.localeCompare(b.project),
   );
   totals.bySession.sort((a, b) => (b.usd ?? 0) - (a.usd ?? 0) || b.requests - a.requests);
-  totals.byDay = [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
+  totals.byDay = [...days.values()].sort((a, b) => byDayName(a.day, b.day));
   return { totals, unknownModels };
 }
 
