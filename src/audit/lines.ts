@@ -153,8 +153,11 @@ export class Finder {
 
 /** Which of a few ASCII strings a line holds (see Finder). */
 export class Needles {
-  private readonly finder = new Finder();
-  constructor(private readonly words: readonly string[]) {}
+  /** `finder` may be shared with others who search the same chunks for some of the same strings: each is read once. */
+  constructor(
+    private readonly words: readonly string[],
+    private readonly finder = new Finder(),
+  ) {}
 
   /** True when view[start, end) holds at least one of the needles (view: forEachLineBytes's chunk text). */
   any(view: string, start: number, end: number): boolean {

@@ -56,7 +56,8 @@ export function inScope(cwd: string | undefined, scope: Scope): boolean {
 }
 
 interface Format {
-  parser?: () => RecordParser;
+  /** A parser that searches lines may be given the scanner's Finder, to share what both search for. */
+  parser?: (find?: Finder) => RecordParser;
   /** Claude Code: sub-agent turns inside the main file are replayed apart. */
   sidechains?: boolean;
   /**
@@ -118,6 +119,8 @@ interface Lane {
 /** One transcript file being read: its format, the session's lane, and the sub-agent lane when one turns up. */
 interface FileScan extends Lane {
   src: Source;
+  /** The searches of the file's chunks, shared by the scanner and its main parser. */
+  find: Finder;
   scope: Scope;
   stats: ScanStats;
   format: Format;
@@ -181,9 +184,8 @@ function readJsonFile(f: FileScan, maxLine: number): boolean {
 /** A JSON-lines transcript, line by line; lines no record of interest can be in are skipped before any parse. */
 function readJsonLines(f: FileScan, maxLine: number): void {
   const { format, parser, stats, emit } = f;
-  const worth = format.needles ? new Needles(format.needles) : undefined;
-  const typed = new Needles(['"type":"']);
-  const sidechain = new Finder();
+  const worth = format.needles ? new Needles(format.needles, f.find) : undefined;
+  const typed = new Needles(['"type":"'], f.find);
   const lineStats = forEachLineBytes(
     f.src.path,
     (buf, start, end, view) => {
@@ -202,7 +204,7 @@ function readJsonLines(f: FileScan, maxLine: number): void {
         parser.skipLine &&
         (!format.sidechains ||
           notSidechainAtHead(view, start, end) ||
-          !sidechain.has(view, '"isSidechain":true', start, end)) &&
+          !f.find.has(view, '"isSidechain":true', start, end)) &&
         parser.skipLine(view, start, end, emit)
       )
         return true;
@@ -261,11 +263,13 @@ export function scanSource(
   }
   const format = FORMATS[src.tool];
   if (!format?.parser) return [];
-  const parser = format.parser();
+  const find = new Finder();
+  const parser = format.parser(find);
   const run = new SessionRun(src.tool, src.path, settings, pricer);
   const emit = (e: AuditEvent) => run.feed(e);
   const f: FileScan = {
     src,
+    find,
     scope,
     stats,
     format,

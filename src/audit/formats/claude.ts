@@ -22,8 +22,10 @@ interface ClaudeState {
   find: Finder;
 }
 
-export function createClaudeParser(): RecordParser {
-  const st: ClaudeState = { info: {}, calls: new Pending(), lastMessageId: undefined, find: new Finder() };
+/** `find`: the scanner's own, so a string both search for in a chunk is read once (the scanner asks for
+ * `"type":"user"` first). */
+export function createClaudeParser(find = new Finder()): RecordParser {
+  const st: ClaudeState = { info: {}, calls: new Pending(), lastMessageId: undefined, find };
   return {
     info: st.info,
     skipLine: (view: string, start: number, end: number, emit: (e: AuditEvent) => void): boolean =>
