@@ -52,8 +52,24 @@ function openGroup(l: ListState): void {
   l.closed = null;
 }
 
+// A line of plain words: no quote, expansion, operator, redirection, comment, group or second line. Most command
+// lines are (`git status`, `sed -n 1,80p src/a.ts`), and the hang rules split every one: such a line is one command
+// of its blank-separated words, which is what parseList finds for it, without its walk one character at a time.
+const PLAIN_LINE = /^[^\n\r\\'"$`#;&|<>(){}]*$/;
+const BLANKS = /[ \t]+/;
+
 /** Split a command line into simple commands; on anything it cannot parse it returns its best effort. */
 export function splitCommands(line: string): SimpleCommand[] {
+  try {
+    const parser = new Parser(line, 0);
+    return PLAIN_LINE.test(line) ? parser.plainWords() : parser.parseList(null);
+  } catch {
+    return [];
+  }
+}
+
+/** splitCommands without the plain-line shortcut (for the test that proves the two agree). */
+export function parseCommands(line: string): SimpleCommand[] {
   try {
     return new Parser(line, 0).parseList(null);
   } catch {
@@ -64,6 +80,13 @@ export function splitCommands(line: string): SimpleCommand[] {
 class Parser extends Reader {
   protected child(body: string): Reader {
     return new Parser(body, this.depth + 1);
+  }
+
+  /** A plain line's one command (PLAIN_LINE): its words as parseList would end them, built as it builds them. */
+  plainWords(): SimpleCommand[] {
+    const b = newBuilder();
+    for (const word of this.s.split(BLANKS)) if (word !== '') b.words.push(word);
+    return b.words.length === 0 ? [] : this.build(b, false);
   }
 
   /** Parse until `stop` (')' or '`') or the end; returns every simple command met, nested ones inline. */
