@@ -28,8 +28,10 @@ beforeAll(requireCli);
 // audit's speed) added 1,586: 299,803 (292.8 KB). A POSIX heredoc gate for the PowerShell reader and Claude Code's
 // GIT_EDITOR=true as a tool fact added 377: 300,180 (293.1 KB). The normalization split by subject (issue 34: four
 // module headers, three rule builders) added 561: 300,849 (293.8 KB). The command key's tokenizer reading by
-// character tables and writesState's kept answers (the audit's speed) added 796: 301,645 (294.6 KB).
-const TOTAL_BUDGET = 295 * 1024;
+// character tables and writesState's kept answers (the audit's speed) added 796: 301,645 (294.6 KB). The splitter's
+// plain-line shortcut and normalizeLines' gate (the audit's speed, each with its test against the long way) added
+// 1,112: 302,757 (295.7 KB).
+const TOTAL_BUDGET = 296 * 1024;
 /** Only the guard file may be larger than this. */
 const LARGE = 40 * 1024;
 /** No written line may be longer (scripts/build-guard.mjs holds the guard file to the same number). */

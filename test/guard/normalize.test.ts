@@ -1366,6 +1366,7 @@ describe('large and pathological input', () => {
     ['digits then unit-less dot', `${'9'.repeat(100_000)}.${'9'.repeat(100_000)}x`],
     ['duration then digits', `1s${'1'.repeat(200_000)}`],
     ['pid then spaces', `pid${' '.repeat(200_000)}x`],
+    ['blank runs inside lines', `a${' \t\v'.repeat(1000)}b\n`.repeat(70)],
     ['equals run with a percent', `${'='.repeat(200_000)} 5%`],
     ['spaces then percent', `${' '.repeat(200_000)}%`],
     ['long 0x', `0x${'f'.repeat(200_000)}g`],

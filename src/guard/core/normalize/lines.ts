@@ -111,7 +111,39 @@ function isProgressLine(line: string, first: number): boolean {
   return PERCENT_ONLY_RE.test(line) || BAR_RE.test(line);
 }
 
+/**
+ * Anything a line rule above acts on: a carriage return, a percent sign, a spinner frame or non-ASCII space (which
+ * trim() and the patterns' `\s` take too), a clock column of curl's meter, a Codex header, a lone | / \ - line.
+ * A text holding none (most outputs) changes only by each line's trailing blanks and its blank edge lines
+ * (test/guard/normalize-lines-gate.test.ts normalizes texts both ways).
+ */
+export const LINES_NEED_RULES = new RegExp(
+  [
+    String.raw`[\r%\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u2800-\u28ff\u25d0-\u25d3\u25f4-\u25f7]`,
+    ...HARNESS_PREFIXES,
+    String.raw`\d:\d\d:\d\d|--:--:--`,
+    String.raw`(?:^|\n)[\t\v\f ]*[|/\\-][\t\v\f ]*(?:\n|$)`,
+  ].join('|'),
+);
+// Each run of blanks is tried once, from its start (the lookbehind): `[^\S\n]+$` retried inside a long run of blanks
+// that ends in a word, which took quadratic time.
+const TRAILING_BLANKS = /(?<![^\S\n])[^\S\n]+(?=\n|$)/g;
+
 export function normalizeLines(text: string): string {
+  // Two passes of regular expressions instead of a walk per line, for the many texts no line rule touches.
+  if (!LINES_NEED_RULES.test(text)) {
+    const s = text.replace(TRAILING_BLANKS, '');
+    let from = 0;
+    let to = s.length;
+    while (from < to && s.charCodeAt(from) === 10) from++;
+    while (to > from && s.charCodeAt(to - 1) === 10) to--;
+    return s.slice(from, to);
+  }
+  return linesOneByOne(text);
+}
+
+/** The line rules applied one line at a time: what normalizeLines does when a rule may act (exported for its test). */
+export function linesOneByOne(text: string): string {
   const lines = text.split('\n');
   const out: string[] = [];
   for (let line of lines) {
