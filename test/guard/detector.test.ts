@@ -170,6 +170,47 @@ describe('cycle rule', () => {
     expect(detectCycle(['x', 'a', 'b', 'a', 'b'])).toEqual({ period: 2, reps: 2 });
   });
 
+  it('answers as the rule reads in full, for every window of up to 12 pairs over four pairs', () => {
+    // The rule as written before the newest pair was looked at first: a block of distinct pairs, counted back.
+    const reference = (recent: string[]): { period: number; reps: number } | null => {
+      let best: { period: number; reps: number } | null = null;
+      for (const p of [2, 3]) {
+        if (recent.length < 2 * p) continue;
+        if (new Set(recent.slice(-p)).size !== p) continue;
+        let matched = 0;
+        for (let i = recent.length - 1 - p; i >= 0 && recent[i] === recent[i + p]; i--) matched++;
+        const reps = Math.floor((matched + p) / p);
+        if (reps >= 2 && (!best || reps > best.reps)) best = { period: p, reps };
+      }
+      return best;
+    };
+    let seed = 3;
+    const r = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const windows: string[][] = [];
+    // Every window of up to 7 pairs over a, b, c, d, then random longer ones made mostly of repetitions.
+    const grow = (w: string[]): void => {
+      windows.push(w);
+      if (w.length < 7) for (const x of 'abcd') grow([...w, x]);
+    };
+    grow([]);
+    for (let k = 0; k < 20_000; k++) {
+      const p = 1 + r(4);
+      const block = Array.from({ length: p }, () => 'abcd'[r(4)] as string);
+      const w = Array.from({ length: 8 + r(5) }, (_, i) => (r(8) === 0 ? ('abcd'[r(4)] as string) : block[i % p]));
+      windows.push(w as string[]);
+    }
+    let cycles = 0;
+    for (const w of windows) {
+      const want = reference(w);
+      if (want) cycles++;
+      expect(detectCycle(w), w.join('')).toEqual(want);
+    }
+    expect(cycles).toBeGreaterThan(1000);
+  });
+
   it('catches one command alternating between two results, which the repeat rule cannot', () => {
     const steps = Array.from({ length: 10 }, (_, i) => ({
       command: 'git stash',

@@ -100,8 +100,10 @@ export interface PostInput {
  * repetitions. */
 export function detectCycle(recent: readonly string[]): { period: number; reps: number } | null {
   let best: { period: number; reps: number } | null = null;
+  const last = recent.length - 1;
   for (const p of CYCLE_PERIODS) {
-    if (recent.length < 2 * p) continue;
+    // Two repetitions begin with the newest pair equal to the one p back: without it there is nothing to count.
+    if (recent.length < 2 * p || recent[last] !== recent[last - p]) continue;
     const block = recent.slice(-p);
     // A block with a repeated pair inside is a shorter cycle or a plain repeat, which other rules handle.
     if (new Set(block).size !== p) continue;
