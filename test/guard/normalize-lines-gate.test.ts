@@ -1,43 +1,9 @@
 // normalizeLines answers a text no line rule can act on (LINES_NEED_RULES finds nothing) with two regex passes instead
 // of its walk per line; both ways must give the same text, on recorded outputs and on random texts made of what the
 // rules look for and what only looks like it.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LINE_RULES, LINES_NEED_RULES, linesOneByOne, normalizeLines } from '../../src/guard/core/normalize/lines.ts';
-
-/** Every string of 20 characters or more in the recorded payloads, judgment sequences and transcripts. */
-function recordedTexts(): string[] {
-  const out: string[] = [];
-  const collect = (v: unknown): void => {
-    if (typeof v === 'string') {
-      if (v.length >= 20) out.push(v);
-    } else if (Array.isArray(v)) v.forEach(collect);
-    else if (v && typeof v === 'object') Object.values(v).forEach(collect);
-  };
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (/\.jsonl?$/.test(name))
-        for (const line of readFileSync(p, 'utf8').split('\n')) {
-          try {
-            collect(JSON.parse(line));
-          } catch {
-            // a JSON file spread over lines: read whole below
-          }
-        }
-      if (name.endsWith('.json'))
-        try {
-          collect(JSON.parse(readFileSync(p, 'utf8')));
-        } catch {
-          // not JSON
-        }
-    }
-  };
-  for (const d of ['payloads', 'judgment', 'transcripts']) walk(join(import.meta.dirname, '..', 'fixtures', d));
-  return out;
-}
+import { recordedTexts } from '../helpers/recorded-texts.ts';
 
 // Pieces of lines: plain text, near misses of each gate, and what the gate stops.
 const PIECES = [

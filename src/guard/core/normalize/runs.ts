@@ -124,6 +124,17 @@ function maybeFileHead(line: string): boolean {
  */
 export function sortFileBlocks(text: string): string {
   if (!FILE_HEAD_NEEDLES.some((n) => text.includes(n))) return text;
+  // Nothing moves unless a run holds two blocks, so two lines must look like a file's result line: one scan finds
+  // them, where the walk below looks at every line (the text pattern's ^, $ and \s reach at least as far).
+  HEADS_IN_TEXT.lastIndex = 0;
+  const two = HEADS_IN_TEXT.test(text) && HEADS_IN_TEXT.test(text);
+  HEADS_IN_TEXT.lastIndex = 0;
+  return two ? sortBlocksOneByOne(text) : text;
+}
+const HEADS_IN_TEXT = new RegExp(FILE_HEAD_RE.source, 'gm');
+
+/** sortFileBlocks' walk over every line (exported for the test that holds its shortcut to it). */
+export function sortBlocksOneByOne(text: string): string {
   const lines = text.split('\n');
   const out: string[] = [];
   let run: string[][] = [];
