@@ -1367,6 +1367,8 @@ describe('large and pathological input', () => {
     ['duration then digits', `1s${'1'.repeat(200_000)}`],
     ['pid then spaces', `pid${' '.repeat(200_000)}x`],
     ['blank runs inside lines', `a${' \t\v'.repeat(1000)}b\n`.repeat(70)],
+    ['a result line, then blank lines', `PASS\n${'\n'.repeat(200_000)}x`],
+    ['a result mark, then lines of blanks', `\u2713\n${' \n'.repeat(100_000)}y`],
     ['equals run with a percent', `${'='.repeat(200_000)} 5%`],
     ['spaces then percent', `${' '.repeat(200_000)}%`],
     ['long 0x', `0x${'f'.repeat(200_000)}g`],
