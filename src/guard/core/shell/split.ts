@@ -60,18 +60,17 @@ const BLANKS = /[ \t]+/;
 
 /** Split a command line into simple commands; on anything it cannot parse it returns its best effort. */
 export function splitCommands(line: string): SimpleCommand[] {
-  try {
-    const parser = new Parser(line, 0);
-    return PLAIN_LINE.test(line) ? parser.plainWords() : parser.parseList(null);
-  } catch {
-    return [];
-  }
+  return PLAIN_LINE.test(line) ? read(line, (p) => p.plainWords()) : parseCommands(line);
 }
 
 /** splitCommands without the plain-line shortcut (for the test that proves the two agree). */
 export function parseCommands(line: string): SimpleCommand[] {
+  return read(line, (p) => p.parseList(null));
+}
+
+function read(line: string, how: (p: Parser) => SimpleCommand[]): SimpleCommand[] {
   try {
-    return new Parser(line, 0).parseList(null);
+    return how(new Parser(line, 0));
   } catch {
     return [];
   }
