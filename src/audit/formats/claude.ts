@@ -61,19 +61,24 @@ function skipClaudeLine(
 ): boolean {
   const { find, calls } = st;
   if (st.info.cwd === undefined || !find.has(view, '"type":"user"', start, end)) return false;
+  const first = find.find(view, RESULT_ID, start);
+  if (first === -1 || first >= end) return false;
+  // The line alone is searched from here: a search of the chunk would run on past the line's end, through the lines
+  // after it, to the next result.
+  const line = view.slice(start, end);
   const ids: string[] = [];
-  for (let at = find.find(view, RESULT_ID, start); at !== -1 && at < end; at = find.find(view, RESULT_ID, at + 1)) {
+  for (let at = first - start; at !== -1; at = line.indexOf(RESULT_ID, at + 1)) {
     const from = at + RESULT_ID.length;
-    const to = view.indexOf('"', from);
-    if (to === -1 || to > end) return false;
-    const id = view.slice(from, to);
+    const to = line.indexOf('"', from);
+    if (to === -1) return false;
+    const id = line.slice(from, to);
     const call = calls.get(id);
     if (!call || call.command !== undefined) return false;
     ids.push(id);
   }
-  if (ids.length === 0) return false;
-  const t = view.indexOf(TIME, start);
-  const at = t !== -1 && t < end ? timeOf(view.slice(t + TIME.length, view.indexOf('"', t + TIME.length))) : undefined;
+  const t = line.indexOf(TIME);
+  const close = t === -1 ? -1 : line.indexOf('"', t + TIME.length);
+  const at = close === -1 ? undefined : timeOf(line.slice(t + TIME.length, close));
   for (const id of ids) {
     const call = calls.take(id) as { name: string };
     const edit = EDIT_TOOL_NAMES.has(call.name);

@@ -54,8 +54,13 @@ function commandText(v: unknown): string | undefined {
   return argv.join(' ');
 }
 
+/** JSON's whitespace, then an object's brace. */
+const OPENS_OBJECT = /^[ \t\n\r]*\{/;
+
 function parseArgs(raw: unknown): Obj {
   if (typeof raw !== 'string') return obj(raw) ?? {};
+  // Only a text that opens with a brace can parse to an object; the rest (a custom tool's patch) would throw.
+  if (!OPENS_OBJECT.test(raw)) return {};
   try {
     return obj(JSON.parse(raw)) ?? {};
   } catch {
