@@ -111,18 +111,33 @@ export function decide(
 /** checkHang's answers without project files, kept (a bounded few) per command and context: a process that lives on
  * (the plugin, audit) asks about the same commands again and again, and the answer reads nothing else. */
 function keptHang(command: string, facts: GuardToolFacts, background: boolean): HangVerdict | null {
-  const env = facts.shellEnv ? JSON.stringify(facts.shellEnv) : '';
-  const key = `${facts.longRunsReturn ? 1 : 0}${background ? 1 : 0}${facts.backgroundOption ?? ''}\0${env}\0${command}`;
-  let hang = hangs.get(key);
+  const kept = hangsFor(facts, background);
+  let hang = kept.get(command);
   if (hang === undefined) {
-    if (hangs.size >= MAX_HANGS) hangs.clear();
+    if (kept.size >= MAX_HANGS) kept.clear();
     hang = checkHang(command, hangContext(facts, background));
-    hangs.set(key, hang);
+    kept.set(command, hang);
   }
   return hang;
 }
 const MAX_HANGS = 512;
-const hangs = new Map<string, HangVerdict | null>();
+/** Per context (what of the facts the rules read), the answers by command. */
+const hangs = new Map<string, Map<string, HangVerdict | null>>();
+let lastContext: { facts: GuardToolFacts; background: boolean; kept: Map<string, HangVerdict | null> } | undefined;
+
+/** The answers kept for one context; the last one is found without writing its key again (the audit asks per call). */
+function hangsFor(facts: GuardToolFacts, background: boolean): Map<string, HangVerdict | null> {
+  if (lastContext?.facts === facts && lastContext.background === background) return lastContext.kept;
+  const env = facts.shellEnv ? JSON.stringify(facts.shellEnv) : '';
+  const key = `${facts.longRunsReturn ? 1 : 0}${background ? 1 : 0}${facts.backgroundOption ?? ''}\0${env}`;
+  let kept = hangs.get(key);
+  if (!kept) {
+    if (hangs.size >= 16) hangs.clear();
+    hangs.set(key, (kept = new Map()));
+  }
+  lastContext = { facts, background, kept };
+  return kept;
+}
 
 function hangContext(facts: GuardToolFacts, background: boolean): HangContext {
   const { longRunsReturn, backgroundOption, shellEnv } = facts;

@@ -147,7 +147,8 @@ export function checkHang(command: string, ctx: HangContext): HangVerdict | null
   const lineEnv = new Map<string, string>(Object.entries(ctx.shellEnv ?? {}));
   const several = commands.filter((c) => c.argv.length > 0).length > 1;
   for (const cmd of commands) {
-    const env = new Map([...lineEnv, ...cmd.env]);
+    // The rules only read it, so a command with no assignments of its own reads the line's.
+    const env = cmd.env.size === 0 ? lineEnv : new Map([...lineEnv, ...cmd.env]);
     const found = checkOne(cmd, env, ctx);
     if (found) return { rule: found.rule, message: render(command, several ? joinArgs(cmd.argv) : null, found.why) };
     rememberEnv(cmd, lineEnv);

@@ -58,10 +58,18 @@ function openGroup(l: ListState): void {
 const PLAIN_LINE = /^[^\n\r\\'"$`#;&|<>(){}]*$/;
 const BLANKS = /[ \t]+/;
 
-/** Split a command line into simple commands; on anything it cannot parse it returns its best effort. */
+/**
+ * Split a command line into simple commands; on anything it cannot parse it returns its best effort. The answer is
+ * shared with the next callers who ask about the same line (the hang rules, then writesState), so it is only read.
+ */
 export function splitCommands(line: string): SimpleCommand[] {
-  return PLAIN_LINE.test(line) ? read(line, (p) => p.plainWords()) : parseCommands(line);
+  for (const [seen, commands] of lastSplits) if (seen === line) return commands;
+  const commands = PLAIN_LINE.test(line) ? read(line, (p) => p.plainWords()) : parseCommands(line);
+  lastSplits.unshift([line, commands]);
+  if (lastSplits.length > 4) lastSplits.pop();
+  return commands;
 }
+const lastSplits: Array<[string, SimpleCommand[]]> = [];
 
 /** splitCommands without the plain-line shortcut (for the test that proves the two agree). */
 export function parseCommands(line: string): SimpleCommand[] {
