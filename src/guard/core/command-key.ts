@@ -348,10 +348,26 @@ function canonicalCmd(cmd: Cmd): string {
   return parts.join(' ');
 }
 
+// A line with none of these is one command of blank-separated plain words: no quote, expansion, operator, redirect,
+// comment, group or second line. Its tokens are its words as written (half the commands an audit keys).
+const PLAIN_LINE = /^[^\n\r\\'"$`#;&|<>(){}]*$/;
+const BLANKS = /[ \t]+/;
+
 /** The canonical key text of a command line; see the module comment for what it drops. */
 export function commandShape(command: string): CommandShape {
-  // The command as written, whitespace-normalized: the key of what the tokenizer leaves alone (made only then).
-  const flat = (): string => command.trim().replace(/\s+/g, ' ');
+  if (!PLAIN_LINE.test(command)) return shapeByTokens(command);
+  const words: Word[] = [];
+  for (const w of command.split(BLANKS)) if (w !== '') words.push({ t: 'word', raw: w, value: w, expands: false });
+  return { key: words.length ? canonicalCmd({ words, redirs: [] }) : flatten(command), fallbackOutputs: [] };
+}
+
+/** The command as written, whitespace-normalized: the key of what the tokenizer leaves alone. */
+const flatten = (command: string): string => command.trim().replace(/\s+/g, ' ');
+
+/** commandShape without the plain-line shortcut (for the test that proves the two agree). */
+export function shapeByTokens(command: string): CommandShape {
+  // Made only when it becomes the key.
+  const flat = (): string => flatten(command);
   let tokens: Token[];
   try {
     tokens = tokenize(command);
