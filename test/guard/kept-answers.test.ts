@@ -1,5 +1,6 @@
-// The answers the core keeps per command (commandKey, the hang rules without project files) are the answers it would
-// compute: past the bound, and with the context (tool, background) that changes a hang verdict.
+// The answers the core keeps per command (commandKey, the hang rules without project files, the last lines split) are
+// the answers it would compute: past the bound, with the context (tool, background) that changes a hang verdict, and
+// after the callers that share them have read them.
 import { describe, expect, it } from 'vitest';
 import { TOOL_FACTS } from '../../src/guard/adapters/index.ts';
 import { commandShape } from '../../src/guard/core/command-key.ts';
@@ -7,6 +8,7 @@ import { decide, type SessionStore } from '../../src/guard/core/decide.ts';
 import { commandKey } from '../../src/guard/core/fingerprint.ts';
 import { hash64 } from '../../src/guard/core/hash.ts';
 import { checkHang } from '../../src/guard/core/hang/rules.ts';
+import { parseCommands, splitCommands } from '../../src/guard/core/shell/split.ts';
 import type { SessionState } from '../../src/guard/core/detector.ts';
 import { commandWrites, writesState } from '../../src/guard/core/writes.ts';
 import type { Decision, GuardSettings } from '../../src/guard/core/types.ts';
@@ -44,6 +46,33 @@ describe('kept answers', () => {
         expect(writesState(c), `${c} (round ${round})`).toBe(commandWrites(c));
         expect(writesState(c)).toBe(answers[i]);
       }
+  });
+
+  it('the commands of a line split are shared, and stay as parsed after the hang rules and writesState read them', () => {
+    const lines = [
+      'sudo env A=1 timeout 5 bash -c "vim notes.md; less log" &',
+      'find . -name "*.ts" -exec vim {} +',
+      'EDITOR=nano git commit && export PAGER=less && git log',
+      'xargs -a list.txt rm -f; tee -a out.log < in.txt',
+      'cd web && CI=1 npm run dev -- --port 3000 | tee dev.log',
+    ];
+    for (const line of lines) {
+      const first = splitCommands(line);
+      expect(splitCommands(line)).toBe(first);
+      for (const facts of [TOOL_FACTS.claude, TOOL_FACTS.codex]) {
+        checkHang(line, {
+          longRunsReturn: facts.longRunsReturn,
+          backgroundOption: facts.backgroundOption,
+          ...(facts.shellEnv ? { shellEnv: facts.shellEnv } : {}),
+          background: false,
+        });
+        commandWrites(line);
+      }
+      expect(splitCommands(line), line).toEqual(parseCommands(line));
+    }
+    // Past the few kept, a line is split again, to the same commands.
+    for (const k of [1, 2, 3, 4, 5]) splitCommands(`echo ${k}`);
+    expect(splitCommands(lines[0] as string)).toEqual(parseCommands(lines[0] as string));
   });
 
   it('a hang verdict follows the tool and the background flag for one command, asked in any order', () => {
