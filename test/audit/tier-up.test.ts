@@ -1,12 +1,12 @@
-// The audit's V8 threshold (src/audit/tier-up.ts): its flag is one the Node that runs the CLI knows (the CI Node
-// matrix runs this file under 20, 22 and 24), it goes back to V8's default after LATE_BYTES, and the CLI's --json
-// stays clean with it set.
+// The audit's V8 setting (src/audit/tier-up.ts): its flag is one the Node that runs the CLI knows (the CI Node matrix
+// runs this file under 20, 22 and 24), it goes back to V8's default after LATE_BYTES, and the CLI's --json stays clean
+// with it set.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LATE_BYTES, LATE_FACTOR, lateTierUp, tierFlag } from '../../src/audit/tier-up.ts';
+import { LATE_BYTES, LATE_FACTOR, lateTierUp, type TierFlag, tierFlag } from '../../src/audit/tier-up.ts';
 import { requireCli, runCli } from '../helpers/cli.ts';
 import { nodeBin } from '../helpers/paths.ts';
 import { fixtureHome, homeEnv } from './fixtures.ts';
@@ -26,24 +26,23 @@ afterAll(() => {
 });
 
 describe('the audit optimizes later while it reads the first part of a history', () => {
-  it(`node ${version}: the flag is one its V8 knows, at the raised value and back at the default`, () => {
+  it(`node ${version}: the flag is one its V8 knows, set early and back, and its default is the one set back`, () => {
     const tier = tierFlag(version);
     // Every major the package supports has one: without it the audit of a small history costs a third more CPU.
     expect(tier, `no V8 flag for node ${version}`).toBeDefined();
-    const { flag, value } = tier as { flag: string; value: number };
-    const set = (v: number) => `require('node:v8').setFlagsFromString(${JSON.stringify(`${flag}=${v}`)})`;
-    const r = spawnSync(nodeBin, ['-e', `${set(value * LATE_FACTOR)}; ${set(value)}; console.log('ok')`], {
-      encoding: 'utf8',
-    });
+    const { late, back, shown } = tier as TierFlag;
+    const set = (f: string) => `require('node:v8').setFlagsFromString(${JSON.stringify(f)})`;
+    const r = spawnSync(nodeBin, ['-e', `${set(late)}; ${set(back)}; console.log('ok')`], { encoding: 'utf8' });
     // V8 answers a flag it does not know with "Error: unrecognized flag" on stderr, and ignores it.
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('ok\n');
-    // The default named is the one this V8 starts with.
+    // What is set back is the value this V8 starts with.
     const options = spawnSync(nodeBin, ['--v8-options'], { encoding: 'utf8', maxBuffer: 1 << 26 }).stdout;
-    expect(options).toContain(`default: ${flag}=${value}\n`);
+    expect(options).toContain(`${shown}\n`);
+    expect(shown).toBe(`default: ${back}`);
   });
 
-  it('raised at once, back to the default once LATE_BYTES are read, and only once', () => {
+  it('set at once, back to the default once LATE_BYTES are read, and only once', () => {
     const calls: string[] = [];
     const tierUp = lateTierUp('20.20.2', (f) => calls.push(f));
     expect(calls).toEqual([`--interrupt-budget=${67_584 * LATE_FACTOR}`]);
@@ -54,12 +53,20 @@ describe('the audit optimizes later while it reads the first part of a history',
     expect(calls).toEqual([`--interrupt-budget=${67_584 * LATE_FACTOR}`, '--interrupt-budget=67584']);
   });
 
-  it('a Node major whose flag is not known: nothing is set', () => {
+  it("Node 22 raises TurboFan's count, Node 24 runs on Maglev alone until LATE_BYTES; an unknown major: nothing", () => {
     const calls: string[] = [];
     for (const v of ['21.7.3', '23.11.0', '26.0.0']) lateTierUp(v, (f) => calls.push(f))(Number.POSITIVE_INFINITY);
     expect(calls).toEqual([]);
-    expect(lateTierUp('24.21.0', (f) => calls.push(f))).toBeTypeOf('function');
-    expect(calls).toEqual([`--invocation-count-for-turbofan=${3_000 * LATE_FACTOR}`]);
+    lateTierUp('22.23.3', (f) => calls.push(f))(LATE_BYTES);
+    expect(calls).toEqual([
+      `--invocation-count-for-turbofan=${3_000 * LATE_FACTOR}`,
+      '--invocation-count-for-turbofan=3000',
+    ]);
+    calls.length = 0;
+    const tierUp = lateTierUp('24.21.0', (f) => calls.push(f));
+    expect(calls).toEqual(['--no-turbofan']);
+    tierUp(LATE_BYTES);
+    expect(calls).toEqual(['--no-turbofan', '--turbofan']);
   });
 
   it(`node ${version}: audit --all --json prints the report alone, nothing on stderr`, () => {
