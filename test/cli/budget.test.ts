@@ -31,8 +31,9 @@ beforeAll(requireCli);
 // character tables and writesState's kept answers (the audit's speed) added 796: 301,645 (294.6 KB). The splitter's
 // plain-line shortcut and normalizeLines' gate (the audit's speed, each with its test against the long way) added
 // 1,112: 302,757 (295.7 KB). The same for the file-block sort and the cycle check, and the trailing-blank look,
-// added 424: 303,181 (296.1 KB).
-const TOTAL_BUDGET = 297 * 1024;
+// added 424: 303,181 (296.1 KB). The split line shared with the next caller, the kept hang answers per context and
+// the command key's plain-line shortcut (the audit's speed) added 1,126: 304,307 (297.2 KB).
+const TOTAL_BUDGET = 298 * 1024;
 /** Only the guard file may be larger than this. */
 const LARGE = 40 * 1024;
 /** No written line may be longer (scripts/build-guard.mjs holds the guard file to the same number). */
