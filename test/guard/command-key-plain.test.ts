@@ -3,6 +3,7 @@
 // gives, output-only env prefixes, package-manager aliases, words that need quoting and odd blanks included.
 import { describe, expect, it } from 'vitest';
 import { commandShape, shapeByTokens } from '../../src/guard/core/command-key.ts';
+import { ODD_BLANKS, plainLines } from '../helpers/plain-lines.ts';
 import { recordedTexts } from '../helpers/recorded-texts.ts';
 
 const WORDS = [
@@ -61,29 +62,15 @@ const WORDS = [
   '-',
   '--',
 ];
-const BLANKS = [' ', '  ', '\t', ' \t '];
-// Characters the shell does not split on, which the tokenizer keeps inside a word.
-const ODD = ['\u00a0', '\u3000', '\v', '\f', '\u2028', '\ufeff', '\ud800'];
-
-function lines(count: number): string[] {
-  let seed = 7;
-  const r = (n: number) => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed % n;
-  };
-  const out = ['', ' ', '\t\t', 'ls', '\v', ' \u00a0 '];
-  for (let k = 0; k < count; k++) {
-    let line = r(4) === 0 ? (BLANKS[r(BLANKS.length)] as string) : '';
-    const n = r(7);
-    for (let w = 0; w < n; w++) {
-      let word = WORDS[r(WORDS.length)] as string;
-      if (r(12) === 0) word += ODD[r(ODD.length)] as string;
-      line += word + (w < n - 1 || r(3) === 0 ? (BLANKS[r(BLANKS.length)] as string) : '');
-    }
-    out.push(line);
-  }
-  return out;
-}
+// Odd blanks, and half of a surrogate pair: the shortcut must keep it inside its word, as the tokenizer does.
+const lines = (count: number) =>
+  plainLines(count, {
+    words: WORDS,
+    seed: 7,
+    maxWords: 7,
+    odd: [...ODD_BLANKS, '\ud800'],
+    first: ['', ' ', '\t\t', 'ls', '\v', ' \u00a0 '],
+  });
 
 const PLAIN = /^[^\n\r\\'"$`#;&|<>(){}]*$/;
 

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCommands, splitCommands } from '../../src/guard/core/shell/split.ts';
+import { plainLines } from '../helpers/plain-lines.ts';
 
 const WORDS = [
   'git',
@@ -69,29 +70,8 @@ const WORDS = [
   'é',
   '日本',
 ];
-const BLANKS = [' ', '  ', '\t', ' \t '];
-// Characters the shell does not split on, which the parser keeps inside a word.
-const ODD = ['\u00a0', '\u3000', '\v', '\f', '\u2028', '\ufeff'];
-
-function lines(count: number): string[] {
-  let seed = 42;
-  const r = (n: number) => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed % n;
-  };
-  const out = ['', ' ', '\t\t', 'ls'];
-  for (let k = 0; k < count; k++) {
-    let line = r(4) === 0 ? (BLANKS[r(BLANKS.length)] as string) : '';
-    const n = r(9);
-    for (let w = 0; w < n; w++) {
-      let word = WORDS[r(WORDS.length)] as string;
-      if (r(12) === 0) word += ODD[r(ODD.length)] as string;
-      line += word + (w < n - 1 || r(3) === 0 ? (BLANKS[r(BLANKS.length)] as string) : '');
-    }
-    out.push(line);
-  }
-  return out;
-}
+const lines = (count: number) =>
+  plainLines(count, { words: WORDS, seed: 42, maxWords: 9, first: ['', ' ', '\t\t', 'ls'] });
 
 /** Every "command" string in the recorded payloads and judgment sequences. */
 function recordedCommands(): string[] {
