@@ -4,6 +4,7 @@
 // A small tokenizer of its own (not shell/split.ts, which answers "which programs run" and drops the operators):
 // the key needs the operators and the words' quoting. Anything it does not understand (command substitution,
 // heredocs, subshells, brace groups) leaves the command as written, whitespace-normalized.
+import { BLANKS, PLAIN_LINE } from './shell/plain-line.ts';
 
 /** The canonical text of a command, and the literal lines its dropped `|| echo …` fallbacks print. */
 export interface CommandShape {
@@ -348,12 +349,8 @@ function canonicalCmd(cmd: Cmd): string {
   return parts.join(' ');
 }
 
-// A line with none of these is one command of blank-separated plain words: no quote, expansion, operator, redirect,
-// comment, group or second line. Its tokens are its words as written (half the commands an audit keys).
-const PLAIN_LINE = /^[^\n\r\\'"$`#;&|<>(){}]*$/;
-const BLANKS = /[ \t]+/;
-
-/** The canonical key text of a command line; see the module comment for what it drops. */
+/** The canonical key text of a command line; see the module comment for what it drops. A plain line's tokens are
+ * its words as written (half the commands an audit keys). */
 export function commandShape(command: string): CommandShape {
   if (!PLAIN_LINE.test(command)) return shapeByTokens(command);
   const words: Word[] = [];

@@ -3,6 +3,7 @@
 import type { SimpleCommand } from './command.ts';
 import { type Builder, MAX_DEPTH, newBuilder, PLAIN, Reader, type RedirKind } from './reader.ts';
 import { shellScript, unwrap } from './wrappers.ts';
+import { BLANKS, PLAIN_LINE } from './plain-line.ts';
 
 export { baseName, isDetached, type SimpleCommand } from './command.ts';
 
@@ -51,12 +52,6 @@ function openGroup(l: ListState): void {
   l.listStart = l.out.length;
   l.closed = null;
 }
-
-// A line of plain words: no quote, expansion, operator, redirection, comment, group or second line. Most command
-// lines are (`git status`, `sed -n 1,80p src/a.ts`), and the hang rules split every one: such a line is one command
-// of its blank-separated words, which is what parseList finds for it, without its walk one character at a time.
-const PLAIN_LINE = /^[^\n\r\\'"$`#;&|<>(){}]*$/;
-const BLANKS = /[ \t]+/;
 
 /**
  * Split a command line into simple commands; on anything it cannot parse it returns its best effort. The answer is
