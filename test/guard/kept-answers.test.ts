@@ -75,6 +75,18 @@ describe('kept answers', () => {
     expect(splitCommands(lines[0] as string)).toEqual(parseCommands(lines[0] as string));
   });
 
+  it("a hang verdict follows the facts' content, for fresh facts objects as the hook makes them per event", () => {
+    const command = 'git commit';
+    // Claude Code's shell sets GIT_EDITOR=true, so its commit cannot open an editor; without that it would.
+    const withEditor = () => ({ ...TOOL_FACTS.claude });
+    const without = () => ({ ...TOOL_FACTS.claude, shellEnv: undefined });
+    const rules = [withEditor, without, without, withEditor, withEditor, without].map((facts) => {
+      const d = decide({ kind: 'pre', command, background: false }, settings, facts(), store());
+      return d.action === 'deny' ? d.rule : null;
+    });
+    expect(rules).toEqual([null, 'git-commit-editor', 'git-commit-editor', null, null, 'git-commit-editor']);
+  });
+
   it('a hang verdict follows the tool and the background flag for one command, asked in any order', () => {
     const command = 'npm run dev';
     const cases = [

@@ -4,15 +4,16 @@
 export type { ToolName } from '../../tools/names.ts';
 
 /** What the guard core needs to know about the calling tool; each adapter supplies its own. */
+/** What the guard knows of a tool. Never changed once made: the core keeps answers per facts object it was given. */
 export interface GuardToolFacts {
   /** The tool hands control back from a long-running command by itself (Codex), so the guard does not refuse those. */
-  longRunsReturn: boolean;
+  readonly longRunsReturn: boolean;
   /** The tool's own way to run a command in the background, named in the advice (Claude's run_in_background). */
-  backgroundOption?: string | undefined;
+  readonly backgroundOption?: string | undefined;
   /** A block message says "This command" instead of quoting it (Codex shows the command beside the reason). */
-  blockSaysThisCommand: boolean;
+  readonly blockSaysThisCommand: boolean;
   /** Variables the tool sets for every command it runs, read as if the line set them (Claude Code: GIT_EDITOR=true). */
-  shellEnv?: Readonly<Record<string, string>> | undefined;
+  readonly shellEnv?: Readonly<Record<string, string>> | undefined;
 }
 
 /** One thing that happened in an agent session, in tool-neutral form. */
