@@ -2,6 +2,7 @@
 // Lines are handed over as byte ranges of that buffer, so a caller can skip a line without decoding it (most of a
 // transcript's bytes are lines that cannot hold a tool call). A line longer than the cap (a single tool result of
 // hundreds of megabytes) is skipped and counted, never held whole.
+import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
 
 export const MAX_LINE_CHARS = 32 * 1024 * 1024;
@@ -109,6 +110,14 @@ export function forEachLineBytes(
 
 let spare: Buffer | undefined;
 
+/**
+ * The text of the line buf[start, end) (a forEachLineBytes line and its chunk's `view`). An ASCII line reads the same
+ * as one-byte text as it does as UTF-8, and a slice of the chunk's text is made without decoding or copying it.
+ */
+export function lineText(buf: Buffer, start: number, end: number, view: string): string {
+  return isAscii(buf.subarray(start, end)) ? view.slice(start, end) : buf.toString('utf8', start, end);
+}
+
 /** Calls onLine for each line as text (without its newline); returning false stops reading. */
 export function forEachLine(
   path: string,
@@ -116,7 +125,7 @@ export function forEachLine(
   onLine: (line: string) => boolean | void,
   maxLine = MAX_LINE_CHARS,
 ): LineStats {
-  return forEachLineBytes(path, (buf, start, end) => onLine(buf.toString('utf8', start, end)), maxLine);
+  return forEachLineBytes(path, (buf, start, end, view) => onLine(lineText(buf, start, end, view)), maxLine);
 }
 
 /**

@@ -15,7 +15,7 @@ import { createQwenParser } from './formats/qwen.ts';
 import type { RecordParser } from './formats/types.ts';
 import type { GuardSettings } from './judge.ts';
 import type { Pricer } from './prices.ts';
-import { Finder, forEachLineBytes, MAX_LINE_CHARS, Needles } from './lines.ts';
+import { Finder, forEachLineBytes, lineText, MAX_LINE_CHARS, Needles } from './lines.ts';
 import { SessionRun, type SessionSummary } from './session.ts';
 import { columnsOf, SqliteReader } from './sqlite.ts';
 import { readFileSync, statSync } from 'node:fs';
@@ -210,7 +210,7 @@ function readJsonLines(f: FileScan, maxLine: number): void {
         return true;
       let rec: Obj | undefined;
       try {
-        rec = obj(JSON.parse(buf.toString('utf8', start, end)));
+        rec = obj(JSON.parse(lineText(buf, start, end, view)));
       } catch {
         rec = undefined;
       }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { forEachLine } from '../../src/audit/lines.ts';
+import { forEachLine, forEachLineBytes, lineText } from '../../src/audit/lines.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lg-lines-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -67,5 +67,34 @@ describe('forEachLine', () => {
     const stats = forEachLine(file('stop.jsonl', 'a\nb\nc\n'), () => ++n < 2);
     expect(n).toBe(2);
     expect(stats.stopped).toBe(true);
+  });
+});
+
+describe('lineText', () => {
+  // An ASCII line is read from the chunk's one-byte text, any other decoded: both must give what UTF-8 gives, for
+  // any bytes (invalid sequences and lone bytes over 0x7f, which read differently as one-byte text, included).
+  it('reads every line as its UTF-8 decoding, whatever its bytes', () => {
+    const byte = fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0, max: 0xff }));
+    fc.assert(
+      fc.property(fc.array(fc.array(byte, { maxLength: 400 }), { maxLength: 12 }), (lines) => {
+        const bytes = Buffer.from(lines.flatMap((l) => [...l.filter((b) => b !== 0x0a), 0x0a]));
+        const p = join(dir, 'bytes.jsonl');
+        writeFileSync(p, bytes);
+        const got: Array<[string, string]> = [];
+        forEachLineBytes(p, (buf, start, end, view) => {
+          got.push([lineText(buf, start, end, view), buf.toString('utf8', start, end)]);
+        });
+        for (const [text, utf8] of got) expect(text).toBe(utf8);
+        expect(got.length).toBe(lines.length);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('an ASCII line and a line with one byte over 0x7f', () => {
+    const p = file('mixed.jsonl', '{"a":"plain"}\n{"a":"caf\\u00e9 é"}\n');
+    const got: string[] = [];
+    forEachLineBytes(p, (buf, start, end, view) => void got.push(lineText(buf, start, end, view)));
+    expect(got).toEqual(['{"a":"plain"}', '{"a":"caf\\u00e9 é"}']);
   });
 });
