@@ -3,8 +3,8 @@
 /** The agent tools whose hook protocol the guard speaks (one list, in tools/names.ts). */
 export type { ToolName } from '../../tools/names.ts';
 
-/** What the guard core needs to know about the calling tool; each adapter supplies its own. */
-/** What the guard knows of a tool. Never changed once made: the core keeps answers per facts object it was given. */
+/** What the guard core needs to know about the calling tool; each adapter supplies its own. Never changed once made:
+ * the core keeps answers per facts object it was given. */
 export interface GuardToolFacts {
   /** The tool hands control back from a long-running command by itself (Codex), so the guard does not refuse those. */
   readonly longRunsReturn: boolean;
