@@ -118,6 +118,21 @@ export function lineText(buf: Buffer, start: number, end: number, view: string):
   return isAscii(buf.subarray(start, end)) ? view.slice(start, end) : buf.toString('utf8', start, end);
 }
 
+/**
+ * Where `key` first occurs among the first `span` characters of the line view[start, end), when no brace or bracket
+ * comes before it after the line's own opening brace (so it is one of the line's own keys), else -1. Two bounded
+ * searches, not a loop per character: a loop made V8 optimize each caller on a helper thread (3 ms apiece).
+ */
+export function headKeyAt(view: string, start: number, end: number, key: string, span: number): number {
+  const head = view.slice(start, Math.min(end, start + span));
+  const at = head.indexOf(key);
+  if (at === -1) return -1;
+  const brace = head.indexOf('{', 1);
+  const bracket = head.indexOf('[', 1);
+  if ((brace !== -1 && brace < at) || (bracket !== -1 && bracket < at)) return -1;
+  return start + at;
+}
+
 /** Calls onLine for each line as text (without its newline); returning false stops reading. */
 export function forEachLine(
   path: string,

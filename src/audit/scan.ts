@@ -15,7 +15,7 @@ import { createQwenParser } from './formats/qwen.ts';
 import type { RecordParser } from './formats/types.ts';
 import type { GuardSettings } from './judge.ts';
 import type { Pricer } from './prices.ts';
-import { Finder, forEachLineBytes, lineText, MAX_LINE_CHARS, Needles } from './lines.ts';
+import { Finder, forEachLineBytes, headKeyAt, lineText, MAX_LINE_CHARS, Needles } from './lines.ts';
 import { SessionRun, type SessionSummary } from './session.ts';
 import { columnsOf, SqliteReader } from './sqlite.ts';
 import { readFileSync, statSync } from 'node:fs';
@@ -93,14 +93,8 @@ const FORMATS: Readonly<Partial<Record<Source['tool'], Format>>> = {
 function notSidechainAtHead(view: string, start: number, end: number): boolean {
   const key = '"isSidechain":';
   // Searched in the head only: a line without the key must not send the search through the rest of the chunk.
-  const at = view.slice(start, Math.min(end, start + 200)).indexOf(key);
-  if (at === -1) return false;
-  const k = start + at;
-  for (let i = start + 1; i < k; i++) {
-    const c = view.charCodeAt(i);
-    if (c === 0x7b || c === 0x5b) return false;
-  }
-  return view.startsWith('false', k + key.length);
+  const k = headKeyAt(view, start, end, key, 200);
+  return k !== -1 && view.startsWith('false', k + key.length);
 }
 
 /** Claude Code's folder name rules a session in or out before a byte of it is read. */

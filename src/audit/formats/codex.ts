@@ -12,6 +12,7 @@ import {
   type SessionInfo,
   type Tokens,
 } from '../events.ts';
+import { headKeyAt } from '../lines.ts';
 import { callResult, Pending, type RecordParser } from './types.ts';
 
 const OUTPUT_TYPES = ['function_call_output', 'custom_tool_call_output', 'local_shell_call_output'];
@@ -120,13 +121,8 @@ const PAYLOAD_WORTH = new Set(['token_count', 'user_message', 'item_completed', 
  */
 export function codexLineWorth(view: string, start: number, end: number): boolean | undefined {
   if (view.charCodeAt(end - 1) !== 0x7d) return undefined;
-  const at = view.slice(start, Math.min(end, start + 160)).indexOf('"type":"');
-  if (at === -1) return undefined;
-  const t = start + at;
-  for (let i = start + 1; i < t; i++) {
-    const c = view.charCodeAt(i);
-    if (c === 0x7b || c === 0x5b) return undefined;
-  }
+  const t = headKeyAt(view, start, end, '"type":"', 160);
+  if (t === -1) return undefined;
   const from = t + 8;
   const to = view.indexOf('"', from);
   if (to === -1 || to > end) return undefined;
