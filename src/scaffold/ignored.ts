@@ -112,7 +112,7 @@ function scratchCheck(
 }
 
 /** The negation lines that let `rel` (relative to the .gitignore's directory) in, given which of its directories the
- *  user's rules ignore: each ignored directory is let in and its other contents ignored again, so nothing else moves. */
+ *  user's rules ignore: each ignored directory is let in, its other contents ignored again, so nothing else moves. */
 function negations(rel: string, ignoredDirs: ReadonlySet<string>): { dirs: string[]; file: string } {
   const dirs: string[] = [];
   const up = ancestors(rel);

@@ -62,7 +62,7 @@ export function writeJournal(root: string, data: JournalData): void {
   fsyncDir(dirname(path));
 }
 
-/** fsync a folder, so the names created or renamed in it survive a power cut (a no-op where folders cannot be opened). */
+/** fsync a folder, so names created or renamed in it survive a power cut (a no-op where folders cannot be opened). */
 export function fsyncDir(dir: string): void {
   let fd: number;
   try {

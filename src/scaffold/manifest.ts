@@ -35,7 +35,7 @@ export interface Manifest {
   files: Record<string, FileRecord>;
   /** A run here put our block in the user's shell profile (shared by every repository on the machine). */
   shellProfile?: boolean;
-  /** A hash of our part of each file as written (outdated.ts), so --check tells an old version's output from an edit. */
+  /** A hash of our part of each file as written (outdated.ts): --check tells an old version's output from an edit. */
   hashes?: Record<string, string>;
   /** Tools taken out with --remove --tools: detection does not set them up again, only --tools does. */
   removed?: ToolName[];

@@ -169,7 +169,7 @@ export function hookPathProblem(root: string, guardPath: string): string | null 
   return null;
 }
 
-/** Each path's real file relative to the root, for the paths that are symlinks (or lie under one) inside the repository. */
+/** Each path's real file relative to the root, for the paths that are symlinks (or under one) in the repository. */
 export function repoRealPaths(root: string, rels: readonly string[]): Map<string, string> {
   const realRoot = real(root) ?? root;
   const out = new Map<string, string>();

@@ -1,4 +1,5 @@
-// The opt-in shell profile (Cursor's agent shell has no project setting for its environment): where it is, and whether ours is there.
+// The opt-in shell profile (Cursor's agent shell has no project setting for its environment): where it is, and
+// whether ours is there.
 import { basename, join } from 'node:path';
 import { hasBlock } from '../edit/md-block.ts';
 import { readOwnedHeader } from '../edit/owned-file.ts';
@@ -29,7 +30,7 @@ export function hasProfileBlock(text: string | null): boolean {
   return text !== null && (hasBlock(text, BLOCK_ID, 'shell') || readOwnedHeader(text) !== null);
 }
 
-/** The one shell-profile line that gives Cursor's agent shell our environment (Cursor has no project setting for it). */
+/** The shell-profile line that gives Cursor's agent shell our environment (Cursor has no project setting for it). */
 export const PROFILE_LINE = `[ -n "$CURSOR_AGENT" ] && export ${Object.entries(AGENT_ENV)
   .map(([k, v]) => `${k}=${v}`)
   .join(' ')}`;

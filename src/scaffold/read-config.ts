@@ -2,7 +2,7 @@
 // checked with lstat/stat before any open, and only up to a size no real config reaches.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 
-/** Config files above this are refused (exit 2): a real settings.json is a few KB; this keeps every run linear and small. */
+/** Config files above this are refused (exit 2): a real settings.json is a few KB; this keeps runs linear and small. */
 export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 export class ConfigReadError extends Error {

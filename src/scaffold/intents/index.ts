@@ -17,7 +17,7 @@ import type { IntentContext, IntentHandler } from './types.ts';
 
 type Of<K extends Intent['kind']> = Extract<Intent, { kind: K }>;
 
-/** The editors already report a kept value; this adds the warning when the kept value makes agents wait for a person. */
+/** The editors already report a kept value; this adds the warning when that value makes agents wait for a person. */
 function keptNotes(kept: Array<{ key: string; value: string }>): string[] {
   return kept
     .filter(({ key, value }) => valueWaits(key, value))

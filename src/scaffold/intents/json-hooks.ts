@@ -45,7 +45,7 @@ export interface MergeSpec {
   ensureTop?: Record<string, unknown>;
 }
 
-/** Paths of the containers (hooks, hooks.<event>, the env path and its parents) that `after` has and `before` did not. */
+/** Paths of the containers (hooks, hooks.<event>, the env path and its parents) `after` has and `before` did not. */
 export function createdContainers(before: string | null, after: string, spec: MergeSpec): string[][] {
   const has = (model: unknown, path: string[]): boolean => {
     let cur: unknown = model;
