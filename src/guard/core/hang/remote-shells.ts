@@ -78,8 +78,8 @@ export const docker =
       return remote(`${name} attach`, `\`${name} logs --tail 100 <container>\` shows its output and returns.`);
     const { opts, rest } = afterContainerOptions(args.slice(from), DOCKER_RUN_VALUES());
     if (!wantsTerminal(opts) || opts.some((o) => o === '-d' || o === '--detach')) return null;
-    const inner = sub === 'run' ? rest.slice(1) : rest.slice(1);
-    if (!innerWaits(inner)) return null;
+    // The first word after the options is the image (run) or the container (exec); the rest is what runs in it.
+    if (!innerWaits(rest.slice(1))) return null;
     return remote(
       `${name} ${sub} -it with a shell`,
       `Without -it a command runs in the container and returns: \`${name} ` +
