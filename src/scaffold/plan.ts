@@ -107,6 +107,8 @@ export function planPaths(
   const paths = new Set(intentsFor(tools).flatMap((i) => [i.path, ...(i.kind === 'import' ? stopRulePaths(i) : [])]));
   const records = tools.map((t) => TOOLS[t]);
   if (read) for (const p of fallbackDocPaths(records, read)) paths.add(p);
+  // Where the stop rule goes can depend on a setting (Gemini's contextFileName): the files it names are read too.
+  if (read) for (const i of intentsFor([...tools, ...(manifest?.tools ?? [])], read)) paths.add(i.path);
   if (manifest) {
     for (const p of intentsFor(manifest.tools)) paths.add(p.path);
     for (const p of Object.keys(manifest.files)) paths.add(p);
@@ -189,6 +191,21 @@ function planRemoveIntent(
     return { path, action: 'remove', before, after: null, reason: 'delete (created by create-loop-guard)', notes: [] };
   }
   return change(path, before, r.outcome, r.reason);
+}
+
+/** The stop rule an earlier install left in a file its tool no longer reads (placeStopRule's `leftIn`), taken out. */
+function planLeftIn(intents: readonly Intent[], input: PlanInput, prev: Manifest, texts: SameFileTexts): FileChange[] {
+  return intents.flatMap((intent) => {
+    if (intent.kind !== 'import' || !intent.leftIn) return [];
+    const { leftIn, ...rest } = intent;
+    const c = planRemoveIntent({ ...rest, ...leftIn }, input, prev.files[leftIn.path], texts.get(leftIn.path));
+    // The reason's last words say where the rule is now (a `delete (…)` reason keeps its parenthesis for the preview).
+    const now = `${intent.reader} reads ${intent.path} instead, which holds it now`;
+    if (c.action === 'remove') c.reason = `${c.reason.replace(/\)$/, '')}; ${now})`;
+    else if (c.action !== 'noop' && c.action !== 'conflict') c.reason = `${c.reason}: ${now}`;
+    texts.set(leftIn.path, c);
+    return [c];
+  });
 }
 
 function planProfile(input: PlanInput): FileChange | null {
@@ -294,12 +311,13 @@ function planRemoveSome(input: PlanInput, prev: Manifest, others: ToolName[]): P
   const keep = new Set(intentsFor(others, readOf(input)).map((i) => i.path));
   const texts = new SameFileTexts(input);
   const changes: FileChange[] = [];
-  for (const intent of intentsFor(input.only ?? [], readOf(input))) {
-    if (keep.has(intent.path)) continue;
+  const gone = intentsFor(input.only ?? [], readOf(input)).filter((i) => !keep.has(i.path));
+  for (const intent of gone) {
     const c = planRemoveIntent(intent, input, prev.files[intent.path], texts.get(intent.path));
     texts.set(intent.path, c);
     changes.push(c);
   }
+  changes.push(...planLeftIn(gone, input, prev, texts));
   const removed = [...new Set([...(prev.removed ?? []), ...(input.only ?? [])])];
   const next: Manifest = {
     ...prev,
@@ -356,6 +374,7 @@ function planRemoveAll(input: PlanInput, prev: Manifest): Plan {
     texts.set(intent.path, c);
     changes.push(c);
   }
+  changes.push(...planLeftIn(intents, input, prev, texts));
   const fmt = planPrettierIgnore(input, prev, texts);
   if (fmt) changes.push(fmt.change);
   changes.push(...planBiome(input, prev, texts).map((b) => b.change));
@@ -444,8 +463,14 @@ function planApply(input: PlanInput, prev: Manifest): Plan {
       c.action === 'conflict' ? prev.hashes?.[intent.path] : partHash(intent, texts.final(intent.path), owned);
     if (hash) next.hashes![intent.path] = hash;
   }
+  const left = planLeftIn(
+    planned.map((p) => p.intent),
+    input,
+    prev,
+    texts,
+  );
   const ignoreChanges = planIgnoreChanges(input, prev, next, texts);
-  const changes = joinSameFile([...planned.map((p) => p.change), ...ignoreChanges], input);
+  const changes = joinSameFile([...planned.map((p) => p.change), ...left, ...ignoreChanges], input);
   changes.push(
     ...planRetiredFiles(
       intentsFor(input.tools).map((i) => i.path),

@@ -18,11 +18,20 @@ export function tokensOf(text: string): number {
 }
 
 /**
- * The intent in the file that holds the tool's memory: its own path, or an `instead` file of `alsoRead` (Claude's
- * .claude/CLAUDE.md) when that one exists and the own file does not, so no second memory file is created beside it.
- * A file that holds our block already keeps it, so a rerun or `--remove` finds the block where the install put it.
+ * The intent in the file that holds the tool's memory: the file its context setting names instead of its own (Gemini
+ * CLI's `contextFileName`; a block an earlier install left in the own file is then taken out, `leftIn`); its own
+ * path; or an `instead` file of `alsoRead` (Claude's .claude/CLAUDE.md) when that one exists and the own file does
+ * not, so no second memory file is created beside it. There a file that holds our block already keeps it, so a rerun
+ * or `--remove` finds the block where the install put it (Claude Code reads both files).
  */
 export function placeStopRule(intent: ImportIntent, read: (path: string) => string | null): ImportIntent {
+  const named = contextFileInstead(intent, read);
+  if (named !== null) {
+    const line = `@${posix.relative(posix.dirname(named), importTarget(intent))}`;
+    const own = read(intent.path);
+    const left = own !== null && hasBlock(own, BLOCK_ID, 'markdown');
+    return { ...intent, path: named, line, ...(left ? { leftIn: { path: intent.path, line: intent.line } } : {}) };
+  }
   const alt = intent.alsoRead?.find((a) => a.instead);
   if (!alt) return intent;
   const own = read(intent.path);
@@ -64,6 +73,29 @@ function contextNames(text: string | null, keys: readonly string[][]): string[] 
   return null;
 }
 
+/** A context-file name as the repository path the tool reads at the root (it joins each name to the directory), or
+ *  null for one that leaves the repository or that this platform would read elsewhere (an absolute path, `..`, `\`). */
+function repoPathOf(name: string): string | null {
+  const p = posix.normalize(name.trim());
+  if (p === '.' || p === '..' || p.startsWith('../') || posix.isAbsolute(p) || p.includes('\\')) return null;
+  return p;
+}
+
+/**
+ * The file the tool reads instead of the intent's own when its setting names context files, and neither that file
+ * nor the import's target (AGENTS.md) is among them: Gemini CLI then never reads a GEMINI.md, so the rule goes in the
+ * first named file that exists, else in the first named one. Null when the setting leaves the own file read.
+ */
+function contextFileInstead(intent: ImportIntent, read: (path: string) => string | null): string | null {
+  if (!intent.contextSetting) return null;
+  const names = contextNames(read(intent.contextSetting.path), intent.contextSetting.keys);
+  if (!names?.length) return null;
+  const paths = names.map(repoPathOf);
+  if (paths.includes(intent.path) || paths.includes(importTarget(intent))) return null;
+  const safe = paths.filter((p): p is string => p !== null);
+  return safe.find((p) => read(p) !== null) ?? safe[0] ?? null;
+}
+
 /** Why the tool reads AGENTS.md already through another file or a setting (so nothing is written here), or null. */
 export function readsAgentsElsewhere(intent: ImportIntent, read: (path: string) => string | null): string | null {
   const target = intent.line.replace(/^@/, '');
@@ -74,7 +106,7 @@ export function readsAgentsElsewhere(intent: ImportIntent, read: (path: string) 
   }
   if (intent.contextSetting) {
     const names = contextNames(read(intent.contextSetting.path), intent.contextSetting.keys);
-    if (names?.includes(target))
+    if (names?.some((n) => repoPathOf(n) === importTarget(intent)))
       return (
         `${intent.contextSetting.path} makes ${intent.reader} read ${target} instead of ${intent.path}: the stop ` +
         `rule reaches it there, and a ${intent.path} would not be read`

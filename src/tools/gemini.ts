@@ -29,7 +29,8 @@ export const gemini: ToolRecord = {
       },
     },
     // Gemini reads GEMINI.md unless its settings name other context files ("contextFileName", or "context.fileName"
-    // in the newer layout): when they name AGENTS.md, the AGENTS.md block reaches it and no GEMINI.md is written.
+    // in the newer layout): when they name AGENTS.md, the AGENTS.md block reaches it and no GEMINI.md is written; when
+    // they name other files only, the block goes in one of those (placeStopRule).
     {
       kind: 'import',
       path: 'GEMINI.md',

@@ -53,8 +53,12 @@ export type Intent =
       /** Other files the tool reads, with the import line that, there, means it reads AGENTS.md already. `instead`:
        *  the tool's memory lives there too, so when `path` is missing and this file exists the stop rule goes here. */
       alsoRead?: { path: string; line: string; instead?: true }[];
-      /** A JSON settings file whose context-file setting (any of these key paths) may name AGENTS.md itself. */
+      /** A JSON settings file whose context-file setting (any of these key paths) names the files the tool reads
+       *  instead of `path`: AGENTS.md itself, or another file, which then holds the stop rule. */
       contextSetting?: { path: string; keys: string[][] };
+      /** Set by the plan, not the record: where an earlier install put the stop rule before the setting sent it
+       *  elsewhere, so the run takes it out there. */
+      leftIn?: { path: string; line: string };
     };
 
 /**

@@ -132,6 +132,105 @@ describe('the stop rule for Gemini CLI', () => {
     expect(runCli(['--yes', '--tools', 'gemini'], { cwd: dir }).status).toBe(0);
     expect(readTree(dir).get('GEMINI.md')).toMatch(/^<!-- loop-guard:begin /);
   });
+
+  // The shape of 108yen/task-orchestrator-mcp @ b337913: `"contextFileName": ".gemini/GEMINI.md"`. Gemini CLI joins
+  // each name to the directory it searches and reads only the named files, so a root GEMINI.md is never read there.
+  const NOTES = '# Project notes\n\nRun the quality script before you finish.\n';
+  const namedFile = {
+    '.gemini/settings.json': '{ "contextFileName": ".gemini/GEMINI.md" }\n',
+    '.gemini/GEMINI.md': NOTES,
+  };
+
+  it('puts the rule in the file contextFileName names (not a GEMINI.md Gemini never reads), and --remove gives it back', () => {
+    const dir = repoWith(namedFile);
+    const before = readTree(dir);
+    const r = runCli(['--yes', '--tools', 'gemini'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\.gemini\/GEMINI\.md .*adds ~\d+ tokens to every Gemini CLI session/);
+    const tree = readTree(dir);
+    expect(tree.has('GEMINI.md')).toBe(false);
+    const after = tree.get('.gemini/GEMINI.md') as string;
+    expect(after.startsWith(NOTES)).toBe(true);
+    expect(after).toContain('loop-guard:begin');
+    expect(runCli(['--check'], { cwd: dir }).status).toBe(0);
+    expect(runCli(['--yes'], { cwd: dir }).status).toBe(0);
+    expect(readTree(dir)).toEqual(tree);
+    expect(runCli(['--remove', '--yes'], { cwd: dir }).status).toBe(0);
+    expect(readTree(dir)).toEqual(before);
+  });
+
+  it('moves the rule out of a GEMINI.md an earlier install wrote once the setting names another file', () => {
+    const dir = repoWith({ '.gemini/settings.json': '{}\n', '.gemini/GEMINI.md': NOTES });
+    expect(runCli(['--yes', '--tools', 'gemini'], { cwd: dir }).status).toBe(0);
+    expect(readTree(dir).get('GEMINI.md')).toContain('loop-guard:begin');
+    writeFileSync(join(dir, '.gemini/settings.json'), namedFile['.gemini/settings.json']);
+    const drift = runCli(['--check'], { cwd: dir });
+    expect(drift.status).toBe(1);
+    expect(drift.stdout).toContain('.gemini/GEMINI.md');
+    const r = runCli(['--yes'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /delete +GEMINI\.md +created by create-loop-guard; Gemini CLI reads \.gemini\/GEMINI\.md instead/,
+    );
+    const tree = readTree(dir);
+    expect(tree.has('GEMINI.md')).toBe(false);
+    expect(tree.get('.gemini/GEMINI.md')).toContain('loop-guard:begin');
+    expect(runCli(['--check'], { cwd: dir }).status).toBe(0);
+    expect(runCli(['--remove', '--yes'], { cwd: dir }).status).toBe(0);
+    expect(readTree(dir).get('.gemini/GEMINI.md')).toBe(NOTES);
+  });
+
+  it("takes only our block out of a user's GEMINI.md the setting no longer reads", () => {
+    const dir = repoWith({ '.gemini/settings.json': '{}\n', 'GEMINI.md': '# Mine\n' });
+    expect(runCli(['--yes', '--tools', 'gemini'], { cwd: dir }).status).toBe(0);
+    writeFileSync(join(dir, '.gemini/settings.json'), '{ "context": { "fileName": ["docs/AI.md"] } }\n');
+    const r = runCli(['--yes'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    const tree = readTree(dir);
+    expect(tree.get('GEMINI.md')).toBe('# Mine\n');
+    expect(tree.get('docs/AI.md')).toMatch(/^<!-- loop-guard:begin /);
+  });
+
+  for (const [what, settings, files, where] of [
+    [
+      'the first named file that exists',
+      { context: { fileName: ['CONTEXT.md', 'docs/AI.md'] } },
+      { 'docs/AI.md': '# AI\n' },
+      'docs/AI.md',
+    ],
+    ['the first named file when none exists', { contextFileName: ['CONTEXT.md', 'docs/AI.md'] }, {}, 'CONTEXT.md'],
+    [
+      'GEMINI.md when the names include it',
+      { contextFileName: ['CONTEXT.md', 'GEMINI.md'] },
+      { 'CONTEXT.md': '# C\n' },
+      'GEMINI.md',
+    ],
+    [
+      'GEMINI.md when no name stays in the repository',
+      { contextFileName: ['../shared.md', '/etc/ai.md'] },
+      {},
+      'GEMINI.md',
+    ],
+  ] as const)
+    it(`with a setting that names no AGENTS.md, the rule goes in ${what}`, () => {
+      const dir = repoWith({ '.gemini/settings.json': `${JSON.stringify(settings)}\n`, ...files });
+      expect(runCli(['--yes', '--tools', 'gemini'], { cwd: dir }).status).toBe(0);
+      const tree = readTree(dir);
+      expect(tree.get(where)).toContain('loop-guard:begin');
+      const others = ['GEMINI.md', 'CONTEXT.md', 'docs/AI.md'].filter((p) => p !== where);
+      for (const p of others) expect(tree.get(p) ?? '').not.toContain('loop-guard:begin');
+    });
+
+  it('reads a name written as ./AGENTS.md as AGENTS.md', () => {
+    const dir = repoWith({
+      '.gemini/settings.json': '{ "contextFileName": "./AGENTS.md" }\n',
+      'AGENTS.md': '# Rules\n',
+    });
+    expect(runCli(['--yes', '--tools', 'gemini'], { cwd: dir }).status).toBe(0);
+    const tree = readTree(dir);
+    expect(tree.has('GEMINI.md')).toBe(false);
+    expect(tree.get('AGENTS.md')).toContain('loop-guard:begin');
+  });
 });
 
 describe('the stop rule for Codex with project_doc_fallback_filenames', () => {
