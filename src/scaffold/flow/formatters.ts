@@ -7,6 +7,7 @@ import { biomeNeedsEdit, biomeNotice, biomeVersion } from '../biome-notice.ts';
 import { type BiomeEdit, biomeEdit, inheritedList } from '../biome-config.ts';
 import { posix } from 'node:path';
 import { BIOME_CONFIGS } from '../../tools/markers.ts';
+import { typedLint, typedLintNotice } from '../eslint-notice.ts';
 
 const PRETTIER_CONFIGS = [
   '.prettierrc',
@@ -87,8 +88,10 @@ export function formatterInput(
   return out;
 }
 
-/** What an install says about the formatters it found, before the plan. */
+/** What an install says about the formatters and linters it found, before the plan. */
 export function sayFormatters(root: string, out: Output, tools: readonly ToolName[], refused: boolean): void {
+  const typed = typedLint((p) => readRepoFileSafe(root, p), generatedCode(tools));
+  if (typed) out.say('warn', 'linter', typedLintNotice(typed), out.c.yellow);
   const f = formatterConfigs(root);
   if (f.prettier)
     out.say(
