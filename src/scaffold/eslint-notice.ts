@@ -64,14 +64,14 @@ export function typedLint(read: (path: string) => string | null, generated: read
   return where === undefined || !reached.length ? null : { config, where, reached };
 }
 
-/** What the run says about such a config: why the generated files fail its lint, and the ignore that fixes it. */
+/** What the run says about such a config: why the generated files fail its lint, then the ignore that fixes it. */
 export function typedLintNotice(found: TypedLint): string {
   const via = found.where === found.config ? '' : ` (set in ${found.where})`;
   const one = found.reached.length === 1;
   return (
-    `ESLint config ${found.config} parses files with type information${via}: ${found.reached.join(', ')} ` +
-    `${one ? 'is' : 'are'} in no TypeScript project, so \`eslint .\` fails to parse ${one ? 'it' : 'them'}, ` +
-    `whatever the file says inside. Add ${one ? 'it' : 'them'} to the config's ignores before the pull request ` +
-    `runs lint: { ignores: [${found.reached.map((p) => JSON.stringify(p)).join(', ')}] }.`
+    `ESLint config ${found.config} parses with type information${via}, so \`eslint .\` fails to parse ` +
+    `${found.reached.join(', ')}: ${one ? 'it is' : 'they are'} in no TypeScript project, and no comment in a file ` +
+    `can stop a parse error.\n  Before the pull request runs lint, add ${one ? 'it' : 'them'} to the config's ` +
+    `ignores: { ignores: [${found.reached.map((p) => JSON.stringify(p)).join(', ')}] }`
   );
 }

@@ -45,7 +45,7 @@ export function formatterConfigs(root: string): { prettier?: string; biome?: str
 }
 
 /** The code files we generate for these tools (the guard, the plugin loaders). */
-function generatedCode(tools: readonly ToolName[]): string[] {
+export function generatedCode(tools: readonly ToolName[]): string[] {
   return [
     ...new Set(intentsFor(tools).flatMap((i) => (i.kind === 'owned' && /\.(c|m)?js$/.test(i.path) ? [i.path] : []))),
   ];

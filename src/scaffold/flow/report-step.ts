@@ -11,7 +11,9 @@ import type { Agreed } from './confirm-step.ts';
 import type { Context } from './detect-step.ts';
 import type { Options } from './options.ts';
 import type { Output } from './output.ts';
-import { readHomeFile } from './repo-files.ts';
+import { generatedCode } from './formatters.ts';
+import { readHomeFile, readRepoFileSafe } from './repo-files.ts';
+import { typedLint } from '../eslint-notice.ts';
 
 /** The release line CI should pin: 0.x for 0.x releases, the major version after that. */
 function releaseLine(): string {
@@ -36,6 +38,14 @@ export function nextSteps(
     for (const s of record.nextSteps) repo.push(`${record.label}: ${s}`);
   }
   if (tools.some((t) => TOOLS[t].needsShellProfile) && !profileDone) machine.push(`Cursor: ${PROFILE_STEP}`);
+  const typed = typedLint((p) => readRepoFileSafe(root, p), generatedCode(tools));
+  if (typed) {
+    const files = typed.reached.length === 1 ? 'a file' : 'files';
+    repo.push(
+      `ESLint: add ${typed.reached.map((p) => JSON.stringify(p)).join(', ')} to the ignores of ${typed.config} ` +
+        `before you commit (it parses with type information, which fails on ${files} in no TypeScript project).`,
+    );
+  }
   repo.push(
     'Commit the result (git add -A && git commit): the setup lives in the repository, for everyone who clones it.',
     'Prove it works on this machine: npx create-loop-guard doctor',
