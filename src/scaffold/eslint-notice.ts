@@ -64,14 +64,18 @@ export function typedLint(read: (path: string) => string | null, generated: read
   return where === undefined || !reached.length ? null : { config, where, reached };
 }
 
-/** What the run says about such a config: why the generated files fail its lint, then the ignore that fixes it. */
+/**
+ * What the run says about such a config: why the generated files fail its lint, then the ignore that fixes it. A
+ * config may give the type information to its .ts files only, which the text does not tell reliably: hence "where".
+ */
 export function typedLintNotice(found: TypedLint): string {
   const via = found.where === found.config ? '' : ` (set in ${found.where})`;
   const one = found.reached.length === 1;
+  const ignores = found.reached.map((p) => JSON.stringify(p)).join(', ');
   return (
-    `ESLint config ${found.config} parses with type information${via}, so \`eslint .\` fails to parse ` +
-    `${found.reached.join(', ')}: ${one ? 'it is' : 'they are'} in no TypeScript project, and no comment in a file ` +
-    `can stop a parse error.\n  Before the pull request runs lint, add ${one ? 'it' : 'them'} to the config's ` +
-    `ignores: { ignores: [${found.reached.map((p) => JSON.stringify(p)).join(', ')}] }`
+    `ESLint config ${found.config} parses with type information${via}: where that reaches ` +
+    `${found.reached.join(', ')}, \`eslint .\` fails to parse ${one ? 'it' : 'them'} (in no TypeScript project), ` +
+    `and no comment in a file can stop a parse error.\n  Before the pull request runs lint, add ` +
+    `${one ? 'it' : 'them'} to the config's ignores: { ignores: [${ignores}] }`
   );
 }

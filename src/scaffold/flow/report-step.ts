@@ -43,7 +43,7 @@ export function nextSteps(
     const files = typed.reached.length === 1 ? 'a file' : 'files';
     repo.push(
       `ESLint: add ${typed.reached.map((p) => JSON.stringify(p)).join(', ')} to the ignores of ${typed.config} ` +
-        `before you commit (it parses with type information, which fails on ${files} in no TypeScript project).`,
+        `before you commit, if its type-aware parsing reaches them (it fails on ${files} in no TypeScript project).`,
     );
   }
   repo.push(
