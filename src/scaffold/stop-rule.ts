@@ -73,11 +73,11 @@ function contextNames(text: string | null, keys: readonly string[][]): string[] 
   return null;
 }
 
-/** A context-file name as the repository path the tool reads at the root (it joins each name to the directory), or
- *  null for one that leaves the repository or that this platform would read elsewhere (an absolute path, `..`, `\`). */
+/** A context-file name as the repository path the tool reads at the root (it joins each name to the directory; a
+ *  backslash is a separator where a team on Windows wrote one), or null for one that leaves the repository. */
 function repoPathOf(name: string): string | null {
-  const p = posix.normalize(name.trim());
-  if (p === '.' || p === '..' || p.startsWith('../') || posix.isAbsolute(p) || p.includes('\\')) return null;
+  const p = posix.normalize(name.trim().replace(/\\/g, '/'));
+  if (p === '.' || p === '..' || p.startsWith('../') || posix.isAbsolute(p) || /^[A-Za-z]:/.test(p)) return null;
   return p;
 }
 

@@ -207,9 +207,15 @@ describe('the stop rule for Gemini CLI', () => {
     ],
     [
       'GEMINI.md when no name stays in the repository',
-      { contextFileName: ['../shared.md', '/etc/ai.md'] },
+      { contextFileName: ['../shared.md', '/etc/ai.md', 'C:\\ai.md'] },
       {},
       'GEMINI.md',
+    ],
+    [
+      'the file a name written with backslashes (on Windows) means',
+      { contextFileName: 'docs\\AI.md' },
+      {},
+      'docs/AI.md',
     ],
   ] as const)
     it(`with a setting that names no AGENTS.md, the rule goes in ${what}`, () => {
