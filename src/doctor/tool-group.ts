@@ -23,6 +23,7 @@ import { auditHooks, type HookCommand, listHookCommands } from './hooks.ts';
 import { runsOurFile } from './hook-command.ts';
 import { blockEndOffset } from '../edit/md-block.ts';
 import { importCheck, type InstructionDoc, instructionsBudgetCheck } from './instructions.ts';
+import { importTarget, placeStopRule, readsAgentsElsewhere } from '../scaffold/stop-rule.ts';
 import { nodeCheck } from './node.ts';
 import { judgePlugin, pluginFileCheck, probePlugin } from './plugin.ts';
 import { driverFor, replay } from './replay.ts';
@@ -296,9 +297,13 @@ async function recordCheck(
 ): Promise<Check | null> {
   const { files, hooksFile, envFile } = hf;
   if (c.kind === 'import') {
-    const intent = record.intents.find((i): i is Intent & { kind: 'import' } => i.kind === 'import');
-    if (!intent) return null;
-    const target = intent.line.replace(/^@/, '');
+    const own = record.intents.find((i): i is Intent & { kind: 'import' } => i.kind === 'import');
+    if (!own) return null;
+    // Where the install puts the rule can turn on a setting (Gemini's contextFileName): the file it names, or none.
+    const intent = own.contextSetting ? placeStopRule(own, ctx.read) : own;
+    const elsewhere = own.contextSetting ? readsAgentsElsewhere(intent, ctx.read) : null;
+    if (elsewhere) return pass(`${tool}.import`, elsewhere);
+    const target = importTarget(intent);
     const paths = [intent.path, ...(c.also ?? [])];
     return importCheck(
       tool,

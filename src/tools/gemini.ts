@@ -86,6 +86,8 @@ export const gemini: ToolRecord = {
         fix: 'start gemini here and choose "Trust folder", or add "{root}": "TRUST_FOLDER" to {file}',
       },
     },
+    // The stop rule where Gemini reads it: GEMINI.md, or the file its contextFileName names (or AGENTS.md itself).
+    checks: [{ kind: 'import' }],
     replay: {
       pre: { event: 'BeforeTool', payload: 'BeforeTool-failure.json' },
       post: { event: 'AfterTool', payload: 'AfterTool-failure.json' },

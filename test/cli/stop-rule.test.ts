@@ -110,6 +110,17 @@ describe('the stop rule for Claude Code', () => {
   });
 });
 
+/** Doctor's gemini.import check on an installed repository. */
+function geminiImport(dir: string): { ok: boolean; message: string } {
+  const r = runCli(['doctor', '--json'], { cwd: dir });
+  const checks = (JSON.parse(r.stdout).tools as { checks: { id: string; ok: boolean; message: string }[] }[]).flatMap(
+    (t) => t.checks,
+  );
+  const c = checks.find((x) => x.id === 'gemini.import');
+  if (!c) throw new Error(`no gemini.import check in ${r.stdout.slice(0, 400)}`);
+  return { ok: c.ok, message: c.message };
+}
+
 describe('the stop rule for Gemini CLI', () => {
   for (const [layout, settings] of [
     ['contextFileName', { contextFileName: 'AGENTS.md' }],
@@ -125,6 +136,7 @@ describe('the stop rule for Gemini CLI', () => {
       const tree = readTree(dir);
       expect(tree.has('GEMINI.md')).toBe(false);
       expect(tree.get('AGENTS.md')).toContain('loop-guard:begin');
+      expect(geminiImport(dir).message).toContain('makes Gemini CLI read AGENTS.md instead of GEMINI.md');
     });
 
   it('writes the block in GEMINI.md when the settings name no context file', () => {
@@ -155,6 +167,7 @@ describe('the stop rule for Gemini CLI', () => {
     expect(runCli(['--check'], { cwd: dir }).status).toBe(0);
     expect(runCli(['--yes'], { cwd: dir }).status).toBe(0);
     expect(readTree(dir)).toEqual(tree);
+    expect(geminiImport(dir)).toEqual({ ok: true, message: '.gemini/GEMINI.md holds the stop rule (our block)' });
     expect(runCli(['--remove', '--yes'], { cwd: dir }).status).toBe(0);
     expect(readTree(dir)).toEqual(before);
   });
@@ -163,7 +176,10 @@ describe('the stop rule for Gemini CLI', () => {
     const dir = repoWith({ '.gemini/settings.json': '{}\n', '.gemini/GEMINI.md': NOTES });
     expect(runCli(['--yes', '--tools', 'gemini'], { cwd: dir }).status).toBe(0);
     expect(readTree(dir).get('GEMINI.md')).toContain('loop-guard:begin');
+    expect(geminiImport(dir).ok).toBe(true);
     writeFileSync(join(dir, '.gemini/settings.json'), namedFile['.gemini/settings.json']);
+    // Doctor reads the setting as Gemini does: the block in GEMINI.md no longer reaches it.
+    expect(geminiImport(dir).ok).toBe(false);
     const drift = runCli(['--check'], { cwd: dir });
     expect(drift.status).toBe(1);
     expect(drift.stdout).toContain('.gemini/GEMINI.md');
@@ -176,6 +192,7 @@ describe('the stop rule for Gemini CLI', () => {
     expect(tree.has('GEMINI.md')).toBe(false);
     expect(tree.get('.gemini/GEMINI.md')).toContain('loop-guard:begin');
     expect(runCli(['--check'], { cwd: dir }).status).toBe(0);
+    expect(geminiImport(dir).ok).toBe(true);
     expect(runCli(['--remove', '--yes'], { cwd: dir }).status).toBe(0);
     expect(readTree(dir).get('.gemini/GEMINI.md')).toBe(NOTES);
   });
