@@ -1,6 +1,6 @@
 // The stop rule reaches each agent without changing what else it reads: no file its tool would not read, no import of
 // a large AGENTS.md where the repository only linked it, and the plan says what it adds to every session.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tokensOf } from '../../src/scaffold/stop-rule.ts';
@@ -19,6 +19,18 @@ function repoWith(files: Record<string, string>): string {
   }
   return dir;
 }
+
+/** One of doctor's checks (`claude.import`, `gemini.import`) on an installed repository. */
+function doctorCheck(dir: string, id: string): { ok: boolean; message: string } {
+  const r = runCli(['doctor', '--json'], { cwd: dir });
+  const checks = (JSON.parse(r.stdout).tools as { checks: { id: string; ok: boolean; message: string }[] }[]).flatMap(
+    (t) => t.checks,
+  );
+  const c = checks.find((x) => x.id === id);
+  if (!c) throw new Error(`no ${id} check in ${r.stdout.slice(0, 400)}`);
+  return { ok: c.ok, message: c.message };
+}
+const geminiImport = (dir: string) => doctorCheck(dir, 'gemini.import');
 
 describe('the stop rule for Claude Code', () => {
   it('a CLAUDE.md that only links a 40 KB AGENTS.md gets the rule as a block (~280 tokens), not an import (~10k)', () => {
@@ -45,11 +57,7 @@ describe('the stop rule for Claude Code', () => {
     expect(tree.has('CLAUDE.md')).toBe(false);
     expect(tree.get('.claude/CLAUDE.md')).toBe('# Project\n\n@../AGENTS.md\n');
     expect(tree.get('AGENTS.md')).toContain('loop-guard:begin');
-    const doctor = runCli(['doctor', '--json'], { cwd: dir });
-    const checks = (JSON.parse(doctor.stdout).tools as { checks: { id: string; ok: boolean }[] }[]).flatMap(
-      (t) => t.checks,
-    );
-    expect(checks.find((c) => c.id === 'claude.import')?.ok).toBe(true);
+    expect(doctorCheck(dir, 'claude.import').ok).toBe(true);
   });
 
   it('puts the rule in .claude/CLAUDE.md when that is the memory file (no root CLAUDE.md), and --remove gives it back', () => {
@@ -71,11 +79,7 @@ describe('the stop rule for Claude Code', () => {
     const rerun = runCli(['--yes'], { cwd: dir });
     expect(rerun.status).toBe(0);
     expect(readTree(dir)).toEqual(tree);
-    const doctor = runCli(['doctor', '--json'], { cwd: dir });
-    const checks = (JSON.parse(doctor.stdout).tools as { checks: { id: string; ok: boolean }[] }[]).flatMap(
-      (t) => t.checks,
-    );
-    expect(checks.find((c) => c.id === 'claude.import')?.ok).toBe(true);
+    expect(doctorCheck(dir, 'claude.import').ok).toBe(true);
     expect(runCli(['--remove', '--yes'], { cwd: dir }).status).toBe(0);
     const back = readTree(dir);
     expect(back.get('.claude/CLAUDE.md')).toBe(memory);
@@ -109,17 +113,6 @@ describe('the stop rule for Claude Code', () => {
     expect(readTree(dir).get('CLAUDE.md')).toBe('@AGENTS.md\n');
   });
 });
-
-/** Doctor's gemini.import check on an installed repository. */
-function geminiImport(dir: string): { ok: boolean; message: string } {
-  const r = runCli(['doctor', '--json'], { cwd: dir });
-  const checks = (JSON.parse(r.stdout).tools as { checks: { id: string; ok: boolean; message: string }[] }[]).flatMap(
-    (t) => t.checks,
-  );
-  const c = checks.find((x) => x.id === 'gemini.import');
-  if (!c) throw new Error(`no gemini.import check in ${r.stdout.slice(0, 400)}`);
-  return { ok: c.ok, message: c.message };
-}
 
 describe('the stop rule for Gemini CLI', () => {
   for (const [layout, settings] of [
@@ -243,6 +236,17 @@ describe('the stop rule for Gemini CLI', () => {
       const others = ['GEMINI.md', 'CONTEXT.md', 'docs/AI.md'].filter((p) => p !== where);
       for (const p of others) expect(tree.get(p) ?? '').not.toContain('loop-guard:begin');
     });
+
+  it('a named file that is a link to AGENTS.md: one block, in AGENTS.md, and the link stays a link', () => {
+    const dir = repoWith({ '.gemini/settings.json': namedFile['.gemini/settings.json'], 'AGENTS.md': '# Rules\n' });
+    symlinkSync('../AGENTS.md', join(dir, '.gemini/GEMINI.md'));
+    expect(runCli(['--yes', '--tools', 'gemini'], { cwd: dir }).status).toBe(0);
+    expect(lstatSync(join(dir, '.gemini/GEMINI.md')).isSymbolicLink()).toBe(true);
+    const agents = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
+    expect(agents.match(/loop-guard:begin/g)?.length).toBe(1);
+    expect(existsSync(join(dir, 'GEMINI.md'))).toBe(false);
+    expect(geminiImport(dir).ok).toBe(true);
+  });
 
   it('reads a name written as ./AGENTS.md as AGENTS.md', () => {
     const dir = repoWith({
