@@ -71,7 +71,7 @@ export function typedLint(read: (path: string) => string | null, generated: read
 export function typedLintNotice(found: TypedLint): string {
   const via = found.where === found.config ? '' : ` (set in ${found.where})`;
   const one = found.reached.length === 1;
-  const ignores = found.reached.map((p) => JSON.stringify(p)).join(', ');
+  const ignores = quoted(found.reached);
   return (
     `ESLint config ${found.config} parses with type information${via}: where that reaches ` +
     `${found.reached.join(', ')}, \`eslint .\` fails to parse ${one ? 'it' : 'them'} (in no TypeScript project), ` +
@@ -79,3 +79,14 @@ export function typedLintNotice(found: TypedLint): string {
     `${one ? 'it' : 'them'} to the config's ignores: { ignores: [${ignores}] }`
   );
 }
+
+/** The same fix as a next step after writing, where the notice before the plan may have scrolled away. */
+export function typedLintStep(found: TypedLint): string {
+  const files = found.reached.length === 1 ? 'a file' : 'files';
+  return (
+    `ESLint: add ${quoted(found.reached)} to the ignores of ${found.config} before you commit, if its type-aware ` +
+    `parsing reaches them (it fails on ${files} in no TypeScript project).`
+  );
+}
+
+const quoted = (paths: readonly string[]): string => paths.map((p) => JSON.stringify(p)).join(', ');

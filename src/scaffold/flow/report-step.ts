@@ -13,7 +13,7 @@ import type { Options } from './options.ts';
 import type { Output } from './output.ts';
 import { generatedCode } from './formatters.ts';
 import { readHomeFile, readRepoFileSafe } from './repo-files.ts';
-import { typedLint } from '../eslint-notice.ts';
+import { typedLint, typedLintStep } from '../eslint-notice.ts';
 
 /** The release line CI should pin: 0.x for 0.x releases, the major version after that. */
 function releaseLine(): string {
@@ -39,13 +39,7 @@ export function nextSteps(
   }
   if (tools.some((t) => TOOLS[t].needsShellProfile) && !profileDone) machine.push(`Cursor: ${PROFILE_STEP}`);
   const typed = typedLint((p) => readRepoFileSafe(root, p), generatedCode(tools));
-  if (typed) {
-    const files = typed.reached.length === 1 ? 'a file' : 'files';
-    repo.push(
-      `ESLint: add ${typed.reached.map((p) => JSON.stringify(p)).join(', ')} to the ignores of ${typed.config} ` +
-        `before you commit, if its type-aware parsing reaches them (it fails on ${files} in no TypeScript project).`,
-    );
-  }
+  if (typed) repo.push(typedLintStep(typed));
   repo.push(
     'Commit the result (git add -A && git commit): the setup lives in the repository, for everyone who clones it.',
     'Prove it works on this machine: npx create-loop-guard doctor',
